@@ -26,7 +26,7 @@ export interface CardEvents {
   added: Event<CardListEntry>;
   changed: Event<{ card: CardListEntry; previous: CardListEntry }>;
   removed: Event<{ id: string; previous: CardListEntry }>;
-  counts: Event<Counts>;
+  countsChanged: Event<Counts>;
 }
 
 /** One entry point per UI-facing concern. */
