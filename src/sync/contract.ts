@@ -51,3 +51,68 @@ export interface AssistantsView {
   changed: Event<readonly Assistant[]>;
   refresh(): Promise<void>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Additions by issue 4 (client core). Implemented in src/sync/session.ts (`createClientCore`),
+// re-exported from src/sync/index.ts. Names above this line are unchanged.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Proof that a person did something in the UI right now (a click, a command, a key, a message
+ * from the card panel's button). Only the editor's UI event handlers mint one, through
+ * `ClientCore.gestures.fromUiEvent`, and only at the moment of the event: a gesture is good for
+ * ONE press, within a few seconds of being minted. Timers, the feed and models never hold the
+ * minting function, so they cannot make a press. The brand makes it impossible to forge by hand.
+ */
+export type { UserGesture, Press, PressAction, SeenCard } from './press';
+
+/** Where a sign-in by device flow stands; `signIn`'s progress callback receives each step. */
+export type DeviceProgress =
+  | { step: 'code'; userCode: string; verificationUri: string; verificationUriComplete: string; expiresAt: number }
+  | { step: 'waiting'; intervalSeconds: number }
+  | { step: 'approved' };
+
+export interface PresenceControl {
+  /** true while the person is active in this window; false once they leave (sends here:false once). */
+  setHere(here: boolean): void;
+}
+
+/**
+ * Several windows share one sign-in; only one may hold the change-feed long-poll.
+ * The editor reports focus; the core claims a lease in `lockDir` when focused and keeps it while it
+ * is the last focused window. Non-owners read the feed without waiting, slowly, and catch up on
+ * takeover.
+ */
+export interface FeedOwnership {
+  setFocused(focused: boolean): void;
+  isOwner(): boolean;
+  onDidChangeOwner: Event<boolean>;
+}
+
+export interface SignInOptions {
+  onProgress?: (p: DeviceProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface ClientCore {
+  readonly state: ConnectionState;
+  onDidChangeState: Event<ConnectionState>;
+  /** Restores a stored sign-in (if any) and starts syncing; resolves once the first read is done or failed. */
+  start(): Promise<void>;
+  /** Device flow. Rejects with DeviceFlowError (denied / expired / cancelled) or NotSetUpError. */
+  signIn(options?: SignInOptions): Promise<Me>;
+  signOut(): Promise<void>;
+  cards: CardModelView;
+  assistants: AssistantsView;
+  presence: PresenceControl;
+  feed: FeedOwnership;
+  /** The ONLY place a UserGesture is minted. Call it from a UI event handler, nowhere else. */
+  gestures: { fromUiEvent(source: string): import('./press').UserGesture };
+  /**
+   * Build a press for a card the person SAW (id + version as shown). Throws HighStakesError
+   * (carrying the card url) before any request for high-stakes cards. `press.send()` sends once;
+   * retries reuse its Idempotency-Key and stop once `press.cancel()` is called (the person moved on).
+   */
+  press(gesture: import('./press').UserGesture, card: import('./press').SeenCard, action: import('./press').PressAction): import('./press').Press;
+  dispose(): Promise<void>;
+}

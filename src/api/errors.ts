@@ -1,0 +1,88 @@
+// Every way a request can fail, as a typed error the editor can turn into a clear message.
+import type { Card, Problem } from './schemas';
+
+export abstract class ClientError extends Error {
+  abstract readonly kind: string;
+}
+
+/** An RFC 9457 problem from /v1 (anything but sign-in refusals). */
+export class ApiProblemError extends ClientError {
+  readonly kind = 'problem';
+  readonly code: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly title: string;
+  readonly requestId: string;
+  readonly url: string | undefined;
+  readonly errors: { field: string; reason: string }[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  constructor(problem: Problem, readonly requestUrl: string, retryAfterSeconds?: number) {
+    super(`${problem.code} (${problem.status}): ${problem.detail}`);
+    this.name = 'ApiProblemError';
+    this.code = problem.code;
+    this.status = problem.status;
+    this.detail = problem.detail;
+    this.title = problem.title;
+    this.requestId = problem.requestId;
+    this.url = problem.url;
+    this.errors = problem.errors;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** An OAuth refusal: 400 from the token/device endpoints, 401/403 with WWW-Authenticate on /v1. */
+export class OAuthRefusalError extends ClientError {
+  readonly kind = 'oauth';
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly description: string | undefined,
+    readonly requestUrl: string,
+    /** `insufficient_scope`: the scope WWW-Authenticate names. */
+    readonly scope?: string,
+  ) {
+    super(`${error}${description ? `: ${description}` : ''} (${status})`);
+    this.name = 'OAuthRefusalError';
+  }
+}
+
+/** The service answered something we cannot read: bad JSON, wrong media type, wrong shape. */
+export class MalformedResponseError extends ClientError {
+  readonly kind = 'malformed';
+  constructor(
+    readonly reason: 'json' | 'content-type' | 'schema' | 'status',
+    readonly status: number,
+    readonly requestUrl: string,
+    readonly issues?: string,
+  ) {
+    super(`The service sent an answer that could not be read (${reason}, status ${status}) from ${requestUrl}${issues ? `: ${issues}` : ''}`);
+    this.name = 'MalformedResponseError';
+  }
+}
+
+/** No answer at all: refused connection, reset, timeout, DNS. */
+export class NetworkError extends ClientError {
+  readonly kind = 'network';
+  constructor(readonly requestUrl: string, readonly causeMessage: string) {
+    super(`Could not reach the service (${causeMessage})`);
+    this.name = 'NetworkError';
+  }
+}
+
+/** Refused in the client before any request: high-stakes cards are answered in the service. */
+export class HighStakesError extends ClientError {
+  readonly kind = 'high-stakes';
+  constructor(readonly cardId: string, readonly url: string | undefined) {
+    super('This card is high stakes: open it in the service to answer it.');
+    this.name = 'HighStakesError';
+  }
+}
+
+/** The card changed after the version the person saw. Never resent: show `fresh`, ask again. */
+export class VersionConflictError extends ClientError {
+  readonly kind = 'version-conflict';
+  constructor(readonly cardId: string, readonly fresh: Card | undefined, readonly problem: ApiProblemError) {
+    super('The card changed since you saw it. Look at it again before answering.');
+    this.name = 'VersionConflictError';
+  }
+}

@@ -1,0 +1,15 @@
+// Public entry of the client core for the editor layer.
+export type * from './contract';
+export { createClientCore } from './session';
+export type { ClientCoreOptions } from './session';
+export { UserGesture, Press, PressRefusedError, GESTURE_FRESH_MS } from './press';
+export type { PressAction, PressResult, PressState, SeenCard } from './press';
+export type { SecretStore } from '../auth/secret-store';
+export { MemorySecretStore, FileSecretStore } from '../auth/secret-store';
+export {
+  ApiProblemError, OAuthRefusalError, MalformedResponseError, NetworkError, HighStakesError,
+  VersionConflictError, ClientError,
+} from '../api/errors';
+export type { Clock, Timers, Logger } from '../api/runtime';
+export { systemClock, systemTimers, redactingLogger } from '../api/runtime';
+export { NotSetUpError, DeviceFlowError, SignedOutError } from '../auth/errors';
