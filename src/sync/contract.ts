@@ -65,6 +65,7 @@ export interface AssistantsView {
  * minting function, so they cannot make a press. The brand makes it impossible to forge by hand.
  */
 export type { UserGesture, Press, PressAction, SeenCard } from './press';
+import type { UserGesture, Press, PressAction, SeenCard } from './press';
 
 /** Where a sign-in by device flow stands; `signIn`'s progress callback receives each step. */
 export type DeviceProgress =
@@ -107,12 +108,12 @@ export interface ClientCore {
   presence: PresenceControl;
   feed: FeedOwnership;
   /** The ONLY place a UserGesture is minted. Call it from a UI event handler, nowhere else. */
-  gestures: { fromUiEvent(source: string): import('./press').UserGesture };
+  gestures: { fromUiEvent(source: string): UserGesture };
   /**
    * Build a press for a card the person SAW (id + version as shown). Throws HighStakesError
    * (carrying the card url) before any request for high-stakes cards. `press.send()` sends once;
    * retries reuse its Idempotency-Key and stop once `press.cancel()` is called (the person moved on).
    */
-  press(gesture: import('./press').UserGesture, card: import('./press').SeenCard, action: import('./press').PressAction): import('./press').Press;
+  press(gesture: UserGesture, card: SeenCard, action: PressAction): Press;
   dispose(): Promise<void>;
 }
