@@ -1,0 +1,39 @@
+// Every context key the extension sets, in one file, so `when` clauses in package.json and the
+// code cannot drift apart. Values are set only through `setContext` here.
+import * as vscode from 'vscode';
+import type { ConnectionState } from '../sync/contract';
+
+export const CONTEXT = {
+  /** signedOut | notSetUp | signingIn | offline | signedIn: drives the welcome views. */
+  state: 'assistantCards.state',
+  /** True while a card filter is active (the clear-filter button shows). */
+  filtered: 'assistantCards.filtered',
+  /** True when signed in and no card is in any group (the "nothing waits" welcome shows). */
+  noCards: 'assistantCards.noCards',
+  /** Number of cards waiting on the person. */
+  waiting: 'assistantCards.waiting',
+  /** True when this extension can start the bundled local sandbox. */
+  canStartSandbox: 'assistantCards.canStartSandbox',
+  /** The card shown in the focused card panel, its context value (card:pending, ...). */
+  activePanelCard: 'assistantCards.activePanelCard',
+} as const;
+
+export type StateKey = 'signedOut' | 'notSetUp' | 'signingIn' | 'offline' | 'signedIn';
+
+export function stateKey(s: ConnectionState): StateKey {
+  switch (s.kind) {
+    case 'signed-out': return 'signedOut';
+    case 'not-set-up': return 'notSetUp';
+    case 'signing-in': return 'signingIn';
+    case 'offline': return 'offline';
+    case 'online': return 'signedIn';
+  }
+}
+
+const last = new Map<string, unknown>();
+
+export function setContext(key: (typeof CONTEXT)[keyof typeof CONTEXT], value: unknown): void {
+  if (last.get(key) === value) return;
+  last.set(key, value);
+  void vscode.commands.executeCommand('setContext', key, value);
+}

@@ -1,0 +1,120 @@
+// How one card reads in the tree, the status bar and notifications: label, description, tooltip,
+// icon and the context value menus key on. Pure, so it is tested without an editor.
+import type { CardListEntry } from '../../api/schemas';
+import { ago, oneLine, seen, until } from './format';
+
+export type IconColor = 'red' | 'yellow' | 'blue' | 'green' | 'gray' | undefined;
+
+export interface CardLook {
+  label: string;
+  description: string;
+  tooltip: string;
+  icon: string; // codicon id
+  color: IconColor;
+  contextValue: string;
+}
+
+const KIND_ICON: Record<string, string> = {
+  choice: 'list-selection',
+  approval: 'pass',
+  text: 'comment',
+  questions: 'question',
+  failure: 'error',
+  update: 'bell',
+};
+
+const SEVERITY: Record<string, { icon: string; color: IconColor }> = {
+  critical: { icon: 'flame', color: 'red' },
+  error: { icon: 'error', color: 'red' },
+  warning: { icon: 'warning', color: 'yellow' },
+  info: { icon: 'info', color: 'blue' },
+};
+
+type Whole = Extract<CardListEntry, { summary?: string }>;
+const field = <K extends keyof Whole>(c: CardListEntry, k: K): Whole[K] | undefined => (c as Whole)[k];
+
+/**
+ * The context value of a card: space-separated tokens the manifest's menus match with
+ * `viewItem =~ /\bcard:pending\b/`: `card:<state>` (pending, agent, snoozed, delegated, done,
+ * answered), plus `card:update`, `card:highStakes` and `card:held` (answered, undo still possible).
+ */
+export function contextValueOf(c: CardListEntry, nowMs = Date.now()): string {
+  const state = c.status === 'pending' && c.turn !== 'you' ? 'agent' : c.status;
+  const tokens = [`card:${state}`];
+  if (c.kind === 'update') tokens.push('card:update');
+  if (c.highStakes) tokens.push('card:highStakes');
+  const undoUntil = field(c, 'undoUntil');
+  if (c.status === 'answered' && undoUntil && Date.parse(undoUntil) > nowMs) tokens.push('card:held');
+  return tokens.join(' ');
+}
+
+export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): CardLook {
+  const parts: string[] = [];
+  const assistant = field(c, 'assistant');
+  const agent = field(c, 'agent');
+  if (c.kind === 'update') {
+    const hook = field(c, 'webhook');
+    const from = field(c, 'from');
+    if (hook?.name) parts.push(oneLine(hook.name, 40));
+    if (from) parts.push(oneLine(from, 40));
+    parts.push(seen(field(c, 'count'), field(c, 'lastAt') ?? field(c, 'createdAt'), nowMs));
+  } else if (assistant) {
+    parts.push(oneLine(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 60));
+  }
+  if (c.status === 'snoozed') {
+    const u = field(c, 'until');
+    if (u) parts.push(`back ${until(u, nowMs, timeZone)}`);
+  }
+  if (c.status === 'done') {
+    const at = field(c, 'changedAt');
+    if (at) parts.push(ago(at, nowMs));
+  }
+  if (c.urgency) parts.push(oneLine(c.urgency, 20));
+  if (c.blocking) parts.push('blocking');
+  if (c.highStakes) parts.push('high stakes');
+
+  let icon = KIND_ICON[c.kind] ?? 'circle-outline';
+  let color: IconColor;
+  if (c.kind === 'update') {
+    const sev = SEVERITY[field(c, 'severity') ?? ''];
+    if (sev) ({ icon, color } = sev);
+  } else if (c.kind === 'failure') color = 'red';
+  if (c.highStakes) { icon = 'shield'; color = 'yellow'; }
+  else if (c.status === 'done') color = 'gray';
+  else if (c.blocking && c.status === 'pending' && c.turn === 'you' && !color) color = 'red';
+
+  const summary = field(c, 'summary');
+  const tip = [oneLine(c.title, 300)];
+  if (summary) tip.push(oneLine(summary, 500));
+  tip.push(parts.join(' · '));
+  if (c.highStakes) tip.push('High stakes: can only be answered in the browser.');
+
+  return {
+    label: oneLine(c.title, 120) || '(no title)',
+    description: parts.join(' · '),
+    tooltip: tip.filter(Boolean).join('\n'),
+    icon,
+    color,
+    contextValue: contextValueOf(c, nowMs),
+  };
+}
+
+export interface CardFilter {
+  areas?: string[];
+  assistants?: string[];
+  apps?: string[];
+}
+
+/** Whether a card passes the filter. A light entry lacking the field cannot be judged: kept. */
+export function passes(c: CardListEntry, f: CardFilter): boolean {
+  const area = field(c, 'area');
+  const assistant = field(c, 'assistant');
+  if (f.areas?.length && area && !f.areas.includes(area.id)) return false;
+  if (f.assistants?.length && assistant && !f.assistants.includes(assistant.id)) return false;
+  if (f.apps?.length && assistant && !f.apps.includes(assistant.app)) return false;
+  return true;
+}
+
+export function isFilterEmpty(f: CardFilter): boolean {
+  return !f.areas?.length && !f.assistants?.length && !f.apps?.length;
+}

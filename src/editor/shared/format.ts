@@ -1,0 +1,87 @@
+// Small pure formatters shared by the tree, the status bar and the card panel. No `vscode` here.
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago". */
+export function ago(iso: string | undefined, nowMs: number): string {
+  if (!iso) return '';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '';
+  const s = Math.round((nowMs - t) / 1000);
+  if (s < 45) return 'just now';
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 24) return `${h} h ago`;
+  const d = Math.round(h / 24);
+  return d === 1 ? 'yesterday' : `${d} days ago`;
+}
+
+/** "in 5 min", "in 3 h", "tomorrow 08:00", or a date for farther away. */
+export function until(iso: string | undefined, nowMs: number, timeZone?: string): string {
+  if (!iso) return '';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '';
+  const s = Math.round((t - nowMs) / 1000);
+  if (s <= 0) return 'now';
+  const m = Math.round(s / 60);
+  if (m < 60) return `in ${Math.max(1, m)} min`;
+  const opts: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hour12: false, ...(timeZone ? { timeZone } : {}) };
+  const h = Math.round(m / 60);
+  if (h < 12) return `in ${h} h (${new Intl.DateTimeFormat('en-GB', opts).format(t)})`;
+  return new Intl.DateTimeFormat('en-GB', { ...opts, weekday: 'short', day: 'numeric', month: 'short' }).format(t);
+}
+
+/** "seen 3 times, 5 min ago" for notices. */
+export function seen(count: number | undefined, lastAt: string | undefined, nowMs: number): string {
+  const n = count ?? 1;
+  const when = ago(lastAt, nowMs);
+  const times = n === 1 ? 'seen once' : `seen ${n} times`;
+  return when ? `${times}, ${when}` : times;
+}
+
+/** A one-line, bounded version of untrusted text for tree labels and notifications. */
+export function oneLine(text: string | undefined, max = 120): string {
+  if (!text) return '';
+  // Strip control and bidi-override characters so a title cannot reorder or hide what follows.
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+/** Seconds left in an undo window, never negative. */
+export function secondsLeft(undoUntil: string | undefined, nowMs: number): number {
+  if (!undoUntil) return 0;
+  const t = Date.parse(undoUntil);
+  if (Number.isNaN(t)) return 0;
+  return Math.max(0, Math.ceil((t - nowMs) / 1000));
+}
+
+/** ISO datetime for a local date ("2026-11-22") and time ("18:30") in the person's own time zone. */
+export function localDateTimeToIso(date: string, time: string, timeZone: string): string | undefined {
+  const dm = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const tm = /^(\d{2}):(\d{2})$/.exec(time);
+  if (!dm || !tm) return undefined;
+  const [y, mo, d] = [Number(dm[1]), Number(dm[2]), Number(dm[3])];
+  const [h, mi] = [Number(tm[1]), Number(tm[2])];
+  // Guess UTC, then correct by the zone's offset at that instant (twice, for DST edges).
+  let guess = Date.UTC(y, mo - 1, d, h, mi);
+  for (let i = 0; i < 2; i++) {
+    const off = zoneOffsetMs(guess, timeZone);
+    if (off === undefined) return undefined;
+    guess = Date.UTC(y, mo - 1, d, h, mi) - off;
+  }
+  return new Date(guess).toISOString();
+}
+
+function zoneOffsetMs(atMs: number, timeZone: string): number | undefined {
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+      hour: '2-digit', minute: '2-digit', second: '2-digit',
+    }).formatToParts(atMs);
+    const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+    const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+    return asUtc - Math.floor(atMs / 1000) * 1000;
+  } catch {
+    return undefined;
+  }
+}
