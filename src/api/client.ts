@@ -1,0 +1,369 @@
+// One function per /v1 route. Every request: a fresh DPoP proof with the latest nonce,
+// Service-Version, User-Agent; reads send If-None-Match from the ETag cache; writes carry the
+// press's Idempotency-Key. Retries follow the rules of issue 4:
+// - 401 use_dpop_nonce: once, at once, with the nonce the refusal carried;
+// - 401 invalid_token: once, after the token set renewed the token;
+// - 429: after Retry-After (a write only while the person still waits on it);
+// - 5xx / network: reads with backoff and jitter; writes only with their same key, and only
+//   while the person still waits on them.
+import type { z } from 'zod';
+import { ApiProblemError, MalformedResponseError, NetworkError, OAuthRefusalError } from './errors';
+import type { HttpResponse, HttpTransport } from './http';
+import { AbortedError, backoffDelay, sleep, silentLogger } from './runtime';
+import type { Clock, Logger, Timers } from './runtime';
+import {
+  AnswerResult, AssistantList, CardEnvelope, CardList, ChangeList, DelegateResult, LaterResult, Me,
+  MessageResult, OAuthError, Problem, SERVICE_VERSION, StatusResult,
+} from './schemas';
+import type {
+  AnswerBody, Assistant, Card, CardStatus, DelegateBody, LaterBody, MessageBody,
+} from './schemas';
+
+/** What the client needs from the sign-in (implemented by src/auth's TokenSet). */
+export interface RequestAuth {
+  /** The access token to use now; refreshes first when it is about to expire. */
+  accessToken(): Promise<string>;
+  /** After 401 invalid_token: renew and return a new token, or throw (signed out). */
+  renewAfterRejection(rejected: string): Promise<string>;
+  /** A fresh DPoP proof for this request. */
+  proof(htm: string, url: string, accessToken: string | undefined, nonce: string | undefined): Promise<string>;
+}
+
+/** The latest DPoP-Nonce per server, shared by the token endpoint and /v1. */
+export class NonceStore {
+  private readonly nonces = new Map<string, string>();
+  get(url: string): string | undefined {
+    return this.nonces.get(new URL(url).origin);
+  }
+  remember(url: string, res: HttpResponse): void {
+    const n = res.headers['dpop-nonce'];
+    if (n) this.nonces.set(new URL(url).origin, n);
+  }
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** Attempts for 5xx / network errors (default 4). The feed loop passes 1 and backs off itself. */
+  attempts?: number;
+}
+
+export interface WriteOptions {
+  /** One key per press, reused for every retry of that press. */
+  idempotencyKey: string;
+  /** False once the person moved on: no retry after that. */
+  stillWaiting: () => boolean;
+  /** Aborts waits between retries (never the request in flight: its outcome must be learned). */
+  signal?: AbortSignal;
+}
+
+export interface CardsQuery {
+  status?: CardStatus;
+  area?: readonly string[];
+  assistant?: readonly string[];
+  agent?: readonly string[];
+  app?: readonly string[];
+  machine?: readonly string[];
+  threadId?: string;
+  limit?: number;
+  whole?: number;
+  after?: string;
+}
+
+export interface ChangesQuery {
+  after?: string;
+  wait?: number;
+  limit?: number;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  transport: HttpTransport;
+  auth: RequestAuth;
+  nonces?: NonceStore;
+  clock: Clock;
+  timers: Timers;
+  logger?: Logger;
+  userAgent: string;
+  random?: () => number;
+  /** Counts every request sent, by limit class (for budgets and the idle-hour bench). */
+  onRequest?: (info: { method: string; path: string; waits: boolean }) => void;
+}
+
+interface CacheEntry {
+  etag: string;
+  body: unknown;
+}
+
+const MAX_WRITE_ATTEMPTS = 6;
+const MAX_CACHE = 500;
+
+export class ApiClient {
+  readonly nonces: NonceStore;
+  private readonly etags = new Map<string, CacheEntry>();
+  private readonly log: Logger;
+  constructor(private readonly o: ApiClientOptions) {
+    this.nonces = o.nonces ?? new NonceStore();
+    this.log = o.logger ?? silentLogger;
+  }
+
+  get baseUrl(): string {
+    return this.o.baseUrl;
+  }
+
+  // ---- reads ----
+  me(opts?: ReadOptions) {
+    return this.read('/v1/me', Me, opts);
+  }
+  listCards(query: CardsQuery = {}, opts?: ReadOptions) {
+    return this.read(`/v1/cards${queryString(query)}`, CardList, opts);
+  }
+  async getCard(id: string, opts?: ReadOptions): Promise<Card> {
+    return (await this.read(`/v1/cards/${encodeURIComponent(id)}`, CardEnvelope, opts)).card;
+  }
+  changes(query: ChangesQuery = {}, opts?: ReadOptions) {
+    return this.read(`/v1/changes${queryString(query)}`, ChangeList, opts, (query.wait ?? 0) > 0);
+  }
+  async assistants(opts?: ReadOptions): Promise<Assistant[]> {
+    return (await this.read('/v1/assistants', AssistantList, opts)).assistants;
+  }
+
+  // ---- writes (card actions) ----
+  answer(id: string, body: AnswerBody, w: WriteOptions) {
+    return this.write(`/v1/cards/${encodeURIComponent(id)}/answer`, body, AnswerResult, w);
+  }
+  undo(id: string, w: WriteOptions) {
+    return this.write(`/v1/cards/${encodeURIComponent(id)}/undo`, {}, StatusResult, w);
+  }
+  message(id: string, body: MessageBody, w: WriteOptions) {
+    return this.write(`/v1/cards/${encodeURIComponent(id)}/messages`, body, MessageResult, w);
+  }
+  later(id: string, body: LaterBody, w: WriteOptions) {
+    return this.write(`/v1/cards/${encodeURIComponent(id)}/later`, body, LaterResult, w);
+  }
+  back(id: string, w: WriteOptions) {
+    return this.write(`/v1/cards/${encodeURIComponent(id)}/back`, {}, StatusResult, w);
+  }
+  delegate(id: string, body: DelegateBody, w: WriteOptions) {
+    return this.write(`/v1/cards/${encodeURIComponent(id)}/delegate`, body, DelegateResult, w);
+  }
+  takeBack(id: string, w: WriteOptions) {
+    return this.write(`/v1/cards/${encodeURIComponent(id)}/take-back`, {}, StatusResult, w);
+  }
+  /** Presence is not a press: no key, no retry (the next ping is 30 s away). */
+  async presence(here: boolean, opts: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.exchange('POST', '/v1/presence', { body: { here }, attempts: 1, signal: opts.signal });
+  }
+
+  /** Forget cached bodies (sign-out: the next person must not see them). */
+  clearCache(): void {
+    this.etags.clear();
+  }
+
+  // ---- the exchange ----
+  private async read<S extends z.ZodType>(path: string, schema: S, opts: ReadOptions = {}, waits = false): Promise<z.infer<S>> {
+    const { status, body } = await this.exchange('GET', path, {
+      attempts: opts.attempts ?? 4,
+      signal: opts.signal,
+      cacheKey: path,
+      waits,
+    });
+    return this.parse(schema, body, status, path);
+  }
+
+  private async write<S extends z.ZodType>(path: string, body: unknown, schema: S, w: WriteOptions): Promise<z.infer<S>> {
+    const res = await this.exchange('POST', path, {
+      body,
+      attempts: MAX_WRITE_ATTEMPTS,
+      idempotencyKey: w.idempotencyKey,
+      stillWaiting: w.stillWaiting,
+      signal: w.signal,
+    });
+    return this.parse(schema, res.body, res.status, path);
+  }
+
+  private parse<S extends z.ZodType>(schema: S, body: unknown, status: number, path: string): z.infer<S> {
+    const r = schema.safeParse(body);
+    if (!r.success) {
+      const issues = r.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      throw new MalformedResponseError('schema', status, this.o.baseUrl + path, issues);
+    }
+    return r.data;
+  }
+
+  private async exchange(
+    method: 'GET' | 'POST',
+    path: string,
+    x: {
+      body?: unknown;
+      attempts: number;
+      signal?: AbortSignal;
+      cacheKey?: string;
+      idempotencyKey?: string;
+      stillWaiting?: () => boolean;
+      waits?: boolean;
+    },
+  ): Promise<{ status: number; body: unknown }> {
+    const url = this.o.baseUrl + path;
+    const isWrite = method === 'POST';
+    const mayRetry = () => !x.signal?.aborted && (!isWrite || !x.stillWaiting || x.stillWaiting());
+    let failures = 0;
+    let nonceRetried = false;
+    let tokenRenewed = false;
+    let token = await this.o.auth.accessToken();
+    for (;;) {
+      const headers: Record<string, string> = {
+        accept: 'application/json, application/problem+json',
+        authorization: `DPoP ${token}`,
+        dpop: await this.o.auth.proof(method, url, token, this.nonces.get(url)),
+        'service-version': SERVICE_VERSION,
+        'user-agent': this.o.userAgent,
+      };
+      const cached = x.cacheKey ? this.etags.get(x.cacheKey) : undefined;
+      if (cached) headers['if-none-match'] = cached.etag;
+      if (x.body !== undefined) headers['content-type'] = 'application/json';
+      if (x.idempotencyKey) headers['idempotency-key'] = x.idempotencyKey;
+
+      let res: HttpResponse;
+      try {
+        this.o.onRequest?.({ method, path: path.split('?')[0] ?? path, waits: x.waits ?? false });
+        res = await this.o.transport.send({
+          method,
+          url,
+          headers,
+          body: x.body === undefined ? undefined : JSON.stringify(x.body),
+          // A write in flight is never aborted: its outcome must be learned, and a retry reuses the key.
+          signal: isWrite ? undefined : x.signal,
+        });
+      } catch (e) {
+        if (x.signal?.aborted) throw new AbortedError();
+        if (!(e instanceof NetworkError)) throw e;
+        if (++failures < x.attempts && mayRetry()) {
+          this.log.warn('request failed, retrying', { method, path: pathOnly(path), attempt: failures, cause: e.causeMessage });
+          await sleep(this.o.timers, backoffDelay(failures - 1, { random: this.o.random }), x.signal);
+          if (!mayRetry()) throw e;
+          continue;
+        }
+        throw e;
+      }
+      this.nonces.remember(url, res);
+
+      if (res.status === 304 && cached) return { status: 200, body: cached.body };
+      if (res.status === 204) return { status: 204, body: undefined };
+      if (res.status >= 200 && res.status < 300) {
+        const body = this.json(res, url);
+        const etag = res.headers['etag'];
+        if (x.cacheKey && etag) this.remember(x.cacheKey, etag, body);
+        return { status: res.status, body };
+      }
+
+      const refusal = this.refusal(res, url);
+      if (refusal instanceof OAuthRefusalError) {
+        if (refusal.error === 'use_dpop_nonce' && !nonceRetried && res.headers['dpop-nonce']) {
+          nonceRetried = true;
+          continue;
+        }
+        if (refusal.error === 'invalid_token' && !tokenRenewed) {
+          tokenRenewed = true;
+          token = await this.o.auth.renewAfterRejection(token);
+          continue;
+        }
+        throw refusal;
+      }
+      if (refusal instanceof ApiProblemError || refusal instanceof MalformedResponseError) {
+        const status = res.status;
+        const retryable =
+          status === 429 ||
+          status >= 500 ||
+          (isWrite && refusal instanceof ApiProblemError && refusal.code === 'idempotency_in_progress');
+        if (retryable && ++failures < x.attempts && mayRetry()) {
+          const wait = status === 429 ? retryAfterMs(res) : backoffDelay(failures - 1, { random: this.o.random });
+          this.log.warn('request refused, retrying', { method, path: pathOnly(path), status, attempt: failures, waitMs: wait });
+          await sleep(this.o.timers, wait, x.signal);
+          if (!mayRetry()) throw refusal;
+          continue;
+        }
+      }
+      throw refusal;
+    }
+  }
+
+  private remember(key: string, etag: string, body: unknown) {
+    this.etags.delete(key);
+    this.etags.set(key, { etag, body });
+    if (this.etags.size > MAX_CACHE) {
+      const oldest = this.etags.keys().next().value;
+      if (oldest !== undefined) this.etags.delete(oldest);
+    }
+  }
+
+  private json(res: HttpResponse, url: string): unknown {
+    const type = res.headers['content-type'] ?? '';
+    if (!/^application\/(.+\+)?json\b/i.test(type)) throw new MalformedResponseError('content-type', res.status, url, type || 'no content type');
+    try {
+      return JSON.parse(res.text) as unknown;
+    } catch {
+      throw new MalformedResponseError('json', res.status, url);
+    }
+  }
+
+  /** Turns a refusal into its typed error (problem, OAuth refusal, or unreadable). */
+  private refusal(res: HttpResponse, url: string): ApiProblemError | OAuthRefusalError | MalformedResponseError {
+    const type = res.headers['content-type'] ?? '';
+    const www = res.headers['www-authenticate'];
+    let body: unknown;
+    try {
+      body = res.text ? JSON.parse(res.text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (/problem\+json/i.test(type)) {
+      const p = Problem.safeParse(body);
+      if (p.success) {
+        const ra = res.headers['retry-after'];
+        return new ApiProblemError(p.data, url, ra !== undefined ? Number(ra) : undefined);
+      }
+    }
+    const o = OAuthError.safeParse(body);
+    if ((res.status === 401 || res.status === 403 || www) && (o.success || www)) {
+      const fromHeader = www ? parseWwwAuthenticate(www) : {};
+      const error = o.success ? o.data.error : (fromHeader.error ?? 'invalid_token');
+      const description = o.success ? o.data.error_description : fromHeader.error_description;
+      return new OAuthRefusalError(res.status, error, description, url, fromHeader.scope);
+    }
+    if (o.success) return new OAuthRefusalError(res.status, o.data.error, o.data.error_description, url);
+    return new MalformedResponseError(/json/i.test(type) ? 'schema' : 'content-type', res.status, url, `refusal ${res.status} without a problem body`);
+  }
+}
+
+/** `Retry-After` in seconds (or an HTTP date); 1 s when missing or unreadable. */
+export function retryAfterMs(res: HttpResponse, now = Date.now()): number {
+  const v = res.headers['retry-after'];
+  if (!v) return 1000;
+  const secs = Number(v);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const date = Date.parse(v);
+  return Number.isFinite(date) ? Math.max(0, date - now) : 1000;
+}
+
+export function parseWwwAuthenticate(header: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of header.matchAll(/([a-zA-Z_]+)="([^"]*)"/g)) {
+    if (m[1] && m[2] !== undefined) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+export function queryString(q: object): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) p.append(k, String(item));
+    else p.append(k, String(v));
+  }
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+function pathOnly(path: string): string {
+  return path.split('?')[0] ?? path;
+}
