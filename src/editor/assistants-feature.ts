@@ -1,0 +1,181 @@
+// Issue 6 in one registration: the assistants view, terminal matching, workspace scope, presence,
+// "Go to terminal", "Cards of the active terminal", and the demo terminals `npm start` asks for.
+// extension.ts calls `registerAssistantsFeature` once the client core exists.
+import * as vscode from 'vscode';
+import type { Assistant, CardListEntry } from '../api/schemas';
+import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../sync/contract';
+import { AssistantsTree, type AssistantsTreeNode } from './assistants-view';
+import type { Log } from './log';
+import { PresenceReporter } from './presence';
+import { ScopeController } from './scope';
+import { TerminalMatcher } from './terminals';
+
+/** What this feature needs of the client core (ClientCore of src/sync has all of it). */
+export interface AssistantsFeatureCore {
+  assistants: AssistantsView;
+  cards: Pick<CardModelView, 'setScope' | 'get'> & Partial<Pick<CardModelView, 'whole'>>;
+  readonly state: ConnectionState;
+  onDidChangeState: Event<ConnectionState>;
+  presence?: PresenceControl;
+  feed?: FeedOwnership;
+}
+
+export interface AssistantsFeature {
+  matcher: TerminalMatcher;
+  tree: AssistantsTree;
+  scope: ScopeController;
+  presence: PresenceReporter | undefined;
+  /** For the card panel's "Go to terminal" and the card context menu. True when a terminal was shown. */
+  focusTerminalForCard(card: Pick<CardListEntry, 'id'> & { assistant?: { id: string }; agent?: { id: string } }): Promise<boolean>;
+  /** The command handlers, for commands.ts to dispatch to. */
+  commands: {
+    focusTerminal(arg?: unknown): Promise<boolean>;
+    cardsOfActiveTerminal(arg?: unknown): Promise<void>;
+    toggleScope(): Promise<void>;
+  };
+}
+
+/** `npm start` passes the demo terminals to open through this variable (see docs/decisions.md). */
+export const DEMO_TERMINALS_ENV = 'ASSISTANT_CARDS_DEMO_TERMINALS';
+
+let current: AssistantsFeature | undefined;
+/** The feature of this window, once registered (for the panel and commands). */
+export function assistantsFeature(): AssistantsFeature | undefined { return current; }
+
+export function registerAssistantsFeature(
+  context: vscode.ExtensionContext,
+  core: AssistantsFeatureCore,
+  log: Log,
+  options: { registerCommands?: boolean } = {},
+): AssistantsFeature {
+  const matcher = new TerminalMatcher({
+    assistants: () => core.assistants.list(),
+    onDidChangeAssistants: core.assistants.changed,
+    localMachineId: () => (core.state.kind === 'online' ? core.state.me.grant.machine?.id : undefined),
+  }, log);
+  const tree = new AssistantsTree(core.assistants, matcher);
+  const scope = new ScopeController(core.cards, matcher, log);
+  const presence = core.presence
+    ? new PresenceReporter(core.presence, core.feed, () => core.state.kind === 'online', core.onDidChangeState, log)
+    : undefined;
+  context.subscriptions.push(matcher, tree, scope, ...(presence ? [presence] : []));
+  context.subscriptions.push(core.assistants.changed(() => tree.refresh()));
+  context.subscriptions.push(core.onDidChangeState((s) => {
+    if (s.kind === 'online') { void core.assistants.refresh().catch(() => undefined); matcher.schedule(); }
+  }));
+
+  const show = (terminal: vscode.Terminal | undefined, what: string): boolean => {
+    if (terminal) { terminal.show(false); return true; }
+    void vscode.window.showInformationMessage(
+      `Assistant Cards: ${what} does not run in a terminal of this window. Its live sessions are listed in the Assistants view.`);
+    return false;
+  };
+
+  const focusTerminalForCard: AssistantsFeature['focusTerminalForCard'] = async (card) => {
+    let target: { assistant?: { id: string }; agent?: { id: string } } = card;
+    if (!target.assistant && core.cards.whole) {
+      try { target = await core.cards.whole(card.id); } catch (e) { log.warn(`focus terminal: ${(e as Error).message}`); }
+    }
+    if (!target.assistant) return show(undefined, 'The assistant that asked this card');
+    await matcher.rematch();
+    return show(matcher.terminalFor({ assistantId: target.assistant.id, agentId: target.agent?.id }),
+      `The assistant that asked "${'title' in card ? String(card.title) : card.id}"`);
+  };
+
+  const focusTerminal = async (arg?: unknown): Promise<boolean> => {
+    if (isTreeNode(arg)) {
+      const terminal = arg.kind === 'session' ? matcher.terminalFor({ appSessionId: arg.appSessionId })
+        : matcher.terminalFor({ assistantId: arg.assistantId, agentId: arg.kind === 'agent' ? arg.agentId : undefined });
+      return show(terminal, 'This assistant');
+    }
+    const cardId = typeof arg === 'string' ? arg : isCardRef(arg) ? arg.id : undefined;
+    if (cardId) {
+      const entry = isCardRef(arg) && ('assistant' in arg) ? arg as CardListEntry : core.cards.get(cardId);
+      return focusTerminalForCard(entry ?? { id: cardId });
+    }
+    return pickAndFocus(core.assistants.list(), matcher);
+  };
+
+  const cardsOfActiveTerminal = async (arg?: unknown): Promise<void> => {
+    // The terminal context menu passes the terminal it was opened on (or nothing).
+    const terminal = arg && vscode.window.terminals.includes(arg as vscode.Terminal) ? arg as vscode.Terminal : undefined;
+    await scope.cardsOfTerminal(terminal ?? vscode.window.activeTerminal);
+  };
+
+  const toggleScope = async (): Promise<void> => {
+    const next = await scope.toggle();
+    void vscode.window.setStatusBarMessage(next === 'machine'
+      ? 'Assistant Cards: every card of this computer'
+      : 'Assistant Cards: cards of the assistants in this window\'s terminals', 3000);
+  };
+
+  if (options.registerCommands) {
+    context.subscriptions.push(
+      vscode.commands.registerCommand('assistantCards.focusTerminal', focusTerminal),
+      vscode.commands.registerCommand('assistantCards.cardsOfActiveTerminal', cardsOfActiveTerminal),
+      vscode.commands.registerCommand('assistantCards.toggleScope', toggleScope),
+    );
+  }
+  openDemoTerminals(log);
+
+  current = { matcher, tree, scope, presence, focusTerminalForCard, commands: { focusTerminal, cardsOfActiveTerminal, toggleScope } };
+  context.subscriptions.push({ dispose: () => { current = undefined; } });
+  return current;
+}
+
+function isTreeNode(x: unknown): x is AssistantsTreeNode {
+  const k = (x as { kind?: unknown } | undefined)?.kind;
+  return (k === 'assistant' || k === 'agent' || k === 'session') && typeof (x as { assistantId?: unknown }).assistantId === 'string';
+}
+
+function isCardRef(x: unknown): x is { id: string } {
+  return typeof x === 'object' && x !== null && typeof (x as { id?: unknown }).id === 'string'
+    && (x as { id: string }).id.startsWith('req_');
+}
+
+/** From the palette with nothing selected: pick one of the sessions that run in this window. */
+async function pickAndFocus(assistants: readonly Assistant[], matcher: TerminalMatcher): Promise<boolean> {
+  await matcher.rematch();
+  const items: (vscode.QuickPickItem & { terminal: vscode.Terminal })[] = [];
+  for (const a of assistants) {
+    for (const g of a.agents) {
+      for (const s of g.liveSessions) {
+        const m = matcher.terminalOf(s.appSessionId);
+        if (m) items.push({ label: `${a.name} / ${g.name}`, description: `terminal "${m.terminal.name}"`, detail: s.cwd, terminal: m.terminal });
+      }
+    }
+  }
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('Assistant Cards: no live assistant runs in a terminal of this window.');
+    return false;
+  }
+  const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Go to the terminal of…' });
+  if (!pick) return false;
+  pick.terminal.show(false);
+  return true;
+}
+
+/**
+ * `npm start` sets ASSISTANT_CARDS_DEMO_TERMINALS to `[{name, command}]`: open each terminal
+ * (unless one of that name is already open, e.g. after a window reload) and type the command,
+ * as a person would start an assistant in their shell.
+ */
+function openDemoTerminals(log: Log): void {
+  const raw = process.env[DEMO_TERMINALS_ENV];
+  if (!raw) return;
+  let list: { name?: unknown; command?: unknown; cwd?: unknown }[];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    list = Array.isArray(parsed) ? parsed as typeof list : [];
+  } catch {
+    log.warn(`${DEMO_TERMINALS_ENV} is not JSON; no demo terminals opened`);
+    return;
+  }
+  for (const t of list) {
+    if (typeof t.name !== 'string' || typeof t.command !== 'string') continue;
+    if (vscode.window.terminals.some((x) => x.name === t.name)) continue;
+    const terminal = vscode.window.createTerminal({ name: t.name, ...(typeof t.cwd === 'string' ? { cwd: t.cwd } : {}) });
+    terminal.sendText(t.command, true);
+    log.info(`demo: opened terminal "${t.name}"`);
+  }
+}

@@ -1,0 +1,140 @@
+// The assistants view (`assistantCards.assistants`): each assistant (live first, as the service
+// orders them) with its app and computer, its agents (state, open cards, when live) and their live
+// sessions (cwd, and the terminal of this window they run in, or "not in this window").
+// A click on an assistant, agent or session shows and focuses its terminal.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Agent, Assistant, LiveSession } from '../api/schemas';
+import { DisposableBase } from './disposable';
+import { ago } from './shared/format';
+import type { TerminalMatcher } from './terminals';
+
+export interface AssistantNode { kind: 'assistant'; assistantId: string }
+export interface AgentNode { kind: 'agent'; assistantId: string; agentId: string }
+export interface SessionNode { kind: 'session'; assistantId: string; agentId: string; appSessionId: string }
+export type AssistantsTreeNode = AssistantNode | AgentNode | SessionNode;
+
+export const FOCUS_TERMINAL = 'assistantCards.focusTerminal';
+
+export interface AssistantsSource {
+  list(): readonly Assistant[];
+}
+
+export class AssistantsTree extends DisposableBase implements vscode.TreeDataProvider<AssistantsTreeNode> {
+  private readonly emitter = this._register(new vscode.EventEmitter<AssistantsTreeNode | undefined>());
+  readonly onDidChangeTreeData = this.emitter.event;
+  readonly view: vscode.TreeView<AssistantsTreeNode>;
+  // Same object per id, so VS Code keeps expansion and selection across refreshes.
+  private readonly nodes = new Map<string, AssistantsTreeNode>();
+
+  constructor(
+    private readonly source: AssistantsSource,
+    private readonly matcher: TerminalMatcher,
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+    this.view = this._register(vscode.window.createTreeView('assistantCards.assistants', {
+      treeDataProvider: this, showCollapseAll: true,
+    }));
+    this._register(matcher.onDidChange(() => this.refresh()));
+  }
+
+  refresh(): void { this.emitter.fire(undefined); }
+
+  private node<T extends AssistantsTreeNode>(id: string, make: () => T): T {
+    let n = this.nodes.get(id);
+    if (!n) { n = make(); this.nodes.set(id, n); }
+    return n as T;
+  }
+
+  private find(n: AssistantsTreeNode): { assistant?: Assistant; agent?: Agent; session?: LiveSession } {
+    const assistant = this.source.list().find((a) => a.id === n.assistantId);
+    if (n.kind === 'assistant' || !assistant) return { assistant };
+    const agent = assistant.agents.find((g) => g.id === n.agentId);
+    if (n.kind === 'agent' || !agent) return { assistant, agent };
+    return { assistant, agent, session: agent.liveSessions.find((s) => s.appSessionId === n.appSessionId) };
+  }
+
+  getChildren(el?: AssistantsTreeNode): AssistantsTreeNode[] {
+    if (!el) {
+      return this.source.list().map((a) => this.node(`a:${a.id}`, () => ({ kind: 'assistant', assistantId: a.id })));
+    }
+    const { assistant, agent } = this.find(el);
+    if (el.kind === 'assistant' && assistant) {
+      return assistant.agents.map((g) => this.node(`g:${assistant.id}/${g.id}`,
+        () => ({ kind: 'agent', assistantId: assistant.id, agentId: g.id })));
+    }
+    if (el.kind === 'agent' && assistant && agent) {
+      return agent.liveSessions.map((s) => this.node(`s:${assistant.id}/${agent.id}/${s.appSessionId}`,
+        () => ({ kind: 'session', assistantId: assistant.id, agentId: agent.id, appSessionId: s.appSessionId })));
+    }
+    return [];
+  }
+
+  getParent(el: AssistantsTreeNode): AssistantsTreeNode | undefined {
+    if (el.kind === 'assistant') return undefined;
+    if (el.kind === 'agent') return this.nodes.get(`a:${el.assistantId}`);
+    return this.nodes.get(`g:${el.assistantId}/${el.agentId}`);
+  }
+
+  getTreeItem(el: AssistantsTreeNode): vscode.TreeItem {
+    const { assistant, agent, session } = this.find(el);
+    const focus = (terminal: vscode.Terminal | undefined): vscode.Command | undefined =>
+      terminal ? { command: FOCUS_TERMINAL, title: 'Go to terminal', arguments: [el] } : undefined;
+
+    if (el.kind === 'assistant') {
+      if (!assistant) return new vscode.TreeItem('(gone)');
+      const live = assistant.agents.some((g) => g.state === 'live' || g.liveSessions.length > 0);
+      const terminal = this.matcher.terminalFor({ assistantId: assistant.id });
+      const item = new vscode.TreeItem(assistant.name,
+        assistant.agents.length ? (live ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed)
+          : vscode.TreeItemCollapsibleState.None);
+      item.id = `a:${assistant.id}`;
+      const open = assistant.agents.reduce((n, g) => n + g.openCards, 0);
+      item.description = [assistant.appName || assistant.app, assistant.machine.name, open ? `${open} open` : '']
+        .filter(Boolean).join(' · ');
+      item.iconPath = new vscode.ThemeIcon(live ? 'circle-filled' : 'circle-outline',
+        live ? new vscode.ThemeColor('charts.green') : undefined);
+      item.tooltip = new vscode.MarkdownString(undefined, false);
+      item.tooltip.appendText(`${assistant.name} (${assistant.appName || assistant.app}) on ${assistant.machine.name}\n`);
+      item.tooltip.appendText(terminal ? `Runs in terminal "${terminal.name}" of this window` : 'Not in a terminal of this window');
+      item.contextValue = terminal ? 'assistant assistant:terminal' : 'assistant';
+      item.command = focus(terminal);
+      return item;
+    }
+
+    if (el.kind === 'agent') {
+      if (!agent) return new vscode.TreeItem('(gone)');
+      const terminal = this.matcher.terminalFor({ assistantId: el.assistantId, agentId: agent.id });
+      const item = new vscode.TreeItem(agent.name, agent.liveSessions.length
+        ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      item.id = `g:${el.assistantId}/${agent.id}`;
+      const when = agent.state === 'live' ? 'live' : agent.liveAt ? `${agent.state}, live ${ago(agent.liveAt, this.now())}` : agent.state;
+      item.description = [when, `${agent.openCards} open`].join(' · ');
+      item.iconPath = new vscode.ThemeIcon(agent.state === 'live' ? 'pulse' : 'person');
+      item.tooltip = `${agent.name}: ${when}, ${agent.openCards} open card${agent.openCards === 1 ? '' : 's'}`;
+      item.contextValue = terminal ? 'agent assistant:terminal' : 'agent';
+      item.command = focus(terminal);
+      return item;
+    }
+
+    if (!session) return new vscode.TreeItem('(ended)');
+    const match = this.matcher.terminalOf(session.appSessionId);
+    const item = new vscode.TreeItem(path.basename(session.cwd) || session.cwd, vscode.TreeItemCollapsibleState.None);
+    item.id = `s:${el.assistantId}/${el.agentId}/${session.appSessionId}`;
+    item.description = match ? `terminal "${match.terminal.name}"` : 'not in this window';
+    item.iconPath = new vscode.ThemeIcon(match ? 'terminal' : 'debug-disconnect');
+    const t = session.terminal;
+    item.tooltip = [
+      session.cwd,
+      t?.pid !== undefined ? `shell pid ${t.pid}` : '',
+      t?.tty ? `tty ${t.tty}` : '',
+      t?.program ? `in ${t.program}` : '',
+      match ? `matched to "${match.terminal.name}" by ${match.by}` : 'no terminal of this window matches',
+      `live ${ago(session.liveAt, this.now())}`,
+    ].filter(Boolean).join('\n');
+    item.contextValue = match ? 'session assistant:terminal' : 'session';
+    item.command = focus(match?.terminal);
+    return item;
+  }
+}
