@@ -1,0 +1,374 @@
+// Runs the extension-host suite (test/editor/**/*.test.ts) inside a real VS Code.
+// Default: code-server (scripts/install-code-server.mjs) driven by Playwright and Debian's
+// chromium. ASSISTANT_CARDS_TEST_ELECTRON=1 (or --electron): @vscode/test-electron instead, for a
+// machine that can download VS Code.
+//
+//   node scripts/host-test.mjs [--grep <regex>] [--results <file.json>] [--electron] [--keep]
+//                              [--no-build] [--env NAME=value ...]
+//
+// The suite gets, through the extension host's environment (extensionEnvironment):
+//   ASSISTANT_CARDS_TEST_ROOT       the repo (dist/sandbox.js lives under it)
+//   ASSISTANT_CARDS_TEST_WORKSPACE  the fresh workspace folder the window opened
+//   ASSISTANT_CARDS_TEST_MACHINE_FILE  identity file the workspace settings point at (exists, no service)
+//   ASSISTANT_CARDS_TEST_ARTIFACTS  artifacts/ (screenshots)
+//   ASSISTANT_CARDS_TEST_DRIVER     http://127.0.0.1:<port> of the Playwright bridge (code-server only)
+//   ASSISTANT_CARDS_TEST_RESULTS / _LOG / _GREP  for the in-host mocha (test/editor/index.ts)
+//   plus every --env NAME=value and every ASSISTANT_CARDS_TEST_* of this process.
+// Exit code 0 when every test passed. The results file holds {passed, failed, pending, failures}.
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureCodeServer } from './install-code-server.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CHROMIUM = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium';
+const TIMEOUT_MS = Number(process.env.ASSISTANT_CARDS_HOST_TIMEOUT_MS ?? 10 * 60_000);
+
+function parseArgs(argv) {
+  const o = { grep: undefined, results: undefined, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, build: true, env: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--grep' || a === '-g') o.grep = argv[++i];
+    else if (a === '--results') o.results = argv[++i];
+    else if (a === '--electron') o.electron = true;
+    else if (a === '--keep') o.keep = true;
+    else if (a === '--no-build') o.build = false;
+    else if (a === '--env') {
+      const kv = argv[++i] ?? '';
+      const eq = kv.indexOf('=');
+      if (eq < 1) throw new Error(`--env wants NAME=value, got "${kv}"`);
+      o.env[kv.slice(0, eq)] = kv.slice(eq + 1);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  return o;
+}
+
+const say = (m) => console.log(`[host-test] ${m}`);
+
+function walk(dir, out = []) {
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+/** dist/ through esbuild.mjs, then the host tests to out/test/editor (vscode and mocha external). */
+async function build() {
+  const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('node esbuild.mjs failed');
+  const esbuild = await import('esbuild');
+  const testDir = path.join(root, 'test', 'editor');
+  const entries = walk(testDir).filter((f) => f.endsWith('.test.ts') || f === path.join(testDir, 'index.ts'));
+  const outdir = path.join(root, 'out', 'test', 'editor');
+  fs.rmSync(outdir, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: entries, outdir, outbase: testDir, bundle: true, platform: 'node', format: 'cjs',
+    target: 'node20', sourcemap: 'inline', external: ['vscode', 'mocha'], logLevel: 'warning',
+  });
+  return path.join(outdir, 'index.js');
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/** A fresh P-256 identity file (DESIGN's shape) pointing at an address where nothing listens. */
+function writeMachineFile(file) {
+  const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const privateJwk = privateKey.export({ format: 'jwk' });
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ id: `mch_test${crypto.randomBytes(6).toString('hex')}`, name: 'host-test computer', baseUrl: 'http://127.0.0.1:9', privateJwk }, null, 2));
+}
+
+function prepareDirs() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-host-'));
+  const d = {
+    tmp,
+    home: path.join(tmp, 'home'),
+    userData: path.join(tmp, 'user-data'),
+    extensions: path.join(tmp, 'extensions'),
+    browserProfile: path.join(tmp, 'chromium'),
+    workspace: path.join(tmp, 'workspace'),
+    machineFile: path.join(tmp, 'machine', 'machine.json'),
+    results: path.join(tmp, 'results.json'),
+    log: path.join(tmp, 'mocha.log'),
+    config: path.join(tmp, 'code-server.yaml'),
+  };
+  for (const k of ['home', 'userData', 'extensions', 'browserProfile', 'workspace']) fs.mkdirSync(d[k], { recursive: true });
+  fs.mkdirSync(path.join(d.workspace, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(d.workspace, '.vscode', 'settings.json'), '{}\n');
+  fs.writeFileSync(path.join(d.workspace, 'README.md'), '# host-test workspace\n');
+  // User settings: no tours, no trust prompts, no telemetry; a stable look for screenshots.
+  // baseUrl and machineFile are `machine`-scoped (a workspace must not redirect them), so they go
+  // in the user settings and the remote (Machine) settings, never in the workspace.
+  const settings = JSON.stringify({
+    'assistantCards.machineFile': d.machineFile,
+    'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, 'telemetry.telemetryLevel': 'off',
+    'workbench.tips.enabled': false, 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false,
+    'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false,
+    'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  }, null, 2);
+  for (const scope of ['User', 'Machine']) {
+    fs.mkdirSync(path.join(d.userData, scope), { recursive: true });
+    fs.writeFileSync(path.join(d.userData, scope, 'settings.json'), settings);
+  }
+  writeMachineFile(d.machineFile);
+  return d;
+}
+
+/** Follows the in-host mocha's log file and prints each new line. */
+function tail(file) {
+  let pos = 0;
+  let buf = '';
+  const read = () => {
+    let fd;
+    try { fd = fs.openSync(file, 'r'); } catch { return; }
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size <= pos) return;
+      const chunk = Buffer.alloc(size - pos);
+      fs.readSync(fd, chunk, 0, chunk.length, pos);
+      pos = size;
+      buf += chunk.toString('utf8');
+      const lines = buf.split('\n');
+      buf = lines.pop() ?? '';
+      for (const l of lines) console.log(l);
+    } finally { fs.closeSync(fd); }
+  };
+  const timer = setInterval(read, 200);
+  return () => { clearInterval(timer); read(); if (buf) console.log(buf); };
+}
+
+function readResults(file) {
+  try {
+    const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (typeof r.passed === 'number' && typeof r.failed === 'number') return r;
+  } catch { /* fall through */ }
+  return undefined;
+}
+
+function testEnv(d, opts, extra) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (k.startsWith('ASSISTANT_CARDS_TEST_') && v !== undefined) env[k] = v;
+  Object.assign(env, {
+    ASSISTANT_CARDS_TEST_ROOT: root,
+    ASSISTANT_CARDS_TEST_WORKSPACE: d.workspace,
+    ASSISTANT_CARDS_TEST_MACHINE_FILE: d.machineFile,
+    ASSISTANT_CARDS_TEST_ARTIFACTS: path.join(root, 'artifacts'),
+    ASSISTANT_CARDS_TEST_RESULTS: d.results,
+    ASSISTANT_CARDS_TEST_LOG: d.log,
+    ...(opts.grep ? { ASSISTANT_CARDS_TEST_GREP: opts.grep } : {}),
+    ...extra,
+    ...opts.env,
+  });
+  delete env.ASSISTANT_CARDS_TEST_ELECTRON;
+  return env;
+}
+
+// ---- The Playwright bridge: host tests ask the runner to act on the workbench page. ----------
+
+function locatorOf(page, req) {
+  let scope = page;
+  for (const f of req.frames ?? []) scope = scope.frameLocator(f);
+  return scope.locator(req.selector);
+}
+
+async function bridgeOp(ctx, req) {
+  const pageName = req.page ?? 'workbench';
+  if (req.op === 'open') {
+    const p = await ctx.browser.newPage();
+    ctx.pages.set(pageName, p);
+    await p.goto(req.url, { waitUntil: 'domcontentloaded' });
+    return { ok: true };
+  }
+  const page = ctx.pages.get(pageName);
+  if (!page) throw new Error(`no page named ${pageName}`);
+  const timeout = req.timeout ?? 15_000;
+  switch (req.op) {
+    case 'close': await page.close(); ctx.pages.delete(pageName); return { ok: true };
+    case 'screenshot': {
+      const name = String(req.name ?? 'screenshot').replace(/[^\w.-]/g, '_');
+      const file = path.join(root, 'artifacts', name.endsWith('.png') ? name : `${name}.png`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      if (req.selector) await locatorOf(page, req).first().screenshot({ path: file, timeout });
+      else await page.screenshot({ path: file });
+      return { path: file };
+    }
+    case 'click': await locatorOf(page, req).first().click({ timeout }); return { ok: true };
+    case 'fill': await locatorOf(page, req).first().fill(String(req.value ?? ''), { timeout }); return { ok: true };
+    case 'press':
+      if (req.selector) await locatorOf(page, req).first().press(req.key, { timeout });
+      else await page.keyboard.press(req.key);
+      return { ok: true };
+    case 'type': await page.keyboard.type(String(req.value ?? '')); return { ok: true };
+    case 'waitFor': await locatorOf(page, req).first().waitFor({ state: req.state ?? 'visible', timeout }); return { ok: true };
+    case 'text': return { text: await locatorOf(page, req).first().innerText({ timeout }) };
+    case 'texts': return { texts: await locatorOf(page, req).allInnerTexts() };
+    case 'count': return { count: await locatorOf(page, req).count() };
+    case 'url': return { url: page.url() };
+    default: throw new Error(`unknown op ${req.op}`);
+  }
+}
+
+function startBridge(ctx) {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', async () => {
+      let status = 200;
+      let out;
+      try {
+        if (req.method !== 'POST' || req.url !== '/op') throw Object.assign(new Error('POST /op only'), { status: 404 });
+        out = await bridgeOp(ctx, JSON.parse(body));
+      } catch (e) {
+        status = e.status ?? 500;
+        out = { error: e instanceof Error ? e.message : String(e) };
+      }
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(out));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// ---- code-server ------------------------------------------------------------------------------
+
+async function waitHttp(url, ms, isDead) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (isDead()) throw new Error('code-server exited before it listened');
+    try { const r = await fetch(url); if (r.status < 500) return; } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`code-server did not answer ${url} within ${ms} ms`);
+}
+
+async function runCodeServer(opts, d, indexJs) {
+  const cs = ensureCodeServer();
+  const port = await freePort();
+  fs.writeFileSync(d.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const serverLog = fs.createWriteStream(path.join(d.tmp, 'code-server.log'));
+  const child = spawn(cs.node, [
+    cs.entry, '--config', d.config, '--user-data-dir', d.userData, '--extensions-dir', d.extensions,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--vscode-option', 'enable-smoke-test-driver',
+  ], {
+    cwd: d.workspace,
+    detached: true, // its own process group, killed whole at the end (a watcher child outlives it otherwise)
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HOME: d.home, XDG_CONFIG_HOME: path.join(d.home, '.config'), XDG_DATA_HOME: path.join(d.home, '.local/share'), PATH: `${path.dirname(cs.node)}${path.delimiter}${process.env.PATH ?? ''}` },
+  });
+  child.stdout.pipe(serverLog);
+  child.stderr.pipe(serverLog);
+  let dead = false;
+  child.on('exit', () => { dead = true; });
+  const killGroup = () => {
+    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+    setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 2000).unref();
+  };
+  process.on('exit', killGroup);
+
+  const ctx = { browser: undefined, pages: new Map() };
+  const bridge = await startBridge(ctx);
+  const driverUrl = `http://127.0.0.1:${bridge.address().port}`;
+  let browser;
+  const stopTail = tail(d.log);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitHttp(`${base}/healthz`, 60_000, () => dead);
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launchPersistentContext(d.browserProfile, {
+      executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 800 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    ctx.browser = browser;
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    ctx.pages.set('workbench', page);
+    let resolveExit;
+    const exited = new Promise((r) => { resolveExit = r; });
+    await page.exposeFunction('codeAutomationLog', (type, args) => {
+      if (process.env.ASSISTANT_CARDS_TEST_VERBOSE === '1') console.log(`[workbench ${type}] ${(args ?? []).map(String).join(' ')}`);
+    });
+    await page.exposeFunction('codeAutomationExit', (code) => { resolveExit(Number(code)); });
+    const authority = `vscode-remote://127.0.0.1:${port}`;
+    const env = testEnv(d, opts, { ASSISTANT_CARDS_TEST_DRIVER: driverUrl, ASSISTANT_CARDS_TEST_VSCODE_URL: base });
+    const payload = [
+      ['extensionDevelopmentPath', `${authority}${root}`],
+      ['extensionTestsPath', `${authority}${indexJs}`],
+      ['extensionEnvironment', JSON.stringify(env)],
+    ];
+    const url = `${base}/?folder=${encodeURIComponent(d.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    say(`code-server ${base}, workspace ${d.workspace}`);
+    await page.goto(url);
+    const timeout = new Promise((r) => setTimeout(() => r('timeout'), TIMEOUT_MS).unref());
+    const code = await Promise.race([exited, timeout]);
+    if (code === 'timeout') say(`no result within ${TIMEOUT_MS / 1000} s; see ${path.join(d.tmp, 'code-server.log')}`);
+    return code === 'timeout' ? 1 : code;
+  } finally {
+    stopTail();
+    await browser?.close().catch(() => {});
+    bridge.close();
+    killGroup();
+  }
+}
+
+// ---- @vscode/test-electron --------------------------------------------------------------------
+
+async function runElectron(opts, d, indexJs) {
+  let te;
+  try { te = await import('@vscode/test-electron'); } catch {
+    throw new Error('@vscode/test-electron is not installed: npm i -D @vscode/test-electron');
+  }
+  const stopTail = tail(d.log);
+  try {
+    return await te.runTests({
+      extensionDevelopmentPath: root, extensionTestsPath: indexJs,
+      extensionTestsEnv: testEnv(d, opts, {}),
+      launchArgs: [d.workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${d.userData}`, `--extensions-dir=${d.extensions}`],
+    }).then(() => 0, () => 1);
+  } finally { stopTail(); }
+}
+
+export async function runHostTests(opts) {
+  const started = Date.now();
+  const indexJs = opts.build ? await build() : path.join(root, 'out', 'test', 'editor', 'index.js');
+  const d = prepareDirs();
+  let code;
+  try {
+    code = opts.electron ? await runElectron(opts, d, indexJs) : await runCodeServer(opts, d, indexJs);
+  } catch (e) {
+    say(`could not run: ${e instanceof Error ? e.message : e}`);
+    code = 1;
+  }
+  let results = readResults(d.results);
+  if (!results) {
+    say('the suite wrote no results (it did not start, or crashed): counted as 1 failed');
+    results = { passed: 0, failed: 1, pending: 0, failures: [{ title: 'extension-host suite did not report', error: `exit ${code}` }] };
+  } else if (code !== 0 && results.failed === 0) {
+    results = { ...results, failed: 1, failures: [{ title: 'extension host exited with an error', error: `exit ${code}` }] };
+  }
+  say(`${results.passed} passed, ${results.failed} failed, ${results.pending ?? 0} pending in ${((Date.now() - started) / 1000).toFixed(1)} s (${opts.electron ? 'test-electron' : 'code-server'})`);
+  if (opts.results) fs.writeFileSync(opts.results, JSON.stringify(results, null, 2));
+  if (!opts.keep) fs.rmSync(d.tmp, { recursive: true, force: true });
+  else say(`kept ${d.tmp}`);
+  return results;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const opts = parseArgs(process.argv.slice(2));
+  const r = await runHostTests(opts);
+  process.exit(r.failed > 0 ? 1 : 0);
+}

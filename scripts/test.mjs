@@ -1,0 +1,76 @@
+// `npm test`: typecheck, lint, the plain-Node tests, then the extension-host suite, in that order.
+// Every tier runs even when an earlier one failed, so one run shows everything. The last line is
+// `N passed, M failed` over every tier (typecheck and lint count as one check each); the exit
+// code is non-zero if anything failed.
+//   npm test -- --tiers typecheck,lint,node,host   (a subset, same closing line)
+//   npm test -- --grep <regex>                      (filters the node and host tests)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const arg = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+const tiers = (arg('--tiers') ?? 'typecheck,lint,node,host').split(',').map((t) => t.trim());
+const grep = arg('--grep');
+const bin = (pkg, rel) => path.join(root, 'node_modules', pkg, rel);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-test-'));
+
+const summary = [];
+let passed = 0;
+let failed = 0;
+
+function banner(name) {
+  console.log(`\n=== ${name} ${'='.repeat(Math.max(0, 70 - name.length))}`);
+}
+
+function run(args) {
+  return spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } });
+}
+
+function readCounts(file) {
+  try {
+    const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (typeof r.passed === 'number' && typeof r.failed === 'number') return r;
+  } catch { /* none */ }
+  return undefined;
+}
+
+function oneCheck(name, args) {
+  banner(name);
+  const t = Date.now();
+  const r = run(args);
+  const ok = r.status === 0;
+  if (ok) passed++; else failed++;
+  summary.push(`${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+}
+
+function counted(name, args, resultsFile) {
+  banner(name);
+  const t = Date.now();
+  const r = run(args);
+  let c = readCounts(resultsFile);
+  if (!c) c = { passed: 0, failed: 1 }; // it crashed before reporting: that is a failure
+  else if (r.status !== 0 && c.failed === 0) c = { ...c, failed: 1 }; // reported clean but exited badly
+  passed += c.passed;
+  failed += c.failed;
+  summary.push(`${name}: ${c.passed} passed, ${c.failed} failed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+}
+
+if (tiers.includes('typecheck')) oneCheck('typecheck (tsc --noEmit)', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
+if (tiers.includes('lint')) oneCheck('lint (eslint .)', [bin('eslint', 'bin/eslint.js'), '.']);
+if (tiers.includes('node')) {
+  const out = path.join(tmp, 'mocha.json');
+  counted('plain-Node tests (mocha)', [bin('mocha', 'bin/mocha.js'), '--reporter', path.join(root, 'scripts', 'mocha-count-reporter.cjs'), '--reporter-option', `out=${out}`, ...(grep ? ['--grep', grep] : [])], out);
+}
+if (tiers.includes('host')) {
+  const out = path.join(tmp, 'host.json');
+  counted('extension-host tests (VS Code)', [path.join(root, 'scripts', 'host-test.mjs'), '--results', out, ...(grep ? ['--grep', grep] : [])], out);
+}
+
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log(`\n${summary.join('\n')}\n`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

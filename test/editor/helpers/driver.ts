@@ -1,0 +1,44 @@
+// Playwright, from inside a host test: the runner holds the browser and acts on the workbench page
+// (or another tab) when asked over loopback. Only under code-server; `driverAvailable()` says so.
+import { testEnv } from './env';
+
+export interface Target {
+  /** CSS/Playwright selector. */
+  selector: string;
+  /** iframe selectors to descend through first (webviews are nested iframes). */
+  frames?: string[];
+  /** A tab opened with `open`; default the workbench. */
+  page?: string;
+  timeout?: number;
+}
+
+export function driverAvailable(): boolean {
+  return testEnv.driver !== undefined;
+}
+
+async function op<T>(body: Record<string, unknown>): Promise<T> {
+  const url = testEnv.driver;
+  if (!url) throw new Error('no Playwright bridge (not running under code-server)');
+  const res = await fetch(`${url}/op`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const out = (await res.json()) as T & { error?: string };
+  if (!res.ok) throw new Error(`driver ${String(body.op)} failed: ${out.error ?? res.status}`);
+  return out;
+}
+
+export const driver = {
+  /** Saves artifacts/<name>.png of the page, or of the first element matching `target`. */
+  screenshot: (name: string, target?: Partial<Target>) => op<{ path: string }>({ op: 'screenshot', name, ...target }),
+  click: (t: Target) => op<{ ok: true }>({ op: 'click', ...t }),
+  fill: (t: Target, value: string) => op<{ ok: true }>({ op: 'fill', value, ...t }),
+  /** A key (Playwright names: 'Enter', 'Escape', 'Control+Shift+P'), on an element or the page. */
+  press: (key: string, t?: Partial<Target>) => op<{ ok: true }>({ op: 'press', key, ...t }),
+  type: (value: string, page?: string) => op<{ ok: true }>({ op: 'type', value, page }),
+  waitFor: (t: Target & { state?: 'visible' | 'hidden' | 'attached' | 'detached' }) => op<{ ok: true }>({ op: 'waitFor', ...t }),
+  text: async (t: Target) => (await op<{ text: string }>({ op: 'text', ...t })).text,
+  texts: async (t: Target) => (await op<{ texts: string[] }>({ op: 'texts', ...t })).texts,
+  count: async (t: Target) => (await op<{ count: number }>({ op: 'count', ...t })).count,
+  /** Opens `url` in a new tab named `page` (for example the sandbox's approval page). */
+  open: (page: string, url: string) => op<{ ok: true }>({ op: 'open', page, url }),
+  close: (page: string) => op<{ ok: true }>({ op: 'close', page }),
+  url: async (page?: string) => (await op<{ url: string }>({ op: 'url', page })).url,
+};

@@ -1,0 +1,52 @@
+// Starts the sandbox (node dist/sandbox.js, built by the runner) from a host test, on port 0.
+// The extension host's own Node runs it (ELECTRON_RUN_AS_NODE for test-electron's Electron).
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { testEnv } from './env';
+
+export interface RunningSandbox {
+  url: string;
+  /** POST/GET on the control surface (/_sandbox/...), JSON in and out. */
+  control<T = unknown>(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startSandboxProcess(args: string[] = []): Promise<RunningSandbox> {
+  const script = path.join(testEnv.root, 'dist', 'sandbox.js');
+  const child = spawn(process.execPath, [script, '--port', '0', ...args], {
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m?.[1]) { child.stdout.off('data', onData); resolve(m[1]); }
+    };
+    child.stdout.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`sandbox exited (${code}) before listening: ${stderr}`)));
+    setTimeout(() => reject(new Error(`sandbox did not print its address within 15 s: ${stderr}`)), 15_000).unref();
+  });
+  child.stdout.resume();
+  return {
+    url,
+    async control<T>(method: string, route: string, body?: unknown): Promise<T> {
+      const res = await fetch(`${url}${route}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${route} -> ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
+    close: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}

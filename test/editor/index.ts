@@ -1,0 +1,45 @@
+// The mocha bootstrap the extension host loads (extensionTestsPath -> out/test/editor/index.js).
+// It runs every compiled *.test.js next to it, prints the spec report into the log file the
+// runner follows (the host's console does not reach the terminal), and writes the counts to the
+// results file the runner reads. Rejecting makes the host exit non-zero.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { format } from 'node:util';
+import Mocha from 'mocha';
+
+function testFiles(dir: string, out: string[] = []): string[] {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) testFiles(p, out);
+    else if (e.name.endsWith('.test.js')) out.push(p);
+  }
+  return out.sort();
+}
+
+export async function run(): Promise<void> {
+  const logFile = process.env.ASSISTANT_CARDS_TEST_LOG;
+  const resultsFile = process.env.ASSISTANT_CARDS_TEST_RESULTS;
+  const write = (line: string) => {
+    if (logFile) fs.appendFileSync(logFile, `${line}\n`);
+    else console.log(line);
+  };
+  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => write(format(...args));
+
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
+  const grep = process.env.ASSISTANT_CARDS_TEST_GREP;
+  if (grep) mocha.grep(new RegExp(grep));
+  for (const f of testFiles(__dirname)) mocha.addFile(f);
+
+  const failures: { title: string; error: string }[] = [];
+  const stats = await new Promise<Mocha.Stats>((resolve, reject) => {
+    try {
+      const runner = mocha.run(() => resolve(runner.stats ?? { passes: 0, failures: 1, pending: 0 } as Mocha.Stats));
+      runner.on('fail', (test, err: Error) => failures.push({ title: test.fullTitle(), error: err?.message ?? String(err) }));
+    } catch (e) {
+      reject(e);
+    }
+  });
+  const results = { passed: stats.passes, failed: stats.failures, pending: stats.pending, failures };
+  if (resultsFile) fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2));
+  if (stats.failures > 0) throw new Error(`${stats.failures} extension-host test(s) failed`);
+}
