@@ -1,6 +1,9 @@
 // jose 6 is an ES module; this CommonJS build loads it with a dynamic import, once.
-export type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
-export type JWK = import('jose', { with: { 'resolution-mode': 'import' } }).JWK;
+import type * as JoseModule from 'jose' with { 'resolution-mode': 'import' };
+import type { JWK as JoseJWK } from 'jose' with { 'resolution-mode': 'import' };
+
+export type Jose = typeof JoseModule;
+export type JWK = JoseJWK;
 
 let loading: Promise<Jose> | undefined;
 export function jose(): Promise<Jose> {

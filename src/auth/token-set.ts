@@ -1,0 +1,168 @@
+// The sign-in's tokens. The access token is refreshed shortly before it expires; a rotated
+// refresh token is written to the store BEFORE the new access token is used (a crash then never
+// leaves only a spent refresh token behind). One refresh at a time: a promise per process and a
+// lock file shared by every window. On invalid_grant the store is read again first, because
+// another window may have rotated the refresh token: only if it did not is the person signed out.
+import { OAuthRefusalError } from '../api/errors';
+import type { RequestAuth } from '../api/client';
+import { Emitter, silentLogger } from '../api/runtime';
+import type { Clock, Logger } from '../api/runtime';
+import type { TokenResponse } from '../api/schemas';
+import type { DpopKey } from './dpop';
+import { SignedOutError } from './errors';
+import { LocalLock } from './file-lock';
+import type { Release } from './file-lock';
+import type { OAuthEndpoints } from './oauth';
+import type { SecretStore } from './secret-store';
+
+export const TOKENS_SECRET = 'assistantCards.tokens';
+/** Refresh this long before the access token expires (15 min lifetime). */
+export const REFRESH_MARGIN_MS = 90_000;
+
+export interface StoredTokens {
+  accessToken: string;
+  refreshToken: string;
+  /** Epoch ms on the injected clock. */
+  expiresAt: number;
+  scope: string;
+}
+
+export interface TokenSetOptions {
+  store: SecretStore;
+  endpoints: OAuthEndpoints;
+  key: DpopKey;
+  clock: Clock;
+  lock?: { acquire(): Promise<Release> };
+  logger?: Logger;
+}
+
+export class TokenSet implements RequestAuth {
+  private current: StoredTokens | undefined;
+  private refreshing: Promise<StoredTokens> | undefined;
+  private readonly signedOut = new Emitter<{ reason: string }>();
+  /** Fires once the sign-in is gone (refresh refused and no other window rotated it). */
+  readonly onDidSignOut = this.signedOut.event;
+  private readonly lock: { acquire(): Promise<Release> };
+  private readonly log: Logger;
+
+  constructor(private readonly o: TokenSetOptions) {
+    this.lock = o.lock ?? new LocalLock();
+    this.log = o.logger ?? silentLogger;
+  }
+
+  get key(): DpopKey {
+    return this.o.key;
+  }
+
+  /** Reads the stored sign-in; true when there is one. */
+  async load(): Promise<boolean> {
+    this.current = await this.readStore();
+    return this.current !== undefined;
+  }
+
+  get signedIn(): boolean {
+    return this.current !== undefined;
+  }
+
+  get scopes(): string[] {
+    return this.current?.scope.split(' ').filter(Boolean) ?? [];
+  }
+
+  /** Stores a new token response (persist first), then uses it. */
+  async adopt(t: TokenResponse): Promise<void> {
+    if (!t.refresh_token) throw new SignedOutError('The service issued no refresh token.');
+    const next: StoredTokens = {
+      accessToken: t.access_token,
+      refreshToken: t.refresh_token,
+      expiresAt: this.o.clock.now() + t.expires_in * 1000,
+      scope: t.scope ?? '',
+    };
+    await this.o.store.store(TOKENS_SECRET, JSON.stringify(next));
+    this.current = next;
+  }
+
+  async accessToken(): Promise<string> {
+    if (!this.current) this.current = await this.readStore();
+    if (!this.current) throw new SignedOutError();
+    if (this.o.clock.now() < this.current.expiresAt - REFRESH_MARGIN_MS) return this.current.accessToken;
+    return (await this.refresh()).accessToken;
+  }
+
+  async renewAfterRejection(rejected: string): Promise<string> {
+    if (this.current && this.current.accessToken !== rejected && this.o.clock.now() < this.current.expiresAt - REFRESH_MARGIN_MS) {
+      return this.current.accessToken;
+    }
+    return (await this.refresh(rejected)).accessToken;
+  }
+
+  proof(htm: string, url: string, accessToken: string | undefined, nonce: string | undefined): Promise<string> {
+    return this.o.key.proof({ htm, url, accessToken, nonce, iat: Math.floor(this.o.clock.now() / 1000) });
+  }
+
+  /** One refresh at a time in this process; the lock makes it one across windows. */
+  refresh(rejectedAccessToken?: string): Promise<StoredTokens> {
+    this.refreshing ??= this.refreshLocked(rejectedAccessToken).finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  async signOut(reason = 'signed out'): Promise<void> {
+    this.current = undefined;
+    await this.o.store.delete(TOKENS_SECRET);
+    this.signedOut.fire({ reason });
+  }
+
+  private async refreshLocked(rejected: string | undefined): Promise<StoredTokens> {
+    const release = await this.lock.acquire();
+    try {
+      // Another window may have refreshed while we waited for the lock.
+      const stored = await this.readStore();
+      if (!stored) {
+        this.current = undefined;
+        throw new SignedOutError('Signed out in another window.');
+      }
+      const fresh = this.o.clock.now() < stored.expiresAt - REFRESH_MARGIN_MS && stored.accessToken !== rejected;
+      if (fresh) {
+        this.current = stored;
+        return stored;
+      }
+      let t: TokenResponse;
+      try {
+        t = await this.o.endpoints.refresh(stored.refreshToken, this.o.key);
+      } catch (e) {
+        if (e instanceof OAuthRefusalError && e.error === 'invalid_grant') {
+          const again = await this.readStore();
+          if (again && again.refreshToken !== stored.refreshToken) {
+            this.log.info('refresh token was rotated by another window; using it');
+            this.current = again;
+            return again;
+          }
+          this.log.warn('sign-in ended: refresh refused', { error: e.error });
+          await this.signOut('refresh refused');
+          throw new SignedOutError('The sign-in ended. Sign in again.');
+        }
+        throw e;
+      }
+      await this.adopt(t);
+      this.log.info('access token refreshed');
+      return this.current!;
+    } finally {
+      await release();
+    }
+  }
+
+  private async readStore(): Promise<StoredTokens | undefined> {
+    const raw = await this.o.store.get(TOKENS_SECRET);
+    if (!raw) return undefined;
+    try {
+      const v = JSON.parse(raw) as Partial<StoredTokens>;
+      if (typeof v.accessToken === 'string' && typeof v.refreshToken === 'string' && typeof v.expiresAt === 'number') {
+        return { accessToken: v.accessToken, refreshToken: v.refreshToken, expiresAt: v.expiresAt, scope: v.scope ?? '' };
+      }
+    } catch {
+      // fall through: a damaged entry is no sign-in
+    }
+    return undefined;
+  }
+}
