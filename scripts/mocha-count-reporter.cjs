@@ -1,5 +1,6 @@
 // mocha's spec output, plus the counts written to a JSON file (`--reporter-option out=<file>`)
 // so scripts/test.mjs can add them to the closing line.
+/* eslint-disable @typescript-eslint/no-require-imports -- mocha loads reporters with require(), so this file is CommonJS */
 'use strict';
 const fs = require('node:fs');
 const Mocha = require('mocha');
