@@ -1,8 +1,17 @@
 // Every command the manifest contributes, registered in one place. The ids come from one list so a
-// test can compare them with package.json. Handlers here are the first, simple versions: the
-// editor layer (issue 5/6) replaces them with the real actions.
+// test can compare them with package.json. Each card action works from the palette (quick picks),
+// from the tree's menus (the node is passed) and with a card id (tests, notifications).
 import * as vscode from 'vscode';
+import type { Card, CardListEntry } from '../api/schemas';
+import type { ClientCore, PressAction } from '../sync';
+import type { CardsTree, Node } from './cards-tree';
+import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
 import type { Log } from './log';
+import { runPress, type Outcome } from './press-runner';
+import type { CardFilter } from './shared/card-view';
+import { oneLine, secondsLeft } from './shared/format';
+import { problemMessage } from './shared/problem-messages';
+import { safeExternalUrl } from './shared/protocol';
 
 export const COMMAND_NAMES = [
   'signIn', 'signOut', 'refresh', 'openCard', 'answer', 'undo', 'writeToAssistant', 'later', 'back',
@@ -13,44 +22,243 @@ export const COMMAND_NAMES = [
 export type CommandName = (typeof COMMAND_NAMES)[number];
 export const commandId = (name: CommandName): string => `assistantCards.${name}`;
 
-export interface CommandDeps {
+export interface CommandHost {
   log: Log;
-  /** Re-reads settings and the computer identity file and updates the views. */
-  refreshState(): void;
+  core(): ClientCore | undefined;
+  tree(): CardsTree | undefined;
+  openCard(id: string): void;
+  signIn(): Promise<unknown>;
+  signOut(): Promise<void>;
+  /** Re-reads settings and the computer identity file; rebuilds the core when they changed. */
+  refreshState(): Promise<void>;
+  startSandbox(): Promise<void>;
+  timeZone(): string;
 }
 
-export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const notYet = (name: CommandName) => () => {
-    deps.log.info(`command ${name}: not available in this build yet`);
-    void vscode.window.showInformationMessage(
-      `Assistant Cards: "${name}" is not available in this build yet. See the log for details.`,
-    );
+/** Handlers other features (issue 6: terminals, scope) provide; they replace the defaults. */
+export type ExtraHandlers = Partial<Record<CommandName, (...args: unknown[]) => unknown>>;
+
+const cardIdOf = (arg: unknown): string | undefined => {
+  if (typeof arg === 'string' && /^req_[A-Za-z0-9-]+$/.test(arg)) return arg;
+  const n = arg as Partial<Node> | undefined;
+  if (n && n.kind === 'card' && typeof n.id === 'string') return n.id;
+  return undefined;
+};
+
+const waitsOnYou = (c: CardListEntry) => c.status === 'pending' && c.turn === 'you';
+
+export function registerCommands(host: CommandHost, extra: ExtraHandlers = {}): vscode.Disposable[] {
+  const { log } = host;
+
+  const needCore = (): ClientCore | undefined => {
+    const core = host.core();
+    if (!core || core.state.kind !== 'online' && core.state.kind !== 'offline') {
+      void vscode.window.showWarningMessage('Assistant Cards: sign in first.', 'Sign In')
+        .then((p) => { if (p) void vscode.commands.executeCommand(commandId('signIn')); });
+      return undefined;
+    }
+    return core;
   };
+
+  /** The card named by the argument, or one the person picks; read whole (what they will see). */
+  const resolveCard = async (core: ClientCore, arg: unknown, title: string, groups: Parameters<typeof pickCard>[1], accept?: (c: CardListEntry) => boolean): Promise<Card | undefined> => {
+    const id = cardIdOf(arg) ?? await pickCard(core, groups, title, accept);
+    if (!id) return undefined;
+    try {
+      return await core.cards.whole(id);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Assistant Cards: could not read the card (${(e as Error).message}).`);
+      return undefined;
+    }
+  };
+
+  const refuseHighStakes = (card: Card): boolean => {
+    if (!card.highStakes) return false;
+    const p = problemMessage('high_stakes');
+    void vscode.window.showWarningMessage(`Assistant Cards: ${p.message}`, 'Open in Browser')
+      .then((x) => { if (x) void openUrl(card.url); });
+    return true;
+  };
+
+  /** Mints the gesture now (the person just finished the pick) and sends the press once. */
+  const press = async (core: ClientCore, card: Card, action: PressAction, source: string): Promise<Outcome> => {
+    const gesture = core.gestures.fromUiEvent(`palette:${source}`);
+    const out = await runPress(core, gesture, { id: card.id, version: card.version, ...(card.highStakes ? { highStakes: true } : {}), ...(card.url ? { url: card.url } : {}) }, action, log);
+    if (!out.ok) {
+      const p = problemMessage(out.problem.code, { ...(out.problem.retryAfterS ? { retryAfterS: out.problem.retryAfterS } : {}), ...(out.problem.detail ? { detail: out.problem.detail } : {}) });
+      const buttons = out.problem.code === 'version_conflict' ? ['Open Card'] : out.problem.code === 'high_stakes' ? ['Open in Browser'] : [];
+      void vscode.window.showErrorMessage(`Assistant Cards: ${p.message} ${p.next}`, ...buttons).then((x) => {
+        if (x === 'Open Card') host.openCard(card.id);
+        if (x === 'Open in Browser') void openUrl(out.problem.url ?? card.url);
+      });
+    }
+    return out;
+  };
+
+  const openUrl = async (url: string | undefined) => {
+    const safe = url ? safeExternalUrl(url) : undefined;
+    if (!safe) { void vscode.window.showWarningMessage('Assistant Cards: this card has no web address to open.'); return; }
+    await vscode.env.openExternal(vscode.Uri.parse(safe, true));
+  };
+
+  const afterAnswer = (core: ClientCore, out: Outcome, card: Card) => {
+    if (!out.ok) return;
+    const undoUntil = out.value.undoUntil;
+    const left = secondsLeft(undoUntil, Date.now());
+    void vscode.window.showInformationMessage(
+      `Assistant Cards: answered "${oneLine(card.title, 60)}". The assistant hears it in ${left} s.`, 'Undo',
+    ).then(async (x) => {
+      if (x !== 'Undo') return;
+      const fresh = core.cards.get(card.id);
+      await press(core, { ...card, version: fresh?.version ?? out.value.version }, { type: 'undo' }, 'undo');
+    });
+  };
+
   const handlers: Record<CommandName, (...args: unknown[]) => unknown> = {
-    signIn: notYet('signIn'),
-    signOut: notYet('signOut'),
-    refresh: () => deps.refreshState(),
-    openCard: notYet('openCard'),
-    answer: notYet('answer'),
-    undo: notYet('undo'),
-    writeToAssistant: notYet('writeToAssistant'),
-    later: notYet('later'),
-    back: notYet('back'),
-    handOver: notYet('handOver'),
-    takeBack: notYet('takeBack'),
-    openInBrowser: notYet('openInBrowser'),
-    showLog: () => deps.log.show(),
-    focusTerminal: notYet('focusTerminal'),
-    startSandbox: notYet('startSandbox'),
-    gotIt: notYet('gotIt'),
-    filter: notYet('filter'),
+    signIn: () => host.signIn(),
+    signOut: () => host.signOut(),
+    refresh: async () => {
+      await host.refreshState();
+      await host.core()?.cards.refresh().catch((e: unknown) => log.warn(`refresh failed: ${String(e)}`));
+    },
+    showLog: () => log.show(),
+    startSandbox: () => host.startSandbox(),
+
+    openCard: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const id = cardIdOf(arg) ?? await pickCard(core, ['pending', 'agent', 'snoozed', 'delegated', 'done'], 'Open a card');
+      if (id) host.openCard(id);
+    },
+    nextCard: () => {
+      const core = needCore(); if (!core) return;
+      const next = core.cards.list('pending').find(waitsOnYou);
+      if (!next) { void vscode.window.showInformationMessage('Assistant Cards: nothing waits on you.'); return; }
+      host.openCard(next.id);
+      void host.tree()?.reveal(next.id).catch(() => undefined);
+    },
+    answer: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const card = await resolveCard(core, arg, 'Answer a card', ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
+      if (!card || refuseHighStakes(card)) return;
+      if (!waitsOnYou(card)) { void vscode.window.showInformationMessage('Assistant Cards: this card no longer waits on you.'); return; }
+      const pick = await pickAnswer(card);
+      if (!pick) return;
+      const out = await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
+      if (pick.kind === 'answer') afterAnswer(core, out, card);
+    },
+    gotIt: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const card = await resolveCard(core, arg, 'Close a notice', ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
+      if (!card || refuseHighStakes(card)) return;
+      const out = await press(core, card, { type: 'gotIt' }, 'gotIt');
+      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: notice closed.');
+    },
+    undo: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const card = await resolveCard(core, arg, 'Undo an answer', ['pending', 'agent'], (c) => c.status === 'answered');
+      if (!card) return;
+      const out = await press(core, card, { type: 'undo' }, 'undo');
+      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: undone; the card waits on you again.');
+    },
+    writeToAssistant: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const card = await resolveCard(core, arg, 'Write to the assistant', ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
+      if (!card || refuseHighStakes(card)) return;
+      const body = await vscode.window.showInputBox({ title: `Write to the assistant: ${oneLine(card.title, 60)}`, prompt: 'The assistant acts on your words as the answer', validateInput: (v) => (v.trim() ? (v.length > 10_000 ? 'At most 10,000 characters' : undefined) : 'Write something') });
+      if (!body) return;
+      const out = await press(core, card, { type: 'message', body, via: 'text' }, 'message');
+      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: sent to the assistant.');
+    },
+    later: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const card = await resolveCard(core, arg, 'Put a card in Later', ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
+      if (!card || refuseHighStakes(card)) return;
+      const until = await pickLater(host.timeZone());
+      if (!until) return;
+      const out = await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
+      if (out.ok) void vscode.window.showInformationMessage(`Assistant Cards: in Later until ${new Date(out.value.until ?? until).toLocaleString()}.`);
+    },
+    back: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const card = await resolveCard(core, arg, 'Bring a card back', ['snoozed']);
+      if (!card || refuseHighStakes(card)) return;
+      const out = await press(core, card, { type: 'back' }, 'back');
+      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: back in the stack.');
+    },
+    handOver: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const card = await resolveCard(core, arg, 'Hand a card over', ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
+      if (!card || refuseHighStakes(card)) return;
+      const to = await pickHelper(core);
+      if (!to) return;
+      const out = await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate');
+      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: handed over.');
+    },
+    takeBack: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const card = await resolveCard(core, arg, 'Take a card back', ['delegated']);
+      if (!card || refuseHighStakes(card)) return;
+      const out = await press(core, card, { type: 'takeBack' }, 'takeBack');
+      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: taken back; it waits on you again.');
+    },
+    openInBrowser: async (arg?: unknown) => {
+      const core = needCore(); if (!core) return;
+      const card = await resolveCard(core, arg, 'Open a card in the browser', ['pending', 'agent', 'snoozed', 'delegated', 'done']);
+      if (card) await openUrl(card.url);
+    },
+    filter: async () => {
+      const core = needCore(); const tree = host.tree(); if (!core || !tree) return;
+      await pickFilter(core, tree);
+    },
     toggleScope: async () => {
       const config = vscode.workspace.getConfiguration('assistantCards');
       const next = config.get<string>('scope') === 'machine' ? 'workspace' : 'machine';
       await config.update('scope', next, vscode.ConfigurationTarget.Global);
     },
-    cardsOfActiveTerminal: notYet('cardsOfActiveTerminal'),
-    nextCard: notYet('nextCard'),
+    focusTerminal: () => void vscode.window.showInformationMessage('Assistant Cards: terminal matching is not available in this build yet.'),
+    cardsOfActiveTerminal: () => void vscode.window.showInformationMessage('Assistant Cards: terminal matching is not available in this build yet.'),
+    ...extra,
   };
-  return COMMAND_NAMES.map((name) => vscode.commands.registerCommand(commandId(name), handlers[name]));
+  return COMMAND_NAMES.map((name) => vscode.commands.registerCommand(commandId(name), (...args: unknown[]) => {
+    try {
+      const r = handlers[name](...args);
+      if (r instanceof Promise) return r.catch((e: unknown) => { log.error(`command ${name}: ${String(e)}`); throw e; });
+      return r;
+    } catch (e) {
+      log.error(`command ${name}: ${String(e)}`);
+      throw e;
+    }
+  }));
 }
+
+/** Filters by area, assistant and app, from what the loaded cards carry. */
+async function pickFilter(core: ClientCore, tree: CardsTree): Promise<void> {
+  const areas = new Map<string, string>();
+  const assistants = new Map<string, string>();
+  const apps = new Set<string>();
+  for (const g of ['pending', 'agent', 'snoozed', 'delegated'] as const) {
+    for (const c of core.cards.list(g)) {
+      const w = c as Card;
+      if (w.area) areas.set(w.area.id, w.area.name);
+      if (w.assistant) { assistants.set(w.assistant.id, w.assistant.name); apps.add(w.assistant.app); }
+    }
+  }
+  const cur = tree.getFilter();
+  type Item = vscode.QuickPickItem & { dim?: 'areas' | 'assistants' | 'apps'; value?: string };
+  const items: Item[] = [];
+  const section = (label: string, dim: 'areas' | 'assistants' | 'apps', entries: [string, string][]) => {
+    if (!entries.length) return;
+    items.push({ label, kind: vscode.QuickPickItemKind.Separator });
+    for (const [value, name] of entries) items.push({ label: oneLine(name, 80), description: value, dim, value, picked: cur[dim]?.includes(value) ?? false });
+  };
+  section('Area', 'areas', [...areas]);
+  section('Assistant', 'assistants', [...assistants]);
+  section('App', 'apps', [...apps].map((a) => [a, a]));
+  if (!items.length) { void vscode.window.showInformationMessage('Assistant Cards: no areas, assistants or apps to filter by yet.'); return; }
+  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Filter cards (none picked: show all)' });
+  if (!picked) return;
+  const f: CardFilter = {};
+  for (const p of picked) if (p.dim && p.value) (f[p.dim] ??= []).push(p.value);
+  tree.setFilter(f);
+}
+

@@ -1,12 +1,24 @@
-// Activation: the first, minimal wiring. It sets the connection state context key (which drives
-// the welcome views), registers both views and every command. The editor layer grows from here.
+// Activation. Cheap and synchronous: the status bar, the commands, the auth provider and the views
+// are set up at once; the client core is built and started after, so activate() stays fast.
+// One "live" set (core + tree + panels + notifier + features) exists per service address; when the
+// address or the computer identity changes it is rebuilt.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registerCommands } from './commands';
-import { CONTEXT, setContext, type StateKey } from './context-keys';
-import { createLog } from './log';
+import type { Me } from '../api/schemas';
+import { createClientCore, type ClientCore, type ConnectionState } from '../sync';
+import { CardsAuthProvider } from './auth-provider';
+import { CardPanels } from './card-panel';
+import { CardsTree } from './cards-tree';
+import { registerCommands, type ExtraHandlers } from './commands';
+import { CONTEXT, setContext, stateKey } from './context-keys';
+import { createLog, type Log } from './log';
+import { BlockingNotifier } from './notifier';
+import { SandboxLauncher } from './sandbox-launcher';
+import { vscodeSecretStore } from './secret-storage';
+import { signInInteractive } from './sign-in';
+import { CardsStatusBar } from './status-bar';
 
 /** DESIGN: the computer identity file's default place. */
 export function defaultMachineFile(): string {
@@ -15,45 +27,272 @@ export function defaultMachineFile(): string {
     : path.join(os.homedir(), '.config', 'assistant-cards', 'machine.json');
 }
 
-function machineFile(): string {
+export function machineFile(): string {
   const configured = vscode.workspace.getConfiguration('assistantCards').get<string>('machineFile')?.trim();
   return configured ? configured : defaultMachineFile();
 }
+
+/** What a feature that lives as long as one client core receives (issue 6 plugs in here). */
+export interface FeatureContext {
+  extension: vscode.ExtensionContext;
+  core: ClientCore;
+  log: Log;
+  tree: CardsTree;
+  openCard(id: string): void;
+}
+export type CoreFeature = (ctx: FeatureContext) => vscode.Disposable;
+
+/**
+ * Features built per client core. Issue 6 adds its registration here, e.g.
+ *   registerAssistantsFeature,   // src/editor/assistants.ts: assistants view, terminals, presence
+ * A feature that registers the assistants view must be listed so the placeholder below stays away.
+ */
+export const CORE_FEATURES: CoreFeature[] = [];
+/** Command handlers issue 6 provides (focusTerminal, cardsOfActiveTerminal, ...). */
+export const EXTRA_HANDLERS: ExtraHandlers = {};
 
 class EmptyTree implements vscode.TreeDataProvider<never> {
   getTreeItem(element: never): vscode.TreeItem { return element; }
   getChildren(): never[] { return []; }
 }
 
-export function activate(context: vscode.ExtensionContext): void {
-  const log = createLog();
-  context.subscriptions.push(log);
+/** The baseUrl to use: the setting, else the identity file's. Undefined when neither is there. */
+function resolveBaseUrl(file: string): string | undefined {
+  const configured = vscode.workspace.getConfiguration('assistantCards').get<string>('baseUrl')?.trim();
+  if (configured) return configured.replace(/\/+$/, '');
+  try {
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { baseUrl?: unknown };
+    return typeof parsed.baseUrl === 'string' ? parsed.baseUrl.replace(/\/+$/, '') : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
-  const status = vscode.window.createStatusBarItem('assistantCards.status', vscode.StatusBarAlignment.Left, 100);
-  status.name = 'Assistant Cards';
-  context.subscriptions.push(status);
+/** Everything bound to one client core. */
+class Live implements vscode.Disposable {
+  readonly tree: CardsTree;
+  readonly panels: CardPanels;
+  private readonly subs: vscode.Disposable[] = [];
 
-  const refreshState = () => {
-    // Without a stored sign-in the best we can say is: set up (so signed out) or not set up.
-    const state: StateKey = fs.existsSync(machineFile()) ? 'signedOut' : 'notSetUp';
-    setContext(CONTEXT.state, state);
-    status.text = state === 'signedOut' ? '$(account) Assistant Cards: sign in' : '$(warning) Assistant Cards: not set up';
-    status.command = state === 'signedOut' ? 'assistantCards.signIn' : 'assistantCards.startSandbox';
-    status.show();
-    log.info(`state ${state}`);
-  };
+  constructor(readonly core: ClientCore, readonly key: string, app: App) {
+    this.tree = new CardsTree(core.cards, app.log);
+    this.panels = new CardPanels({
+      core, log: app.log, extensionUri: app.ctx.extensionUri, workspaceState: app.ctx.workspaceState,
+      timeZone: systemTimeZone, online: () => core.state.kind === 'online',
+    });
+    this.subs.push(
+      this.tree, this.panels,
+      new BlockingNotifier(core, (id) => app.openCard(id)),
+      { dispose: core.cards.countsChanged((c) => { app.status.setCounts(c); this.updateNoCards(); }).dispose },
+      { dispose: core.cards.added(() => this.updateNoCards()).dispose },
+      { dispose: core.cards.removed(() => this.updateNoCards()).dispose },
+      vscode.window.onDidChangeWindowState((s) => core.feed.setFocused(s.focused)),
+    );
+    core.feed.setFocused(vscode.window.state.focused);
+    const featureCtx: FeatureContext = { extension: app.ctx, core, log: app.log, tree: this.tree, openCard: (id) => app.openCard(id) };
+    for (const f of CORE_FEATURES) {
+      try { this.subs.push(f(featureCtx)); } catch (e) { app.log.error(`feature failed to start: ${String(e)}`); }
+    }
+    if (!CORE_FEATURES.length) this.subs.push(vscode.window.registerTreeDataProvider('assistantCards.assistants', new EmptyTree()));
+    app.status.setCounts(core.cards.counts());
+  }
 
-  context.subscriptions.push(
-    vscode.window.registerTreeDataProvider('assistantCards.cards', new EmptyTree()),
-    vscode.window.registerTreeDataProvider('assistantCards.assistants', new EmptyTree()),
-    ...registerCommands({ log, refreshState }),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('assistantCards')) refreshState();
-    }),
-  );
-  refreshState();
+  private updateNoCards(): void {
+    const c = this.core.cards;
+    const none = (['pending', 'agent', 'snoozed', 'delegated'] as const).every((g) => c.list(g).length === 0);
+    setContext(CONTEXT.noCards, none);
+  }
+
+  dispose(): void {
+    for (const d of this.subs.splice(0).reverse()) { try { d.dispose(); } catch { /* keep going */ } }
+    void this.core.dispose().catch(() => undefined);
+  }
+}
+
+export const systemTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** The extension's state, reachable from tests through the exported API. */
+export class App implements vscode.Disposable {
+  readonly log: Log;
+  readonly status: CardsStatusBar;
+  readonly auth: CardsAuthProvider;
+  readonly launcher: SandboxLauncher;
+  live: Live | undefined;
+  private readonly secrets;
+  private noCoreViews: vscode.Disposable[] = [];
+  private reauthPrompt: Thenable<unknown> | undefined;
+  private lastState: ConnectionState = { kind: 'signed-out' };
+  private rebuilding: Promise<void> = Promise.resolve();
+
+  constructor(readonly ctx: vscode.ExtensionContext) {
+    this.log = createLog();
+    this.status = new CardsStatusBar();
+    this.secrets = vscodeSecretStore(ctx.secrets);
+    this.launcher = new SandboxLauncher(ctx.extensionUri, this.log);
+    this.auth = new CardsAuthProvider({ current: () => this.live?.core, signIn: () => this.signIn() });
+    ctx.subscriptions.push(
+      this, this.log, this.status, this.auth, this.launcher, this.secrets,
+      ...registerCommands({
+        log: this.log,
+        core: () => this.live?.core,
+        tree: () => this.live?.tree,
+        openCard: (id) => this.openCard(id),
+        signIn: () => this.signIn(),
+        signOut: () => this.signOut(),
+        refreshState: () => this.refreshState(),
+        startSandbox: () => this.startSandbox(),
+        timeZone: systemTimeZone,
+      }, EXTRA_HANDLERS),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('assistantCards.baseUrl') || e.affectsConfiguration('assistantCards.machineFile')) void this.refreshState();
+        if (e.affectsConfiguration('assistantCards.scope')) this.applyScope();
+      }),
+    );
+  }
+
+  openCard(id: string): void {
+    this.live?.panels.open(id);
+  }
+
+  async signIn(): Promise<Me | undefined> {
+    await this.rebuilding;
+    if (!this.live) {
+      await this.refreshState();
+      if (!this.live) {
+        const pick = await vscode.window.showWarningMessage(
+          'Assistant Cards: this computer is not set up (no computer identity file, or no service address).',
+          'Start Local Sandbox', 'Open Settings');
+        if (pick === 'Start Local Sandbox') await this.startSandbox();
+        if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'assistantCards');
+        return undefined;
+      }
+    }
+    const me = await signInInteractive(this.live.core, this.log);
+    if (me) void vscode.authentication.getSession('assistant-cards', [], { silent: true }).then(undefined, () => undefined);
+    return me;
+  }
+
+  async signOut(): Promise<void> {
+    await this.live?.core.signOut();
+    this.auth.update({ kind: 'signed-out' });
+    this.log.info('signed out');
+  }
+
+  async startSandbox(): Promise<void> {
+    try {
+      const url = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Assistant Cards: starting the local sandbox' },
+        () => this.launcher.start(machineFile()),
+      );
+      await vscode.workspace.getConfiguration('assistantCards').update('baseUrl', url, vscode.ConfigurationTarget.Global);
+      await this.refreshState();
+      const pick = await vscode.window.showInformationMessage(`Assistant Cards: the local sandbox runs at ${url} and this computer is set up for it.`, 'Sign In');
+      if (pick) await this.signIn();
+    } catch (e) {
+      this.log.error(`sandbox: ${String(e)}`);
+      void vscode.window.showErrorMessage(`Assistant Cards: the local sandbox did not start: ${(e as Error).message}. See the log.`, 'Show Log')
+        .then((p) => { if (p) this.log.show(); });
+    }
+  }
+
+  /** (Re)builds the core when the service address or the identity file changed. */
+  refreshState(): Promise<void> {
+    this.rebuilding = this.rebuilding.then(() => this.rebuild()).catch((e: unknown) => this.log.error(`rebuild: ${String(e)}`));
+    return this.rebuilding;
+  }
+
+  private async rebuild(): Promise<void> {
+    const file = machineFile();
+    const baseUrl = resolveBaseUrl(file);
+    const key = `${baseUrl ?? ''}|${file}`;
+    if (this.live && this.live.key === key) return;
+    this.live?.dispose();
+    this.live = undefined;
+    for (const d of this.noCoreViews.splice(0)) d.dispose();
+    if (!baseUrl || !fs.existsSync(file)) {
+      this.log.info(baseUrl ? `not set up: no identity file at ${file}` : 'not set up: no service address and no identity file');
+      this.showNoCore({ kind: 'not-set-up', reason: 'missing' });
+      return;
+    }
+    let core: ClientCore;
+    try {
+      core = createClientCore({
+        baseUrl, secretStore: this.secrets, machineFile: file,
+        lockDir: this.ctx.globalStorageUri.fsPath,
+        appVersion: String((this.ctx.extension.packageJSON as { version?: unknown }).version ?? '0'),
+        logger: {
+          info: (m: string) => this.log.info(m), warn: (m: string) => this.log.warn(m), error: (m: string) => this.log.error(m),
+        } as never,
+        scope: scopeSetting(),
+      });
+    } catch (e) {
+      this.log.error(`client core: ${String(e)}`);
+      this.showNoCore({ kind: 'offline', since: Date.now(), lastError: (e as Error).message });
+      return;
+    }
+    this.live = new Live(core, key, this);
+    core.onDidChangeState((s) => this.onState(s));
+    this.onState(core.state);
+    this.log.info(`service ${baseUrl}`);
+    // Silent sign-in: stored tokens only, never a prompt.
+    void core.start().catch((e: unknown) => this.log.warn(`start: ${String(e)}`));
+  }
+
+  private showNoCore(state: ConnectionState): void {
+    this.noCoreViews.push(
+      vscode.window.registerTreeDataProvider('assistantCards.cards', new EmptyTree()),
+      vscode.window.registerTreeDataProvider('assistantCards.assistants', new EmptyTree()),
+    );
+    this.onState(state);
+  }
+
+  private applyScope(): void {
+    this.live?.core.cards.setScope(scopeSetting());
+  }
+
+  private onState(s: ConnectionState): void {
+    const prev = this.lastState;
+    this.lastState = s;
+    setContext(CONTEXT.state, stateKey(s));
+    this.status.setState(s);
+    this.auth.update(s);
+    if (s.kind !== prev.kind) this.log.info(`state ${stateKey(s)}`);
+    // The sign-in ended while in use: prompt once, however many requests failed.
+    if (prev.kind === 'online' && s.kind === 'signed-out' && !this.reauthPrompt) {
+      this.reauthPrompt = vscode.window
+        .showWarningMessage('Assistant Cards: your sign-in ended. Sign in again to keep seeing your cards.', 'Sign In')
+        .then((p) => { if (p) void this.signIn(); })
+        .then(() => { this.reauthPrompt = undefined; }, () => { this.reauthPrompt = undefined; });
+    }
+  }
+
+  dispose(): void {
+    this.live?.dispose();
+    this.live = undefined;
+    for (const d of this.noCoreViews.splice(0)) d.dispose();
+  }
+}
+
+function scopeSetting(): { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] } {
+  // Until issue 6's terminal matching tells the model which assistants run here, workspace scope
+  // has no assistants; issue 6 calls core.cards.setScope with the matched ids.
+  return vscode.workspace.getConfiguration('assistantCards').get<string>('scope') === 'machine'
+    ? { kind: 'machine' }
+    : { kind: 'workspace', assistantIds: [] };
+}
+
+let app: App | undefined;
+
+/** The API the extension returns: for the extension-host tests only. */
+export interface ExtensionApi { app: App }
+
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  app = new App(context);
+  setContext(CONTEXT.canStartSandbox, true);
+  void app.refreshState();
+  return { app };
 }
 
 export function deactivate(): void {
-  // Everything is in context.subscriptions.
+  app = undefined;
 }

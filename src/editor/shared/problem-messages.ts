@@ -29,6 +29,7 @@ const TABLE: Record<string, Entry> = {
   insufficient_scope: { message: 'This sign-in was not allowed to do that.', next: 'Sign out and sign in again, allowing that permission.' },
   invalid_token: { message: 'Your sign-in has ended.', next: 'Sign in again.' },
   timeout: { message: 'The service did not answer in time; it is not known whether the action arrived.', next: 'Refresh the card to see whether it did before trying again.' },
+  press_refused: { message: 'That action was not sent because it did not come straight from a press.', next: 'Press the button again.' },
   bad_input: { message: 'That input is not valid.', next: 'Correct it and try again.' },
 };
 

@@ -1,0 +1,287 @@
+// The card panel: one webview per card, reused when the same card is opened again. The host owns
+// every request; the webview only renders and reports presses (typed messages, `ready` handshake).
+import * as vscode from 'vscode';
+import type { Card } from '../api/schemas';
+import type { ClientCore, PressAction, UserGesture } from '../sync';
+import type { Outcome } from './press-runner';
+import { runPress } from './press-runner';
+import { CONTEXT, setContext } from './context-keys';
+import { DisposableBase } from './disposable';
+import type { Log } from './log';
+import { contextValueOf } from './shared/card-view';
+import { oneLine } from './shared/format';
+import { problemMessage } from './shared/problem-messages';
+import type { Draft, FromWebview, ToWebview } from './shared/protocol';
+import { isFromWebview, safeExternalUrl } from './shared/protocol';
+import { panelHtml } from './panel-html';
+
+export const PANEL_VIEW_TYPE = 'assistantCards.card';
+
+export interface PanelDeps {
+  core: ClientCore;
+  log: Log;
+  extensionUri: vscode.Uri;
+  workspaceState: vscode.Memento;
+  timeZone: () => string;
+  /** Whether actions may be sent now (signed in). */
+  online: () => boolean;
+}
+
+export class CardPanels extends DisposableBase {
+  private readonly panels = new Map<string, CardPanel>();
+
+  constructor(private readonly deps: PanelDeps) {
+    super();
+    this._register(vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        const id = typeof state === 'object' && state && typeof (state as { cardId?: unknown }).cardId === 'string'
+          ? (state as { cardId: string }).cardId : undefined;
+        if (!id || !/^req_[A-Za-z0-9-]+$/.test(id)) { panel.dispose(); return; }
+        this.adopt(id, panel);
+      },
+    }));
+    this._register(deps.core.cards.changed(({ card }) => this.panels.get(card.id)?.cardChanged()));
+    this._register(deps.core.cards.removed(({ id }) => this.panels.get(id)?.cardChanged()));
+  }
+
+  /** Opens (or reveals) the panel of a card. */
+  open(cardId: string, column: vscode.ViewColumn = vscode.ViewColumn.Active): CardPanel {
+    const existing = this.panels.get(cardId);
+    if (existing) { existing.panel.reveal(column); return existing; }
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Card', column, this.options());
+    return this.adopt(cardId, panel);
+  }
+
+  get(cardId: string): CardPanel | undefined { return this.panels.get(cardId); }
+  all(): CardPanel[] { return [...this.panels.values()]; }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.deps.extensionUri, 'dist'),
+        vscode.Uri.joinPath(this.deps.extensionUri, 'media'),
+      ],
+    };
+  }
+
+  private adopt(cardId: string, panel: vscode.WebviewPanel): CardPanel {
+    panel.webview.options = this.options();
+    const p = new CardPanel(cardId, panel, this.deps);
+    this.panels.set(cardId, p);
+    p.onDispose(() => { if (this.panels.get(cardId) === p) this.panels.delete(cardId); });
+    return p;
+  }
+
+  override dispose(): void {
+    for (const p of this.panels.values()) p.dispose();
+    this.panels.clear();
+    super.dispose();
+  }
+}
+
+export class CardPanel extends DisposableBase {
+  private card: Card | undefined;
+  /** Versions this webview was sent: a press may only name one of these. */
+  private readonly shownVersions = new Set<number>();
+  private undoUntil: string | undefined;
+  private busy = false;
+  private ready = false;
+  private readonly disposeListeners: (() => void)[] = [];
+  /** Messages posted to the webview, for tests. */
+  readonly posted: ToWebview[] = [];
+
+  constructor(readonly cardId: string, readonly panel: vscode.WebviewPanel, private readonly deps: PanelDeps) {
+    super();
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(deps.extensionUri, 'media', 'card-light.svg'),
+      dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'card-dark.svg'),
+    };
+    panel.webview.html = panelHtml(panel.webview, deps.extensionUri, cardId);
+    this._register(panel.webview.onDidReceiveMessage((m: unknown) => {
+      if (!isFromWebview(m)) { deps.log.warn(`card panel: dropped a malformed message`); return; }
+      // A message from the panel is the person's click or key: the gesture is minted right here.
+      const gesture = isAction(m) ? deps.core.gestures.fromUiEvent(`panel:${m.type}`) : undefined;
+      void this.onMessage(m, gesture).catch((e: unknown) => deps.log.error(`card panel: ${String(e)}`));
+    }));
+    this._register(panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active && this.card) setContext(CONTEXT.activePanelCard, contextValueOf(this.card));
+      else if (!e.webviewPanel.active) setContext(CONTEXT.activePanelCard, '');
+    }));
+    this._register(panel.onDidDispose(() => {
+      setContext(CONTEXT.activePanelCard, '');
+      this.dispose();
+    }));
+    void this.load();
+  }
+
+  onDispose(l: () => void): void { this.disposeListeners.push(l); }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    super.dispose();
+    this.panel.dispose();
+    for (const l of this.disposeListeners) l();
+  }
+
+  /** The card as the panel last showed it. */
+  shown(): Card | undefined { return this.card; }
+  isReady(): boolean { return this.ready; }
+
+  /** The model says the card changed: read it fresh and show the new version. */
+  cardChanged(): void { void this.load(); }
+
+  private async load(changedSinceAnswer = false, fresh?: Card): Promise<void> {
+    try {
+      const card = fresh ?? await this.deps.core.cards.whole(this.cardId);
+      if (this.isDisposed) return;
+      this.card = card;
+      this.panel.title = oneLine(card.title, 40) || 'Card';
+      if (card.undoUntil && Date.parse(card.undoUntil) <= Date.now()) this.undoUntil = undefined;
+      if (card.status !== 'answered' && card.status !== 'delegated') this.undoUntil = undefined;
+      if (this.panel.active) setContext(CONTEXT.activePanelCard, contextValueOf(card));
+      if (this.ready) this.postCard(changedSinceAnswer);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'not_found') this.post({ type: 'gone', message: problemMessage('not_found').message });
+      else this.deps.log.warn(`card panel: reading ${this.cardId} failed: ${String(e)}`);
+    }
+  }
+
+  private postCard(changedSinceAnswer = false): void {
+    const card = this.card;
+    if (!card) return;
+    this.shownVersions.add(card.version);
+    const draft = this.deps.workspaceState.get<Draft>(draftKey(this.cardId));
+    this.post({
+      type: 'card',
+      card,
+      shownVersion: card.version,
+      ...(changedSinceAnswer ? { changedSinceAnswer } : {}),
+      ...(draft ? { draft } : {}),
+      timeZone: this.deps.timeZone(),
+      canAct: !card.highStakes && this.deps.online(),
+      ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}),
+      nowMs: Date.now(),
+    });
+  }
+
+  private post(m: ToWebview): void {
+    this.posted.push(m);
+    if (this.posted.length > 200) this.posted.splice(0, 100);
+    void this.panel.webview.postMessage(m);
+  }
+
+  /** Handles one message from the webview. Public for tests that drive the panel directly. */
+  async onMessage(m: FromWebview, gesture?: UserGesture): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        if (this.card) this.postCard(); else await this.load();
+        return;
+      case 'draft':
+        await this.deps.workspaceState.update(draftKey(this.cardId), m.draft);
+        return;
+      case 'openLink': {
+        const url = safeExternalUrl(m.url);
+        if (!url) { this.deps.log.warn('card panel: refused a link that is not http(s)'); return; }
+        await vscode.env.openExternal(vscode.Uri.parse(url, true));
+        return;
+      }
+      case 'openInBrowser': {
+        const url = this.card?.url && safeExternalUrl(this.card.url);
+        if (url) await vscode.env.openExternal(vscode.Uri.parse(url, true));
+        return;
+      }
+      case 'loadAssistants': {
+        try {
+          await this.deps.core.assistants.refresh();
+          const list = this.deps.core.assistants.list();
+          this.post({
+            type: 'assistants',
+            assistants: list.map((a) => ({
+              id: a.id, name: a.name, appName: a.appName,
+              agents: a.agents.map((g) => ({ id: g.id, name: g.name, state: g.state })),
+            })),
+          });
+        } catch (e) {
+          this.post({ type: 'problem', action: 'delegate', problem: problemMessage((e as { code?: string }).code ?? 'offline') });
+        }
+        return;
+      }
+      case 'close':
+        this.dispose();
+        return;
+      default:
+        if (gesture) await this.act(m, gesture);
+    }
+  }
+
+  private async act(m: ActionMessage, gesture: UserGesture): Promise<void> {
+    // A press may only name a version this webview was shown: never a version the person has not seen.
+    if (!this.shownVersions.has(m.version)) {
+      this.post({ type: 'problem', action: m.type, problem: problemMessage('version_conflict') });
+      return;
+    }
+    if (this.busy) return; // one press at a time; a double click sends once
+    if (!this.deps.online()) { this.post({ type: 'problem', action: m.type, problem: problemMessage('signed_out') }); return; }
+    const card = this.card;
+    this.busy = true;
+    this.post({ type: 'busy', action: m.type });
+    try {
+      const seen = { id: this.cardId, version: m.version, ...(card?.highStakes ? { highStakes: true } : {}), ...(card?.url ? { url: card.url } : {}) };
+      const out: Outcome = await runPress(this.deps.core, gesture, seen, toAction(m, card, this.deps.timeZone()), this.deps.log);
+      if (out.ok) {
+        this.undoUntil = m.type === 'answer' || m.type === 'delegate' ? out.value.undoUntil : undefined;
+        if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);
+        this.post({ type: 'done', action: m.type, message: DONE[m.type], ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}), nowMs: Date.now() });
+        await this.load();
+      } else {
+        const p = out.problem;
+        this.post({ type: 'problem', action: m.type, problem: problemMessage(p.code, { ...(p.retryAfterS ? { retryAfterS: p.retryAfterS } : {}), ...(p.url ? { url: p.url } : {}), ...(p.detail ? { detail: p.detail } : {}) }) });
+        // The card changed: show the new version and ask again. Nothing is resent.
+        if (p.code === 'version_conflict') await this.load(true, p.fresh);
+        else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout') await this.load();
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+type ActionMessage = Extract<FromWebview, { type: 'answer' | 'undo' | 'message' | 'later' | 'back' | 'delegate' | 'takeBack' }>;
+
+function isAction(m: FromWebview): m is ActionMessage {
+  return ['answer', 'undo', 'message', 'later', 'back', 'delegate', 'takeBack'].includes(m.type);
+}
+
+const DONE: Record<ActionMessage['type'], string> = {
+  answer: 'Answered.',
+  undo: 'Undone: the card waits on you again.',
+  message: 'Sent to the assistant.',
+  later: 'Put in Later.',
+  back: 'Back in the stack.',
+  delegate: 'Handed over.',
+  takeBack: 'Taken back: it waits on you again.',
+};
+
+function toAction(m: ActionMessage, card: Card | undefined, timeZone: string): PressAction {
+  switch (m.type) {
+    case 'answer':
+      // Closing a notice ("Got it") is an answer with its version and nothing else.
+      if (card?.kind === 'update' && Object.keys(m.body).length === 0) return { type: 'gotIt' };
+      return { type: 'answer', answer: m.body };
+    case 'undo': return { type: 'undo' };
+    case 'message': return { type: 'message', body: m.body, via: 'text' };
+    case 'later': return { type: 'later', until: m.until, timeZone };
+    case 'back': return { type: 'back' };
+    case 'delegate': return {
+      type: 'delegate', to: { assistantId: m.assistantId, ...(m.agentId ? { agentId: m.agentId } : {}) }, mode: m.mode,
+      ...(m.note ? { note: m.note } : {}),
+    };
+    case 'takeBack': return { type: 'takeBack' };
+  }
+}
+
+export const draftKey = (cardId: string) => `assistantCards.draft.${cardId}`;

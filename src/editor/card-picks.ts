@@ -1,0 +1,138 @@
+// Quick picks so every action works from the palette without the mouse: pick a card, then an
+// option. Labels come from untrusted card text, so they pass through oneLine (no control or
+// direction-override characters, bounded length).
+import * as vscode from 'vscode';
+import type { Card, CardListEntry } from '../api/schemas';
+import type { ClientCore, Group } from '../sync';
+import { lookOf } from './shared/card-view';
+import { localDateTimeToIso, oneLine } from './shared/format';
+
+interface CardPickItem extends vscode.QuickPickItem { id?: string }
+
+const GROUP_TITLE: Record<Group, string> = {
+  pending: 'Waiting on you', agent: 'Waiting on the assistant', snoozed: 'Later', delegated: 'With a helper', done: 'Done',
+};
+
+/** Pick a card from the given groups, filtered by `accept`. Undefined when cancelled or none. */
+export async function pickCard(
+  core: ClientCore,
+  groups: readonly Group[],
+  title: string,
+  accept: (c: CardListEntry) => boolean = () => true,
+): Promise<string | undefined> {
+  const items: CardPickItem[] = [];
+  const now = Date.now();
+  for (const g of groups) {
+    const cards = core.cards.list(g).filter(accept);
+    if (!cards.length) continue;
+    items.push({ label: GROUP_TITLE[g], kind: vscode.QuickPickItemKind.Separator });
+    for (const c of cards) {
+      const look = lookOf(c, now);
+      items.push({ id: c.id, label: `$(${look.icon}) ${look.label}`, description: look.description });
+    }
+  }
+  if (!items.length) {
+    void vscode.window.showInformationMessage(`Assistant Cards: no card fits "${title}".`);
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'Pick a card' });
+  return pick?.id;
+}
+
+type AnswerPick = { kind: 'answer'; body: Record<string, unknown> } | { kind: 'gotIt' } | undefined;
+
+/** Asks the person for an answer to a card, by kind. */
+export async function pickAnswer(card: Card): Promise<AnswerPick> {
+  const title = oneLine(card.title, 100);
+  const theyDecide: vscode.QuickPickItem = { label: '$(sparkle) You decide', description: 'hand the decision back to the assistant' };
+  switch (card.kind) {
+    case 'update': {
+      const ok = await vscode.window.showQuickPick([{ label: '$(pass) Got it', description: 'close this notice' }], { title });
+      return ok ? { kind: 'gotIt' } : undefined;
+    }
+    case 'approval': {
+      const p = await vscode.window.showQuickPick([
+        { label: '$(check) Approve', id: true }, { label: '$(close) Decline', id: false }, { ...theyDecide, id: 'decide' },
+      ] as (vscode.QuickPickItem & { id: boolean | string })[], { title });
+      if (!p) return undefined;
+      return p.id === 'decide' ? { kind: 'answer', body: { theyDecide: true } } : { kind: 'answer', body: { approved: p.id } };
+    }
+    case 'questions': {
+      const answers: Record<string, string> = {};
+      for (const ask of card.asks ?? []) {
+        let v: string | undefined;
+        if (ask.options?.length) {
+          v = (await vscode.window.showQuickPick(ask.options.map((o) => ({ label: oneLine(o.label, 200), id: o.id })), { title: oneLine(ask.title, 100) }))?.id;
+        } else {
+          v = await vscode.window.showInputBox({ title: oneLine(ask.title, 100), prompt: 'Your answer' });
+        }
+        if (v === undefined) return undefined;
+        answers[ask.id] = v;
+      }
+      return { kind: 'answer', body: { answers } };
+    }
+    default: {
+      const options = card.options ?? [];
+      if (options.length) {
+        const rec = new Set(card.recommendedIds ?? []);
+        const items = options.map((o, i) => ({
+          label: `${i < 9 ? `${i + 1}. ` : ''}${oneLine(o.label, 200)}`,
+          description: rec.has(o.id) ? '★ recommended' : '',
+          id: o.id,
+        }));
+        if (card.multi) {
+          const p = await vscode.window.showQuickPick(items, { title, canPickMany: true, placeHolder: 'Pick one or more' });
+          return p?.length ? { kind: 'answer', body: { choiceIds: p.map((x) => x.id) } } : undefined;
+        }
+        const p = await vscode.window.showQuickPick([...items, { ...theyDecide, id: '' }], { title, placeHolder: 'Pick an option' });
+        if (!p) return undefined;
+        return p.id ? { kind: 'answer', body: { choiceIds: [p.id] } } : { kind: 'answer', body: { theyDecide: true } };
+      }
+      const text = await vscode.window.showInputBox({ title, prompt: 'Your answer', validateInput: (v) => (v.trim() ? undefined : 'Write an answer') });
+      return text === undefined ? undefined : { kind: 'answer', body: { text, via: 'text' } };
+    }
+  }
+}
+
+/** "1h", "tonight", "tomorrow" or an ISO time from a typed local date and time. */
+export async function pickLater(timeZone: string): Promise<string | undefined> {
+  const p = await vscode.window.showQuickPick([
+    { label: 'In 1 hour', id: '1h' }, { label: 'Tonight', description: '6:00 PM', id: 'tonight' },
+    { label: 'Tomorrow', description: '8:00 AM', id: 'tomorrow' }, { label: 'Pick a date and time…', id: 'custom' },
+  ], { title: `Later (time zone ${timeZone})` });
+  if (!p) return undefined;
+  if (p.id !== 'custom') return p.id;
+  const typed = await vscode.window.showInputBox({
+    title: 'Later until', prompt: `Local date and time, e.g. 2026-11-23 09:30 (${timeZone})`,
+    validateInput: (v) => (toIso(v, timeZone) ? undefined : 'Use YYYY-MM-DD HH:MM'),
+  });
+  return typed === undefined ? undefined : toIso(typed, timeZone);
+}
+
+function toIso(v: string, tz: string): string | undefined {
+  const m = /^\s*(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})\s*$/.exec(v);
+  return m ? localDateTimeToIso(m[1]!, m[2]!, tz) : undefined;
+}
+
+export async function pickHelper(core: ClientCore): Promise<{ assistantId: string; agentId?: string; mode: 'freely' | 'loop'; note?: string } | undefined> {
+  await core.assistants.refresh().catch(() => undefined);
+  const list = core.assistants.list();
+  if (!list.length) { void vscode.window.showInformationMessage('Assistant Cards: no assistant is in reach to hand over to.'); return undefined; }
+  const a = await vscode.window.showQuickPick(list.map((x) => ({ label: oneLine(x.name, 80), description: `${oneLine(x.appName, 40)} · ${oneLine(x.machine.name, 40)}`, id: x.id })), { title: 'Hand over to' });
+  if (!a) return undefined;
+  const agents = list.find((x) => x.id === a.id)?.agents ?? [];
+  let agentId: string | undefined;
+  if (agents.length) {
+    const g = await vscode.window.showQuickPick([{ label: 'Any agent', id: '' }, ...agents.map((x) => ({ label: oneLine(x.name, 80), description: x.state, id: x.id }))], { title: 'Which agent' });
+    if (!g) return undefined;
+    agentId = g.id || undefined;
+  }
+  const m = await vscode.window.showQuickPick([
+    { label: 'Freely', description: "the helper's answer goes straight to the asking assistant", id: 'freely' as const },
+    { label: 'Loop me in', description: "the helper's answer comes to me first", id: 'loop' as const },
+  ], { title: 'Mode' });
+  if (!m) return undefined;
+  const note = await vscode.window.showInputBox({ title: 'Note for the helper (optional)' });
+  if (note === undefined) return undefined;
+  return { assistantId: a.id, ...(agentId ? { agentId } : {}), mode: m.id, ...(note.trim() ? { note: note.trim() } : {}) };
+}

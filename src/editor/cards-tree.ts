@@ -1,0 +1,166 @@
+// The cards tree (`assistantCards.cards`): five groups, stable ids, getParent for reveal, and
+// one item refreshed when one card changes. The badge shows how many cards wait on the person.
+import * as vscode from 'vscode';
+import type { CardListEntry } from '../api/schemas';
+import type { CardModelView, Group } from '../sync/contract';
+import { CONTEXT, setContext } from './context-keys';
+import { DisposableBase } from './disposable';
+import type { CardFilter } from './shared/card-view';
+import { isFilterEmpty, lookOf, passes } from './shared/card-view';
+import type { Log } from './log';
+
+export const GROUPS: readonly Group[] = ['pending', 'agent', 'snoozed', 'delegated', 'done'];
+
+const GROUP_LABEL: Record<Group, string> = {
+  pending: 'Waiting on you',
+  agent: 'Waiting on the assistant',
+  snoozed: 'Later',
+  delegated: 'With a helper',
+  done: 'Done (30 days)',
+};
+
+export interface GroupNode { kind: 'group'; group: Group }
+export interface CardNode { kind: 'card'; id: string }
+export type Node = GroupNode | CardNode;
+
+const COLORS: Record<string, string> = {
+  red: 'charts.red', yellow: 'charts.yellow', blue: 'charts.blue', green: 'charts.green', gray: 'disabledForeground',
+};
+
+export class CardsTree extends DisposableBase implements vscode.TreeDataProvider<Node> {
+  private readonly emitter = this._register(new vscode.EventEmitter<Node | undefined>());
+  readonly onDidChangeTreeData = this.emitter.event;
+  readonly view: vscode.TreeView<Node>;
+  private readonly groupNodes = new Map<Group, GroupNode>(GROUPS.map((g) => [g, { kind: 'group', group: g }]));
+  private readonly cardNodes = new Map<string, CardNode>();
+  private filter: CardFilter = {};
+  private doneLoaded = false;
+  /** How many tree items were rendered since the last reset (for the bench's rerender figure). */
+  renderedItems = 0;
+
+  constructor(private readonly model: CardModelView, private readonly log: Log) {
+    super();
+    this.view = this._register(vscode.window.createTreeView('assistantCards.cards', {
+      treeDataProvider: this, showCollapseAll: true,
+    }));
+    this._register(model.added((c) => this.refreshGroup(this.model.groupOf(c.id))));
+    this._register(model.removed(({ id, previous }) => {
+      this.cardNodes.delete(id);
+      this.refreshGroup(groupOfEntry(previous));
+    }));
+    this._register(model.changed(({ card, previous }) => {
+      const before = groupOfEntry(previous);
+      const now = this.model.groupOf(card.id);
+      if (before === now) this.emitter.fire(this.cardNode(card.id));
+      else { this.refreshGroup(before); this.refreshGroup(now); }
+    }));
+    this._register(model.countsChanged((c) => this.updateBadge(c.waiting)));
+    this._register(this.view.onDidExpandElement((e) => {
+      if (e.element.kind === 'group' && e.element.group === 'done' && !this.doneLoaded) void this.loadDone();
+    }));
+    this.updateBadge(model.counts().waiting);
+  }
+
+  private updateBadge(waiting: number): void {
+    this.view.badge = waiting > 0
+      ? { value: waiting, tooltip: waiting === 1 ? '1 card waits on you' : `${waiting} cards wait on you` }
+      : undefined;
+    setContext(CONTEXT.waiting, waiting);
+    // The group label carries its count: refresh just that group row.
+    this.emitter.fire(this.groupNodes.get('pending'));
+  }
+
+  private refreshGroup(g: Group | undefined): void {
+    this.emitter.fire(g ? this.groupNodes.get(g) : undefined);
+  }
+
+  private cardNode(id: string): CardNode {
+    let n = this.cardNodes.get(id);
+    if (!n) { n = { kind: 'card', id }; this.cardNodes.set(id, n); }
+    return n;
+  }
+
+  private async loadDone(): Promise<void> {
+    this.doneLoaded = true;
+    try {
+      await this.model.loadDone();
+    } catch (e) {
+      this.doneLoaded = false;
+      this.log.warn(`loading done cards failed: ${String(e)}`);
+    }
+    this.refreshGroup('done');
+  }
+
+  setFilter(f: CardFilter): void {
+    this.filter = f;
+    setContext(CONTEXT.filtered, !isFilterEmpty(f));
+    this.view.description = isFilterEmpty(f) ? undefined : 'filtered';
+    this.emitter.fire(undefined);
+  }
+
+  getFilter(): CardFilter { return this.filter; }
+
+  refreshAll(): void { this.emitter.fire(undefined); }
+
+  visible(group: Group): CardListEntry[] {
+    return this.model.list(group).filter((c) => passes(c, this.filter));
+  }
+
+  getChildren(el?: Node): Node[] {
+    if (!el) return GROUPS.map((g) => this.groupNodes.get(g)!);
+    if (el.kind === 'card') return [];
+    if (el.group === 'done' && !this.doneLoaded) {
+      // Loaded on expand; getChildren is called on expand, so kick it off here too.
+      void this.loadDone();
+      return [];
+    }
+    return this.visible(el.group).map((c) => this.cardNode(c.id));
+  }
+
+  getParent(el: Node): Node | undefined {
+    if (el.kind === 'group') return undefined;
+    const g = this.model.groupOf(el.id);
+    return g ? this.groupNodes.get(g) : undefined;
+  }
+
+  getTreeItem(el: Node): vscode.TreeItem {
+    this.renderedItems++;
+    if (el.kind === 'group') {
+      const n = el.group === 'done' && !this.doneLoaded ? undefined : this.visible(el.group).length;
+      const item = new vscode.TreeItem(
+        GROUP_LABEL[el.group],
+        el.group === 'pending' || el.group === 'agent'
+          ? vscode.TreeItemCollapsibleState.Expanded
+          : vscode.TreeItemCollapsibleState.Collapsed,
+      );
+      item.id = `group:${el.group}`;
+      item.description = n === undefined ? undefined : String(n);
+      item.contextValue = `group:${el.group}`;
+      return item;
+    }
+    const card = this.model.get(el.id);
+    const item = new vscode.TreeItem('(gone)', vscode.TreeItemCollapsibleState.None);
+    item.id = `card:${el.id}`;
+    if (!card) return item;
+    const look = lookOf(card, Date.now());
+    item.label = look.label;
+    item.description = look.description;
+    item.tooltip = look.tooltip; // plain string: card text is untrusted, never markdown here
+    item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(COLORS[look.color]!) : undefined);
+    item.contextValue = look.contextValue;
+    item.accessibilityInformation = { label: `${look.label}, ${look.description}` };
+    item.command = { command: 'assistantCards.openCard', title: 'Open card', arguments: [el.id] };
+    return item;
+  }
+
+  async reveal(id: string): Promise<void> {
+    if (!this.model.get(id)) return;
+    await this.view.reveal(this.cardNode(id), { select: true, focus: false, expand: true });
+  }
+}
+
+function groupOfEntry(c: CardListEntry): Group {
+  if (c.status === 'pending') return c.turn === 'you' ? 'pending' : 'agent';
+  if (c.status === 'snoozed' || c.status === 'delegated' || c.status === 'done') return c.status as Group;
+  return 'agent';
+}

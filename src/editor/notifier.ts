@@ -1,0 +1,27 @@
+// A notification when a blocking card arrives while this window is focused (the phone is quiet
+// then), with "Open". Never more than one at a time: later arrivals while one shows are skipped,
+// the tree and the status bar still count them.
+import * as vscode from 'vscode';
+import type { ClientCore } from '../sync';
+import { DisposableBase } from './disposable';
+import { oneLine } from './shared/format';
+
+export class BlockingNotifier extends DisposableBase {
+  private showing = false;
+  /** How many notifications were shown (for tests). */
+  shown = 0;
+
+  constructor(core: ClientCore, open: (cardId: string) => void) {
+    super();
+    this._register(core.cards.added((c) => {
+      if (!c.blocking || c.status !== 'pending' || c.turn !== 'you') return;
+      if (!vscode.window.state.focused || this.showing) return;
+      this.showing = true;
+      this.shown++;
+      void vscode.window
+        .showInformationMessage(`A blocking card waits on you: ${oneLine(c.title, 100)}`, 'Open')
+        .then((pick) => { if (pick === 'Open') open(c.id); }, () => undefined)
+        .then(() => { this.showing = false; });
+    }));
+  }
+}

@@ -1,0 +1,70 @@
+// Runs one press of the person through the client core and turns every way it can fail into a
+// problem code the UI can explain (shared/problem-messages.ts). The gesture is minted by the
+// caller, inside its UI event handler, never here.
+import type { Card } from '../api/schemas';
+import type { ClientCore, PressAction, UserGesture } from '../sync';
+import type { PressResult } from '../sync/press';
+import type { Log } from './log';
+
+export interface ActionProblem {
+  code: string;
+  url?: string;
+  retryAfterS?: number;
+  detail?: string;
+  /** On version_conflict: the card as it is now, when the core read it. */
+  fresh?: Card;
+}
+
+export type Outcome = { ok: true; value: PressResult } | { ok: false; problem: ActionProblem };
+
+export interface SeenVersion {
+  id: string;
+  version: number;
+  highStakes?: boolean;
+  url?: string;
+}
+
+export async function runPress(
+  core: ClientCore,
+  gesture: UserGesture,
+  seen: SeenVersion,
+  action: PressAction,
+  log: Log,
+): Promise<Outcome> {
+  try {
+    const press = core.press(gesture, {
+      id: seen.id, version: seen.version,
+      ...(seen.highStakes ? { highStakes: true } : {}), ...(seen.url ? { url: seen.url } : {}),
+    }, action);
+    const value = await press.send();
+    log.info(`${action.type} on ${seen.id} (v${seen.version}) from ${gesture.source}: ok, now v${value.version}`);
+    return { ok: true, value };
+  } catch (e) {
+    const problem = toProblem(e);
+    log.info(`${action.type} on ${seen.id} (v${seen.version}) from ${gesture.source}: ${problem.code}`);
+    return { ok: false, problem };
+  }
+}
+
+/** Maps the core's typed errors (src/api/errors.ts, src/auth/errors.ts) to a problem code. */
+export function toProblem(e: unknown): ActionProblem {
+  const err = e as { name?: string; kind?: string; code?: string; url?: string; retryAfterSeconds?: number; error?: string; fresh?: Card; message?: string };
+  switch (err?.kind) {
+    case 'version-conflict': return { code: 'version_conflict', ...(err.fresh ? { fresh: err.fresh } : {}) };
+    case 'high-stakes': return { code: 'high_stakes', ...(err.url ? { url: err.url } : {}) };
+    case 'problem': return {
+      code: err.code ?? 'server_error',
+      ...(err.url ? { url: err.url } : {}),
+      ...(err.retryAfterSeconds ? { retryAfterS: err.retryAfterSeconds } : {}),
+    };
+    case 'oauth': return { code: err.error === 'insufficient_scope' ? 'insufficient_scope' : 'invalid_token' };
+    case 'network': return { code: 'offline' };
+    case 'malformed': return { code: 'server_error', detail: err.message ?? '' };
+    case 'signed-out': return { code: 'signed_out' };
+    case 'not-set-up': return { code: 'signed_out' };
+    case 'press-refused': return { code: 'press_refused', detail: err.message ?? '' };
+    default:
+      if (err?.name === 'AbortError') return { code: 'timeout' };
+      return { code: 'unknown', detail: String(err?.message ?? e) };
+  }
+}

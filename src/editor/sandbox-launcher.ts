@@ -1,0 +1,58 @@
+// "Start Local Sandbox": one click from "this computer is not set up" to a working service.
+// Starts the bundled sandbox (dist/sandbox.js --port 0 --demo) as a child process, creates this
+// computer's identity on it (POST /_sandbox/machines with writeTo) and points baseUrl at it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { Log } from './log';
+
+export class SandboxLauncher implements vscode.Disposable {
+  private child: ChildProcess | undefined;
+  private url: string | undefined;
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: Log) {}
+
+  get running(): string | undefined { return this.url; }
+
+  async start(machineFile: string): Promise<string> {
+    if (this.url && this.child && this.child.exitCode === null) return this.url;
+    const script = vscode.Uri.joinPath(this.extensionUri, 'dist', 'sandbox.js').fsPath;
+    // In desktop VS Code execPath is Electron: run it as plain Node.
+    const child = spawn(process.execPath, [script, '--port', '0', '--demo'], {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    const url = await new Promise<string>((resolve, reject) => {
+      let buf = '';
+      const timer = setTimeout(() => reject(new Error('the sandbox did not start within 20 s')), 20_000);
+      child.stdout!.setEncoding('utf8');
+      child.stdout!.on('data', (d: string) => {
+        buf += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(buf);
+        if (m) { clearTimeout(timer); resolve(m[1]!); }
+      });
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (d: string) => this.log.debug(`sandbox: ${d.trimEnd()}`));
+      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the sandbox exited (code ${code})`)); });
+      child.once('error', (e) => { clearTimeout(timer); reject(e); });
+    });
+    child.on('exit', (code) => { this.log.info(`sandbox exited (${code})`); this.url = undefined; });
+    this.log.info(`sandbox listening on ${url}`);
+    const res = await fetch(`${url}/_sandbox/machines`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: os.hostname() || 'this computer', writeTo: machineFile }),
+    });
+    if (!res.ok) throw new Error(`the sandbox refused to set up this computer (${res.status})`);
+    this.log.info(`sandbox: this computer's identity written to ${machineFile}`);
+    this.url = url;
+    return url;
+  }
+
+  dispose(): void {
+    if (this.child && this.child.exitCode === null) this.child.kill('SIGTERM');
+    this.child = undefined;
+    this.url = undefined;
+  }
+}

@@ -1,0 +1,67 @@
+// The device-flow sign-in as the person sees it: a cancellable progress notification with the
+// code, a "Copy and open" button (clipboard + the verification page), finishing by itself once
+// the code is allowed. One sign-in at a time: a second call joins the first.
+import * as vscode from 'vscode';
+import type { Me } from '../api/schemas';
+import type { ClientCore, DeviceProgress } from '../sync';
+import type { Log } from './log';
+import { safeExternalUrl } from './shared/protocol';
+
+let running: Promise<Me | undefined> | undefined;
+
+export function signInInteractive(core: ClientCore, log: Log): Promise<Me | undefined> {
+  running ??= run(core, log).finally(() => { running = undefined; });
+  return running;
+}
+
+async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Assistant Cards: signing in', cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      const onProgress = (p: DeviceProgress) => {
+        if (p.step === 'code') {
+          progress.report({ message: `your code is ${p.userCode}. Allow it on the approval page; this finishes by itself.` });
+          log.info('sign-in: device code issued, waiting for approval');
+          void offerCopyAndOpen(p.userCode, p.verificationUriComplete, abort.signal);
+        } else if (p.step === 'approved') {
+          progress.report({ message: 'allowed, finishing…' });
+        }
+      };
+      try {
+        const me = await core.signIn({ onProgress, signal: abort.signal });
+        log.info(`sign-in: signed in (grant ${me.grant.id})`);
+        void vscode.window.showInformationMessage(`Assistant Cards: signed in${me.grant.machine ? ` on ${me.grant.machine.name}` : ''}.`);
+        return me;
+      } catch (e) {
+        const err = e as { kind?: string; reason?: string; message?: string; whatToDo?: string };
+        if (err.kind === 'device-flow' && err.reason === 'cancelled') { log.info('sign-in: cancelled'); return undefined; }
+        log.warn(`sign-in failed: ${err.message ?? String(e)}`);
+        if (err.kind === 'not-set-up') {
+          const pick = await vscode.window.showErrorMessage(
+            `Assistant Cards: this computer is not set up. ${err.whatToDo ?? ''}`, 'Start Local Sandbox', 'Show Log');
+          if (pick === 'Start Local Sandbox') void vscode.commands.executeCommand('assistantCards.startSandbox');
+          if (pick === 'Show Log') log.show();
+        } else if (err.kind === 'network') {
+          void vscode.window.showErrorMessage('Assistant Cards: the service cannot be reached. Check assistantCards.baseUrl and try again.');
+        } else {
+          void vscode.window.showErrorMessage(`Assistant Cards: ${err.message ?? 'sign-in failed.'}`, 'Sign In Again')
+            .then((p) => { if (p) void vscode.commands.executeCommand('assistantCards.signIn'); });
+        }
+        return undefined;
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+}
+
+async function offerCopyAndOpen(userCode: string, uri: string, signal: AbortSignal): Promise<void> {
+  const pick = await vscode.window.showInformationMessage(
+    `Assistant Cards: sign in with the code ${userCode}.`, 'Copy and Open');
+  if (pick !== 'Copy and Open' || signal.aborted) return;
+  await vscode.env.clipboard.writeText(userCode);
+  const safe = safeExternalUrl(uri);
+  if (safe) await vscode.env.openExternal(vscode.Uri.parse(safe, true));
+}

@@ -1,0 +1,62 @@
+// The status bar item: how many cards wait on the person; a click opens the next card.
+import * as vscode from 'vscode';
+import type { ConnectionState, Counts } from '../sync/contract';
+import { DisposableBase } from './disposable';
+
+export class CardsStatusBar extends DisposableBase {
+  readonly item: vscode.StatusBarItem;
+  private counts: Counts = { waiting: 0, blockingWaiting: 0 };
+  private state: ConnectionState = { kind: 'signed-out' };
+
+  constructor() {
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem('assistantCards.status', vscode.StatusBarAlignment.Left, 50));
+    this.item.name = 'Assistant Cards';
+    this.render();
+    this.item.show();
+  }
+
+  setCounts(c: Counts): void { this.counts = c; this.render(); }
+  setState(s: ConnectionState): void { this.state = s; this.render(); }
+
+  /** The text shown, for tests. */
+  get text(): string { return this.item.text; }
+
+  private render(): void {
+    const it = this.item;
+    it.backgroundColor = undefined;
+    switch (this.state.kind) {
+      case 'signed-out':
+        it.text = '$(bell-slash) Cards: sign in';
+        it.tooltip = 'Assistant Cards: signed out. Click to sign in.';
+        it.command = 'assistantCards.signIn';
+        return;
+      case 'not-set-up':
+        it.text = '$(warning) Cards: not set up';
+        it.tooltip = 'This computer is not set up for Assistant Cards.';
+        it.command = 'assistantCards.cards.focus';
+        return;
+      case 'signing-in':
+        it.text = `$(sync~spin) Cards: code ${this.state.userCode}`;
+        it.tooltip = 'Signing in: allow the code on the approval page.';
+        it.command = 'assistantCards.signIn';
+        return;
+      case 'offline':
+        it.text = `$(cloud-offline) Cards: offline (${this.counts.waiting})`;
+        it.tooltip = `The service cannot be reached: ${this.state.lastError}. Cards refresh by themselves once it is back.`;
+        it.command = 'assistantCards.refresh';
+        return;
+      case 'online': {
+        const n = this.counts.waiting;
+        it.text = n > 0 ? `$(bell-dot) ${n}` : '$(bell) 0';
+        const blocking = this.counts.blockingWaiting;
+        it.tooltip = n === 0
+          ? 'No cards wait on you.'
+          : `${n === 1 ? '1 card waits' : `${n} cards wait`} on you${blocking ? ` (${blocking} blocking)` : ''}. Click to open the next.`;
+        it.command = 'assistantCards.openNextCard';
+        if (blocking > 0) it.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+        it.accessibilityInformation = { label: `Assistant Cards: ${n} waiting` };
+      }
+    }
+  }
+}
