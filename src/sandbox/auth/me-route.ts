@@ -1,0 +1,48 @@
+// GET /v1/me: the Me object of the spec for the calling sign-in, with an ETag.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Me } from '../../api/schemas';
+import type { Grant } from '../context';
+import type { AuthService } from './index';
+import { answerRefusal } from './refusal';
+
+export function meOf(grant: Grant, app: { id: string; name: string; verified: boolean }): Me {
+  return {
+    user: { id: grant.userId },
+    workspace: { id: grant.workspaceId },
+    app,
+    grant: {
+      id: grant.id,
+      scopes: grant.scopes,
+      reach: grant.reach,
+      ...(grant.machine ? { machine: { id: grant.machine.id, name: grant.machine.name } } : {}),
+      dpop: grant.jkt !== undefined,
+      createdAt: new Date(grant.createdAt).toISOString(),
+      expiresAt: new Date(grant.expiresAt).toISOString(),
+    },
+  };
+}
+
+export function registerMeRoute(app: FastifyInstance, auth: AuthService): void {
+  app.get('/v1/me', async (req, reply) => {
+    let grant: Grant;
+    try {
+      grant = await auth.authenticate(req, 'any');
+    } catch (err) {
+      reply.header('DPoP-Nonce', auth.currentNonce());
+      return answerRefusal(reply, auth.ctx.baseUrl(req), err);
+    }
+    const appRec = auth.core.store.apps.get(grant.appId);
+    const body = meOf(grant, {
+      id: grant.appId,
+      name: appRec?.name ?? grant.appName,
+      verified: appRec ? appRec.verification === 'verified' : grant.appVerified,
+    });
+    const json = JSON.stringify(body);
+    const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+    reply.header('DPoP-Nonce', auth.currentNonce()).header('ETag', etag).header('cache-control', 'private, no-cache');
+    const inm = req.headers['if-none-match'];
+    if (typeof inm === 'string' && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
+    return reply.header('content-type', 'application/json; charset=utf-8').send(json);
+  });
+}

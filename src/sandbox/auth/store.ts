@@ -1,0 +1,208 @@
+// Everything the sign-in side remembers: apps, computers, pending device and browser sign-ins,
+// authorization codes, sign-ins (grants) and their tokens.
+import type { Scope } from '../../api/schemas';
+import type { Grant } from '../context';
+import { builtInApp, type AppRecord } from './apps';
+import { accessTokenHash } from './dpop';
+import type { PublicP256 } from './jwk';
+import { newId, newSecret } from './ids';
+
+export const ACCESS_TOKEN_S = 900;
+export const GRANT_LIFE_MS = 30 * 24 * 3600_000;
+export const DEVICE_CODE_S = 600;
+export const DEVICE_INTERVAL_S = 3;
+export const SLOW_DOWN_STEP_S = 5;
+export const AUTH_CODE_MS = 60_000;
+export const AUTH_REQUEST_MS = 10 * 60_000;
+
+export interface MachineRecord {
+  id: string;
+  name: string;
+  publicJwk: PublicP256;
+}
+
+export interface DeviceRecord {
+  deviceCode: string;
+  userCode: string;
+  appId: string;
+  scopes: Scope[];
+  machine: { id: string; name: string };
+  /** Thumbprint of the app's DPoP key, from the computer attestation. */
+  jkt: string;
+  createdAt: number;
+  expiresAt: number;
+  interval: number;
+  lastPollAt?: number;
+  state: 'pending' | 'approved' | 'denied' | 'used';
+  approvedScopes?: Scope[];
+  userId?: string;
+  deniedReason?: string;
+}
+
+export interface AuthRequestRecord {
+  id: string;
+  appId: string;
+  redirectUri: string;
+  state?: string;
+  scopes: Scope[];
+  codeChallenge: string;
+  dpopJkt?: string;
+  expiresAt: number;
+  done: boolean;
+}
+
+export interface CodeRecord {
+  code: string;
+  appId: string;
+  redirectUri: string;
+  scopes: Scope[];
+  codeChallenge: string;
+  dpopJkt?: string;
+  userId: string;
+  expiresAt: number;
+  used: boolean;
+  grantId?: string;
+}
+
+export interface GrantRecord extends Grant {
+  revoked: boolean;
+  /** Bound to a computer's key: renews on every use instead of lasting a fixed 30 days. */
+  renews: boolean;
+}
+
+export interface AccessRecord {
+  grantId: string;
+  expiresAt: number;
+  ath: string;
+}
+
+export interface RefreshRecord {
+  grantId: string;
+  used: boolean;
+}
+
+export interface TokenSet {
+  access_token: string;
+  token_type: 'DPoP' | 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+export class AuthStore {
+  readonly apps = new Map<string, AppRecord>();
+  readonly machines = new Map<string, MachineRecord>();
+  readonly devices = new Map<string, DeviceRecord>();
+  readonly userCodes = new Map<string, DeviceRecord>();
+  readonly authRequests = new Map<string, AuthRequestRecord>();
+  readonly codes = new Map<string, CodeRecord>();
+  readonly grants = new Map<string, GrantRecord>();
+  readonly access = new Map<string, AccessRecord>();
+  readonly refresh = new Map<string, RefreshRecord>();
+
+  constructor(
+    private readonly now: () => number,
+    private readonly person: { userId: string; workspaceId: string },
+  ) {
+    this.reset();
+  }
+
+  reset(): void {
+    for (const m of [this.apps, this.machines, this.devices, this.userCodes, this.authRequests, this.codes, this.grants, this.access, this.refresh]) {
+      m.clear();
+    }
+    const app = builtInApp(this.person.userId, this.now());
+    this.apps.set(app.id, app);
+  }
+
+  appByClientId(clientId: string): AppRecord | undefined {
+    for (const app of this.apps.values()) if (app.clientId === clientId) return app;
+    return undefined;
+  }
+
+  /** A grant that is neither revoked nor past its life. */
+  liveGrant(id: string): GrantRecord | undefined {
+    const g = this.grants.get(id);
+    return g && !g.revoked && g.expiresAt > this.now() ? g : undefined;
+  }
+
+  revokeGrant(id: string): void {
+    const g = this.grants.get(id);
+    if (g) g.revoked = true;
+  }
+
+  /**
+   * Makes a sign-in, replacing the one it supersedes: the same app with the same key (so again on
+   * the same computer); a website's (bearer) sign-in replaces the person's earlier one of that app.
+   */
+  createGrant(input: {
+    app: AppRecord;
+    userId: string;
+    scopes: Scope[];
+    machine?: { id: string; name: string };
+    jkt?: string;
+  }): GrantRecord {
+    const now = this.now();
+    for (const g of this.grants.values()) {
+      if (g.revoked || g.appId !== input.app.id || g.userId !== input.userId) continue;
+      // A copy of an app is known by its key: the same key signing in again (on this computer or
+      // any) replaces its sign-in; another copy with its own key keeps its own.
+      const sameKey = input.jkt !== undefined && g.jkt === input.jkt;
+      const bothBearer = input.jkt === undefined && g.jkt === undefined;
+      if (sameKey || bothBearer) g.revoked = true;
+    }
+    const reach: Grant['reach'] = input.machine && !input.scopes.includes('cards:read:all') ? 'machine' : 'all';
+    const grant: GrantRecord = {
+      id: newId('apg'),
+      userId: input.userId,
+      workspaceId: this.person.workspaceId,
+      appId: input.app.id,
+      clientId: input.app.clientId,
+      appName: input.app.name,
+      appVerified: input.app.verification === 'verified',
+      scopes: input.scopes,
+      reach,
+      ...(input.machine ? { machine: { ...input.machine } } : {}),
+      ...(input.jkt ? { jkt: input.jkt } : {}),
+      createdAt: now,
+      expiresAt: now + GRANT_LIFE_MS,
+      revoked: false,
+      renews: input.machine !== undefined && input.jkt !== undefined,
+    };
+    this.grants.set(grant.id, grant);
+    return grant;
+  }
+
+  /** A new access and refresh token for the grant. */
+  issueTokens(grant: GrantRecord): TokenSet {
+    const now = this.now();
+    this.sweepTokens(now);
+    const accessToken = newSecret(32);
+    const refreshToken = newSecret(32);
+    this.access.set(accessToken, { grantId: grant.id, expiresAt: now + ACCESS_TOKEN_S * 1000, ath: accessTokenHash(accessToken) });
+    this.refresh.set(refreshToken, { grantId: grant.id, used: false });
+    if (grant.renews) grant.expiresAt = Math.max(grant.expiresAt, now + GRANT_LIFE_MS);
+    return {
+      access_token: accessToken,
+      token_type: grant.jkt ? 'DPoP' : 'Bearer',
+      expires_in: ACCESS_TOKEN_S,
+      refresh_token: refreshToken,
+      scope: grant.scopes.join(' '),
+    };
+  }
+
+  private lastSweep = 0;
+
+  /** Forgets expired access tokens now and then, so a long bench run does not grow memory. */
+  private sweepTokens(now: number): void {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    for (const [token, rec] of this.access) if (rec.expiresAt <= now) this.access.delete(token);
+    for (const [code, rec] of this.devices) {
+      if (rec.expiresAt + 3600_000 <= now) {
+        this.devices.delete(code);
+        this.userCodes.delete(rec.userCode);
+      }
+    }
+  }
+}
