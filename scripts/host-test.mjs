@@ -338,7 +338,7 @@ async function runElectron(opts, d, indexJs) {
       extensionDevelopmentPath: root, extensionTestsPath: indexJs,
       extensionTestsEnv: testEnv(d, opts, {}),
       launchArgs: [d.workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${d.userData}`, `--extensions-dir=${d.extensions}`],
-    }).then(() => 0, () => 1);
+    }).then(() => 0, (e) => { say(`test-electron: ${e instanceof Error ? e.message : e}`); return 1; });
   } finally { stopTail(); }
 }
 
