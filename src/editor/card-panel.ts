@@ -95,8 +95,8 @@ export class CardPanel extends DisposableBase {
   constructor(readonly cardId: string, readonly panel: vscode.WebviewPanel, private readonly deps: PanelDeps) {
     super();
     panel.iconPath = {
-      light: vscode.Uri.joinPath(deps.extensionUri, 'media', 'card-light.svg'),
-      dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'card-dark.svg'),
+      light: vscode.Uri.joinPath(deps.extensionUri, 'media', 'icons', 'card-light.svg'),
+      dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'icons', 'card-dark.svg'),
     };
     panel.webview.html = panelHtml(panel.webview, deps.extensionUri, cardId);
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => {

@@ -11,6 +11,7 @@ import { createClientCore, type ClientCore, type ConnectionState } from '../sync
 import { CardsAuthProvider } from './auth-provider';
 import { CardPanels } from './card-panel';
 import { CardsTree } from './cards-tree';
+import { assistantsFeature, registerAssistantsFeature } from './assistants-feature';
 import { registerCommands, type ExtraHandlers } from './commands';
 import { CONTEXT, setContext, stateKey } from './context-keys';
 import { createLog, type Log } from './log';
@@ -47,9 +48,20 @@ export type CoreFeature = (ctx: FeatureContext) => vscode.Disposable;
  *   registerAssistantsFeature,   // src/editor/assistants.ts: assistants view, terminals, presence
  * A feature that registers the assistants view must be listed so the placeholder below stays away.
  */
-export const CORE_FEATURES: CoreFeature[] = [];
-/** Command handlers issue 6 provides (focusTerminal, cardsOfActiveTerminal, ...). */
-export const EXTRA_HANDLERS: ExtraHandlers = {};
+export const CORE_FEATURES: CoreFeature[] = [
+  // Issue 6: assistants view, terminal matching, workspace scope, presence.
+  (ctx) => registerAssistantsFeature(ctx.core, ctx.log),
+];
+/** Command handlers issue 6 provides; they dispatch to the feature of the current core. */
+export const EXTRA_HANDLERS: ExtraHandlers = {
+  focusTerminal: (arg?: unknown) => assistantsFeature()?.commands.focusTerminal(arg) ?? notSignedIn(),
+  cardsOfActiveTerminal: (arg?: unknown) => assistantsFeature()?.commands.cardsOfActiveTerminal(arg) ?? notSignedIn(),
+  toggleScope: () => assistantsFeature()?.commands.toggleScope() ?? notSignedIn(),
+};
+
+function notSignedIn(): void {
+  void vscode.window.showInformationMessage('Assistant Cards: sign in first.');
+}
 
 class EmptyTree implements vscode.TreeDataProvider<never> {
   getTreeItem(element: never): vscode.TreeItem { return element; }
@@ -144,8 +156,8 @@ export class App implements vscode.Disposable {
         timeZone: systemTimeZone,
       }, EXTRA_HANDLERS),
       vscode.workspace.onDidChangeConfiguration((e) => {
+        // assistantCards.scope is followed by issue 6's ScopeController.
         if (e.affectsConfiguration('assistantCards.baseUrl') || e.affectsConfiguration('assistantCards.machineFile')) void this.refreshState();
-        if (e.affectsConfiguration('assistantCards.scope')) this.applyScope();
       }),
     );
   }
@@ -246,10 +258,6 @@ export class App implements vscode.Disposable {
     this.onState(state);
   }
 
-  private applyScope(): void {
-    this.live?.core.cards.setScope(scopeSetting());
-  }
-
   private onState(s: ConnectionState): void {
     const prev = this.lastState;
     this.lastState = s;
@@ -274,8 +282,7 @@ export class App implements vscode.Disposable {
 }
 
 function scopeSetting(): { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] } {
-  // Until issue 6's terminal matching tells the model which assistants run here, workspace scope
-  // has no assistants; issue 6 calls core.cards.setScope with the matched ids.
+  // The starting scope; issue 6's ScopeController sets the matched assistants of this window.
   return vscode.workspace.getConfiguration('assistantCards').get<string>('scope') === 'machine'
     ? { kind: 'machine' }
     : { kind: 'workspace', assistantIds: [] };
