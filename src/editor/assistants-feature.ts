@@ -1,6 +1,7 @@
 // Issue 6 in one registration: the assistants view, terminal matching, workspace scope, presence,
 // "Go to terminal", "Cards of the active terminal", and the demo terminals `npm start` asks for.
-// extension.ts calls `registerAssistantsFeature` once the client core exists.
+// extension.ts lists `assistantsCoreFeature` in CORE_FEATURES (built per client core) and
+// `ASSISTANTS_HANDLERS` in EXTRA_HANDLERS (the commands dispatch to the current feature).
 import * as vscode from 'vscode';
 import type { Assistant, CardListEntry } from '../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../sync/contract';
@@ -39,15 +40,36 @@ export interface AssistantsFeature {
 export const DEMO_TERMINALS_ENV = 'ASSISTANT_CARDS_DEMO_TERMINALS';
 
 let current: AssistantsFeature | undefined;
-/** The feature of this window, once registered (for the panel and commands). */
+/** The feature of this window's live client core, if any (for the panel and commands). */
 export function assistantsFeature(): AssistantsFeature | undefined { return current; }
 
-export function registerAssistantsFeature(
-  context: vscode.ExtensionContext,
-  core: AssistantsFeatureCore,
-  log: Log,
-  options: { registerCommands?: boolean } = {},
-): AssistantsFeature {
+/**
+ * Command handlers for commands.ts (EXTRA_HANDLERS in extension.ts). They dispatch to the feature
+ * of the current client core; without one (signed out, not set up) they say what to do.
+ */
+export const ASSISTANTS_HANDLERS = {
+  focusTerminal: (arg?: unknown) => (current ? current.commands.focusTerminal(arg) : notReady()),
+  cardsOfActiveTerminal: (arg?: unknown) => (current ? current.commands.cardsOfActiveTerminal(arg) : notReady()),
+  toggleScope: () => (current ? current.commands.toggleScope() : toggleScopeSetting()),
+};
+
+function notReady(): undefined {
+  void vscode.window.showInformationMessage('Assistant Cards: sign in first; then the assistants of this window\'s terminals are known.');
+  return undefined;
+}
+
+async function toggleScopeSetting(): Promise<void> {
+  const config = vscode.workspace.getConfiguration('assistantCards');
+  await config.update('scope', config.get<string>('scope') === 'machine' ? 'workspace' : 'machine', vscode.ConfigurationTarget.Global);
+}
+
+/** The shape of extension.ts's CORE_FEATURES entries: built per client core, disposed with it. */
+export function assistantsCoreFeature(ctx: { core: AssistantsFeatureCore; log: Log }): vscode.Disposable {
+  return registerAssistantsFeature(ctx.core, ctx.log);
+}
+
+export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log): AssistantsFeature & vscode.Disposable {
+  const subs: vscode.Disposable[] = [];
   const matcher = new TerminalMatcher({
     assistants: () => core.assistants.list(),
     onDidChangeAssistants: core.assistants.changed,
@@ -58,9 +80,9 @@ export function registerAssistantsFeature(
   const presence = core.presence
     ? new PresenceReporter(core.presence, core.feed, () => core.state.kind === 'online', core.onDidChangeState, log)
     : undefined;
-  context.subscriptions.push(matcher, tree, scope, ...(presence ? [presence] : []));
-  context.subscriptions.push(core.assistants.changed(() => tree.refresh()));
-  context.subscriptions.push(core.onDidChangeState((s) => {
+  subs.push(matcher, tree, scope, ...(presence ? [presence] : []));
+  subs.push(core.assistants.changed(() => tree.refresh()));
+  subs.push(core.onDidChangeState((s) => {
     if (s.kind === 'online') { void core.assistants.refresh().catch(() => undefined); matcher.schedule(); }
   }));
 
@@ -109,18 +131,18 @@ export function registerAssistantsFeature(
       : 'Assistant Cards: cards of the assistants in this window\'s terminals', 3000);
   };
 
-  if (options.registerCommands) {
-    context.subscriptions.push(
-      vscode.commands.registerCommand('assistantCards.focusTerminal', focusTerminal),
-      vscode.commands.registerCommand('assistantCards.cardsOfActiveTerminal', cardsOfActiveTerminal),
-      vscode.commands.registerCommand('assistantCards.toggleScope', toggleScope),
-    );
-  }
   openDemoTerminals(log);
 
-  current = { matcher, tree, scope, presence, focusTerminalForCard, commands: { focusTerminal, cardsOfActiveTerminal, toggleScope } };
-  context.subscriptions.push({ dispose: () => { current = undefined; } });
-  return current;
+  const feature: AssistantsFeature & vscode.Disposable = {
+    matcher, tree, scope, presence, focusTerminalForCard,
+    commands: { focusTerminal, cardsOfActiveTerminal, toggleScope },
+    dispose: () => {
+      if (current === feature) current = undefined;
+      for (const d of subs.splice(0).reverse()) { try { d.dispose(); } catch { /* keep going */ } }
+    },
+  };
+  current = feature;
+  return feature;
 }
 
 function isTreeNode(x: unknown): x is AssistantsTreeNode {
@@ -160,9 +182,11 @@ async function pickAndFocus(assistants: readonly Assistant[], matcher: TerminalM
  * (unless one of that name is already open, e.g. after a window reload) and type the command,
  * as a person would start an assistant in their shell.
  */
+let demoTerminalsOpened = false;
 function openDemoTerminals(log: Log): void {
   const raw = process.env[DEMO_TERMINALS_ENV];
-  if (!raw) return;
+  if (!raw || demoTerminalsOpened) return;
+  demoTerminalsOpened = true; // once per extension host, not once per client core
   let list: { name?: unknown; command?: unknown; cwd?: unknown }[];
   try {
     const parsed: unknown = JSON.parse(raw);

@@ -4,7 +4,7 @@
 // the `assistantCards.presence` setting, and on shutdown.
 //
 // Several windows: only the window that owns the change feed (the core's lease, claimed by the
-// focused window) speaks presence, so two windows never ping at once.
+// focused window; extension.ts reports focus to it) speaks presence, so two windows never ping at once.
 import * as vscode from 'vscode';
 import type { Event } from '../sync/contract';
 import { DisposableBase } from './disposable';
@@ -12,7 +12,6 @@ import type { Log } from './log';
 
 export interface PresencePort { setHere(here: boolean): void }
 export interface FeedOwnerPort {
-  setFocused?(focused: boolean): void;
   isOwner(): boolean;
   onDidChangeOwner: Event<boolean>;
 }
@@ -41,9 +40,7 @@ export class PresenceReporter extends DisposableBase {
       active: windowActive(ws),
       owner: feed ? feed.isOwner() : true,
     };
-    feed?.setFocused?.(ws.focused);
     this._register(vscode.window.onDidChangeWindowState((s) => {
-      feed?.setFocused?.(s.focused);
       this.update({ focused: s.focused, active: windowActive(s) });
     }));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
