@@ -1,4 +1,45 @@
-// PLACEHOLDER (written by the foundation so `npm run build` works): the sandbox issue replaces
-// this file with the real command line (`--port`, `--demo`, `--manual-clock`, `--public-url`).
-console.error('The sandbox is not built yet (src/sandbox/main.ts is a placeholder).');
-process.exitCode = 1;
+// `node dist/sandbox.js --port 0 [--manual-clock] [--demo] [--machine-file PATH] [--public-url URL]`
+// prints `listening on http://127.0.0.1:<port>` first and runs until SIGINT/SIGTERM.
+// `node dist/sandbox.js assistant ...` runs the demo assistant instead.
+
+function argValue(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  if (i !== -1) return argv[i + 1];
+  const eq = argv.find((a) => a.startsWith(`${name}=`));
+  return eq?.slice(name.length + 1);
+}
+
+async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'assistant') {
+    const { runDemoAssistant } = await import('./demo-assistant.js');
+    await runDemoAssistant(argv);
+    return;
+  }
+  const portText = argValue(argv, '--port') ?? '0';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`sandbox: --port must be 0 to 65535, not ${portText}`);
+    process.exit(2);
+  }
+  const publicUrl = argValue(argv, '--public-url');
+  const machineFile = argValue(argv, '--machine-file');
+  const { startSandbox } = await import('./index.js');
+  const running = await startSandbox({
+    port,
+    ...(argv.includes('--manual-clock') ? { manualClock: true } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(argv.includes('--demo') ? { demo: machineFile ? { machineFile } : true } : {}),
+  });
+  process.stdout.write(`listening on ${running.url}\n`);
+  if (running.demo) process.stdout.write(`demo: computer ${running.demo.machineId} (identity file ${running.demo.machineFile})\n`);
+  const stop = () => {
+    void running.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error('sandbox:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

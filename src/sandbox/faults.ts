@@ -1,0 +1,96 @@
+// Injected faults (POST /_sandbox/faults): the next `times` requests matching a path prefix and a
+// method fail as told: a status with a problem body (before any work), a slow answer, or a dropped
+// connection (after the work is done, so a retry with the same Idempotency-Key replays it).
+import type { FastifyRequest } from 'fastify';
+import { PROBLEM_CODES, type ProblemCode } from '../api/schemas';
+import { PROBLEM_STATUS } from './problems';
+import { isObject } from './validate';
+
+export interface Fault {
+  id: number;
+  path?: string;
+  method?: string;
+  status?: number;
+  code?: ProblemCode;
+  retryAfter?: number;
+  delayMs?: number;
+  drop?: boolean;
+  times: number;
+}
+
+/** Faults apply to the service's own addresses, never to the control surface. */
+export const FAULTABLE = ['/v1', '/oauth', '/in/'];
+
+export class Faults {
+  private list: Fault[] = [];
+  private nextId = 1;
+
+  reset(): void {
+    this.list = [];
+  }
+
+  all(): Fault[] {
+    return this.list.map((f) => ({ ...f }));
+  }
+
+  /** Validates and adds a fault; returns an error text on bad input. */
+  add(body: unknown): Fault | string {
+    if (!isObject(body)) return 'body must be a JSON object';
+    const f: Fault = { id: this.nextId++, times: 1 };
+    if (body.times !== undefined) {
+      if (!Number.isInteger(body.times) || (body.times as number) < 1) return 'times must be a positive integer';
+      f.times = body.times as number;
+    }
+    if (body.path !== undefined) {
+      if (typeof body.path !== 'string' || !body.path.startsWith('/')) return 'path must be a path prefix starting with /';
+      f.path = body.path;
+    }
+    if (body.method !== undefined) {
+      if (typeof body.method !== 'string') return 'method must be a string';
+      f.method = body.method.toUpperCase();
+    }
+    if (body.status !== undefined) {
+      if (!Number.isInteger(body.status) || (body.status as number) < 400 || (body.status as number) > 599) return 'status must be 400 to 599';
+      f.status = body.status as number;
+    }
+    if (body.code !== undefined) {
+      if (!PROBLEM_CODES.includes(body.code as ProblemCode)) return 'code must be a problem code';
+      f.code = body.code as ProblemCode;
+    }
+    if (body.retryAfter !== undefined) {
+      if (!Number.isInteger(body.retryAfter) || (body.retryAfter as number) < 0) return 'retryAfter must be whole seconds';
+      f.retryAfter = body.retryAfter as number;
+    }
+    if (body.delayMs !== undefined) {
+      if (!Number.isInteger(body.delayMs) || (body.delayMs as number) < 0 || (body.delayMs as number) > 120_000) return 'delayMs must be 0 to 120000';
+      f.delayMs = body.delayMs as number;
+    }
+    if (body.drop !== undefined) {
+      if (typeof body.drop !== 'boolean') return 'drop must be a boolean';
+      f.drop = body.drop;
+    }
+    if (f.status === undefined && f.delayMs === undefined && !f.drop) return 'give status, delayMs or drop';
+    this.list.push(f);
+    return f;
+  }
+
+  /** The fault this request meets, counted down; undefined when none. */
+  take(req: FastifyRequest): Fault | undefined {
+    const path = req.url.split('?')[0] ?? req.url;
+    if (!FAULTABLE.some((p) => path.startsWith(p))) return undefined;
+    const i = this.list.findIndex((f) => (f.path === undefined || path.startsWith(f.path)) && (f.method === undefined || f.method === req.method));
+    if (i === -1) return undefined;
+    const f = this.list[i]!;
+    f.times -= 1;
+    if (f.times <= 0) this.list.splice(i, 1);
+    return f;
+  }
+}
+
+/** The problem code that stands for an injected status. */
+export function codeForStatus(status: number, code?: ProblemCode): ProblemCode {
+  if (code) return code;
+  const match = (Object.entries(PROBLEM_STATUS) as [ProblemCode, number][]).filter(([, s]) => s === status);
+  const preferred: Partial<Record<number, ProblemCode>> = { 400: 'invalid', 403: 'forbidden', 409: 'conflict', 429: 'rate_limited', 500: 'server_error', 503: 'unavailable' };
+  return preferred[status] ?? match[0]?.[0] ?? (status >= 500 ? 'server_error' : 'invalid');
+}

@@ -1,0 +1,40 @@
+// The change log in commit order and the long-polls waiting on it. A change names a card and a
+// type only; who may see it is decided when it is read (the card's reach at that moment).
+import type { ChangeRec, ChangeType, SandboxState } from './state';
+
+interface Waiter {
+  wake: () => void;
+}
+
+export class ChangeFeed {
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(private readonly state: SandboxState) {}
+
+  emit(type: ChangeType, cardId: string, at: number): ChangeRec {
+    const rec: ChangeRec = { seq: ++this.state.seq, type, cardId, at };
+    this.state.changes.push(rec);
+    for (const w of [...this.waiters]) w.wake();
+    return rec;
+  }
+
+  /** Changes after `seq`, oldest first. */
+  after(seq: number): ChangeRec[] {
+    const log = this.state.changes;
+    // seq numbers are dense inside the log, so the start index is a subtraction.
+    const start = Math.max(0, seq - this.state.firstSeq + 1);
+    return log.slice(start);
+  }
+
+  /** Calls `wake` on every new change until the returned function is called. */
+  listen(wake: () => void): () => void {
+    const w: Waiter = { wake };
+    this.waiters.add(w);
+    return () => this.waiters.delete(w);
+  }
+
+  /** Ends every waiting request (reset, close). */
+  wakeAll(): void {
+    for (const w of [...this.waiters]) w.wake();
+  }
+}

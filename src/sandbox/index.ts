@@ -1,0 +1,66 @@
+// The sandbox, importable: `startSandbox({port})` listens on 127.0.0.1 and returns its address,
+// the parts tests drive directly, and close().
+import type { Clock } from './context';
+import { seedDemo, type DemoOptions, type DemoSeed } from './demo';
+import { buildSandbox, type Sandbox } from './server';
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  clock?: Clock;
+  /** Start on a clock that moves only by POST /_sandbox/clock/advance (or `advance`). */
+  manualClock?: boolean;
+  publicUrl?: string;
+  demo?: boolean | DemoOptions;
+}
+
+export interface RunningSandbox {
+  /** `http://127.0.0.1:<port>` (or the public URL), no trailing slash: the `{base_url}`. */
+  url: string;
+  port: number;
+  clock: Clock;
+  sandbox: Sandbox;
+  /** What --demo seeded, when started with it. */
+  demo?: DemoSeed;
+  /** Moves a manual clock (throws on the real one). */
+  advance(ms: number): number;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
+  const sandbox = buildSandbox({
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.manualClock ? { manualClock: true } : {}),
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+  });
+  const host = opts.host ?? '127.0.0.1';
+  await sandbox.app.listen({ port: opts.port ?? 0, host });
+  const address = sandbox.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = opts.publicUrl?.replace(/\/+$/, '') ?? `http://${host}:${port}`;
+  const running: RunningSandbox = {
+    url,
+    port,
+    clock: sandbox.clock,
+    sandbox,
+    advance(ms: number) {
+      if (!sandbox.clock.advance) throw new Error('the sandbox runs on real time; start it with manualClock');
+      return sandbox.clock.advance(ms);
+    },
+    async close() {
+      sandbox.stop();
+      await sandbox.app.close();
+    },
+  };
+  if (opts.demo) {
+    const demoOpts = typeof opts.demo === 'object' ? opts.demo : {};
+    running.demo = seedDemo(sandbox, url, demoOpts);
+    sandbox.afterReset = async () => {
+      running.demo = seedDemo(sandbox, url, demoOpts);
+    };
+  }
+  return running;
+}
+
+export type { Sandbox } from './server';
+export type { DemoSeed } from './demo';

@@ -1,0 +1,47 @@
+// The computer identity file of DESIGN ("The computer"): where it lives by default, and making or
+// adopting one, so the sandbox knows the computer's public key.
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { newId } from './ids';
+
+export interface PrivateJwk { kty: 'EC'; crv: 'P-256'; x: string; y: string; d: string }
+export interface Identity { id: string; name: string; baseUrl: string; privateJwk: PrivateJwk }
+
+export function defaultMachineFile(): string {
+  if (process.platform === 'win32') {
+    return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'assistant-cards', 'machine.json');
+  }
+  return join(homedir(), '.config', 'assistant-cards', 'machine.json');
+}
+
+export function newIdentity(name: string, baseUrl: string): Identity {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = privateKey.export({ format: 'jwk' }) as unknown as PrivateJwk;
+  return { id: newId('mch'), name, baseUrl, privateJwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, d: jwk.d } };
+}
+
+/** An existing identity file, or undefined when missing or not one. */
+export function readIdentity(path: string): Identity | undefined {
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<Identity>;
+    const k = v.privateJwk;
+    if (typeof v.id !== 'string' || !/^mch_[A-Za-z0-9-]+$/.test(v.id) || typeof v.name !== 'string' || !k
+      || k.kty !== 'EC' || k.crv !== 'P-256' || typeof k.x !== 'string' || typeof k.y !== 'string' || typeof k.d !== 'string') {
+      return undefined;
+    }
+    return { id: v.id, name: v.name, baseUrl: String(v.baseUrl ?? ''), privateJwk: k };
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeIdentity(path: string, identity: Identity): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
+}
+
+export function publicOf(jwk: PrivateJwk): { kty: 'EC'; crv: 'P-256'; x: string; y: string } {
+  return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
+}

@@ -1,0 +1,205 @@
+// Builds the sandbox's Fastify app: one SandboxContext, the sign-in side (auth/), the /v1 routes,
+// the notice address, the control surface, and the hooks every answer passes through
+// (faults, Service-Version, DPoP-Nonce, ETag/304, idempotency records, problem answers).
+import { createHash } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { SERVICE_VERSION } from '../api/schemas';
+import { AuthService } from './auth';
+import { ManualClock, RealClock } from './clock';
+import type { Clock, SandboxContext } from './context';
+import { registerControl } from './control';
+import { Faults, codeForStatus, type Fault } from './faults';
+import { ChangeFeed } from './feed';
+import { IdempotencyStore } from './idempotency';
+import { Cards } from './lifecycle';
+import { RateLimits } from './limits';
+import { Notices } from './notices';
+import { OAuthRefusal, ProblemError, problemBody, sendProblem } from './problems';
+import { runFinishers } from './request-state';
+import { registerV1 } from './routes-v1';
+import { SandboxState } from './state';
+import { Timeline } from './timeline';
+import { cardUrl, type MachineNames } from './wire';
+
+export const KNOWN_SERVICE_VERSIONS = [SERVICE_VERSION];
+
+export interface SandboxOptions {
+  clock?: Clock;
+  manualClock?: boolean;
+  /** `{base_url}` to use instead of each request's Host header. */
+  publicUrl?: string;
+  /** Seed a person's computer, assistants and cards (see demo.ts). */
+  demo?: boolean | { machineFile?: string; machineName?: string };
+}
+
+export interface Sandbox {
+  app: FastifyInstance;
+  ctx: SandboxContext;
+  clock: Clock;
+  auth: AuthService;
+  state: SandboxState;
+  cards: Cards;
+  notices: Notices;
+  feed: ChangeFeed;
+  faults: Faults;
+  timeline: Timeline;
+  /** Back to the state it started with (the demo seeded again when started with it). */
+  reset(): Promise<void>;
+  /** Set by index.ts: runs after reset (demo seeding needs the address). */
+  afterReset?: () => Promise<void>;
+  stop(): void;
+}
+
+const faultOf = new WeakMap<FastifyRequest, Fault>();
+const isV1 = (url: string) => url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+const pathOf = (url: string) => url.split('?')[0] ?? url;
+
+function etagOf(payload: string): string {
+  return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
+  const clock = opts.clock ?? (opts.manualClock ? new ManualClock() : new RealClock());
+  const publicUrl = opts.publicUrl?.replace(/\/+$/, '');
+  const ctx: SandboxContext = {
+    clock,
+    baseUrl: (req) => publicUrl ?? `${req.protocol}://${req.host}`,
+    person: { userId: 'usr_sandbox-person', workspaceId: 'ws_sandbox-workspace' },
+  };
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true, trustProxy: true });
+  const auth = new AuthService(ctx);
+  const state = new SandboxState();
+  const timeline = new Timeline(clock);
+  const feed = new ChangeFeed(state);
+  const faults = new Faults();
+  const limits = new RateLimits(() => clock.now());
+  const idem = new IdempotencyStore(() => clock.now());
+  let linkBase = publicUrl ?? 'http://127.0.0.1';
+  const cards = new Cards(state, clock, timeline, feed, (card) => cardUrl(linkBase, card));
+  const notices = new Notices(state, cards, clock);
+  const machines: MachineNames = (id) => {
+    const m = auth.machines.get(id);
+    return m ? { id: m.id, name: m.name } : undefined;
+  };
+  let closing = false;
+
+  // JSON bodies: an empty body is no body (undo, back, take-back have optional ones).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ProblemError('invalid', 'The body is not valid JSON.', { errors: [{ field: 'body', reason: 'not valid JSON' }] }), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    linkBase = ctx.baseUrl(req);
+    const fault = faults.take(req);
+    if (fault) {
+      faultOf.set(req, fault);
+      if (fault.status !== undefined) {
+        const code = codeForStatus(fault.status, fault.code);
+        if (fault.retryAfter !== undefined) reply.header('Retry-After', String(fault.retryAfter));
+        else if (fault.status === 429) reply.header('Retry-After', '1');
+        const body = { ...problemBody(ctx.baseUrl(req), code, `Injected fault (${fault.status}).`), status: fault.status };
+        return reply.code(fault.status).header('content-type', 'application/problem+json').send(body);
+      }
+    }
+    timeline.runDue();
+    if (isV1(req.url)) {
+      const pinned = req.headers['service-version'];
+      if (pinned !== undefined && (Array.isArray(pinned) || !KNOWN_SERVICE_VERSIONS.includes(pinned))) {
+        throw new ProblemError('invalid', `Service-Version must be one of ${KNOWN_SERVICE_VERSIONS.join(', ')}.`, {
+          errors: [{ field: 'Service-Version', reason: `unknown version; known: ${KNOWN_SERVICE_VERSIONS.join(', ')}` }],
+        });
+      }
+    }
+    return undefined;
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    let out = payload;
+    if (isV1(req.url)) {
+      reply.header('Service-Version', SERVICE_VERSION);
+      reply.header('DPoP-Nonce', auth.currentNonce());
+      if (req.method === 'GET' && reply.statusCode === 200 && typeof payload === 'string') {
+        const etag = etagOf(payload);
+        reply.header('ETag', etag);
+        if (etagMatches(req.headers['if-none-match'], etag)) {
+          reply.code(304);
+          reply.removeHeader('content-type');
+          reply.removeHeader('content-length');
+          out = '';
+        }
+      }
+    }
+    const fault = faultOf.get(req);
+    if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+    runFinishers(req, reply.statusCode, payload, String(reply.getHeader('content-type') ?? 'application/json'));
+    if (fault?.drop) {
+      // The work is done and recorded; the answer is lost on the way.
+      req.raw.socket?.destroy();
+    }
+    return out;
+  });
+
+  app.setErrorHandler(async (err: FastifyError | ProblemError | OAuthRefusal, req, reply) => {
+    const base = ctx.baseUrl(req);
+    if (err instanceof ProblemError) return sendProblem(reply, base, err.code, err.detail, err.extra);
+    if (err instanceof OAuthRefusal) {
+      if (err.wwwAuthenticate) reply.header('WWW-Authenticate', err.wwwAuthenticate);
+      return reply.code(err.status).send({ error: err.error, error_description: err.description });
+    }
+    const status = (err as FastifyError).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      const reason = status === 413 ? 'the body is too large (1 MB at most)' : status === 415 ? 'send application/json' : err.message;
+      return sendProblem(reply, base, 'invalid', `The request could not be read: ${reason}.`, { errors: [{ field: 'body', reason }] });
+    }
+    console.error('sandbox: unexpected error', err);
+    return sendProblem(reply, base, 'server_error', 'The sandbox failed unexpectedly.');
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    if (isV1(req.url)) return sendProblem(reply, ctx.baseUrl(req), 'not_found', `No route ${req.method} ${pathOf(req.url)}.`);
+    return reply.code(404).send({ code: 'not_found', detail: `No route ${req.method} ${pathOf(req.url)}.` });
+  });
+
+  auth.register(app);
+  registerV1(app, {
+    ctx,
+    authenticate: (req, scope) => auth.authenticate(req, scope),
+    state, cards, feed, limits, idem, timeline, machines,
+    closing: () => closing,
+  });
+  notices.register(app);
+
+  const sandbox: Sandbox = {
+    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline,
+    async reset() {
+      timeline.clear();
+      state.clear();
+      auth.reset();
+      limits.reset();
+      idem.reset();
+      faults.reset();
+      feed.wakeAll();
+      if (sandbox.afterReset) await sandbox.afterReset();
+    },
+    stop() {
+      closing = true;
+      feed.wakeAll();
+      timeline.stop();
+    },
+  };
+  registerControl(app, { ctx, state, cards, notices, faults, clock, machines, reset: () => sandbox.reset() });
+  return sandbox;
+}

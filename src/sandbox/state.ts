@@ -1,0 +1,199 @@
+// The sandbox's data: the person, assistants, agents, live sessions, cards, webhooks, the change
+// log, presence and what each assistant heard. Plain records; the rules live in lifecycle.ts,
+// notices.ts and the routes.
+import type { SessionTerminal } from '../api/schemas';
+
+export type InternalStatus = 'pending' | 'answered' | 'snoozed' | 'delegated' | 'done';
+export type ChangeType = 'card.created' | 'card.answered' | 'card.changed' | 'card.closed';
+
+export interface Named {
+  id: string;
+  name: string;
+}
+
+export interface AssistantRec {
+  id: string;
+  name: string;
+  app: string;
+  machineId: string;
+  hears: string;
+  createdAt: number;
+}
+
+export interface AgentRec {
+  id: string;
+  assistantId: string;
+  name: string;
+  /** Last moment a session of the agent was live (null: never). */
+  liveAt: number | null;
+  createdAt: number;
+}
+
+export interface SessionRec {
+  appSessionId: string;
+  agentId: string;
+  cwd: string;
+  terminal?: SessionTerminal;
+  liveAt: number;
+}
+
+/** Where an answer or a message came from: the app and its computer. */
+export interface Origin {
+  grantId: string;
+  appId: string;
+  clientId: string;
+  appName: string;
+  machine?: Named;
+}
+
+export interface HeardRec {
+  at: number;
+  type: 'answer' | 'message' | 'helper-answer';
+  body: unknown;
+  from?: { app: string; appId: string; machine?: Named };
+}
+
+export interface HistoryRec {
+  at: number;
+  type: string;
+  by: string;
+  origin?: Origin;
+  detail?: string;
+}
+
+export interface NoticeInfo {
+  webhookId: string;
+  dedupeKey?: string;
+  count: number;
+  firstAt: number;
+  lastAt: number;
+  severity?: string;
+  from: string;
+  worker?: string;
+  link?: string;
+  resolvedBy?: 'webhook';
+}
+
+export interface CardRec {
+  id: string;
+  version: number;
+  status: InternalStatus;
+  turn: 'you' | 'agent';
+  kind: string;
+  title: string;
+  summary?: string;
+  urgency: string;
+  blocking: boolean;
+  highStakes: boolean;
+  options?: { id: string; label: string }[];
+  recommendedIds?: string[];
+  multi?: boolean;
+  asks?: { id: string; title: string; options?: { id: string; label: string }[] }[];
+  steps?: { title: string; state?: string; detail?: string }[];
+  /** Other card fields given through the control surface, shown as they are. */
+  extra: Record<string, unknown>;
+  threadId: string;
+  assistantId?: string;
+  agentId?: string;
+  area?: Named;
+  /** The version at which the area last changed (area_change). */
+  areaVersion: number;
+  /** Place in the stack: kept through Later, undo, take-back and notice repeats. */
+  rank: number;
+  createdAt: number;
+  changedAt: number;
+  closedAt?: number;
+  closedBy?: string;
+  until?: number;
+  answer?: { body: Record<string, unknown>; origin: Origin; at: number; undoUntil: number; heard: boolean };
+  delegation?: {
+    assistantId: string;
+    agentId?: string;
+    mode: 'freely' | 'loop';
+    note?: string;
+    at: number;
+    undoUntil: number;
+    origin: Origin;
+  };
+  proposal?: Record<string, unknown>;
+  answeredFrom?: { app: string; appId: string; machine?: Named };
+  /** Words written on the card and not yet acted on. */
+  pendingMessage?: { id: string; at: number };
+  history: HistoryRec[];
+  heard: HeardRec[];
+  notice?: NoticeInfo;
+}
+
+export interface WebhookRec {
+  id: string;
+  name: string;
+  area: Named;
+  token: string;
+  paused: boolean;
+  createdAt: number;
+  /** Deliveries in the last minute (rate limit). */
+  deliveries: number[];
+  counts: { delivered: number; paused: number; rateLimited: number; tooManyOpen: number; refused: number };
+}
+
+export interface ChangeRec {
+  seq: number;
+  type: ChangeType;
+  cardId: string;
+  at: number;
+}
+
+export interface PresencePing {
+  at: number;
+  here: boolean;
+  grantId: string;
+  appId: string;
+  machineId?: string;
+}
+
+export class SandboxState {
+  readonly assistants = new Map<string, AssistantRec>();
+  readonly agents = new Map<string, AgentRec>();
+  readonly sessions = new Map<string, SessionRec>();
+  readonly cards = new Map<string, CardRec>();
+  readonly webhooks = new Map<string, WebhookRec>();
+  readonly changes: ChangeRec[] = [];
+  /** Kept across resets so an old cursor never points into a new log by accident. */
+  seq = 0;
+  /** Sequence number of the first change still kept in `changes`. */
+  firstSeq = 1;
+  rank = 0;
+  readonly presence: PresencePing[] = [];
+  presenceUntil = 0;
+  lastPresenceAt: number | null = null;
+
+  clear(): void {
+    this.assistants.clear();
+    this.agents.clear();
+    this.sessions.clear();
+    this.cards.clear();
+    this.webhooks.clear();
+    this.changes.length = 0;
+    this.firstSeq = this.seq + 1;
+    this.presence.length = 0;
+    this.presenceUntil = 0;
+    this.lastPresenceAt = null;
+  }
+}
+
+/** Display names of the app enum. */
+export const APP_NAMES: Record<string, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  cursor: 'Cursor',
+  'gemini-cli': 'Gemini CLI',
+  opencode: 'opencode',
+  pi: 'Pi',
+  grok: 'Grok',
+  muse: 'Muse',
+  chatgpt: 'ChatGPT',
+  claude: 'Claude',
+  dots: 'Dots',
+  other: 'Other',
+  webhook: 'Webhook',
+};
