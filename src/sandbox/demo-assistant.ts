@@ -205,8 +205,13 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
         await sleep(pollMs, signal);
       }
       if (signal?.aborted) return;
-      await call(base, 'POST', `/_sandbox/cards/${card.id}/pickup`);
-      out(`${o.name}: picked it up, working on it...`);
+      try {
+        await call(base, 'POST', `/_sandbox/cards/${card.id}/pickup`);
+        out(`${o.name}: picked it up, working on it...`);
+      } catch (e) {
+        // Words written on the card, or the card closed elsewhere: nothing to pick up; go on.
+        out(`${o.name}: could not pick it up (${(e as Error).message}); going on`);
+      }
       await sleep(o.intervalMs ?? 8000, signal);
     }
     if (!signal?.aborted) out(`${o.name}: nothing more to ask; staying live (Ctrl+C ends the session)`);

@@ -1,0 +1,147 @@
+// The demo assistant against a real sandbox: it registers a live session with the terminal facts
+// it is given, asks cards, hears the person's answer after the hold, picks it up, asks the next,
+// and ends its session when stopped (abort in-process; SIGINT for the CLI).
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox';
+import { DEMO_SCRIPT, parseDemoArgs, startDemoAssistant } from '../../src/sandbox/demo-assistant';
+import { signIn, type SignedIn } from './helpers';
+
+const root = path.resolve(__dirname, '..', '..');
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+interface WireAssistant { id: string; name: string; agents: { id: string; liveSessions: { appSessionId: string; cwd: string; terminal?: { pid?: number; tty?: string; program?: string } }[] }[] }
+
+describe('demo assistant', function () {
+  this.timeout(30_000);
+  let sb: RunningSandbox;
+  let person: SignedIn;
+
+  beforeEach(async () => {
+    sb = await startSandbox({ port: 0, manualClock: true });
+    person = await signIn(sb.url, { now: () => sb.clock.now() });
+  });
+  afterEach(async () => { await sb.close(); });
+
+  const assistants = async (): Promise<WireAssistant[]> => {
+    const res = await person.request('GET', '/v1/assistants');
+    assert.equal(res.status, 200, res.text);
+    return (res.json as { assistants: WireAssistant[] }).assistants;
+  };
+
+  it('registers its session, hears an answer after the hold, picks it up, asks the next; abort ends the session', async () => {
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const demo = await startDemoAssistant({
+      base: sb.url, name: 'builder', machineId: person.machine.id, cwd: '/work/proj',
+      terminal: { pid: 4242, tty: '/dev/pts/7', program: 'vscode' },
+      pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal,
+    });
+
+    // The session as the person's API shows it: pid, tty, cwd as reported.
+    const mine = (await assistants()).find((a) => a.id === demo.assistantId);
+    assert.ok(mine, 'the assistant is listed for the person on this computer');
+    const session = mine.agents[0]?.liveSessions[0];
+    assert.deepEqual(session && { id: session.appSessionId, cwd: session.cwd, terminal: session.terminal },
+      { id: demo.appSessionId, cwd: '/work/proj', terminal: { pid: 4242, tty: '/dev/pts/7', program: 'vscode' } });
+
+    // The first card: a choice. The person answers it.
+    const firstId = await until('the first card', () => demo.asked[0]);
+    const first = await person.request('GET', `/v1/cards/${firstId}`);
+    assert.equal(first.json.card.kind, DEMO_SCRIPT[0]?.kind);
+    const answer = await person.request('POST', `/v1/cards/${firstId}/answer`, {
+      body: { version: first.json.card.version, choiceIds: ['sqlite'] }, headers: { 'idempotency-key': 'press-1' },
+    });
+    assert.equal(answer.status, 200, answer.text);
+
+    // Nothing is heard during the hold; after it the assistant prints the answer and picks it up.
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(lines.some((l) => l.includes('heard')), false, 'not heard within the 5 s hold');
+    sb.advance(5_001);
+    await until('the answer heard', () => lines.find((l) => /heard answer: chose sqlite/.test(l)));
+    await until('the pickup', () => lines.find((l) => /picked it up/.test(l)));
+    const done = await person.request('GET', `/v1/cards/${firstId}`);
+    assert.equal(done.json.card.status, 'done');
+
+    // Then it asks the next kind.
+    const secondId = await until('the second card', () => demo.asked[1]);
+    const second = await person.request('GET', `/v1/cards/${secondId}`);
+    assert.equal(second.json.card.kind, DEMO_SCRIPT[1]?.kind);
+
+    stop.abort();
+    await demo.done;
+    assert.ok(lines.some((l) => /session ended/.test(l)));
+    const after = (await assistants()).find((a) => a.id === demo.assistantId);
+    assert.deepEqual(after?.agents.flatMap((g) => g.liveSessions), [], 'no live session after Ctrl+C');
+  });
+
+  it('prints words written on its card as what it heard', async () => {
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const demo = await startDemoAssistant({
+      base: sb.url, name: 'reviewer', machineId: person.machine.id, terminal: { pid: 99 },
+      pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal, cards: 1,
+    });
+    const id = await until('the card', () => demo.asked[0]);
+    const res = await person.request('POST', `/v1/cards/${id}/messages`, { body: { body: 'use postgres instead' } });
+    assert.equal(res.status, 200, res.text);
+    await until('the words heard', () => lines.find((l) => /heard message: wrote "use postgres instead"/.test(l)));
+    await until('nothing more to ask', () => lines.find((l) => /nothing more to ask/.test(l)));
+    stop.abort();
+    await demo.done;
+  });
+
+  it('as a CLI: SIGINT (Ctrl+C) ends the session and exits 0', async () => {
+    const child = spawn(process.execPath, ['-r', 'tsx/cjs', '-e',
+      "require('./src/sandbox/demo-assistant').runDemoAssistant(process.argv.slice(1)).then((c) => process.exit(c))",
+      'assistant', '--base', sb.url, '--name', 'cli', '--machine', person.machine.id, '--cwd', '/cli', '--pid', '777'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
+    await until('the CLI live', () => /live as session/.test(out) || undefined, 20_000);
+    const live = (await assistants()).flatMap((a) => a.agents.flatMap((g) => g.liveSessions)).find((s) => s.cwd === '/cli');
+    assert.equal(live?.terminal?.pid, 777);
+    const code = await new Promise<number | null>((resolve) => { child.on('exit', resolve); child.kill('SIGINT'); });
+    assert.equal(code, 0, out);
+    assert.match(out, /session ended/);
+    const gone = (await assistants()).flatMap((a) => a.agents.flatMap((g) => g.liveSessions)).find((s) => s.cwd === '/cli');
+    assert.equal(gone, undefined);
+  });
+
+  it('a sandbox that is not there gets a clear error', async () => {
+    await sb.close();
+    await assert.rejects(startDemoAssistant({ base: 'http://127.0.0.1:9', name: 'x', machineId: 'mch_x', out: () => undefined }),
+      /cannot reach the sandbox at http:\/\/127\.0\.0\.1:9/);
+    sb = await startSandbox({ port: 0 }); // for afterEach
+  });
+});
+
+describe('demo assistant: arguments', () => {
+  it('reads --base, --name, --pid, --tty, --interval', () => {
+    assert.deepEqual(parseDemoArgs(['assistant', '--base', 'http://127.0.0.1:5', '--name', 'n', '--pid', '12', '--tty', '/dev/pts/1', '--interval', '2']),
+      { base: 'http://127.0.0.1:5', name: 'n', terminal: { pid: 12, tty: '/dev/pts/1' }, intervalMs: 2000 });
+  });
+  it('refuses a missing or malformed address and bad numbers, saying what to do', () => {
+    const saved = process.env.ASSISTANT_CARDS_SANDBOX_URL;
+    delete process.env.ASSISTANT_CARDS_SANDBOX_URL;
+    try {
+      assert.throws(() => parseDemoArgs(['assistant']), /--base is required/);
+      assert.throws(() => parseDemoArgs(['--base', 'localhost:3']), /must be an http\(s\) address/);
+      assert.throws(() => parseDemoArgs(['--base', 'http://x', '--pid', 'abc']), /--pid must be a non-negative number/);
+      assert.throws(() => parseDemoArgs(['--base', 'http://x', '--name']), /--name needs a value/);
+    } finally {
+      if (saved !== undefined) process.env.ASSISTANT_CARDS_SANDBOX_URL = saved;
+    }
+  });
+});
