@@ -1,8 +1,41 @@
 // createClientCore: everything the editor needs from the client core, behind one object.
-import type { Clock, Logger, Timers } from '../api/runtime';
-import type { Scope } from '../api/schemas';
+// It wires the HTTP client, the sign-in and the live models, owns the connection state, and is
+// the only place that mints user gestures (handed to the editor's UI handlers) and sends presses.
+import { randomUUID } from 'node:crypto';
+import { ApiClient, NonceStore } from '../api/client';
+import type { RequestAuth } from '../api/client';
+import {
+  ApiProblemError, HighStakesError, MalformedResponseError, NetworkError, OAuthRefusalError, VersionConflictError,
+} from '../api/errors';
+import { createTransport } from '../api/http';
+import type { HttpTransport, TransportOptions } from '../api/http';
+import { Emitter, redactingLogger, silentLogger, sleep, systemClock, systemTimers } from '../api/runtime';
+import type { Clock, Logger, TimerHandle, Timers } from '../api/runtime';
+import type { Me, Scope } from '../api/schemas';
+import { runDeviceFlow } from '../auth/device-flow';
+import { DpopKey } from '../auth/dpop';
+import { NotSetUpError, SignedOutError } from '../auth/errors';
+import { FileLock } from '../auth/file-lock';
+import { defaultMachineFile } from '../auth/machine';
+import { OAuthEndpoints } from '../auth/oauth';
 import type { SecretStore } from '../auth/secret-store';
-import type { ClientCore } from './contract';
+import { TokenSet, TOKENS_SECRET } from '../auth/token-set';
+import { AssistantsModel } from './assistants-model';
+import { RequestBudget } from './budget';
+import { CardModel } from './card-model';
+import type { ClientCore, ConnectionState, SignInOptions } from './contract';
+import { FeedLease, FEED_LEASE_RENEW_MS } from './feed-lease';
+import { FeedLoop } from './feed-loop';
+import { createGestureMinter, Press } from './press';
+import type { PressAction, PressResult, SeenCard, SendContext, UserGesture } from './press';
+import { PresencePinger } from './presence';
+
+/** Full read of cards and assistants (cards coming into reach make no change). */
+export const FULL_READ_MS = 10 * 60_000;
+
+export const DEFAULT_SCOPES: readonly Scope[] = [
+  'cards:read', 'cards:answer', 'cards:reply', 'cards:later', 'cards:delegate', 'assistants:read', 'presence:desk',
+];
 
 export interface ClientCoreOptions {
   /** `{base_url}`, no trailing slash (setting assistantCards.baseUrl). */
@@ -17,7 +50,7 @@ export interface ClientCoreOptions {
   timers?: Timers;
   logger?: Logger;
   clientId?: string; // default 'assistant-cards-vscode'
-  scopes?: readonly Scope[]; // default: every scope but cards:read:all
+  scopes?: readonly Scope[]; // default DEFAULT_SCOPES
   appVersion?: string; // for User-Agent
   /** Explicit proxy (an `http.proxy`-style setting); otherwise HTTP(S)_PROXY / NO_PROXY from the environment. */
   proxyUrl?: string;
@@ -25,8 +58,423 @@ export interface ClientCoreOptions {
   scope?: { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
   /** Distinguishes windows in the feed-owner lease; default a random id. */
   instanceId?: string;
+  /** Tests: a transport of their own (faults, counting). */
+  transport?: HttpTransport;
+  transportOptions?: TransportOptions;
+  /** Observes every request sent (the idle-hour bench counts limit classes with it). */
+  onRequest?: (info: { method: string; path: string; waits: boolean }) => void;
+  random?: () => number;
+  /** Pace of a non-owner window's feed reads; default 30 s. */
+  nonOwnerPollMs?: number;
 }
 
-export function createClientCore(_options: ClientCoreOptions): ClientCore {
-  throw new Error('createClientCore: being implemented (issue 4)');
+export interface ClientCoreInternals {
+  api: ApiClient;
+  budget: RequestBudget;
+  feedLoop: FeedLoop;
+  model: CardModel;
+}
+
+export function createClientCore(options: ClientCoreOptions): ClientCore & { readonly internals: ClientCoreInternals } {
+  return new ClientCoreImpl(options);
+}
+
+class ClientCoreImpl implements ClientCore {
+  private stateValue: ConnectionState = { kind: 'signed-out' };
+  private readonly stateE = new Emitter<ConnectionState>();
+  readonly onDidChangeState = this.stateE.event;
+
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly log: Logger;
+  private readonly transport: HttpTransport;
+  private readonly nonces = new NonceStore();
+  private readonly budget: RequestBudget;
+  private readonly api: ApiClient;
+  private readonly endpoints: OAuthEndpoints;
+  private readonly model: CardModel;
+  private readonly assistantsModel: AssistantsModel;
+  private readonly pinger: PresencePinger;
+  private readonly feedLoop: FeedLoop;
+  private readonly lease: FeedLease;
+  private readonly minter;
+  private tokensReady: Promise<TokenSet> | undefined;
+  private tokens: TokenSet | undefined;
+  private me: Me | undefined;
+  private syncing = false;
+  private fullReadTimer: TimerHandle | undefined;
+  private leaseTimer: TimerHandle | undefined;
+  private focused = false;
+  private owner = false;
+  private readonly ownerE = new Emitter<boolean>();
+  private disposed = false;
+  private storeWatch: { dispose(): void } | undefined;
+  private starting: Promise<void> | undefined;
+
+  readonly cards: CardModel;
+  readonly assistants: AssistantsModel;
+  readonly presence;
+  readonly feed;
+  readonly gestures;
+
+  constructor(private readonly o: ClientCoreOptions) {
+    this.clock = o.clock ?? systemClock;
+    this.timers = o.timers ?? systemTimers;
+    this.log = redactingLogger(o.logger ?? silentLogger);
+    this.transport = o.transport ?? createTransport({ proxyUrl: o.proxyUrl, ...o.transportOptions });
+    this.budget = new RequestBudget(this.clock);
+    const onRequest = (info: { method: string; path: string; waits: boolean }) => {
+      this.budget.record(info.method, info.path, info.waits);
+      o.onRequest?.(info);
+    };
+    const userAgent = `assistant-cards-vscode/${o.appVersion ?? '0.0.0'} (node ${process.version}; ${process.platform})`;
+    const auth: RequestAuth = {
+      accessToken: async () => (await this.tokenSet()).accessToken(),
+      renewAfterRejection: async (t) => (await this.tokenSet()).renewAfterRejection(t),
+      proof: async (htm, url, token, nonce) => (await this.tokenSet()).proof(htm, url, token, nonce),
+    };
+    this.api = new ApiClient({
+      baseUrl: o.baseUrl, transport: this.transport, auth, nonces: this.nonces, clock: this.clock,
+      timers: this.timers, logger: this.log, userAgent, random: o.random, onRequest,
+    });
+    this.endpoints = new OAuthEndpoints({
+      baseUrl: o.baseUrl, clientId: o.clientId ?? 'assistant-cards-vscode', transport: this.transport,
+      nonces: this.nonces, clock: this.clock, userAgent, onRequest,
+    });
+    const beforeRead = () => this.budgetWait(false);
+    this.model = new CardModel({ api: this.api, logger: this.log, beforeRead });
+    if (o.scope) this.model.setScope(o.scope);
+    this.model.refreshHook = () => this.fullRead();
+    this.model.scopeChanged(() => {
+      if (this.syncing) void this.fullRead().catch(() => undefined);
+    });
+    this.assistantsModel = new AssistantsModel(this.api, beforeRead);
+    this.assistantsModel.refreshHook = () => this.guard(() => this.assistantsModel.read());
+    this.cards = this.model;
+    this.assistants = this.assistantsModel;
+    this.pinger = new PresencePinger((here) => this.api.presence(here), this.timers, this.log);
+    this.pinger.setEnabled(false);
+    this.presence = { setHere: (here: boolean) => this.pinger.setHere(here) };
+    this.lease = new FeedLease(o.lockDir, o.instanceId ?? randomUUID(), this.clock);
+    this.feedLoop = new FeedLoop({
+      api: this.api, model: this.model, timers: this.timers, logger: this.log,
+      isOwner: () => this.owner,
+      beforeRead: (waits) => this.budgetWait(waits),
+      onSuccess: () => this.markOnline(),
+      onFailure: (e) => this.handleFailure(e),
+      random: o.random,
+      nonOwnerPollMs: o.nonOwnerPollMs,
+    });
+    this.feed = {
+      setFocused: (focused: boolean) => void this.setFocused(focused),
+      isOwner: () => this.owner,
+      onDidChangeOwner: this.ownerE.event,
+    };
+    this.minter = createGestureMinter(this.clock);
+    this.gestures = this.minter;
+    if (o.secretStore.onDidChange) {
+      this.storeWatch = o.secretStore.onDidChange(({ key }) => {
+        if (key === TOKENS_SECRET) void this.onTokensChanged();
+      });
+    }
+  }
+
+  get internals(): ClientCoreInternals {
+    return { api: this.api, budget: this.budget, feedLoop: this.feedLoop, model: this.model };
+  }
+
+  get state(): ConnectionState {
+    return this.stateValue;
+  }
+
+  // ---- sign-in ----
+
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      const tokens = await this.tokenSet();
+      if (await tokens.load()) await this.startSync();
+      else this.setState({ kind: 'signed-out' });
+    })().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  async signIn(options: SignInOptions = {}): Promise<Me> {
+    const tokens = await this.tokenSet();
+    const machineFile = this.o.machineFile ?? defaultMachineFile();
+    try {
+      const t = await runDeviceFlow({
+        baseUrl: this.o.baseUrl, endpoints: this.endpoints, key: tokens.key, machineFile,
+        scopes: this.o.scopes ?? DEFAULT_SCOPES, clock: this.clock, timers: this.timers, logger: this.log,
+        signal: options.signal,
+        onProgress: (p) => {
+          if (p.step === 'code') {
+            this.setState({ kind: 'signing-in', userCode: p.userCode, verificationUri: p.verificationUri, verificationUriComplete: p.verificationUriComplete });
+          }
+          options.onProgress?.(p);
+        },
+      });
+      await tokens.adopt(t); // persisted before first use
+    } catch (e) {
+      if (e instanceof NotSetUpError) this.setState({ kind: 'not-set-up', reason: e.message });
+      else if (this.stateValue.kind === 'signing-in') this.setState({ kind: 'signed-out' });
+      throw e;
+    }
+    this.log.info('signed in');
+    await this.startSync();
+    if (!this.me) throw new SignedOutError('Signed in, but the service could not be reached to confirm it.');
+    return this.me;
+  }
+
+  async signOut(): Promise<void> {
+    await this.pinger.dispose();
+    await this.stopSync();
+    const tokens = await this.tokenSet();
+    await tokens.signOut('signed out by the person');
+    this.afterSignOut();
+  }
+
+  // ---- presses ----
+
+  press(gesture: UserGesture, card: SeenCard, action: PressAction): Press {
+    return Press.create(gesture, card, action, (c, a, ctx) => this.sendPress(c, a, ctx), this.clock);
+  }
+
+  private async sendPress(card: SeenCard, action: PressAction, ctx: SendContext): Promise<PressResult> {
+    // Only an answer is checked by the service against the version; the other actions are
+    // checked here so nothing acts on a card version the person has not seen.
+    const held = this.model.get(card.id);
+    if (held && held.version > card.version && ['message', 'later', 'delegate'].includes(action.type)) {
+      const fresh = await this.api.getCard(card.id).catch(() => undefined);
+      throw new VersionConflictError(card.id, fresh, new ApiProblemError({
+        type: `${this.o.baseUrl}/docs/api/errors#version_conflict`, title: 'The card changed', status: 409,
+        code: 'version_conflict', detail: `The card is at version ${held.version}; you saw ${card.version}.`, requestId: 'rid_client',
+      }, `${this.o.baseUrl}/v1/cards/${card.id}`));
+    }
+    const w = { idempotencyKey: ctx.idempotencyKey, stillWaiting: ctx.stillWaiting, signal: ctx.signal };
+    try {
+      let result: PressResult;
+      switch (action.type) {
+        case 'answer':
+          result = await this.api.answer(card.id, { ...action.answer, version: card.version }, w);
+          break;
+        case 'gotIt':
+          result = await this.api.answer(card.id, { version: card.version }, w);
+          break;
+        case 'undo':
+          result = await this.api.undo(card.id, w);
+          break;
+        case 'message':
+          result = await this.api.message(card.id, { body: action.body, via: action.via }, w);
+          break;
+        case 'later':
+          result = await this.api.later(card.id, { until: action.until, timeZone: action.timeZone }, w);
+          break;
+        case 'back':
+          result = await this.api.back(card.id, w);
+          break;
+        case 'delegate':
+          result = await this.api.delegate(card.id, { to: action.to, mode: action.mode, note: action.note }, w);
+          break;
+        case 'takeBack':
+          result = await this.api.takeBack(card.id, w);
+          break;
+      }
+      this.markOnline();
+      // Show the outcome at once (the feed will say so too; this window may not own it).
+      void this.model.applyChanges([{ type: 'card.changed', cardId: card.id, at: '' }]).catch(() => undefined);
+      return result;
+    } catch (e) {
+      if (e instanceof ApiProblemError && e.code === 'version_conflict') {
+        const fresh = await this.api.getCard(card.id).catch(() => undefined);
+        if (fresh) this.model.upsert(fresh);
+        throw new VersionConflictError(card.id, fresh, e);
+      }
+      if (e instanceof ApiProblemError && e.code === 'high_stakes') throw new HighStakesError(card.id, e.url);
+      if (e instanceof NetworkError) this.handleFailure(e);
+      throw e;
+    }
+  }
+
+  // ---- syncing ----
+
+  private async startSync(): Promise<void> {
+    if (this.syncing || this.disposed) return;
+    this.syncing = true;
+    this.pinger.setEnabled(true);
+    try {
+      this.me = await this.api.me();
+      this.markOnline();
+      await this.feedLoop.begin();
+      await this.fullReadNow();
+    } catch (e) {
+      this.handleFailure(e);
+      if (!this.syncing) return;
+    }
+    this.feedLoop.start();
+    this.scheduleFullRead();
+    this.scheduleLease(0);
+  }
+
+  private async stopSync(): Promise<void> {
+    this.syncing = false;
+    this.fullReadTimer?.cancel();
+    this.leaseTimer?.cancel();
+    this.pinger.setEnabled(false);
+    await this.feedLoop.stop();
+  }
+
+  private async fullRead(): Promise<void> {
+    await this.guard(() => this.fullReadNow());
+  }
+
+  private async fullReadNow(): Promise<void> {
+    await this.model.fullRead();
+    await this.assistantsModel.read().catch((e: unknown) => {
+      // Without assistants:read the cards still work.
+      if (!(e instanceof OAuthRefusalError)) throw e;
+    });
+    this.markOnline();
+  }
+
+  private scheduleFullRead(): void {
+    this.fullReadTimer?.cancel();
+    this.fullReadTimer = this.timers.setTimeout(() => {
+      if (!this.syncing) return;
+      void this.fullRead().catch(() => undefined).finally(() => {
+        if (this.syncing) this.scheduleFullRead();
+      });
+    }, FULL_READ_MS);
+  }
+
+  /** Runs a read, turning failures into connection state (and re-throwing). */
+  private async guard(fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+      this.markOnline();
+    } catch (e) {
+      this.handleFailure(e);
+      throw e;
+    }
+  }
+
+  private async budgetWait(waits: boolean): Promise<void> {
+    const d = this.budget.delayFor(waits ? ['wait', 'person'] : ['read', 'person']);
+    if (d > 0) {
+      this.log.info('background reads paused to stay inside the limits', { delayMs: d });
+      await sleep(this.timers, d);
+    }
+  }
+
+  private markOnline(): void {
+    if (!this.syncing || !this.me) return;
+    if (this.stateValue.kind !== 'online') {
+      const wasOffline = this.stateValue.kind === 'offline';
+      this.setState({ kind: 'online', me: this.me });
+      // Back from offline: read everything once (cards that came into reach make no change).
+      if (wasOffline) void this.fullRead().catch(() => undefined);
+    }
+  }
+
+  private handleFailure(e: unknown): void {
+    if (e instanceof SignedOutError || (e instanceof OAuthRefusalError && (e.error === 'invalid_token' || e.error === 'invalid_grant'))) {
+      void this.stopSync().then(() => this.afterSignOut());
+      return;
+    }
+    if (e instanceof NetworkError || e instanceof MalformedResponseError || (e instanceof ApiProblemError && e.status >= 500)) {
+      if (this.stateValue.kind !== 'offline' && this.syncing) {
+        this.setState({ kind: 'offline', since: this.clock.now(), lastError: e.message });
+      }
+      return;
+    }
+    this.log.warn('sync step failed', { error: e instanceof Error ? e.message : String(e) });
+  }
+
+  private afterSignOut(): void {
+    this.me = undefined;
+    this.model.clear();
+    this.assistantsModel.clear();
+    this.api.clearCache();
+    this.setState({ kind: 'signed-out' });
+  }
+
+  /** Another window signed in or out (the store tells). */
+  private async onTokensChanged(): Promise<void> {
+    if (this.disposed) return;
+    const tokens = await this.tokenSet();
+    const signedIn = await tokens.load();
+    if (!signedIn && this.syncing) {
+      await this.stopSync();
+      this.afterSignOut();
+    } else if (signedIn && !this.syncing && this.stateValue.kind === 'signed-out') {
+      await this.startSync();
+    }
+  }
+
+  // ---- feed ownership ----
+
+  private async setFocused(focused: boolean): Promise<void> {
+    this.focused = focused;
+    if (focused) {
+      await this.lease.claim().catch((e: unknown) => this.log.warn('feed lease claim failed', { error: String(e) }));
+      this.setOwner(true);
+    }
+  }
+
+  private setOwner(owner: boolean): void {
+    if (owner === this.owner) return;
+    this.owner = owner;
+    this.ownerE.fire(owner);
+    this.feedLoop.poke(); // end the current wait: long-poll now, or stop long-polling
+  }
+
+  private scheduleLease(ms = FEED_LEASE_RENEW_MS): void {
+    this.leaseTimer?.cancel();
+    this.leaseTimer = this.timers.setTimeout(() => void this.checkLease(), ms);
+  }
+
+  private async checkLease(): Promise<void> {
+    if (!this.syncing) return;
+    try {
+      if (this.owner) this.setOwner(await this.lease.renew());
+      else this.setOwner(await this.lease.claimIfFree());
+    } catch (e) {
+      this.log.warn('feed lease check failed', { error: String(e) });
+    }
+    if (this.syncing) this.scheduleLease();
+  }
+
+  // ---- plumbing ----
+
+  private tokenSet(): Promise<TokenSet> {
+    this.tokensReady ??= (async () => {
+      const key = await DpopKey.loadOrCreate(this.o.secretStore);
+      this.tokens = new TokenSet({
+        store: this.o.secretStore, endpoints: this.endpoints, key, clock: this.clock, logger: this.log,
+        lock: FileLock.in(this.o.lockDir, 'refresh'),
+      });
+      return this.tokens;
+    })();
+    return this.tokensReady;
+  }
+
+  private setState(s: ConnectionState): void {
+    this.stateValue = s;
+    this.stateE.fire(s);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    await this.pinger.dispose();
+    this.disposed = true;
+    await this.stopSync();
+    await this.lease.release().catch(() => undefined);
+    this.storeWatch?.dispose();
+    this.model.dispose();
+    this.assistantsModel.dispose();
+    this.stateE.clear();
+    this.ownerE.clear();
+    await this.transport.close();
+  }
 }

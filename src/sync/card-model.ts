@@ -1,0 +1,284 @@
+// The live card model: what the person's views show. Filled by a full read (on start, every
+// 10 minutes, on scope change) and kept current by the change feed, which refetches only the
+// changed cards by id. Emits one event per card so a view updates one item.
+import type { ApiClient } from '../api/client';
+import { ApiProblemError } from '../api/errors';
+import { Emitter } from '../api/runtime';
+import type { Logger } from '../api/runtime';
+import type { Card, CardListEntry, CardStatus, Change } from '../api/schemas';
+import type { CardModelView, Counts, Group } from './contract';
+
+export type Scope = { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
+
+const LIVE_STATUSES: CardStatus[] = ['pending', 'snoozed', 'delegated'];
+const PAGE_LIMIT = 100;
+const PAGE_WHOLE = 3;
+const MAX_PAGES = 50;
+const FILTER_CHUNK = 20;
+
+interface Entry {
+  card: CardListEntry;
+  group: Group;
+}
+
+/** Which group a card belongs in: waiting on you, waiting on the agent, Later, with a helper, done. */
+export function groupOf(card: CardListEntry): Group {
+  switch (card.status) {
+    case 'snoozed':
+      return 'snoozed';
+    case 'delegated':
+      return 'delegated';
+    case 'done':
+      return 'done';
+    case 'answered':
+      return 'agent'; // held for undo, then heard: not waiting on the person
+    default:
+      return card.turn === 'you' ? 'pending' : 'agent';
+  }
+}
+
+export interface CardModelOptions {
+  api: ApiClient;
+  logger: Logger;
+  /** Lets the session gate background reads (budget) and learn about success/failure. */
+  beforeRead?: () => Promise<void>;
+}
+
+export class CardModel implements CardModelView {
+  private entries = new Map<string, Entry>();
+  /** Stack position from the last full read; new cards go after (the sandbox appends them too). */
+  private order = new Map<string, number>();
+  private nextOrder = 0;
+  private scope: Scope = { kind: 'workspace', assistantIds: [] };
+  private doneLoaded = false;
+  private lastCounts: Counts = { waiting: 0, blockingWaiting: 0 };
+  private readGeneration = 0;
+
+  private readonly addedE = new Emitter<CardListEntry>();
+  private readonly changedE = new Emitter<{ card: CardListEntry; previous: CardListEntry }>();
+  private readonly removedE = new Emitter<{ id: string; previous: CardListEntry }>();
+  private readonly countsE = new Emitter<Counts>();
+  private readonly scopeE = new Emitter<Scope>();
+  readonly added = this.addedE.event;
+  readonly changed = this.changedE.event;
+  readonly removed = this.removedE.event;
+  readonly countsChanged = this.countsE.event;
+  /** The session re-reads when the scope changes. */
+  readonly scopeChanged = this.scopeE.event;
+
+  constructor(private readonly o: CardModelOptions) {}
+
+  list(group: Group): readonly CardListEntry[] {
+    const cards = [...this.entries.values()].filter((e) => e.group === group).map((e) => e.card);
+    switch (group) {
+      case 'snoozed':
+        return cards.sort((a, b) => cmpStr(untilOf(a), untilOf(b)) || this.cmpOrder(a, b));
+      case 'done':
+        return cards.sort((a, b) => cmpStr(changedOf(b), changedOf(a)) || this.cmpOrder(b, a));
+      default:
+        return cards.sort((a, b) => this.cmpOrder(a, b));
+    }
+  }
+
+  get(id: string): CardListEntry | undefined {
+    return this.entries.get(id)?.card;
+  }
+
+  groupOf(id: string): Group | undefined {
+    return this.entries.get(id)?.group;
+  }
+
+  counts(): Counts {
+    return this.lastCounts;
+  }
+
+  getScope(): Scope {
+    return this.scope;
+  }
+
+  setScope(scope: Scope): void {
+    const same =
+      scope.kind === this.scope.kind &&
+      (scope.kind === 'machine' ||
+        (this.scope.kind === 'workspace' && sameSet(scope.assistantIds, this.scope.assistantIds)));
+    if (same) return;
+    this.scope = scope.kind === 'machine' ? scope : { kind: 'workspace', assistantIds: [...new Set(scope.assistantIds)] };
+    this.scopeE.fire(this.scope);
+  }
+
+  /** Set by the session: a full read through it (so it can report offline/online). */
+  refreshHook: (() => Promise<void>) | undefined;
+
+  async refresh(): Promise<void> {
+    await (this.refreshHook ? this.refreshHook() : this.fullRead());
+  }
+
+  async loadDone(): Promise<void> {
+    this.doneLoaded = true;
+    const done = await this.readStatus('done');
+    if (done === undefined) return;
+    this.applyRead(new Map(done.map((c) => [c.id, c])), new Set(['done']));
+  }
+
+  async whole(id: string): Promise<Card> {
+    const card = await this.o.api.getCard(id);
+    this.upsert(card);
+    return card;
+  }
+
+  /** Every status the groups need (done only once asked), paging through `next`. */
+  async fullRead(): Promise<void> {
+    const generation = ++this.readGeneration;
+    const statuses: CardStatus[] = this.doneLoaded ? [...LIVE_STATUSES, 'done'] : LIVE_STATUSES;
+    const read = new Map<string, CardListEntry>();
+    for (const status of statuses) {
+      const cards = await this.readStatus(status);
+      if (cards === undefined) return; // empty workspace scope: nothing to read
+      for (const c of cards) read.set(c.id, c);
+    }
+    if (generation !== this.readGeneration) return; // a newer read (scope change) won
+    this.applyRead(read, new Set(statuses));
+  }
+
+  /** Refetches only the cards the feed named; a card gone or out of reach is removed. */
+  async applyChanges(changes: readonly Change[]): Promise<void> {
+    const ids = [...new Set(changes.map((c) => c.cardId))];
+    for (const id of ids) {
+      await this.o.beforeRead?.();
+      try {
+        const card = await this.o.api.getCard(id);
+        this.upsert(card);
+      } catch (e) {
+        if (e instanceof ApiProblemError && e.code === 'not_found') this.remove(id);
+        else throw e;
+      }
+    }
+  }
+
+  /** A whole card read elsewhere (a press's answer, a conflict's fresh card). */
+  upsert(card: Card): void {
+    if (!this.inScope(card) || (card.status === 'done' && !this.doneLoaded)) {
+      this.remove(card.id);
+      return;
+    }
+    const prev = this.entries.get(card.id);
+    const group = groupOf(card);
+    if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
+    this.entries.set(card.id, { card, group });
+    if (!prev) this.addedE.fire(card);
+    else if (differs(prev.card, card) || prev.group !== group) this.changedE.fire({ card, previous: prev.card });
+    this.updateCounts();
+  }
+
+  remove(id: string): void {
+    const prev = this.entries.get(id);
+    if (!prev) return;
+    this.entries.delete(id);
+    this.removedE.fire({ id, previous: prev.card });
+    this.updateCounts();
+  }
+
+  /** Signing out: forget everything the person saw. */
+  clear(): void {
+    for (const id of [...this.entries.keys()]) this.remove(id);
+    this.order.clear();
+    this.doneLoaded = false;
+  }
+
+  dispose(): void {
+    for (const e of [this.addedE, this.changedE, this.removedE, this.countsE, this.scopeE]) e.clear();
+  }
+
+  private async readStatus(status: CardStatus): Promise<CardListEntry[] | undefined> {
+    const filters: (readonly string[] | undefined)[] = [];
+    if (this.scope.kind === 'machine') filters.push(undefined);
+    else {
+      const ids = this.scope.assistantIds;
+      if (ids.length === 0) return [];
+      for (let i = 0; i < ids.length; i += FILTER_CHUNK) filters.push(ids.slice(i, i + FILTER_CHUNK));
+    }
+    const out: CardListEntry[] = [];
+    for (const assistant of filters) {
+      let after: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        await this.o.beforeRead?.();
+        const res = await this.o.api.listCards({ status, assistant, limit: PAGE_LIMIT, whole: PAGE_WHOLE, after });
+        out.push(...res.cards);
+        if (!res.next) break;
+        after = res.next;
+      }
+    }
+    return out;
+  }
+
+  /** Replaces the cards of the statuses read, emitting only real differences. */
+  private applyRead(read: Map<string, CardListEntry>, statuses: Set<string>): void {
+    // Cards of a status that was read but are no longer in it (and not found elsewhere) go.
+    for (const [id, e] of [...this.entries]) {
+      if (read.has(id)) continue;
+      const st = e.card.status === 'answered' ? 'pending' : e.card.status;
+      if (statuses.has(st) || !['pending', 'snoozed', 'delegated', 'done'].includes(st)) this.remove(id);
+    }
+    let i = 0;
+    for (const card of read.values()) {
+      if (card.status === 'pending' || card.status === 'answered') this.order.set(card.id, i++);
+      const prev = this.entries.get(card.id);
+      // Keep a whole card we hold when the list only sent the lighter form of the same version.
+      const keep = prev && prev.card.version === card.version && isLight(card) && !isLight(prev.card);
+      const next = keep ? prev.card : card;
+      const group = groupOf(next);
+      if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
+      this.entries.set(card.id, { card: next, group });
+      if (!prev) this.addedE.fire(next);
+      else if (differs(prev.card, next) || prev.group !== group) this.changedE.fire({ card: next, previous: prev.card });
+    }
+    this.nextOrder = Math.max(this.nextOrder, i);
+    this.updateCounts();
+  }
+
+  private inScope(card: Card): boolean {
+    if (this.scope.kind === 'machine') return true;
+    return card.assistant !== undefined && this.scope.assistantIds.includes(card.assistant.id);
+  }
+
+  private cmpOrder(a: CardListEntry, b: CardListEntry): number {
+    return (this.order.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (this.order.get(b.id) ?? Number.MAX_SAFE_INTEGER) || cmpStr(a.id, b.id);
+  }
+
+  private updateCounts(): void {
+    let waiting = 0;
+    let blockingWaiting = 0;
+    for (const e of this.entries.values()) {
+      if (e.group === 'pending' && e.card.status === 'pending') {
+        waiting++;
+        if (e.card.blocking) blockingWaiting++;
+      }
+    }
+    if (waiting !== this.lastCounts.waiting || blockingWaiting !== this.lastCounts.blockingWaiting) {
+      this.lastCounts = { waiting, blockingWaiting };
+      this.countsE.fire(this.lastCounts);
+    }
+  }
+}
+
+function isLight(c: CardListEntry): boolean {
+  return 'whole' in c && c.whole === false;
+}
+
+function differs(a: CardListEntry, b: CardListEntry): boolean {
+  return a.version !== b.version || a.status !== b.status || a.turn !== b.turn || isLight(a) !== isLight(b);
+}
+
+function untilOf(c: CardListEntry): string {
+  return 'until' in c && typeof c.until === 'string' ? c.until : '';
+}
+function changedOf(c: CardListEntry): string {
+  return 'changedAt' in c && typeof c.changedAt === 'string' ? c.changedAt : '';
+}
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const s = new Set(a);
+  return s.size === new Set(b).size && b.every((x) => s.has(x));
+}

@@ -1,0 +1,108 @@
+// The change-feed loop. The feed owner (one window per computer) long-polls with wait=25 and the
+// cursor kept; other windows read the feed without waiting, slowly, with their own cursor, so a
+// hand-over of ownership loses no change. Failures back off and report "offline"; the next
+// success clears it.
+import type { ApiClient } from '../api/client';
+import { AbortedError, backoffDelay, sleep } from '../api/runtime';
+import type { Logger, Timers } from '../api/runtime';
+import type { ChangeList } from '../api/schemas';
+import type { CardModel } from './card-model';
+
+export const LONG_POLL_WAIT_SECONDS = 25;
+/** How often a window that does not own the feed reads it (without waiting). */
+export const NON_OWNER_POLL_MS = 30_000;
+
+export interface FeedLoopOptions {
+  api: ApiClient;
+  model: CardModel;
+  timers: Timers;
+  logger: Logger;
+  isOwner: () => boolean;
+  /** Waits until background reads fit the budget. */
+  beforeRead: (waits: boolean) => Promise<void>;
+  onSuccess: () => void;
+  onFailure: (e: unknown) => void;
+  random?: () => number;
+  nonOwnerPollMs?: number;
+}
+
+export class FeedLoop {
+  private cursor: string | undefined;
+  private running = false;
+  private wake = new AbortController();
+  private loopDone: Promise<void> | undefined;
+  private failures = 0;
+  /** Number of change lists applied (tests and the bench observe progress through it). */
+  applied = 0;
+
+  constructor(private readonly o: FeedLoopOptions) {}
+
+  get currentCursor(): string | undefined {
+    return this.cursor;
+  }
+
+  /** The cursor to start from: taken BEFORE the first full read so nothing between is lost. */
+  async begin(): Promise<void> {
+    if (this.cursor !== undefined) return;
+    await this.o.beforeRead(false);
+    const res = await this.o.api.changes({}, { attempts: 1 });
+    this.cursor = res.cursor;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake.abort();
+    await this.loopDone;
+  }
+
+  /** Ownership changed (or anything else worth a fresh look): end the current wait at once. */
+  poke(): void {
+    this.wake.abort();
+  }
+
+  private async loop(): Promise<void> {
+    let immediate = true; // first round and after `more`: read at once
+    while (this.running) {
+      if (this.wake.signal.aborted) {
+        this.wake = new AbortController();
+        immediate = true;
+      }
+      const signal = this.wake.signal;
+      const owner = this.o.isOwner();
+      try {
+        if (!immediate && !owner) await sleep(this.o.timers, this.o.nonOwnerPollMs ?? NON_OWNER_POLL_MS, signal);
+        if (this.cursor === undefined) await this.begin();
+        const wait = owner && !immediate ? LONG_POLL_WAIT_SECONDS : 0;
+        await this.o.beforeRead(wait > 0);
+        if (signal.aborted && this.running) continue;
+        const res: ChangeList = await this.o.api.changes(
+          { after: this.cursor, wait: wait || undefined, limit: 100 },
+          { attempts: 1, signal },
+        );
+        if (res.changes.length) await this.o.model.applyChanges(res.changes);
+        this.cursor = res.cursor; // moved only once the changes are applied
+        this.applied++;
+        this.failures = 0;
+        this.o.onSuccess();
+        immediate = res.more;
+      } catch (e) {
+        if (e instanceof AbortedError || !this.running) continue;
+        this.o.onFailure(e);
+        const delay = backoffDelay(this.failures++, { baseMs: 1_000, maxMs: 60_000, random: this.o.random });
+        this.o.logger.warn('change feed failed; retrying', { delayMs: delay, error: String((e as Error).message ?? e) });
+        try {
+          await sleep(this.o.timers, delay, this.wake.signal);
+        } catch {
+          // woken early (ownership change, stop, back online)
+        }
+        immediate = true;
+      }
+    }
+  }
+}
