@@ -89,9 +89,13 @@ describe('activation', () => {
       await driver.waitFor({ selector: `${sidebar} .pane-header:has-text("Cards")` });
       await driver.waitFor({ selector: `${sidebar} .pane-header:has-text("Assistants")` });
       const welcome = `${sidebar} .welcome-view-content`;
+      let seen = '';
       const text = await until('the signed-out welcome view', async () => {
-        const t = (await driver.texts({ selector: welcome })).join('\n');
-        return /Sign in to see the cards/.test(t) ? t : undefined;
+        seen = (await driver.texts({ selector: welcome })).join('\n');
+        return /Sign in to see the cards/.test(seen) ? seen : undefined;
+      }).catch(async (e: Error) => {
+        await driver.screenshot('welcome-failed').catch(() => undefined);
+        throw new Error(`${e.message}; the view shows: ${JSON.stringify(seen)} (artifacts/welcome-failed.png)`);
       });
       assert.match(text, /Sign In/);
       assert.equal(await driver.count({ selector: `${welcome} a.monaco-button:has-text("Sign In"), ${welcome} .monaco-button:has-text("Sign In")` }) > 0, true, 'a Sign In button');
