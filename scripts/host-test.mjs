@@ -269,7 +269,7 @@ async function runCodeServer(opts, d, indexJs) {
     cwd: d.workspace,
     detached: true, // its own process group, killed whole at the end (a watcher child outlives it otherwise)
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOME: d.home, XDG_CONFIG_HOME: path.join(d.home, '.config'), XDG_DATA_HOME: path.join(d.home, '.local/share'), PATH: `${path.dirname(cs.node)}${path.delimiter}${process.env.PATH ?? ''}` },
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))), HOME: d.home, XDG_CONFIG_HOME: path.join(d.home, '.config'), XDG_DATA_HOME: path.join(d.home, '.local/share'), PATH: `${path.dirname(cs.node)}${path.delimiter}${process.env.PATH ?? ''}` },
   });
   child.stdout.pipe(serverLog);
   child.stderr.pipe(serverLog);

