@@ -41,6 +41,7 @@ export async function makeWorld(o: { manualClock?: boolean } = {}): Promise<Worl
   const helper = await must('POST', '/_sandbox/assistants', { name: 'helper', app: 'codex', machineId: machine.id });
   const helperAgent = await must('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'main' });
   const me = await signIn(url, { machine, scopes: ALL_SCOPES, now });
+  let sinceRefresh = 0;
   return {
     sb, url, machine, me, ctl,
     assistantId: assistant.id, agentId: agent.id, helperId: helper.id, helperAgentId: helperAgent.id,
@@ -50,6 +51,13 @@ export async function makeWorld(o: { manualClock?: boolean } = {}): Promise<Worl
     }),
     advance: async (ms) => {
       await must('POST', '/_sandbox/clock/advance', { ms });
+      // Access tokens live 15 minutes: keep the person signed in across long jumps.
+      sinceRefresh += ms;
+      if (sinceRefresh >= 10 * 60_000) {
+        sinceRefresh = 0;
+        const r = await me.refresh();
+        if (r.status !== 200) throw new Error(`refresh: ${r.status} ${r.text}`);
+      }
     },
     signIn: (opts = {}) => signIn(url, { now, ...opts }),
     close: () => sb.close(),
