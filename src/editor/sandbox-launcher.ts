@@ -1,6 +1,8 @@
 // "Start Local Sandbox": one click from "this computer is not set up" to a working service.
-// Starts the bundled sandbox (dist/sandbox.js --port 0 --demo) as a child process, creates this
-// computer's identity on it (POST /_sandbox/machines with writeTo) and points baseUrl at it.
+// Starts the bundled sandbox (dist/sandbox.js --port 0 --demo --machine-file F) as a child process:
+// its demo seeds this computer (written to F) with assistants and cards. When the sandbox does not
+// report that, this computer's identity is made with POST /_sandbox/machines {name, writeTo: F}.
+// The caller then points baseUrl at it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
@@ -18,19 +20,22 @@ export class SandboxLauncher implements vscode.Disposable {
     if (this.url && this.child && this.child.exitCode === null) return this.url;
     const script = vscode.Uri.joinPath(this.extensionUri, 'dist', 'sandbox.js').fsPath;
     // In desktop VS Code execPath is Electron: run it as plain Node.
-    const child = spawn(process.execPath, [script, '--port', '0', '--demo'], {
+    const child = spawn(process.execPath, [script, '--port', '0', '--demo', '--machine-file', machineFile], {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    let demoWrote = false;
     const url = await new Promise<string>((resolve, reject) => {
       let buf = '';
       const timer = setTimeout(() => reject(new Error('the sandbox did not start within 20 s')), 20_000);
       child.stdout!.setEncoding('utf8');
       child.stdout!.on('data', (d: string) => {
         buf += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(buf);
-        if (m) { clearTimeout(timer); resolve(m[1]!); }
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(buf);
+        // The demo line follows the address at once; wait for it briefly.
+        if (m) setTimeout(() => { clearTimeout(timer); resolve(m[1]!); }, /demo: computer/.test(buf) ? 0 : 300);
+        if (/demo: computer mch_[A-Za-z0-9_-]+ \(identity file /.test(buf)) demoWrote = true;
       });
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (d: string) => this.log.debug(`sandbox: ${d.trimEnd()}`));
@@ -39,6 +44,11 @@ export class SandboxLauncher implements vscode.Disposable {
     });
     child.on('exit', (code) => { this.log.info(`sandbox exited (${code})`); this.url = undefined; });
     this.log.info(`sandbox listening on ${url}`);
+    if (demoWrote) {
+      this.log.info(`sandbox: its demo set this computer up in ${machineFile}`);
+      this.url = url;
+      return url;
+    }
     const res = await fetch(`${url}/_sandbox/machines`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,0 +1,94 @@
+// Shared steps of the cards suites: the extension's API, waiting, and a sandbox wired to this
+// window (identity file + baseUrl + machine scope) with a signed-in core.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { App, ExtensionApi } from '../../src/editor/extension';
+import { testEnv } from './helpers/env';
+import { startSandboxProcess, type RunningSandbox } from './helpers/sandbox';
+
+export const EXTENSION_ID = 'assistant-cards.assistant-cards';
+
+export async function theApp(): Promise<App> {
+  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+  assert.ok(ext, 'extension loaded');
+  const api = await ext.activate();
+  assert.ok(api?.app, 'the extension returns its app for tests');
+  return api.app;
+}
+
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) { last = e; }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+export interface World {
+  sb: RunningSandbox;
+  app: App;
+  machineId: string;
+  assistantId: string;
+  agentId: string;
+}
+
+/** A sandbox, this computer set up for it, baseUrl pointed at it, scope `machine`. Not signed in yet. */
+export async function wire(args: string[] = []): Promise<World> {
+  const app = await theApp();
+  const sb = await startSandboxProcess(args);
+  const machine = await sb.control<{ id: string }>('POST', '/_sandbox/machines', { name: 'host-test computer', writeTo: testEnv.machineFile });
+  const cfg = vscode.workspace.getConfiguration('assistantCards');
+  await cfg.update('scope', 'machine', vscode.ConfigurationTarget.Global);
+  await cfg.update('baseUrl', sb.url, vscode.ConfigurationTarget.Global);
+  await app.refreshState();
+  await until('a client core for the sandbox', () => app.live?.key.startsWith(`${sb.url}|`));
+  const asst = await sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Claude', app: 'claude-code', machineId: machine.id });
+  const agent = await sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: asst.id, name: 'main' });
+  return { sb, app, machineId: machine.id, assistantId: asst.id, agentId: agent.id };
+}
+
+/** Signs in through the device flow, allowing the code on the sandbox's control surface. */
+export async function signInApproved(w: World): Promise<void> {
+  const pending = vscode.commands.executeCommand('assistantCards.signIn');
+  const state = await until('a device code', () => {
+    const s = w.app.live?.core.state;
+    return s?.kind === 'signing-in' ? s : undefined;
+  });
+  await w.sb.control('POST', '/_sandbox/device/approve', { user_code: state.userCode });
+  await until('signed in', () => w.app.live?.core.state.kind === 'online');
+  await pending;
+}
+
+export async function unwire(w: World | undefined): Promise<void> {
+  if (!w) return;
+  await w.app.signOut().catch(() => undefined);
+  for (const p of w.app.live?.panels.all() ?? []) p.dispose();
+  const cfg = vscode.workspace.getConfiguration('assistantCards');
+  await cfg.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+  await cfg.update('scope', undefined, vscode.ConfigurationTarget.Global);
+  await w.sb.close();
+  await w.app.refreshState();
+}
+
+export interface NewCard {
+  kind: string;
+  title: string;
+  [k: string]: unknown;
+}
+
+export async function newCard(w: World, card: NewCard, agentId = w.agentId): Promise<{ id: string; version: number }> {
+  return w.sb.control<{ id: string; version: number }>('POST', '/_sandbox/cards', { agentId, ...card });
+}
+
+export async function sandboxCard(w: World, id: string): Promise<{ status: string; version: number; turn: string; until?: string }> {
+  return w.sb.control('GET', `/_sandbox/cards/${id}`);
+}
+
+export async function heard(w: World, id: string): Promise<{ type: string; body: Record<string, unknown> }[]> {
+  return (await w.sb.control<{ heard: { type: string; body: Record<string, unknown> }[] }>('GET', `/_sandbox/cards/${id}/heard`)).heard;
+}

@@ -1,0 +1,243 @@
+// Issue 5 in the extension host, against a sandbox this suite starts: sign-in to signed in, the
+// tree filling and updating on a change, the badge and status bar count, and every action of the
+// card panel reaching the sandbox as the right request (or, for high stakes, no request at all).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CardPanel } from '../../src/editor/card-panel';
+import type { Node } from '../../src/editor/cards-tree';
+import type { FromWebview, ToWebview } from '../../src/editor/shared/protocol';
+import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+
+describe('cards (extension host, sandbox)', function () {
+  this.timeout(120_000);
+  let w: World;
+
+  before(async () => {
+    w = await wire(['--manual-clock']);
+  });
+  after(async () => {
+    await unwire(w);
+  });
+
+  const core = () => w.app.live!.core;
+  const tree = () => w.app.live!.tree;
+  const advance = (ms: number) => w.sb.control('POST', '/_sandbox/clock/advance', { ms });
+
+  /** Opens the card's panel and waits until its webview said `ready` and was shown the card. */
+  async function openPanel(id: string): Promise<CardPanel> {
+    w.app.openCard(id);
+    const panel = await until('the card panel', () => w.app.live!.panels.get(id));
+    await until('the webview handshake', () => panel.isReady() && panel.shown()?.id === id);
+    return panel;
+  }
+
+  /** What the person's press in the panel sends: the message, with a gesture minted right then. */
+  async function press(panel: CardPanel, m: FromWebview): Promise<void> {
+    await panel.onMessage(m, core().gestures.fromUiEvent('test:panel'));
+  }
+
+  const lastPosted = <T extends ToWebview['type']>(panel: CardPanel, type: T) =>
+    [...panel.posted].reverse().find((m): m is Extract<ToWebview, { type: T }> => m.type === type);
+
+  it('starts signed out, then signs in with the device flow to signed in', async () => {
+    assert.notEqual(core().state.kind, 'online');
+    assert.match(w.app.status.text, /sign in|not set up|offline/i);
+    await signInApproved(w);
+    assert.equal(core().state.kind, 'online');
+    const sessions = await w.app.auth.getSessions();
+    assert.equal(sessions.length, 1, 'the Accounts menu has the sign-in');
+    assert.match(sessions[0]!.account.label, /host-test computer/);
+    assert.notEqual(sessions[0]!.accessToken.length > 40, true, 'no real token is handed out');
+  });
+
+  it('fills the tree from the sandbox, with badge and status bar count', async () => {
+    const a = await newCard(w, { kind: 'choice', title: 'Which database?', options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite' }], recommendedIds: ['pg'], blocking: true, urgency: 'today' });
+    const b = await newCard(w, { kind: 'approval', title: 'Run the migration?' });
+    await until('both cards in Waiting on you', () => {
+      const ids = tree().visible('pending').map((c) => c.id);
+      return ids.includes(a.id) && ids.includes(b.id);
+    });
+    const groups = tree().getChildren() as Node[];
+    assert.deepEqual(groups.map((g) => g.kind === 'group' && g.group), ['pending', 'agent', 'snoozed', 'delegated', 'done']);
+    const kids = tree().getChildren(groups[0]);
+    const node = kids.find((n) => n.kind === 'card' && n.id === a.id)!;
+    const item = tree().getTreeItem(node);
+    assert.equal(item.label, 'Which database?');
+    assert.equal(item.id, `card:${a.id}`);
+    assert.equal(item.contextValue, 'card:pending');
+    assert.match(String(item.description), /Claude · main · today · blocking/);
+    assert.deepEqual(tree().getParent(node), groups[0], 'getParent finds its group (reveal)');
+    const waiting = core().cards.counts().waiting;
+    assert.ok(waiting >= 2);
+    await until('the badge count', () => tree().view.badge?.value === waiting);
+    await until('the status bar count', () => w.app.status.text.includes(String(waiting)));
+  });
+
+  it('updates the one tree item when its card changes, and regroups on a move', async () => {
+    const c = await newCard(w, { kind: 'text', title: 'Name the branch' });
+    await until('the card', () => core().cards.get(c.id));
+    const fired: (Node | undefined)[] = [];
+    const sub = tree().onDidChangeTreeData((n) => fired.push(n ?? undefined));
+    try {
+      await w.sb.control('POST', `/_sandbox/cards/${c.id}/area`, { id: 'prj_web', name: 'Web' });
+      await until('the change to arrive', () => (core().cards.get(c.id)?.version ?? 0) > c.version);
+      await until('one item refreshed', () => fired.some((n) => n?.kind === 'card' && n.id === c.id));
+      assert.ok(!fired.includes(undefined), 'no whole-tree refresh for a change in place');
+      await w.sb.control('POST', `/_sandbox/cards/${c.id}/withdraw`);
+      await until('the card to leave Waiting on you', () => !tree().visible('pending').some((x) => x.id === c.id));
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('answer: the panel sends the shown version and the choice; the assistant hears it after the hold', async () => {
+    const c = await newCard(w, { kind: 'choice', title: 'Pick a colour', options: [{ id: 'r', label: 'Red' }, { id: 'b', label: 'Blue' }] });
+    await until('the card', () => core().cards.get(c.id));
+    const panel = await openPanel(c.id);
+    const shown = lastPosted(panel, 'card')!;
+    assert.equal(shown.canAct, true);
+    await press(panel, { type: 'answer', version: shown.shownVersion, body: { choiceIds: ['b'], note: { text: 'go' }, via: 'text' } });
+    const done = lastPosted(panel, 'done');
+    assert.ok(done?.undoUntil, 'the undo countdown starts');
+    assert.deepEqual(await heard(w, c.id), [], 'nothing heard during the hold');
+    await advance(6_000);
+    const h = await until('the assistant to hear', async () => { const x = await heard(w, c.id); return x.length ? x : undefined; });
+    assert.equal(h[0]!.type, 'answer');
+    assert.deepEqual(h[0]!.body.choiceIds, ['b']);
+    assert.equal(h[0]!.body.version, shown.shownVersion);
+    assert.deepEqual(h[0]!.body.note, { text: 'go' });
+    panel.dispose();
+  });
+
+  it('undo within the hold: the card waits again and the assistant never hears it', async () => {
+    const c = await newCard(w, { kind: 'approval', title: 'Deploy to staging?' });
+    await until('the card', () => core().cards.get(c.id));
+    const panel = await openPanel(c.id);
+    await press(panel, { type: 'answer', version: lastPosted(panel, 'card')!.shownVersion, body: { approved: true } });
+    await until('the answered version shown', () => panel.shown()?.status === 'answered');
+    await press(panel, { type: 'undo', version: panel.shown()!.version });
+    assert.equal(lastPosted(panel, 'done')?.action, 'undo');
+    assert.equal((await sandboxCard(w, c.id)).status, 'pending');
+    await advance(6_000);
+    assert.deepEqual(await heard(w, c.id), []);
+    panel.dispose();
+  });
+
+  it('write to the assistant, Later and Back', async () => {
+    const c = await newCard(w, { kind: 'text', title: 'Which port?' });
+    const d = await newCard(w, { kind: 'text', title: 'Which host?' });
+    await until('the cards', () => core().cards.get(c.id) && core().cards.get(d.id));
+    const p1 = await openPanel(c.id);
+    await press(p1, { type: 'message', version: p1.shown()!.version, body: 'use 8080' });
+    const h = await heard(w, c.id);
+    assert.equal(h[0]?.type, 'message');
+    assert.equal(h[0]?.body.body, 'use 8080');
+    assert.equal((await sandboxCard(w, c.id)).turn, 'agent');
+    p1.dispose();
+
+    const p2 = await openPanel(d.id);
+    await press(p2, { type: 'later', version: p2.shown()!.version, until: '1h' });
+    assert.equal((await sandboxCard(w, d.id)).status, 'snoozed');
+    await until('the card in Later', () => tree().visible('snoozed').some((x) => x.id === d.id));
+    await until('the panel shows the snoozed version', () => p2.shown()?.status === 'snoozed');
+    await press(p2, { type: 'back', version: p2.shown()!.version });
+    assert.equal((await sandboxCard(w, d.id)).status, 'pending');
+    await until('the card back in Waiting on you', () => tree().visible('pending').some((x) => x.id === d.id));
+    p2.dispose();
+  });
+
+  it('hand over to another assistant and take back', async () => {
+    const helper = await w.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex', app: 'codex', machineId: w.machineId });
+    await w.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'helper' });
+    const c = await newCard(w, { kind: 'text', title: 'Review this diff' });
+    await until('the card', () => core().cards.get(c.id));
+    const panel = await openPanel(c.id);
+    await press(panel, { type: 'loadAssistants' });
+    const list = lastPosted(panel, 'assistants')!;
+    assert.ok(list.assistants.some((a) => a.id === helper.id), 'the picker lists the helper');
+    await press(panel, { type: 'delegate', version: panel.shown()!.version, assistantId: helper.id, mode: 'loop', note: 'check tests' });
+    assert.equal((await sandboxCard(w, c.id)).status, 'delegated');
+    await until('the card with a helper', () => tree().visible('delegated').some((x) => x.id === c.id));
+    await until('the panel shows the delegated version', () => panel.shown()?.status === 'delegated');
+    await press(panel, { type: 'takeBack', version: panel.shown()!.version });
+    assert.equal((await sandboxCard(w, c.id)).status, 'pending');
+    panel.dispose();
+  });
+
+  it('high stakes: every action off, no request sent, Open in browser offered', async () => {
+    const c = await newCard(w, { kind: 'approval', title: 'Pay the invoice?', highStakes: true });
+    await until('the card', () => core().cards.get(c.id));
+    const item = tree().getTreeItem({ kind: 'card', id: c.id });
+    assert.equal(item.contextValue, 'card:pending card:highStakes');
+    const panel = await openPanel(c.id);
+    const shown = lastPosted(panel, 'card')!;
+    assert.equal(shown.canAct, false);
+    assert.ok(shown.card.url?.startsWith('http'), 'the card has its url');
+    await press(panel, { type: 'answer', version: shown.shownVersion, body: { approved: true } });
+    assert.equal(lastPosted(panel, 'problem')?.problem.code, 'high_stakes');
+    assert.equal((await sandboxCard(w, c.id)).status, 'pending');
+    await advance(6_000);
+    assert.deepEqual(await heard(w, c.id), []);
+    panel.dispose();
+  });
+
+  it('version conflict: never resent; the panel shows the new version and asks again', async () => {
+    const c = await newCard(w, { kind: 'choice', title: 'Which region?', options: [{ id: 'eu', label: 'EU' }, { id: 'us', label: 'US' }] });
+    await until('the card', () => core().cards.get(c.id));
+    const panel = await openPanel(c.id);
+    const seen = panel.shown()!.version;
+    await w.sb.control('POST', `/_sandbox/cards/${c.id}/area`, { id: 'prj_ops', name: 'Ops' });
+    // The person pressed on the version they saw, before the new one arrived.
+    await press(panel, { type: 'answer', version: seen, body: { choiceIds: ['eu'] } });
+    assert.equal(lastPosted(panel, 'problem')?.problem.code, 'version_conflict');
+    await until('the new version shown, asking again', () => {
+      const m = lastPosted(panel, 'card');
+      return m && m.shownVersion > seen && m.changedSinceAnswer === true;
+    });
+    assert.equal((await sandboxCard(w, c.id)).status, 'pending', 'nothing was answered');
+    await advance(6_000);
+    assert.deepEqual(await heard(w, c.id), []);
+    // A version never shown to this panel is refused without a request.
+    await press(panel, { type: 'answer', version: seen + 100, body: { choiceIds: ['eu'] } });
+    assert.equal(lastPosted(panel, 'problem')?.problem.code, 'version_conflict');
+    panel.dispose();
+  });
+
+  it('Got it closes a notice; "seen N times" on repeats', async () => {
+    const hook = await w.sb.control<{ id: string; url: string }>('POST', '/_sandbox/webhooks', { name: 'Deploys', area: { id: 'prj_web', name: 'Web' } });
+    const send = (body: unknown) => fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const first = await (await send({ title: 'Deploy failed', severity: 'error', dedupeKey: 'd1' })).json() as { cardId: string };
+    await until('the notice', () => core().cards.get(first.cardId));
+    await send({ title: 'Deploy failed', severity: 'error', dedupeKey: 'd1' });
+    await until('the count to rise', () => /seen 2 times/.test(String(tree().getTreeItem({ kind: 'card', id: first.cardId }).description)));
+    assert.match(String(tree().getTreeItem({ kind: 'card', id: first.cardId }).contextValue), /card:update/);
+    const panel = await openPanel(first.cardId);
+    await press(panel, { type: 'answer', version: panel.shown()!.version, body: {} });
+    assert.equal(lastPosted(panel, 'done')?.action, 'answer');
+    await until('the notice to leave Waiting on you', async () => (await sandboxCard(w, first.cardId)).status !== 'pending');
+    panel.dispose();
+  });
+
+  it('commands act with a card id: Back, Take back, Open next card', async () => {
+    const c = await newCard(w, { kind: 'text', title: 'Later via command' });
+    await until('the card', () => core().cards.get(c.id));
+    const panel = await openPanel(c.id);
+    await press(panel, { type: 'later', version: panel.shown()!.version, until: 'tomorrow' });
+    panel.dispose();
+    await until('in Later', () => core().cards.get(c.id)?.status === 'snoozed');
+    await vscode.commands.executeCommand('assistantCards.back', c.id);
+    assert.equal((await sandboxCard(w, c.id)).status, 'pending');
+    await vscode.commands.executeCommand('assistantCards.nextCard');
+    const first = core().cards.list('pending').find((x) => x.turn === 'you')!;
+    await until('the next card opened', () => w.app.live!.panels.get(first.id));
+  });
+
+  it('signs out from the Accounts menu (removeSession)', async () => {
+    const [s] = await w.app.auth.getSessions();
+    assert.ok(s);
+    await w.app.auth.removeSession();
+    await until('signed out', () => core().state.kind === 'signed-out');
+    assert.deepEqual(await w.app.auth.getSessions(), []);
+    assert.match(w.app.status.text, /sign in/i);
+  });
+});
