@@ -1,0 +1,69 @@
+import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DpopKey } from '../../src/auth/dpop';
+import { NotSetUpError } from '../../src/auth/errors';
+import { createAttestation, defaultMachineFile, readMachineIdentity } from '../../src/auth/machine';
+
+async function tmp(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'ac-machine-'));
+}
+
+async function identity(dir: string) {
+  const { privateJwk } = await DpopKey.generate();
+  const id = { id: 'mch_test-1', name: 'laptop', baseUrl: 'http://127.0.0.1:9', privateJwk };
+  const file = path.join(dir, 'machine.json');
+  await fs.writeFile(file, JSON.stringify(id));
+  return { id, file };
+}
+
+describe('auth: computer identity and attestation', () => {
+  it('default paths follow DESIGN on Linux, macOS and Windows', () => {
+    assert.equal(defaultMachineFile('linux', {}, '/home/ann'), '/home/ann/.config/assistant-cards/machine.json');
+    assert.equal(defaultMachineFile('darwin', {}, '/Users/ann'), '/Users/ann/.config/assistant-cards/machine.json');
+    assert.equal(defaultMachineFile('win32', { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, 'C:\\Users\\ann'),
+      'C:\\Users\\ann\\AppData\\Roaming\\assistant-cards\\machine.json');
+    assert.equal(defaultMachineFile('win32', {}, 'C:\\Users\\ann'), 'C:\\Users\\ann\\AppData\\Roaming\\assistant-cards\\machine.json');
+  });
+
+  it('a missing file is NotSetUpError "missing" with what to do', async () => {
+    const dir = await tmp();
+    await assert.rejects(readMachineIdentity(path.join(dir, 'nope.json')), (e: unknown) => {
+      assert.ok(e instanceof NotSetUpError);
+      assert.equal(e.reason, 'missing');
+      assert.match(e.message, /This computer is not set up/);
+      assert.match(e.whatToDo, /assistantCards\.machineFile/);
+      return true;
+    });
+  });
+
+  it('an unreadable file (a folder) and a non-JSON or wrong-shaped file are told apart', async () => {
+    const dir = await tmp();
+    await assert.rejects(readMachineIdentity(dir), (e: unknown) => e instanceof NotSetUpError && e.reason === 'unreadable');
+    const bad = path.join(dir, 'bad.json');
+    await fs.writeFile(bad, 'not json');
+    await assert.rejects(readMachineIdentity(bad), (e: unknown) => e instanceof NotSetUpError && e.reason === 'invalid');
+    await fs.writeFile(bad, JSON.stringify({ id: 'nope', name: 'x' }));
+    await assert.rejects(readMachineIdentity(bad), (e: unknown) => e instanceof NotSetUpError && e.reason === 'invalid' && /id/.test(e.message));
+  });
+
+  it('the attestation is an ES256 JWS of DESIGN: typ, kid, iss, aud, jkt, iat, exp <= iat + 300, jti', async () => {
+    const dir = await tmp();
+    const { id, file } = await identity(dir);
+    const read = await readMachineIdentity(file);
+    assert.equal(read.id, id.id);
+    const { key } = await DpopKey.generate();
+    const jws = await createAttestation(read, { baseUrl: 'http://127.0.0.1:9', jkt: key.thumbprint, nowSeconds: 2_000_000_000 });
+    const [h, p] = jws.split('.');
+    const header = JSON.parse(Buffer.from(h!, 'base64url').toString());
+    const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    assert.deepEqual(header, { alg: 'ES256', typ: 'machine-attestation+jwt', kid: 'mch_test-1' });
+    assert.equal(claims.iss, 'mch_test-1');
+    assert.equal(claims.aud, 'http://127.0.0.1:9');
+    assert.equal(claims.jkt, key.thumbprint);
+    assert.equal(claims.iat, 2_000_000_000);
+    assert.ok(claims.exp - claims.iat <= 300 && claims.exp > claims.iat);
+    assert.ok(claims.jti);
+  });
+});
