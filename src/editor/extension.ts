@@ -11,7 +11,7 @@ import { createClientCore, type ClientCore, type ConnectionState } from '../sync
 import { CardsAuthProvider } from './auth-provider';
 import { CardPanels } from './card-panel';
 import { CardsTree } from './cards-tree';
-import { assistantsFeature, registerAssistantsFeature } from './assistants-feature';
+import { assistantsFeature, registerAssistantsFeature, type AssistantsFeature } from './assistants-feature';
 import { registerCommands, type ExtraHandlers } from './commands';
 import { CONTEXT, setContext, stateKey } from './context-keys';
 import { createLog, type Log } from './log';
@@ -291,13 +291,17 @@ function scopeSetting(): { kind: 'machine' } | { kind: 'workspace'; assistantIds
 let app: App | undefined;
 
 /** The API the extension returns: for the extension-host tests only. */
-export interface ExtensionApi { app: App }
+export interface ExtensionApi {
+  app: App;
+  /** Issue 6's feature of the current client core (assistants view, terminals, scope, presence). */
+  assistants(): AssistantsFeature | undefined;
+}
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   app = new App(context);
   setContext(CONTEXT.canStartSandbox, true);
   void app.refreshState();
-  return { app };
+  return { app, assistants: assistantsFeature };
 }
 
 export function deactivate(): void {
