@@ -1,0 +1,164 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { OAuthRefusalError } from '../../src/api/errors';
+import { DpopKey } from '../../src/auth/dpop';
+import { SignedOutError } from '../../src/auth/errors';
+import type { OAuthEndpoints } from '../../src/auth/oauth';
+import { FileSecretStore, MemorySecretStore } from '../../src/auth/secret-store';
+import { TokenSet, TOKENS_SECRET } from '../../src/auth/token-set';
+import { makeTestWorld, settle, signInCore } from '../sync/harness';
+import type { TestWorld } from '../sync/harness';
+
+const MIN = 60_000;
+
+function runChild(args: string[]) {
+  const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(__dirname, 'refresh-child.ts'), ...args], { cwd: path.join(__dirname, '../..'), stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines: string[] = [];
+  let buf = '';
+  const waiters: (() => void)[] = [];
+  child.stdout.on('data', (d: Buffer) => {
+    buf += d.toString();
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      lines.push(buf.slice(0, i));
+      buf = buf.slice(i + 1);
+      waiters.splice(0).forEach((w) => w());
+    }
+  });
+  const line = async (n: number) => {
+    while (lines.length < n) await new Promise<void>((r) => waiters.push(r));
+    return lines[n - 1]!;
+  };
+  return { child, line };
+}
+
+describe('auth: token set against the sandbox', () => {
+  let w: TestWorld;
+  beforeEach(async () => {
+    w = await makeTestWorld();
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  it('refreshes before expiry; the rotated pair is stored before the new access token is used', async () => {
+    const store = new MemorySecretStore();
+    const core = w.core({ store });
+    // Every /v1 request must carry the access token the store holds at that moment.
+    const inner = core.transport.send.bind(core.transport);
+    const mismatches: string[] = [];
+    core.transport.send = async (req) => {
+      if (req.url.includes('/v1/')) {
+        const stored = JSON.parse((await store.get(TOKENS_SECRET)) ?? '{}');
+        if (req.headers.authorization !== `DPoP ${stored.accessToken}`) mismatches.push(req.url);
+      }
+      return inner(req);
+    };
+    await signInCore(w, core);
+    const first = JSON.parse((await store.get(TOKENS_SECRET))!);
+    await w.timers.advance(14 * MIN);
+    await core.cards.refresh();
+    await settle(w.transports);
+    const second = JSON.parse((await store.get(TOKENS_SECRET))!);
+    assert.notEqual(second.refreshToken, first.refreshToken, 'rotated');
+    assert.notEqual(second.accessToken, first.accessToken);
+    const refreshes = core.transport.log.filter((l) => l.path === '/oauth/token' && l.body?.includes('grant_type=refresh_token') && l.status === 200);
+    assert.equal(refreshes.length, 1, 'one refresh, however many requests wanted a token');
+    assert.deepEqual(mismatches, []);
+    assert.equal(core.state.kind, 'online');
+    await w.timers.advance(30 * MIN); // and again, twice more
+    await core.cards.refresh();
+    assert.equal(core.state.kind, 'online');
+  });
+
+  it('two processes sharing one file store refresh at once without losing the sign-in', async function () {
+    this.timeout(60_000);
+    const storeFile = path.join(w.dir, 'secrets.json');
+    const lockDir = path.join(w.dir, 'locks');
+    const store = new FileSecretStore(storeFile);
+    const core = w.core({ store, lockDir });
+    await signInCore(w, core);
+    const before = JSON.parse((await store.get(TOKENS_SECRET))!);
+    await core.dispose();
+    w.sb.advance(14 * MIN); // both see a token about to expire
+    const args = [storeFile, lockDir, w.url, String(w.sb.clock.now())];
+    const a = runChild(args);
+    const b = runChild(args);
+    await Promise.all([a.line(1), b.line(1)]);
+    a.child.stdin.write('go\n');
+    b.child.stdin.write('go\n');
+    const [ra, rb] = [JSON.parse(await a.line(2)), JSON.parse(await b.line(2))];
+    assert.ok(ra.ok, ra.error);
+    assert.ok(rb.ok, rb.error);
+    assert.equal(ra.accessToken, rb.accessToken, 'the second used the pair the first stored');
+    const after = JSON.parse((await store.get(TOKENS_SECRET))!);
+    assert.notEqual(after.refreshToken, before.refreshToken);
+    // The sign-in still works: a fresh window on the same store reads /v1/me.
+    const again = w.core({ store, lockDir });
+    await again.start();
+    assert.equal(again.state.kind, 'online');
+  });
+});
+
+describe('auth: token set rules (scripted endpoints)', () => {
+  function setup(refresh: (rt: string) => Promise<unknown>) {
+    const store = new MemorySecretStore();
+    let now = 0;
+    const endpoints = { refresh: async (rt: string) => refresh(rt) } as unknown as OAuthEndpoints;
+    return { store, clock: { now: () => now }, set: (t: number) => (now = t), endpoints };
+  }
+
+  it('one refresh at a time in a process: concurrent callers share it', async () => {
+    let calls = 0;
+    const s = setup(async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 10));
+      return { access_token: `at-${calls}`, token_type: 'DPoP', expires_in: 900, refresh_token: `rt-${calls}` };
+    });
+    const { key } = await DpopKey.generate();
+    const t = new TokenSet({ store: s.store, endpoints: s.endpoints, key, clock: s.clock });
+    await t.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
+    s.set(890_000);
+    const tokens = await Promise.all([t.accessToken(), t.accessToken(), t.accessToken()]);
+    assert.deepEqual(tokens, ['at-1', 'at-1', 'at-1']);
+    assert.equal(calls, 1);
+  });
+
+  it('invalid_grant: another window rotated meanwhile -> use its pair; otherwise sign out', async () => {
+    const { key } = await DpopKey.generate();
+    const s = setup(async () => {
+      // Another window rotated while our refresh was on its way.
+      await s.store.store(TOKENS_SECRET, JSON.stringify({ accessToken: 'at-other', refreshToken: 'rt-other', expiresAt: 2_000_000, scope: '' }));
+      throw new OAuthRefusalError(400, 'invalid_grant', 'used', 'http://svc/oauth/token');
+    });
+    const t = new TokenSet({ store: s.store, endpoints: s.endpoints, key, clock: s.clock });
+    await t.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
+    s.set(890_000);
+    assert.equal(await t.accessToken(), 'at-other');
+
+    const s2 = setup(async () => {
+      throw new OAuthRefusalError(400, 'invalid_grant', 'revoked', 'http://svc/oauth/token');
+    });
+    const t2 = new TokenSet({ store: s2.store, endpoints: s2.endpoints, key, clock: s2.clock });
+    let signedOut = 0;
+    t2.onDidSignOut(() => signedOut++);
+    await t2.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
+    s2.set(890_000);
+    await assert.rejects(t2.accessToken(), SignedOutError);
+    assert.equal(signedOut, 1);
+    assert.equal(await s2.store.get(TOKENS_SECRET), undefined);
+  });
+
+  it('a network failure during refresh keeps the sign-in (no sign-out for being offline)', async () => {
+    const { key } = await DpopKey.generate();
+    const s = setup(async () => {
+      throw new Error('ECONNREFUSED');
+    });
+    const t = new TokenSet({ store: s.store, endpoints: s.endpoints, key, clock: s.clock });
+    await t.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
+    s.set(890_000);
+    await assert.rejects(t.accessToken(), /ECONNREFUSED/);
+    assert.ok(await s.store.get(TOKENS_SECRET));
+  });
+});
