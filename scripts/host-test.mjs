@@ -4,7 +4,7 @@
 // machine that can download VS Code.
 //
 //   node scripts/host-test.mjs [--grep <regex>] [--results <file.json>] [--electron] [--keep]
-//                              [--no-build] [--env NAME=value ...]
+//                              [--no-build --index <index.js>] [--env NAME=value ...]
 //
 // The suite gets, through the extension host's environment (extensionEnvironment):
 //   ASSISTANT_CARDS_TEST_ROOT       the repo (dist/sandbox.js lives under it)
@@ -38,6 +38,7 @@ function parseArgs(argv) {
     else if (a === '--electron') o.electron = true;
     else if (a === '--keep') o.keep = true;
     else if (a === '--no-build') o.build = false;
+    else if (a === '--index') o.index = argv[++i];
     else if (a === '--env') {
       const kv = argv[++i] ?? '';
       const eq = kv.indexOf('=');
@@ -67,7 +68,9 @@ async function build() {
   const esbuild = await import('esbuild');
   const testDir = path.join(root, 'test', 'editor');
   const entries = walk(testDir).filter((f) => f.endsWith('.test.ts') || f === path.join(testDir, 'index.ts'));
-  const outdir = path.join(root, 'out', 'test', 'editor');
+  // One folder per run, so two runs at once (several people on one checkout) do not collide.
+  // Under the repo, so `mocha` resolves from node_modules.
+  const outdir = path.join(root, 'out', `host-test-${process.pid}`);
   fs.rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
     entryPoints: entries, outdir, outbase: testDir, bundle: true, platform: 'node', format: 'cjs',
@@ -344,7 +347,8 @@ async function runElectron(opts, d, indexJs) {
 
 export async function runHostTests(opts) {
   const started = Date.now();
-  const indexJs = opts.build ? await build() : path.join(root, 'out', 'test', 'editor', 'index.js');
+  if (!opts.build && !opts.index) throw new Error('--no-build needs --index <out/.../index.js>');
+  const indexJs = opts.build ? await build() : path.resolve(opts.index);
   const d = prepareDirs();
   let code;
   try {
@@ -362,8 +366,10 @@ export async function runHostTests(opts) {
   }
   say(`${results.passed} passed, ${results.failed} failed, ${results.pending ?? 0} pending in ${((Date.now() - started) / 1000).toFixed(1)} s (${opts.electron ? 'test-electron' : 'code-server'})`);
   if (opts.results) fs.writeFileSync(opts.results, JSON.stringify(results, null, 2));
-  if (!opts.keep) fs.rmSync(d.tmp, { recursive: true, force: true });
-  else say(`kept ${d.tmp}`);
+  if (!opts.keep) {
+    fs.rmSync(d.tmp, { recursive: true, force: true });
+    if (opts.build) fs.rmSync(path.dirname(indexJs), { recursive: true, force: true });
+  } else say(`kept ${d.tmp} and ${path.dirname(indexJs)}`);
   return results;
 }
 

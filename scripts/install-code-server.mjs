@@ -61,6 +61,27 @@ export function ensureCodeServer({ force = false, quiet = false } = {}) {
   if (!force && fs.existsSync(nodeMarker) && fs.existsSync(csMarker) && fs.existsSync(p.entry) && fs.existsSync(p.node)) {
     return p;
   }
+  // Another `npm test` may be installing right now: one installer at a time, the rest wait.
+  const lock = path.join(cache, 'install.lock');
+  fs.mkdirSync(cache, { recursive: true });
+  for (let waited = 0; ; waited += 2) {
+    try { fs.mkdirSync(lock); break; } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      const age = Date.now() - fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (age > 20 * 60_000) { fs.rmSync(lock, { recursive: true, force: true }); continue; } // stale
+      if (waited % 30 === 0) log('another install is running; waiting');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
+    }
+  }
+  try {
+    if (!force && fs.existsSync(nodeMarker) && fs.existsSync(csMarker) && fs.existsSync(p.entry) && fs.existsSync(p.node)) return p;
+    return install(p, { force, log, nodeMarker, csMarker });
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function install(p, { force, log, nodeMarker, csMarker }) {
   const started = Date.now();
   const npm = npmCli();
   // Our own npm config (the user's may point nodedir at Node 20) and no audit/fund noise.
