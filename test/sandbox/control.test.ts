@@ -1,0 +1,114 @@
+// The control surface of DESIGN (the sandbox core's part): assistants, agents, sessions, cards,
+// heard, pickup/withdraw/helper-answer, webhooks, clock, presence readout, reset.
+import assert from 'node:assert/strict';
+import { call, signIn } from './helpers';
+import { answer, makeWorld, type World } from './world';
+import { startSandbox } from '../../src/sandbox/index';
+
+describe('sandbox control surface', () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await makeWorld();
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  it('POST /_sandbox/cards answers the whole card with createdAt on the sandbox clock and extra fields kept', async () => {
+    const r = await w.ctl('POST', '/_sandbox/cards', {
+      agentId: w.agentId, kind: 'choice', title: 'T', summary: 'S', options: [{ id: 'x', label: 'X' }], recommendedIds: ['x'],
+      urgency: 'now', blocking: true, highStakes: false, area: { id: 'prj_a', name: 'A' }, multi: false, customField: { a: 1 },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.json.id, /^req_/);
+    assert.equal(Date.parse(r.json.createdAt), w.sb.clock.now());
+    assert.equal(r.json.urgency, 'now');
+    assert.equal(r.json.blocking, true);
+    assert.deepEqual(r.json.recommendedIds, ['x']);
+    assert.deepEqual(r.json.customField, { a: 1 });
+    assert.deepEqual(r.json.assistant, { id: w.assistantId, name: 'api', app: 'claude-code' });
+    for (const bad of [{}, { agentId: 'agt_none', kind: 'choice', title: 'x' }, { agentId: w.agentId, title: 'x' }, { agentId: w.agentId, kind: 'choice' },
+      { agentId: w.agentId, kind: 'choice', title: 'x', options: [{ id: 1 }] }, { agentId: w.agentId, kind: 'choice', title: 'x', area: { id: 'bad', name: 'x' } }]) {
+      assert.equal((await w.ctl('POST', '/_sandbox/cards', bad)).status, 400, JSON.stringify(bad));
+    }
+  });
+
+  it('assistants, agents and sessions refuse bad input; a session can be refreshed and deleted', async () => {
+    assert.equal((await w.ctl('POST', '/_sandbox/assistants', { name: 'x', app: 'vim', machineId: w.machine.id })).status, 400);
+    assert.equal((await w.ctl('POST', '/_sandbox/assistants', { name: 'x', app: 'codex', machineId: 'mch_unknown' })).status, 400);
+    assert.equal((await w.ctl('POST', '/_sandbox/agents', { name: 'x', assistantId: 'con_none' })).status, 400);
+    assert.equal((await w.ctl('POST', '/_sandbox/sessions', { agentId: w.agentId })).status, 400);
+    const s = await w.ctl('POST', '/_sandbox/sessions', { agentId: w.agentId, cwd: '/x', terminal: { pid: 7 } });
+    assert.match(s.json.appSessionId, /^ses_/);
+    await w.advance(1000);
+    const again = await w.ctl('POST', '/_sandbox/sessions', { agentId: w.agentId, appSessionId: s.json.appSessionId, cwd: '/x' });
+    assert.equal(Date.parse(again.json.liveAt), w.sb.clock.now());
+    assert.equal((await w.ctl('DELETE', `/_sandbox/sessions/${s.json.appSessionId}`)).status, 200);
+    assert.equal((await w.ctl('DELETE', `/_sandbox/sessions/${s.json.appSessionId}`)).status, 404);
+  });
+
+  it('clock: advance moves the manual clock; the real clock refuses', async () => {
+    const before = (await w.ctl('GET', '/_sandbox/clock')).json;
+    assert.equal(before.manual, true);
+    const r = await w.ctl('POST', '/_sandbox/clock/advance', { ms: 1500 });
+    assert.equal(r.json.ms, before.ms + 1500);
+    assert.equal(Date.parse(r.json.now), before.ms + 1500);
+    assert.equal((await w.ctl('POST', '/_sandbox/clock/advance', { ms: -1 })).status, 400);
+    const real = await startSandbox({ port: 0 });
+    try {
+      assert.equal((await call('POST', `${real.url}/_sandbox/clock/advance`, { ms: 1 })).status, 409);
+      assert.equal((await call('GET', `${real.url}/_sandbox/clock`)).json.manual, false);
+    } finally {
+      await real.close();
+    }
+  });
+
+  it('the real clock runs holds and Later by itself', async function () {
+    this.timeout(15_000);
+    const real = await startSandbox({ port: 0 });
+    try {
+      const m = (await call('POST', `${real.url}/_sandbox/machines`, { name: 'pc' })).json;
+      const a = (await call('POST', `${real.url}/_sandbox/assistants`, { name: 'a', app: 'codex', machineId: m.id })).json;
+      const g = (await call('POST', `${real.url}/_sandbox/agents`, { assistantId: a.id, name: 'main' })).json;
+      const c = (await call('POST', `${real.url}/_sandbox/cards`, { agentId: g.id, kind: 'approval', title: 'ok?' })).json;
+      const me = await signIn(real.url, { machine: m, scopes: ['cards:read', 'cards:answer'] });
+      await answer(me, c.id, { version: 1, approved: true });
+      const deadline = Date.now() + 10_000;
+      let heard: unknown[] = [];
+      while (Date.now() < deadline && heard.length === 0) {
+        await new Promise((r) => setTimeout(r, 200));
+        heard = (await call('GET', `${real.url}/_sandbox/cards/${c.id}/heard`)).json.heard;
+      }
+      assert.equal(heard.length, 1);
+    } finally {
+      await real.close();
+    }
+  });
+
+  it('reset: back to the state it started with (cards, webhooks, sign-ins, faults, limits)', async () => {
+    const c = await w.card();
+    const hook = (await w.ctl('POST', '/_sandbox/webhooks', { name: 'h', area: { id: 'prj_h', name: 'H' } })).json;
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/assistants', status: 500, times: 5 });
+    await w.me.request('POST', '/v1/presence', { body: { here: true } });
+    const r = await w.ctl('POST', '/_sandbox/reset');
+    assert.equal(r.status, 200);
+    assert.equal((await w.ctl('GET', `/_sandbox/cards/${c.id}`)).status, 404);
+    assert.equal((await fetch(hook.url, { method: 'POST', body: '{"title":"x"}' })).status, 401);
+    assert.deepEqual((await w.ctl('GET', '/_sandbox/faults')).json.faults, []);
+    assert.equal((await w.ctl('GET', '/_sandbox/presence')).json.here, false);
+    assert.equal((await w.me.request('GET', '/v1/cards')).status, 401, 'sign-ins are gone');
+  });
+
+  it('webhooks: made with an address shown, refused without a name or a prj_ area, 404 for an unknown one', async () => {
+    const h = await w.ctl('POST', '/_sandbox/webhooks', { name: 'CI', area: { id: 'prj_ci', name: 'CI' } });
+    assert.match(h.json.url, new RegExp(`^${w.url}/in/`));
+    assert.equal((await w.ctl('POST', '/_sandbox/webhooks', { area: { id: 'prj_ci', name: 'CI' } })).status, 400);
+    assert.equal((await w.ctl('POST', '/_sandbox/webhooks', { name: 'x', area: { id: 'ci', name: 'CI' } })).status, 400);
+    assert.equal((await w.ctl('POST', '/_sandbox/webhooks/whk_none/pause')).status, 404);
+  });
+
+  it('unknown control and service paths answer 404', async () => {
+    assert.equal((await w.ctl('GET', '/_sandbox/nothing')).status, 404);
+    assert.equal((await w.ctl('GET', '/_sandbox/cards/req_none/heard')).status, 404);
+  });
+});
