@@ -11,6 +11,8 @@ import type { CardModel } from './card-model';
 export const LONG_POLL_WAIT_SECONDS = 25;
 /** How often a window that does not own the feed reads it (without waiting). */
 export const NON_OWNER_POLL_MS = 30_000;
+/** Pace of the owner's non-waiting reads while the waits budget is used up. */
+export const BUSY_POLL_MS = 5_000;
 
 export interface FeedLoopOptions {
   api: ApiClient;
@@ -18,8 +20,10 @@ export interface FeedLoopOptions {
   timers: Timers;
   logger: Logger;
   isOwner: () => boolean;
-  /** Waits until background reads fit the budget. */
-  beforeRead: (waits: boolean) => Promise<void>;
+  /** Waits until background reads fit the budget (aborted by `signal`). */
+  beforeRead: (waits: boolean, signal?: AbortSignal) => Promise<void>;
+  /** False when the waits class is used up for now: then read without waiting, slowly. */
+  canWait: () => boolean;
   onSuccess: () => void;
   onFailure: (e: unknown) => void;
   random?: () => number;
@@ -44,7 +48,7 @@ export class FeedLoop {
   /** The cursor to start from: taken BEFORE the first full read so nothing between is lost. */
   async begin(): Promise<void> {
     if (this.cursor !== undefined) return;
-    await this.o.beforeRead(false);
+    await this.o.beforeRead(false, this.wake.signal);
     const res = await this.o.api.changes({}, { attempts: 1 });
     this.cursor = res.cursor;
   }
@@ -78,8 +82,11 @@ export class FeedLoop {
       try {
         if (!immediate && !owner) await sleep(this.o.timers, this.o.nonOwnerPollMs ?? NON_OWNER_POLL_MS, signal);
         if (this.cursor === undefined) await this.begin();
-        const wait = owner && !immediate ? LONG_POLL_WAIT_SECONDS : 0;
-        await this.o.beforeRead(wait > 0);
+        const wantWait = owner && !immediate;
+        const wait = wantWait && this.o.canWait() ? LONG_POLL_WAIT_SECONDS : 0;
+        // Many changes in a minute used the waits budget: poll without waiting for a while.
+        if (wantWait && wait === 0) await sleep(this.o.timers, BUSY_POLL_MS, signal);
+        await this.o.beforeRead(wait > 0, signal);
         if (signal.aborted && this.running) continue;
         const res: ChangeList = await this.o.api.changes(
           { after: this.cursor, wait: wait || undefined, limit: 100 },

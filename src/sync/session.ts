@@ -110,6 +110,8 @@ class ClientCoreImpl implements ClientCore {
   private disposed = false;
   private storeWatch: { dispose(): void } | undefined;
   private starting: Promise<void> | undefined;
+  /** Aborted when syncing stops, so no background wait outlives it. */
+  private syncAbort = new AbortController();
 
   readonly cards: CardModel;
   readonly assistants: AssistantsModel;
@@ -159,7 +161,8 @@ class ClientCoreImpl implements ClientCore {
     this.feedLoop = new FeedLoop({
       api: this.api, model: this.model, timers: this.timers, logger: this.log,
       isOwner: () => this.owner,
-      beforeRead: (waits) => this.budgetWait(waits),
+      beforeRead: (waits, signal) => this.budgetWait(waits, signal),
+      canWait: () => this.budget.delayFor(['wait']) === 0,
       onSuccess: () => this.markOnline(),
       onFailure: (e) => this.handleFailure(e),
       random: o.random,
@@ -302,6 +305,7 @@ class ClientCoreImpl implements ClientCore {
   private async startSync(): Promise<void> {
     if (this.syncing || this.disposed) return;
     this.syncing = true;
+    this.syncAbort = new AbortController();
     this.pinger.setEnabled(true);
     try {
       this.me = await this.api.me();
@@ -319,6 +323,7 @@ class ClientCoreImpl implements ClientCore {
 
   private async stopSync(): Promise<void> {
     this.syncing = false;
+    this.syncAbort.abort();
     this.fullReadTimer?.cancel();
     this.leaseTimer?.cancel();
     this.pinger.setEnabled(false);
@@ -359,11 +364,11 @@ class ClientCoreImpl implements ClientCore {
     }
   }
 
-  private async budgetWait(waits: boolean): Promise<void> {
+  private async budgetWait(waits: boolean, signal?: AbortSignal): Promise<void> {
     const d = this.budget.delayFor(waits ? ['wait', 'person'] : ['read', 'person']);
     if (d > 0) {
       this.log.info('background reads paused to stay inside the limits', { delayMs: d });
-      await sleep(this.timers, d);
+      await sleep(this.timers, d, signal ?? this.syncAbort.signal);
     }
   }
 

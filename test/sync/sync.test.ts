@@ -1,0 +1,228 @@
+// The live model against the sandbox: the feed, the periodic read, offline and back, presence,
+// scope, presses with their retries, and the problems a press can meet.
+import { strict as assert } from 'node:assert';
+import { ApiProblemError, HighStakesError, VersionConflictError } from '../../src/api/errors';
+import { makeTestWorld, settle, signInCore } from './harness';
+import type { TestWorld } from './harness';
+
+export async function eventually(pred: () => boolean, realMs = 5000): Promise<void> {
+  const until = Date.now() + realMs;
+  while (!pred()) {
+    if (Date.now() > until) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 3));
+  }
+}
+
+const MIN = 60_000;
+
+describe('sync: live card model against the sandbox', () => {
+  let w: TestWorld;
+  beforeEach(async () => {
+    w = await makeTestWorld();
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  async function signedIn(o: Parameters<TestWorld['core']>[0] = {}) {
+    const core = w.core(o);
+    core.feed.setFocused(true);
+    await signInCore(w, core);
+    return core;
+  }
+
+  it('the feed owner long-polls and a new card arrives through it, refetched by id', async () => {
+    const core = await signedIn();
+    await eventually(() => core.transport.longPolls === 1);
+    const added: string[] = [];
+    core.cards.added((c) => added.push(c.id));
+    const counts: number[] = [];
+    core.cards.countsChanged((c) => counts.push(c.waiting));
+    const before = core.transport.log.length;
+    const c = await w.card({ title: 'new one', blocking: true });
+    await eventually(() => added.includes(c.id));
+    const after = core.transport.log.slice(before).map((l) => `${l.method} ${l.path}`);
+    assert.ok(after.includes('GET /v1/changes'));
+    assert.ok(after.includes(`GET /v1/cards/${c.id}`), 'refetched by id');
+    assert.ok(!after.includes('GET /v1/cards'), 'no full read for one change');
+    assert.deepEqual(counts, [1]);
+    assert.equal(core.cards.counts().blockingWaiting, 1);
+    const poll = core.transport.log.find((l) => l.url.includes('wait=25'))!;
+    assert.match(poll.url, /after=/, 'the cursor is kept');
+  });
+
+  it('changes move a card between groups and remove it when closed; one event per card', async () => {
+    const core = await signedIn();
+    const c = await w.card({ title: 'to answer' });
+    await eventually(() => core.cards.get(c.id) !== undefined);
+    const events: string[] = [];
+    core.cards.changed((e) => events.push(`changed ${e.card.id} ${e.previous.status}->${e.card.status}`));
+    core.cards.removed((e) => events.push(`removed ${e.id}`));
+    const press = core.press(core.gestures.fromUiEvent('test'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const r = await press.send();
+    assert.equal(r.status, 'answered');
+    await eventually(() => core.cards.groupOf(c.id) === 'agent');
+    await w.timers.advance(6000); // the hold ends; the assistant hears it
+    await w.ctl('POST', `/_sandbox/cards/${c.id}/pickup`);
+    await eventually(() => core.cards.get(c.id) === undefined);
+    assert.ok(events.includes(`removed ${c.id}`));
+    assert.equal(core.cards.counts().waiting, 0);
+  });
+
+  it('reads everything again every 10 minutes (cards coming into reach make no change)', async () => {
+    const core = await signedIn();
+    const reads = () => core.transport.log.filter((l) => l.path === '/v1/cards' && l.url.includes('status=pending')).length;
+    assert.equal(reads(), 1);
+    await w.timers.advance(9 * MIN);
+    assert.equal(reads(), 1);
+    await w.timers.advance(1 * MIN + 1000);
+    assert.equal(reads(), 2);
+    const statuses = core.transport.log.filter((l) => l.path === '/v1/cards').map((l) => new URL(l.url).searchParams.get('status'));
+    assert.deepEqual(statuses.slice(0, 3), ['pending', 'snoozed', 'delegated'], 'done is read only when asked');
+    await core.cards.loadDone();
+    assert.ok(core.transport.log.some((l) => l.url.includes('status=done')));
+  });
+
+  it('pages through `next`', async () => {
+    for (let i = 0; i < 105; i++) await w.card({ title: `card ${i}` });
+    const core = await signedIn();
+    assert.equal(core.cards.list('pending').length, 105);
+    const pages = core.transport.log.filter((l) => l.path === '/v1/cards' && l.url.includes('status=pending'));
+    assert.equal(pages.length, 2);
+    assert.match(pages[1]!.url, /after=/);
+    assert.deepEqual(core.cards.list('pending').slice(0, 2).map((c) => c.title), ['card 0', 'card 1'], 'stack order kept');
+  });
+
+  it('offline and back: the feed fails, the state says offline, then clears itself', async () => {
+    const core = await signedIn();
+    await eventually(() => core.transport.longPolls === 1);
+    const states: string[] = [];
+    core.onDidChangeState((s) => states.push(s.kind));
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 503, times: 3 });
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', drop: true, times: 1 });
+    await w.timers.advance(26_000); // the current long-poll ends; the next ones fail
+    await eventually(() => core.state.kind === 'offline');
+    const c = await w.card({ title: 'while offline' });
+    await w.timers.until(() => core.cards.get(c.id) !== undefined, 5000, 5 * MIN);
+    assert.equal(core.state.kind, 'online');
+    assert.deepEqual(states.slice(0, 2), ['offline', 'online']);
+  });
+
+  it('presence: here:true every 30 s while here, here:false once on leaving', async () => {
+    const core = await signedIn();
+    core.presence.setHere(true);
+    await settle(w.transports);
+    await w.timers.advance(65_000);
+    core.presence.setHere(false);
+    await settle(w.transports);
+    await w.timers.advance(120_000);
+    const pings = core.transport.log.filter((l) => l.path === '/v1/presence').map((l) => JSON.parse(l.body!).here);
+    assert.deepEqual(pings, [true, true, true, false]);
+    const seen = await w.ctl('GET', '/_sandbox/presence');
+    assert.equal(seen.json.here, false);
+  });
+
+  it('workspace scope: only cards of the given assistants; a change of scope reads again', async () => {
+    const mine = await w.card({ title: 'mine' });
+    const helperCard = await w.ctl('POST', '/_sandbox/cards', { agentId: w.helperAgentId, kind: 'text', title: 'theirs' });
+    const core = w.core({ scope: { kind: 'workspace', assistantIds: [w.assistantId] } });
+    core.feed.setFocused(true);
+    await signInCore(w, core);
+    assert.ok(core.cards.get(mine.id));
+    assert.equal(core.cards.get(helperCard.json.id), undefined);
+    const another = await w.ctl('POST', '/_sandbox/cards', { agentId: w.helperAgentId, kind: 'text', title: 'theirs too' });
+    const mine2 = await w.card({ title: 'mine too' });
+    await eventually(() => core.cards.get(mine2.id) !== undefined);
+    assert.equal(core.cards.get(another.json.id), undefined, 'out of scope, though the feed named it');
+    core.cards.setScope({ kind: 'workspace', assistantIds: [w.assistantId, w.helperId] });
+    await eventually(() => core.cards.get(another.json.id) !== undefined);
+    core.cards.setScope({ kind: 'workspace', assistantIds: [] });
+    await eventually(() => core.cards.list('pending').length === 0);
+  });
+
+  it('an answer survives a dropped connection and a 503 with one key; the assistant hears it once', async () => {
+    const core = await signedIn();
+    const c = await w.card({ title: 'retry me' });
+    await eventually(() => core.cards.get(c.id) !== undefined);
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, drop: true, times: 1 });
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 1 });
+    const press = core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['b'] } });
+    const sent = press.send();
+    let result: unknown;
+    void sent.then((r) => (result = r));
+    await w.timers.until(() => result !== undefined, 500, 60_000);
+    const tries = core.transport.log.filter((l) => l.path === `/v1/cards/${c.id}/answer`);
+    assert.ok(tries.length >= 3, `tries: ${tries.map((t) => t.status).join(',')}`);
+    assert.deepEqual([...new Set(tries.map((t) => t.headers['idempotency-key']))], [press.idempotencyKey]);
+    await w.timers.advance(6000);
+    const heard = await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`);
+    assert.equal(heard.json.heard.length, 1);
+    assert.deepEqual(heard.json.heard[0].body.choiceIds, ['b']);
+  });
+
+  it('version_conflict: a typed error with the fresh card, never resent', async () => {
+    const core = await signedIn();
+    const c = await w.card({ title: 'will change' });
+    await eventually(() => core.cards.get(c.id) !== undefined);
+    const seen = { id: c.id, version: c.version };
+    // The card changes before the press (a message moves its version on).
+    const m = core.press(core.gestures.fromUiEvent('click'), seen, { type: 'message', body: 'hold on' });
+    await m.send();
+    const before = core.transport.log.length;
+    const p = core.press(core.gestures.fromUiEvent('click'), seen, { type: 'answer', answer: { choiceIds: ['a'] } });
+    await assert.rejects(p.send(), (e: unknown) => e instanceof VersionConflictError && e.fresh !== undefined && e.fresh.version > c.version && e.problem.code === 'version_conflict');
+    const answers = core.transport.log.slice(before).filter((l) => l.path.endsWith('/answer'));
+    assert.equal(answers.length, 1);
+  });
+
+  it('a high-stakes card is refused in the client: no request, the card url is carried', async () => {
+    const core = await signedIn();
+    const c = await w.card({ title: 'pay', highStakes: true });
+    await eventually(() => core.cards.get(c.id) !== undefined);
+    const whole = await core.cards.whole(c.id);
+    const before = core.transport.log.length;
+    assert.throws(
+      () => core.press(core.gestures.fromUiEvent('click'), { id: whole.id, version: whole.version, highStakes: whole.highStakes, url: whole.url }, { type: 'answer', answer: { approved: true } }),
+      (e: unknown) => e instanceof HighStakesError && e.url === whole.url && !!whole.url,
+    );
+    assert.equal(core.transport.log.length, before);
+  });
+
+  it('ETag: reading a card again is a 304 and gives the same card', async () => {
+    const core = await signedIn();
+    const c = await w.card({ title: 'etag' });
+    await eventually(() => core.cards.get(c.id) !== undefined);
+    const a = await core.cards.whole(c.id);
+    const b = await core.cards.whole(c.id);
+    assert.deepEqual(b, a);
+    const reads = core.transport.log.filter((l) => l.path === `/v1/cards/${c.id}`);
+    assert.equal(reads.at(-1)!.status, 304);
+    assert.ok(reads.at(-1)!.headers['if-none-match']);
+  });
+
+  it('429 is honoured: the read waits Retry-After on the clock, then succeeds', async () => {
+    const core = await signedIn();
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/assistants', status: 429, retryAfter: 7, times: 1 });
+    let done = false;
+    void core.assistants.refresh().then(() => (done = true));
+    await settle(w.transports);
+    const count = () => core.transport.log.filter((l) => l.path === '/v1/assistants').length;
+    const n = count();
+    await w.timers.advance(6000);
+    assert.equal(count(), n, 'not before Retry-After');
+    await w.timers.advance(1000);
+    await eventually(() => done);
+    assert.equal(count(), n + 1);
+    assert.ok(core.assistants.list().length >= 2);
+  });
+
+  it('an old DPoP nonce is answered use_dpop_nonce and the request repeated once', async () => {
+    const core = w.core(); // not the feed owner: quiet between its slow reads
+    await signInCore(w, core);
+    w.sb.advance(11 * MIN); // only the service's clock: nonces rotate every 5 min, 5 min of grace
+    const before = core.transport.log.length;
+    await core.assistants.refresh();
+    const log = core.transport.log.slice(before).filter((l) => l.path === '/v1/assistants');
+    assert.deepEqual(log.map((l) => l.status), [401, 200]);
+  });
+});
