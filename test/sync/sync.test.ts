@@ -223,6 +223,7 @@ describe('sync: live card model against the sandbox', () => {
     const before = core.transport.log.length;
     await core.assistants.refresh();
     const log = core.transport.log.slice(before).filter((l) => l.path === '/v1/assistants');
-    assert.deepEqual(log.map((l) => l.status), [401, 200]);
+    assert.deepEqual(log.map((l) => l.status), [401, 304], 'refused once, then repeated (unchanged: 304)');
+    assert.notEqual(log[0]!.headers.dpop, log[1]!.headers.dpop);
   });
 });
