@@ -223,3 +223,13 @@ export async function signInCore(
   await p;
   await settle(w.transports);
 }
+
+/** Waits (real time) until `pred` holds: for loopback work, never a timing assertion. */
+export async function eventually(pred: () => boolean, realMs = 5000): Promise<void> {
+  const until = Date.now() + realMs;
+  while (!pred()) {
+    if (Date.now() > until) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 3));
+  }
+}
+

@@ -2,16 +2,8 @@
 // scope, presses with their retries, and the problems a press can meet.
 import { strict as assert } from 'node:assert';
 import { ApiProblemError, HighStakesError, VersionConflictError } from '../../src/api/errors';
-import { makeTestWorld, settle, signInCore } from './harness';
+import { eventually, makeTestWorld, settle, signInCore } from './harness';
 import type { TestWorld } from './harness';
-
-export async function eventually(pred: () => boolean, realMs = 5000): Promise<void> {
-  const until = Date.now() + realMs;
-  while (!pred()) {
-    if (Date.now() > until) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 3));
-  }
-}
 
 const MIN = 60_000;
 

@@ -1,0 +1,89 @@
+// Several windows, one sign-in: only the feed owner long-polls; the others read the feed slowly;
+// a hand-over of ownership loses no change.
+import { strict as assert } from 'node:assert';
+import { MemorySecretStore } from '../../src/auth/secret-store';
+import { eventually, makeTestWorld, settle, signInCore } from './harness';
+import type { TestWorld } from './harness';
+
+describe('sync: two windows sharing one sign-in', () => {
+  let w: TestWorld;
+  beforeEach(async () => {
+    w = await makeTestWorld();
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  it('only the owner long-polls; a hand-over loses no change', async () => {
+    const store = new MemorySecretStore();
+    const a = w.core({ store });
+    const b = w.core({ store });
+    a.feed.setFocused(true);
+    await signInCore(w, a);
+    await b.start();
+    assert.equal(b.state.kind, 'online', 'the second window uses the same sign-in');
+    await w.timers.advance(1000); // lease checks run
+    await eventually(() => a.feed.isOwner());
+    assert.equal(b.feed.isOwner(), false);
+    await eventually(() => a.transport.longPolls === 1);
+    assert.equal(b.transport.longPolls, 0);
+
+    const c1 = await w.card({ title: 'one' });
+    await eventually(() => a.cards.get(c1.id) !== undefined);
+    assert.equal(b.cards.get(c1.id), undefined, 'the slow reader has not read yet');
+    await w.timers.advance(30_000);
+    await eventually(() => b.cards.get(c1.id) !== undefined);
+
+    // Hand-over: the person focuses window B; cards arrive around the switch.
+    const c2 = await w.card({ title: 'two' });
+    b.feed.setFocused(true);
+    a.feed.setFocused(false);
+    const c3 = await w.card({ title: 'three' });
+    await w.timers.advance(16_000); // A's lease renewal finds B holds it
+    await eventually(() => !a.feed.isOwner() && b.feed.isOwner()); // lease file work is not HTTP: wait for it
+    await settle(w.transports);
+    const aWaits = () => a.transport.log.filter((l) => l.url.includes('wait=25')).length;
+    const aWaitsAtHandOver = aWaits();
+    const c4 = await w.card({ title: 'four' });
+    await eventually(() => [c2, c3, c4].every((c) => b.cards.get(c.id) !== undefined));
+    await w.timers.advance(31_000);
+    await eventually(() => [c1, c2, c3, c4].every((c) => a.cards.get(c.id) !== undefined));
+    await settle(w.transports);
+    assert.equal(a.transport.longPolls, 0, 'A stopped long-polling');
+    assert.equal(b.transport.longPolls, 1);
+    assert.equal(aWaits(), aWaitsAtHandOver, 'no long-poll by A after the hand-over');
+    const bWaits = b.transport.log.filter((l) => l.url.includes('wait=25'));
+    assert.ok(bWaits.length >= 1);
+    // Every change reached both windows: same cards in both models.
+    assert.deepEqual(a.cards.list('pending').map((c) => c.id), b.cards.list('pending').map((c) => c.id));
+  });
+
+  it('when the owner window closes, another takes the feed once the lease runs out', async () => {
+    const store = new MemorySecretStore();
+    const a = w.core({ store });
+    const b = w.core({ store });
+    a.feed.setFocused(true);
+    await signInCore(w, a);
+    await b.start();
+    await w.timers.advance(1000);
+    assert.equal(b.feed.isOwner(), false);
+    await a.dispose(); // releases the lease
+    await w.timers.advance(16_000);
+    await eventually(() => b.feed.isOwner());
+    await eventually(() => b.transport.longPolls === 1);
+  });
+
+  it('signing out in one window signs the other out too (shared store)', async () => {
+    const store = new MemorySecretStore();
+    const a = w.core({ store });
+    const b = w.core({ store });
+    await signInCore(w, a);
+    await b.start();
+    await w.card({ title: 'x' });
+    await b.cards.refresh();
+    assert.equal(b.cards.list('pending').length, 1);
+    await a.signOut();
+    await eventually(() => b.state.kind === 'signed-out');
+    assert.equal(b.cards.list('pending').length, 0, 'nothing of the person stays on screen');
+  });
+});
