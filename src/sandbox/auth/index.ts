@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Scope } from '../../api/schemas';
 import type { Grant, SandboxContext } from '../context';
+import { registerOpenApi } from '../openapi';
 import { ProblemError } from '../problems';
 import { registerApprovalRoutes } from './approval-routes';
 import { registerAuthorizeRoutes } from './authorize-routes';
@@ -32,7 +33,7 @@ export class AuthService {
     this.machines = this.core.store.machines;
   }
 
-  /** Registers /oauth/*, the approval page, GET /v1/me and the auth parts of /_sandbox/. */
+  /** Registers /oauth/*, the approval page, GET /v1/me, GET /v1/openapi.json and the auth parts of /_sandbox/. */
   register(app: FastifyInstance): void {
     // Encapsulated so the form parser the OAuth endpoints need does not touch other routes.
     void app.register(async (scope) => {
@@ -43,6 +44,7 @@ export class AuthService {
       registerApprovalRoutes(scope, this.core);
       registerControlRoutes(scope, this.core);
       registerMeRoute(scope, this);
+      registerOpenApi(scope, (req) => this.ctx.baseUrl(req));
     });
   }
 
