@@ -283,6 +283,8 @@ async function runCodeServer(opts, d, indexJs) {
     setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 2000).unref();
   };
   process.on('exit', killGroup);
+  // Ctrl+C reaches only the terminal's process group, not code-server's own: stop it here.
+  for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { killGroup(); process.exit(130); });
 
   const ctx = { browser: undefined, pages: new Map() };
   const bridge = await startBridge(ctx);
