@@ -1,0 +1,105 @@
+// Every route and every problem code through the real client against the sandbox.
+import { strict as assert } from 'node:assert';
+import { randomUUID } from 'node:crypto';
+import { ApiProblemError, OAuthRefusalError } from '../../src/api/errors';
+import { PROBLEM_CODES } from '../../src/api/schemas';
+import { PROBLEM_STATUS } from '../../src/sandbox/problems';
+import { makeTestWorld, settle, signInCore } from '../sync/harness';
+import type { TestWorld } from '../sync/harness';
+
+const w8 = (key = randomUUID()) => ({ idempotencyKey: key, stillWaiting: () => true });
+
+describe('api: every route and problem against the sandbox', () => {
+  let w: TestWorld;
+  beforeEach(async () => {
+    w = await makeTestWorld();
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  async function signedApi() {
+    const core = w.core();
+    await signInCore(w, core);
+    return { core, api: core.internals.api };
+  }
+
+  it('the 13 routes answer with their typed shapes', async () => {
+    const { api } = await signedApi();
+    const me = await api.me();
+    assert.equal(me.grant.reach, 'machine');
+    const c = await w.card({ title: 'routes' });
+    const list = await api.listCards({ status: 'pending' });
+    assert.ok(list.cards.some((x) => x.id === c.id));
+    const card = await api.getCard(c.id);
+    assert.equal(card.title, 'routes');
+    const ans = await api.answer(c.id, { version: card.version, choiceIds: ['a'] }, w8());
+    assert.equal(ans.status, 'answered');
+    assert.ok(ans.undoUntil);
+    const undone = await api.undo(c.id, w8());
+    assert.equal(undone.status, 'pending');
+    const later = await api.later(c.id, { until: '1h' }, w8());
+    assert.equal(later.status, 'snoozed');
+    assert.ok(later.until);
+    const back = await api.back(c.id, w8());
+    assert.equal(back.status, 'pending');
+    const del = await api.delegate(c.id, { to: { assistantId: w.helperId }, mode: 'loop' }, w8());
+    assert.equal(del.status, 'delegated');
+    assert.ok(del.hears);
+    const took = await api.takeBack(c.id, w8());
+    assert.equal(took.status, 'pending');
+    const msg = await api.message(c.id, { body: 'a word' }, w8());
+    assert.match(msg.messageId, /^msg_/);
+    assert.equal(msg.turn, 'agent');
+    const ch = await api.changes({});
+    assert.equal(typeof ch.cursor, 'string');
+    const assistants = await api.assistants();
+    assert.ok(assistants.some((a) => a.id === w.assistantId));
+    await api.presence(true);
+    await api.presence(false);
+  });
+
+  it('real refusals become typed problems: not_found, version_conflict, hold_over, invalid, idempotency_mismatch, high_stakes', async () => {
+    const { api } = await signedApi();
+    const code = (p: Promise<unknown>, expected: string) => assert.rejects(p, (e: unknown) => {
+      assert.ok(e instanceof ApiProblemError, String(e));
+      assert.equal(e.code, expected, e.message);
+      assert.match(e.requestId, /^rid_/);
+      return true;
+    });
+    await code(api.getCard('req_nope'), 'not_found');
+    const c = await w.card();
+    await code(api.answer(c.id, { version: c.version + 5, choiceIds: ['a'] }, w8()), 'version_conflict');
+    await api.answer(c.id, { version: c.version, choiceIds: ['a'] }, w8());
+    await w.timers.advance(6000);
+    await code(api.undo(c.id, w8()), 'hold_over');
+    const d = await w.card();
+    await code(api.later(d.id, { until: 'someday' }, w8()), 'invalid');
+    const key = randomUUID();
+    await api.message(d.id, { body: 'one' }, w8(key));
+    await code(api.message(d.id, { body: 'two' }, w8(key)), 'idempotency_mismatch');
+    const hs = await w.card({ highStakes: true });
+    await assert.rejects(api.answer(hs.id, { version: hs.version, approved: true }, w8()), (e: unknown) => e instanceof ApiProblemError && e.code === 'high_stakes' && !!e.url);
+  });
+
+  for (const code of PROBLEM_CODES) {
+    it(`sandbox fault ${code} -> ApiProblemError ${code}`, async () => {
+      const { api } = await signedApi();
+      await w.ctl('POST', '/_sandbox/faults', { path: '/v1/me', code, status: PROBLEM_STATUS[code], times: 6, ...(code === 'rate_limited' ? { retryAfter: 1 } : {}) });
+      const p = api.me();
+      let settled = false;
+      p.then(() => (settled = true), () => (settled = true));
+      await w.timers.until(() => settled, 1000, 120_000);
+      await assert.rejects(p, (e: unknown) => e instanceof ApiProblemError && e.code === code && e.status === PROBLEM_STATUS[code]);
+      await w.ctl('DELETE', '/_sandbox/faults');
+    });
+  }
+
+  it('a scope the person did not allow is insufficient_scope, an OAuth refusal', async () => {
+    const core = w.core();
+    await signInCore(w, core, { scopes: ['cards:read'] });
+    const c = await w.card();
+    await assert.rejects(core.internals.api.answer(c.id, { version: c.version }, w8()), (e: unknown) => e instanceof OAuthRefusalError && e.error === 'insufficient_scope' && e.status === 403);
+    await settle(w.transports);
+  });
+});
