@@ -27,7 +27,7 @@ import { ensureCodeServer } from './install-code-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium';
-const TIMEOUT_MS = Number(process.env.ASSISTANT_CARDS_HOST_TIMEOUT_MS ?? 10 * 60_000);
+const TIMEOUT_MS = Number(process.env.ASSISTANT_CARDS_HOST_TIMEOUT_MS ?? 20 * 60_000);
 
 function parseArgs(argv) {
   const o = { grep: undefined, results: undefined, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, build: true, env: {} };
