@@ -1,0 +1,62 @@
+// Secrets never reach a log: a whole session (sign-in, refresh, retries, an answer, a failure)
+// with a capturing logger, then every secret the session held is searched for in the lines.
+import { strict as assert } from 'node:assert';
+import type { Logger } from '../../src/api/runtime';
+import { DPOP_KEY_SECRET } from '../../src/auth/dpop';
+import { MemorySecretStore } from '../../src/auth/secret-store';
+import { TOKENS_SECRET } from '../../src/auth/token-set';
+import { eventually, makeTestWorld, settle, signInCore } from '../sync/harness';
+import type { TestWorld } from '../sync/harness';
+
+describe('auth: secrets never reach a log', () => {
+  let w: TestWorld;
+  beforeEach(async () => {
+    w = await makeTestWorld();
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  it('no token, refresh token, device code, proof or key appears in any log line', async () => {
+    const lines: string[] = [];
+    const capture = (level: string) => (m: string, f?: Record<string, unknown>) => lines.push(`${level} ${m} ${JSON.stringify(f ?? {})}`);
+    const logger: Logger = { info: capture('info'), warn: capture('warn'), error: capture('error') };
+    const store = new MemorySecretStore();
+    const core = w.core({ store, logger });
+    core.feed.setFocused(true);
+    await signInCore(w, core);
+    const secrets = new Set<string>();
+    const collect = async () => {
+      const t = JSON.parse((await store.get(TOKENS_SECRET)) ?? '{}');
+      if (t.accessToken) secrets.add(t.accessToken);
+      if (t.refreshToken) secrets.add(t.refreshToken);
+    };
+    await collect();
+    const key = JSON.parse((await store.get(DPOP_KEY_SECRET))!);
+    secrets.add(key.d);
+    // Retries and failures log; a refresh logs.
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 503, times: 2 });
+    const c = await w.card();
+    await w.timers.until(() => core.cards.get(c.id) !== undefined, 5000, 120_000);
+    await w.timers.advance(14 * 60_000);
+    await core.cards.refresh();
+    await collect();
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 1 });
+    const p = core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
+    let done = false;
+    void p.send().then(() => (done = true));
+    await w.timers.until(() => done, 500, 30_000);
+    await settle(w.transports);
+    for (const l of core.transport.log) {
+      if (l.headers.dpop) secrets.add(l.headers.dpop);
+      if (l.body?.includes('device_code=')) secrets.add(new URLSearchParams(l.body).get('device_code')!);
+    }
+    await eventually(() => lines.length > 0);
+    assert.ok(lines.some((l) => /refreshed/.test(l)), 'the refresh was logged (so the test looks at real lines)');
+    assert.ok(lines.some((l) => /retrying/.test(l)));
+    assert.ok(secrets.size >= 5);
+    for (const s of secrets) {
+      for (const l of lines) assert.ok(!l.includes(s), `a secret leaked into: ${l}`);
+    }
+  });
+});
