@@ -28,7 +28,7 @@ export function packageVsix() {
   const unwanted = files.filter((f) => /\.map$|(^|\/)(src|test|scripts|out|\.cache)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
   if (unwanted.length) throw new Error(`the VSIX would hold files it should not (fix .vscodeignore): ${unwanted.join(', ')}`);
   fs.mkdirSync(path.dirname(VSIX), { recursive: true });
-  run([path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '-o', VSIX]);
+  run([path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--no-rewrite-relative-links', '-o', VSIX]);
   const bytes = fs.statSync(VSIX).size;
   console.log(`[package] ${path.relative(root, VSIX)}: ${(bytes / 1024).toFixed(1)} KB, ${files.length} files`);
   return { path: VSIX, bytes, files };

@@ -74,9 +74,12 @@ function build() {
 }
 
 /** The sandbox, its output into .cache/start/sandbox.log; resolves with its address. */
-function startSandbox() {
+function startSandbox(machineFile) {
   const log = fs.createWriteStream(path.join(work, 'sandbox.log'));
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'sandbox.js'), '--port', '0', '--demo'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // --machine-file: the demo's computer is this one (its assistants and cards are in reach of a
+  // computer sign-in), and the person's own ~/.config identity is never touched.
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'sandbox.js'), '--port', '0', '--demo', '--machine-file', machineFile],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push({ child, group: false });
   child.stderr.pipe(log);
   return new Promise((resolve, reject) => {
@@ -95,6 +98,10 @@ function startSandbox() {
       else if (!stopping) { say(`the sandbox exited (${code}); see ${path.join(work, 'sandbox.log')}`); stopAll(1); }
     });
   });
+}
+
+function readMachineId(file) {
+  try { return JSON.parse(fs.readFileSync(file, 'utf8')).id; } catch { return undefined; }
 }
 
 function writeWorkspace(baseUrl, machineFile) {
@@ -200,11 +207,15 @@ async function runCodeServer(ws, env) {
 async function main() {
   fs.mkdirSync(work, { recursive: true });
   build();
-  const baseUrl = await startSandbox();
-  say(`sandbox listening on ${baseUrl} (log: ${path.join(work, 'sandbox.log')})`);
   const machineFile = path.join(work, 'machine.json');
-  const machine = await control(baseUrl, 'POST', '/_sandbox/machines', { name: os.hostname(), writeTo: machineFile });
-  say(`this computer is ${machine.id} for the sandbox (identity file ${machineFile})`);
+  const baseUrl = await startSandbox(machineFile);
+  say(`sandbox listening on ${baseUrl} (log: ${path.join(work, 'sandbox.log')})`);
+  let machineId = readMachineId(machineFile);
+  if (!machineId) {
+    // A sandbox whose --demo wrote no identity file: set this computer up through the control surface.
+    machineId = (await control(baseUrl, 'POST', '/_sandbox/machines', { name: os.hostname(), writeTo: machineFile })).id;
+  }
+  say(`this computer is ${machineId} for the sandbox (identity file ${machineFile})`);
   const ws = writeWorkspace(baseUrl, machineFile);
   const env = { ...process.env, ASSISTANT_CARDS_SANDBOX_URL: baseUrl };
   if (!flag('--no-demo-terminals')) env.ASSISTANT_CARDS_DEMO_TERMINALS = JSON.stringify(demoTerminals(baseUrl, machineFile));

@@ -83,8 +83,10 @@ export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log)
   subs.push(matcher, tree, scope, ...(presence ? [presence] : []));
   subs.push(core.assistants.changed(() => tree.refresh()));
   subs.push(core.onDidChangeState((s) => {
-    if (s.kind === 'online') { void core.assistants.refresh().catch(() => undefined); matcher.schedule(); }
+    if (s.kind === 'online') { refresher.now(); matcher.schedule(); }
   }));
+  const refresher = new AssistantsRefresher(core, log);
+  subs.push(refresher);
 
   const show = (terminal: vscode.Terminal | undefined, what: string): boolean => {
     if (terminal) { terminal.show(false); return true; }
@@ -145,6 +147,44 @@ export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log)
   return feature;
 }
 
+/**
+ * The change feed says nothing about assistants, so new live sessions are read (GET
+ * /v1/assistants, ETag: mostly 304) when they are likely: a few seconds after a terminal opens (an
+ * assistant started in it registers itself), when the window gains focus, and once a minute while
+ * it has focus. One read a minute is a third of a percent of the reads limit.
+ */
+class AssistantsRefresher implements vscode.Disposable {
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly periodic: ReturnType<typeof setInterval>;
+  private lastAt = 0;
+
+  constructor(private readonly core: AssistantsFeatureCore, private readonly log: Log) {
+    this.subs.push(
+      vscode.window.onDidOpenTerminal(() => { this.after(3000); this.after(10_000); }),
+      vscode.window.onDidChangeWindowState((s) => { if (s.focused && Date.now() - this.lastAt > 10_000) this.now(); }),
+    );
+    this.periodic = setInterval(() => { if (vscode.window.state.focused) this.now(); }, 60_000);
+  }
+
+  now(): void {
+    if (this.core.state.kind !== 'online') return;
+    this.lastAt = Date.now();
+    this.core.assistants.refresh().catch((e: unknown) => this.log.debug(`assistants: refresh failed: ${String(e)}`));
+  }
+
+  private after(ms: number): void {
+    const t = setTimeout(() => { this.timers.delete(t); this.now(); }, ms);
+    this.timers.add(t);
+  }
+
+  dispose(): void {
+    clearInterval(this.periodic);
+    for (const t of this.timers) clearTimeout(t);
+    for (const d of this.subs.splice(0)) d.dispose();
+  }
+}
+
 function isTreeNode(x: unknown): x is AssistantsTreeNode {
   const k = (x as { kind?: unknown } | undefined)?.kind;
   return (k === 'assistant' || k === 'agent' || k === 'session') && typeof (x as { assistantId?: unknown }).assistantId === 'string';
@@ -200,6 +240,7 @@ function openDemoTerminals(log: Log): void {
     if (vscode.window.terminals.some((x) => x.name === t.name)) continue;
     const terminal = vscode.window.createTerminal({ name: t.name, ...(typeof t.cwd === 'string' ? { cwd: t.cwd } : {}) });
     terminal.sendText(t.command, true);
+    terminal.show(true);
     log.info(`demo: opened terminal "${t.name}"`);
   }
 }

@@ -40,9 +40,7 @@ export class PresenceReporter extends DisposableBase {
       active: windowActive(ws),
       owner: feed ? feed.isOwner() : true,
     };
-    this._register(vscode.window.onDidChangeWindowState((s) => {
-      this.update({ focused: s.focused, active: windowActive(s) });
-    }));
+    this._register(vscode.window.onDidChangeWindowState((s) => this.onWindowState(s)));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('assistantCards.presence')) this.update({ enabled: enabledSetting() });
     }));
@@ -61,6 +59,11 @@ export class PresenceReporter extends DisposableBase {
     if (!next && !this.inputs.signedIn) return;
     this.log.debug(`presence: ${next ? 'here' : 'away'} (${describe(this.inputs)})`);
     this.presence.setHere(next);
+  }
+
+  /** VS Code's window state changed (also the seam a host test uses to blur a headless window). */
+  onWindowState(s: Pick<vscode.WindowState, 'focused'> & { active?: boolean }): void {
+    this.update({ focused: s.focused, active: s.active ?? true });
   }
 
   isHere(): boolean { return this.here; }

@@ -282,8 +282,9 @@ export async function runDemoAssistant(argv: string[]): Promise<number> {
   }
   const stop = new AbortController();
   const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // Ctrl+C, a kill, or the terminal closing (SIGHUP) all end the session cleanly.
+  const signals: NodeJS.Signals[] = process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.once(s, onSignal);
   try {
     const a = await startDemoAssistant({ ...options, signal: stop.signal });
     await a.done;
@@ -292,7 +293,6 @@ export async function runDemoAssistant(argv: string[]): Promise<number> {
     console.error(`${options.name}: ${(e as Error).message}`);
     return 1;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const s of signals) process.off(s, onSignal);
   }
 }

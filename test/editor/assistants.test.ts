@@ -1,0 +1,214 @@
+// Issue 6 in the extension host, against a sandbox this suite starts: two real terminals each run
+// the demo assistant; the assistants view matches each live session to its own terminal; a click
+// focuses the right one; workspace scope shows only their cards; closing a terminal removes its
+// match; presence pings while here and says here:false on blur, as the sandbox records it.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AssistantsFeature } from '../../src/editor/assistants-feature';
+import type { AssistantsTreeNode } from '../../src/editor/assistants-view';
+import type { ExtensionApi } from '../../src/editor/extension';
+import { EXTENSION_ID, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { driver, driverAvailable } from './helpers/driver';
+import { testEnv } from './helpers/env';
+
+interface Presence { here: boolean; lastPings: { here: boolean; at: string }[] }
+
+describe('assistants and their terminals (extension host, sandbox)', function () {
+  this.timeout(180_000);
+  let w: World;
+  let api: ExtensionApi;
+  const terminals: vscode.Terminal[] = [];
+  let one: vscode.Terminal;
+  let two: vscode.Terminal;
+
+  const feature = (): AssistantsFeature => {
+    const f = api.assistants();
+    assert.ok(f, 'the assistants feature runs for the signed-in core');
+    return f;
+  };
+  const core = () => w.app.live!.core;
+  const named = (name: string) => core().assistants.list().find((a) => a.name === name);
+  const sessionOf = (name: string) => named(name)?.agents.flatMap((g) => g.liveSessions)[0];
+
+  /** A terminal that runs the demo assistant, as a person would type it in their shell. */
+  function demoTerminal(name: string): vscode.Terminal {
+    const t = vscode.window.createTerminal({ name: `demo ${name}`, env: { ELECTRON_RUN_AS_NODE: '1' } });
+    terminals.push(t);
+    const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+    t.sendText(`${q(process.execPath)} ${q(path.join(testEnv.root, 'dist', 'sandbox.js'))} assistant --base ${w.sb.url} --name ${name} --machine ${w.machineId} --interval 1`, true);
+    return t;
+  }
+
+  // Reads are budgeted by the core (background work keeps to 10 % of the reads limit): refresh the
+  // assistants at a person's pace, not at the probe's, or the core's own reads would wait.
+  let lastRefresh = 0;
+  async function matchedTerminal(name: string): Promise<vscode.Terminal | undefined> {
+    if (Date.now() - lastRefresh > 2500) { lastRefresh = Date.now(); await core().assistants.refresh(); }
+    const s = sessionOf(name);
+    if (!s) return undefined;
+    await feature().matcher.rematch();
+    return feature().matcher.terminalOf(s.appSessionId)?.terminal;
+  }
+
+  /** The tree's node for an assistant, or for its first agent / live session. */
+  function nodeOf(name: string, kind: AssistantsTreeNode['kind']): AssistantsTreeNode {
+    const tree = feature().tree;
+    const a = tree.getChildren().find((n) => n.kind === 'assistant' && named(name)?.id === n.assistantId);
+    assert.ok(a, `assistant ${name} in the view`);
+    if (kind === 'assistant') return a;
+    const g = tree.getChildren(a)[0];
+    assert.ok(g, `an agent of ${name}`);
+    if (kind === 'agent') return g;
+    const s = tree.getChildren(g)[0];
+    assert.ok(s, `a live session of ${name}`);
+    return s;
+  }
+
+  // Later cards of a list come in the lighter form, without `assistant`: ask the sandbox whose they are.
+  const assistantOf = async (id: string) => (await w.sb.control<{ assistant?: { id: string } }>('GET', `/_sandbox/cards/${id}`)).assistant?.id;
+
+  async function click(node: AssistantsTreeNode): Promise<void> {
+    const item = feature().tree.getTreeItem(node);
+    assert.ok(item.command, 'the item has a click command');
+    await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
+  }
+
+  before(async () => {
+    w = await wire();
+    const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+    api = await ext!.activate();
+    await signInApproved(w);
+  });
+
+  after(async () => {
+    for (const t of terminals) t.dispose();
+    await vscode.workspace.getConfiguration('assistantCards').update('presence', undefined, vscode.ConfigurationTarget.Global);
+    await unwire(w);
+  });
+
+  it('two terminals each run the demo assistant, and each session matches its own terminal', async () => {
+    one = demoTerminal('one');
+    two = demoTerminal('two');
+    assert.equal(await until('assistant one in terminal one', () => matchedTerminal('one'), 60_000), one);
+    assert.equal(await until('assistant two in terminal two', () => matchedTerminal('two'), 60_000), two);
+    // Matched by pid: the session reports its shell, which is the terminal's own process.
+    const s1 = sessionOf('one')!;
+    assert.equal(s1.terminal?.pid, await one.processId);
+    assert.equal(feature().matcher.terminalOf(s1.appSessionId)?.by, 'pid');
+
+    // What the view shows: the session's terminal by name, the assistant with its app and computer.
+    const item = feature().tree.getTreeItem(nodeOf('two', 'session'));
+    assert.equal(item.description, 'terminal "demo two"');
+    const top = feature().tree.getTreeItem(nodeOf('one', 'assistant'));
+    assert.match(String(top.description), /host-test computer/);
+    assert.match(String(top.contextValue), /assistant:terminal/);
+    if (driverAvailable()) {
+      await vscode.commands.executeCommand('assistantCards.assistants.focus');
+      await new Promise((r) => setTimeout(r, 1000));
+      await driver.screenshot('assistants-view');
+    }
+  });
+
+  it('clicking an assistant, an agent or a session focuses its terminal; so does "Go to terminal" on a card', async () => {
+    await click(nodeOf('two', 'assistant'));
+    await until('terminal two active', () => vscode.window.activeTerminal === two);
+    await click(nodeOf('one', 'session'));
+    await until('terminal one active', () => vscode.window.activeTerminal === one);
+    await click(nodeOf('two', 'agent'));
+    await until('terminal two active again', () => vscode.window.activeTerminal === two);
+    if (driverAvailable()) {
+      await new Promise((r) => setTimeout(r, 1000));
+      await driver.screenshot('focused-terminal');
+    }
+
+    // The card the demo assistant "one" asked: Go to terminal lands in terminal one.
+    const card = await until('a card from assistant one', async () => {
+      for (const c of core().cards.list('pending')) if (await assistantOf(c.id) === named('one')?.id) return c;
+      return undefined;
+    });
+    const focused = await vscode.commands.executeCommand<boolean>('assistantCards.focusTerminal', { kind: 'card', id: card.id });
+    assert.equal(focused, true);
+    await until('terminal one active after Go to terminal', () => vscode.window.activeTerminal === one);
+  });
+
+  it('workspace scope shows only the cards of the assistants in this window\'s terminals; the toggle shows every card', async () => {
+    // An assistant on this computer that runs in no terminal of this window, with a card.
+    const other = await w.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'elsewhere', app: 'codex', machineId: w.machineId });
+    const agent = await w.sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: other.id, name: 'main' });
+    const outside = await newCard(w, { kind: 'text', title: 'Not from this window' }, agent.id);
+    const ids = () => w.app.live!.tree.visible('pending').map((c) => c.id);
+    const fromDemo = () => core().cards.list('pending').filter((c) => c.id !== outside.id);
+
+    await vscode.workspace.getConfiguration('assistantCards').update('scope', 'machine', vscode.ConfigurationTarget.Global);
+    await until('machine scope: the outside card shows', () => ids().includes(outside.id));
+
+    await vscode.commands.executeCommand('assistantCards.toggleScope');
+    assert.equal(vscode.workspace.getConfiguration('assistantCards').get('scope'), 'workspace');
+    const scope = feature().scope.current();
+    assert.equal(scope.kind, 'workspace');
+    assert.deepEqual(scope.kind === 'workspace' ? [...scope.assistantIds].sort() : [], [named('one')!.id, named('two')!.id].sort());
+    await until('workspace scope: the outside card is gone', () => !ids().includes(outside.id), 90_000);
+    await until('workspace scope: the demo cards stay', () => fromDemo().length >= 2 && fromDemo().every((c) => ids().includes(c.id)));
+
+    // Cards of the active terminal: only terminal two's assistant.
+    two.show(false);
+    await until('terminal two active', () => vscode.window.activeTerminal === two);
+    await vscode.commands.executeCommand('assistantCards.cardsOfActiveTerminal');
+    const narrowed = feature().scope.current();
+    assert.deepEqual(narrowed.kind === 'workspace' ? narrowed.assistantIds : [], [named('two')!.id]);
+    let seen: string[] = [];
+    await until('only cards of assistant two', async () => {
+      const shown = core().cards.list('pending').map((c) => c.id);
+      seen = await Promise.all(shown.map(assistantOf)) as string[];
+      return shown.length > 0 && seen.every((a) => a === named('two')!.id);
+    }).catch((e: Error) => { throw new Error(`${e.message}; shown cards belong to ${seen.join(', ')} (two is ${named('two')?.id})`); });
+    feature().scope.clearTerminal();
+  });
+
+  it('presence: here:true while focused and active, here:false once on blur, nothing while turned off', async () => {
+    const presence = feature().presence;
+    assert.ok(presence, 'presence runs for a core with presence');
+    const read = () => w.sb.control<Presence>('GET', '/_sandbox/presence');
+    // Headless windows may not have focus: tell the core and the reporter what a focused window would.
+    core().feed.setFocused(true);
+    await until('this window owns the feed', () => core().feed.isOwner());
+    presence.onWindowState({ focused: true, active: true });
+    await until('the sandbox sees the person here', async () => (await read()).here);
+    const before = (await read()).lastPings.length;
+
+    presence.onWindowState({ focused: false, active: true });
+    const afterBlur = await until('here:false on blur', async () => {
+      const p = await read();
+      return p.lastPings.length > before && p.lastPings[p.lastPings.length - 1]?.here === false ? p : undefined;
+    });
+    assert.equal(afterBlur.here, false);
+    assert.equal(afterBlur.lastPings.slice(before).filter((p) => !p.here).length, 1, 'here:false exactly once');
+
+    // Inactive while focused is away too; back and active is here again.
+    presence.onWindowState({ focused: true, active: true });
+    await until('here again', async () => (await read()).here);
+    presence.onWindowState({ focused: true, active: false });
+    await until('away when inactive', async () => !(await read()).here);
+
+    // The setting turns it off: focus and activity no longer make the person here.
+    await vscode.workspace.getConfiguration('assistantCards').update('presence', false, vscode.ConfigurationTarget.Global);
+    presence.onWindowState({ focused: true, active: true });
+    assert.equal(presence.isHere(), false);
+  });
+
+  it('a terminal closed removes its match', async () => {
+    const s2 = sessionOf('two')!;
+    two.dispose();
+    await until('no terminal for session two', async () => {
+      await feature().matcher.rematch();
+      return feature().matcher.terminalOf(s2.appSessionId) === undefined;
+    });
+    // Its assistant leaves workspace scope (its session ended, or it is "not in this window").
+    await until('assistant two out of scope', () => {
+      const s = feature().scope.current();
+      return s.kind === 'workspace' && !s.assistantIds.includes(named('two')?.id ?? '-') && s.assistantIds.includes(named('one')!.id);
+    });
+    assert.equal(feature().matcher.terminalOf(sessionOf('one')!.appSessionId)?.terminal, one, 'terminal one keeps its match');
+  });
+});
