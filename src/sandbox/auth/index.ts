@@ -27,6 +27,11 @@ export class AuthService {
   readonly core: AuthCore;
   /** Computers set up through POST /_sandbox/machines, by id. */
   readonly machines: Map<string, MachineRecord>;
+  /**
+   * Run by GET /v1/me after sign-in passed, before the answer: server.ts sets it to count the
+   * route's limit classes (read, workspace). It may throw ProblemError (e.g. rate_limited).
+   */
+  meGuard?: (req: FastifyRequest, grant: Grant) => void;
 
   constructor(readonly ctx: SandboxContext) {
     this.core = new AuthCore(ctx);

@@ -28,6 +28,7 @@ export function registerMeRoute(app: FastifyInstance, auth: AuthService): void {
     let grant: Grant;
     try {
       grant = await auth.authenticate(req, 'any');
+      auth.meGuard?.(req, grant);
     } catch (err) {
       reply.header('DPoP-Nonce', auth.currentNonce());
       return answerRefusal(reply, auth.ctx.baseUrl(req), err);
