@@ -91,12 +91,12 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
           : vscode.TreeItemCollapsibleState.None);
       item.id = `a:${assistant.id}`;
       const open = assistant.agents.reduce((n, g) => n + g.openCards, 0);
-      item.description = [assistant.appName || assistant.app, assistant.machine.name, open ? `${open} open` : '']
-        .filter(Boolean).join(' · ');
+      // Short enough for a narrow side bar; the open count is on each agent and in the tooltip.
+      item.description = [assistant.appName || assistant.app, assistant.machine.name].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon(live ? 'circle-filled' : 'circle-outline',
         live ? new vscode.ThemeColor('charts.green') : undefined);
       item.tooltip = new vscode.MarkdownString(undefined, false);
-      item.tooltip.appendText(`${assistant.name} (${assistant.appName || assistant.app}) on ${assistant.machine.name}\n`);
+      item.tooltip.appendText(`${assistant.name} (${assistant.appName || assistant.app}) on ${assistant.machine.name}, ${open} open card${open === 1 ? '' : 's'}\n`);
       item.tooltip.appendText(terminal ? `Runs in terminal "${terminal.name}" of this window` : 'Not in a terminal of this window');
       item.contextValue = terminal ? 'assistant assistant:terminal' : 'assistant';
       item.command = focus(terminal);
