@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { OAuthRefusalError } from '../../src/api/errors';
 import { silentLogger } from '../../src/api/runtime';
@@ -103,7 +104,7 @@ describe('auth: device flow polling rules (scripted endpoints)', () => {
   async function run(answers: (string | 'ok')[], o: { abortAfter?: number } = {}) {
     const t = new FakeTimers();
     const polledAt: number[] = [];
-    const dir = await fs.mkdtemp(path.join(require('node:os').tmpdir(), 'ac-df-'));
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-df-'));
     const { privateJwk, key } = await DpopKey.generate();
     const machineFile = path.join(dir, 'm.json');
     await fs.writeFile(machineFile, JSON.stringify({ id: 'mch_1', name: 'm', baseUrl: 'http://svc', privateJwk }));

@@ -136,6 +136,7 @@ export interface TestWorld {
   helperAgentId: string;
   transports: CountingTransport[];
   timers: ManualTimers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- control-surface JSON, read loosely in tests
   ctl(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
   card(fields?: Record<string, unknown>): Promise<{ id: string; version: number; [k: string]: unknown }>;
   core(o?: Partial<ClientCoreOptions> & { store?: SecretStore }): ReturnType<typeof createClientCore> & { transport: CountingTransport };

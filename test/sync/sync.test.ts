@@ -1,7 +1,7 @@
 // The live model against the sandbox: the feed, the periodic read, offline and back, presence,
 // scope, presses with their retries, and the problems a press can meet.
 import { strict as assert } from 'node:assert';
-import { ApiProblemError, HighStakesError, VersionConflictError } from '../../src/api/errors';
+import { HighStakesError, VersionConflictError } from '../../src/api/errors';
 import { eventually, makeTestWorld, settle, signInCore } from './harness';
 import type { TestWorld } from './harness';
 
