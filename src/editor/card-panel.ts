@@ -138,7 +138,7 @@ export class CardPanel extends DisposableBase {
       if (this.isDisposed) return;
       this.card = card;
       this.panel.title = oneLine(card.title, 40) || 'Card';
-      if (card.undoUntil && Date.parse(card.undoUntil) <= Date.now()) this.undoUntil = undefined;
+      if (this.undoUntil && Date.parse(this.undoUntil) <= Date.now()) this.undoUntil = undefined;
       if (card.status !== 'answered' && card.status !== 'delegated') this.undoUntil = undefined;
       if (this.panel.active) setContext(CONTEXT.activePanelCard, contextValueOf(card));
       if (this.ready) this.postCard(changedSinceAnswer);
@@ -233,7 +233,7 @@ export class CardPanel extends DisposableBase {
       const seen = { id: this.cardId, version: m.version, ...(card?.highStakes ? { highStakes: true } : {}), ...(card?.url ? { url: card.url } : {}) };
       const out: Outcome = await runPress(this.deps.core, gesture, seen, toAction(m, card, this.deps.timeZone()), this.deps.log);
       if (out.ok) {
-        this.undoUntil = m.type === 'answer' || m.type === 'delegate' ? out.value.undoUntil : undefined;
+        this.undoUntil = m.type === 'answer' || m.type === 'delegate' ? localDeadline(out.value.undoUntil) : undefined;
         if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);
         this.post({ type: 'done', action: m.type, message: DONE[m.type], ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}), nowMs: Date.now() });
         await this.load();
@@ -282,6 +282,18 @@ function toAction(m: ActionMessage, card: Card | undefined, timeZone: string): P
     };
     case 'takeBack': return { type: 'takeBack' };
   }
+}
+
+/**
+ * The service's undoUntil on this computer's clock. The hold is 5 s; when the two clocks disagree
+ * by more than that (a computer clock minutes off), count the 5 s from now instead.
+ */
+export function localDeadline(undoUntil: string | undefined, now = Date.now()): string | undefined {
+  if (!undoUntil) return undefined;
+  const t = Date.parse(undoUntil);
+  if (Number.isNaN(t)) return undefined;
+  const left = t - now;
+  return new Date(now + (left >= 0 && left <= 6_000 ? left : 5_000)).toISOString();
 }
 
 export const draftKey = (cardId: string) => `assistantCards.draft.${cardId}`;

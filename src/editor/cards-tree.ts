@@ -38,12 +38,20 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   /** How many tree items were rendered since the last reset (for the bench's rerender figure). */
   renderedItems = 0;
 
-  constructor(private readonly model: CardModelView, private readonly log: Log) {
+  constructor(
+    private readonly model: CardModelView,
+    private readonly log: Log,
+    /** True while signed in (online or offline with what was read): otherwise the tree is empty so the welcome view shows. */
+    private readonly showing: () => boolean = () => true,
+  ) {
     super();
     this.view = this._register(vscode.window.createTreeView('assistantCards.cards', {
       treeDataProvider: this, showCollapseAll: true,
     }));
-    this._register(model.added((c) => this.refreshGroup(this.model.groupOf(c.id))));
+    this._register(model.added((c) => {
+      // The first card replaces the "nothing waits" welcome with the groups.
+      if (this.rootEmpty()) this.emitter.fire(undefined); else this.refreshGroup(this.model.groupOf(c.id));
+    }));
     this._register(model.removed(({ id, previous }) => {
       this.cardNodes.delete(id);
       this.refreshGroup(groupOfEntry(previous));
@@ -59,6 +67,10 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
       if (e.element.kind === 'group' && e.element.group === 'done' && !this.doneLoaded) void this.loadDone();
     }));
     this.updateBadge(model.counts().waiting);
+  }
+
+  private rootEmpty(): boolean {
+    return GROUPS.filter((g) => g !== 'done').reduce((n, g) => n + this.model.list(g).length, 0) <= 1;
   }
 
   private updateBadge(waiting: number): void {
@@ -107,7 +119,13 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   }
 
   getChildren(el?: Node): Node[] {
-    if (!el) return GROUPS.map((g) => this.groupNodes.get(g)!);
+    if (!el) {
+      // Empty while signed out / not set up, and when nothing is in any open group, so the
+      // matching welcome view (package.json viewsWelcome) shows instead.
+      if (!this.showing()) return [];
+      const open = GROUPS.filter((g) => g !== 'done').some((g) => this.model.list(g).length > 0);
+      return open ? GROUPS.map((g) => this.groupNodes.get(g)!) : [];
+    }
     if (el.kind === 'card') return [];
     if (el.group === 'done' && !this.doneLoaded) {
       // Loaded on expand; getChildren is called on expand, so kick it off here too.

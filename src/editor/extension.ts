@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Me } from '../api/schemas';
+import { redact as redactFacts } from '../api/runtime';
 import { createClientCore, type ClientCore, type ConnectionState } from '../sync';
 import { CardsAuthProvider } from './auth-provider';
 import { CardPanels } from './card-panel';
@@ -84,10 +85,12 @@ function resolveBaseUrl(file: string): string | undefined {
 class Live implements vscode.Disposable {
   readonly tree: CardsTree;
   readonly panels: CardPanels;
+  /** The silent sign-in at start; an interactive sign-in waits for it so the two never race. */
+  started: Promise<void> = Promise.resolve();
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(readonly core: ClientCore, readonly key: string, app: App) {
-    this.tree = new CardsTree(core.cards, app.log);
+    this.tree = new CardsTree(core.cards, app.log, () => core.state.kind === 'online' || core.state.kind === 'offline');
     this.panels = new CardPanels({
       core, log: app.log, extensionUri: app.ctx.extensionUri, workspaceState: app.ctx.workspaceState,
       timeZone: systemTimeZone, online: () => core.state.kind === 'online',
@@ -179,6 +182,8 @@ export class App implements vscode.Disposable {
         return undefined;
       }
     }
+    await this.live.started;
+    if (this.live.core.state.kind === 'online') return this.live.core.state.me;
     const me = await signInInteractive(this.live.core, this.log);
     if (me) void vscode.authentication.getSession('assistant-cards', [], { silent: true }).then(undefined, () => undefined);
     return me;
@@ -233,8 +238,10 @@ export class App implements vscode.Disposable {
         lockDir: this.ctx.globalStorageUri.fsPath,
         appVersion: String((this.ctx.extension.packageJSON as { version?: unknown }).version ?? '0'),
         logger: {
-          info: (m: string) => this.log.info(m), warn: (m: string) => this.log.warn(m), error: (m: string) => this.log.error(m),
-        } as never,
+          info: (m, facts) => this.log.info(withFacts(m, facts)),
+          warn: (m, facts) => this.log.warn(withFacts(m, facts)),
+          error: (m, facts) => this.log.error(withFacts(m, facts)),
+        },
         scope: scopeSetting(),
       });
     } catch (e) {
@@ -242,12 +249,13 @@ export class App implements vscode.Disposable {
       this.showNoCore({ kind: 'offline', since: Date.now(), lastError: (e as Error).message });
       return;
     }
-    this.live = new Live(core, key, this);
-    core.onDidChangeState((s) => this.onState(s));
+    const live = new Live(core, key, this);
+    this.live = live;
+    core.onDidChangeState((s) => { this.onState(s); live.tree.refreshAll(); });
     this.onState(core.state);
     this.log.info(`service ${baseUrl}`);
     // Silent sign-in: stored tokens only, never a prompt.
-    void core.start().catch((e: unknown) => this.log.warn(`start: ${String(e)}`));
+    live.started = core.start().catch((e: unknown) => this.log.warn(`start: ${String(e)}`));
   }
 
   private showNoCore(state: ConnectionState): void {
@@ -279,6 +287,12 @@ export class App implements vscode.Disposable {
     this.live = undefined;
     for (const d of this.noCoreViews.splice(0)) d.dispose();
   }
+}
+
+/** The core's log line with its facts; log.ts redacts the whole line again. */
+function withFacts(message: string, facts?: Record<string, unknown>): string {
+  if (!facts || Object.keys(facts).length === 0) return message;
+  try { return `${message} ${JSON.stringify(redactFacts(facts))}`; } catch { return message; }
 }
 
 function scopeSetting(): { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] } {
