@@ -2,6 +2,7 @@
 // a device sign-in becomes (GET /v1/me, replacement, scopes, testers, removed apps).
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { ProblemError } from '../../src/sandbox/problems';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -251,6 +252,28 @@ describe('sandbox oauth: device token polling (RFC 8628)', () => {
     assert.equal(unknownClient.json.error, 'invalid_client');
   });
 
+  it('refuses a wrong resource, a repeated field, and a secret from a public client', async () => {
+    const { key, device } = await begin();
+    const nonce = await tokenNonce(srv.url, key, now);
+    const proof = async () => dpopProof(key, { htm: 'POST', htu: tokenUrl(), nonce, now });
+    const fields = { grant_type: DEVICE_GRANT, device_code: device.device_code, client_id: 'assistant-cards-vscode' };
+    oauthError(await postForm(tokenUrl(), { ...fields, resource: 'https://elsewhere.example/v1' }, { DPoP: await proof() }), 'invalid_target');
+    oauthError(await postForm(tokenUrl(), { ...fields, device_code: [device.device_code, device.device_code] }, { DPoP: await proof() }), 'invalid_request');
+    const secret = await postForm(tokenUrl(), { ...fields, client_secret: 'guess' }, { DPoP: await proof() });
+    assert.equal(secret.status, 401);
+    assert.equal(secret.json.error, 'invalid_client');
+    assert.match(secret.headers.get('www-authenticate') ?? '', /^Basic/);
+    // None of those counted as a poll.
+    oauthError(await poll(key, device.device_code), 'authorization_pending');
+  });
+
+  it('a website with a server cannot use the device flow', async () => {
+    const web = await call('POST', `${srv.url}/_sandbox/apps`, { name: 'Site', verified: true, domain: 'site.example', confidential: true, scopes: ['cards:read'], redirectUris: ['https://site.example/cb'] });
+    const res = await startDevice(srv.url, { key: makeKey(), machine, clientId: web.json.clientId, now });
+    assert.equal(res.status, 400);
+    assert.equal(res.json.error, 'unauthorized_client');
+  });
+
   it('approve and deny through the control surface refuse bad input', async () => {
     const { device } = await begin(makeKey(), ['cards:read']);
     assert.equal((await call('POST', `${srv.url}/_sandbox/device/approve`, {})).json.code, 'invalid');
@@ -368,6 +391,25 @@ describe('sandbox oauth: what a device sign-in is', () => {
     const again = await startDevice(srv.url, { key: makeKey(), machine: s.machine, clientId: reg.json.clientId, now });
     assert.equal(again.json.error, 'invalid_client');
     assert.match(again.json.error_description, /app_not_available/);
+  });
+
+  it('GET /v1/me runs meGuard (server.ts counts its limits there) and answers what it throws', async () => {
+    const s = await signIn(srv.url, { now });
+    const seen: string[] = [];
+    srv.auth.meGuard = (_req, grant) => {
+      seen.push(grant.id);
+      if (seen.length > 1) throw new ProblemError('rate_limited', 'Too many reads.', { retryAfter: 7 });
+    };
+    try {
+      assert.equal((await s.request('GET', '/v1/me')).status, 200);
+      const limited = await s.request('GET', '/v1/me');
+      assert.equal(limited.status, 429);
+      assert.equal(limited.json.code, 'rate_limited');
+      assert.equal(limited.headers.get('retry-after'), '7');
+      assert.equal(seen.length, 2);
+    } finally {
+      srv.auth.meGuard = undefined;
+    }
   });
 
   it('reset leaves the built-in app only, no computers, no sign-ins', async () => {
