@@ -104,12 +104,12 @@ class ClientCoreImpl implements ClientCore {
   private syncing = false;
   private fullReadTimer: TimerHandle | undefined;
   private leaseTimer: TimerHandle | undefined;
-  private focused = false;
   private owner = false;
   private readonly ownerE = new Emitter<boolean>();
   private disposed = false;
   private storeWatch: { dispose(): void } | undefined;
   private starting: Promise<void> | undefined;
+  private loadingMe: Promise<void> | undefined;
   /** Aborted when syncing stops, so no background wait outlives it. */
   private syncAbort = new AbortController();
 
@@ -373,7 +373,22 @@ class ClientCoreImpl implements ClientCore {
   }
 
   private markOnline(): void {
-    if (!this.syncing || !this.me) return;
+    if (!this.syncing) return;
+    if (!this.me) {
+      // Started while offline: learn who we are before saying "online".
+      this.loadingMe ??= this.api.me().then(
+        (me) => {
+          this.me = me;
+          this.loadingMe = undefined;
+          this.markOnline();
+        },
+        (e: unknown) => {
+          this.loadingMe = undefined;
+          this.handleFailure(e);
+        },
+      );
+      return;
+    }
     if (this.stateValue.kind !== 'online') {
       const wasOffline = this.stateValue.kind === 'offline';
       this.setState({ kind: 'online', me: this.me });
@@ -384,7 +399,13 @@ class ClientCoreImpl implements ClientCore {
 
   private handleFailure(e: unknown): void {
     if (e instanceof SignedOutError || (e instanceof OAuthRefusalError && (e.error === 'invalid_token' || e.error === 'invalid_grant'))) {
-      void this.stopSync().then(() => this.afterSignOut());
+      // invalid_token after a renewed token: the sign-in was revoked (or replaced) on the service.
+      if (!this.syncing) return;
+      void this.stopSync()
+        .then(async () => {
+          if (!(e instanceof SignedOutError)) await this.tokens?.signOut('refused by the service');
+        })
+        .finally(() => this.afterSignOut());
       return;
     }
     if (e instanceof NetworkError || e instanceof MalformedResponseError || (e instanceof ApiProblemError && e.status >= 500)) {
@@ -420,7 +441,6 @@ class ClientCoreImpl implements ClientCore {
   // ---- feed ownership ----
 
   private async setFocused(focused: boolean): Promise<void> {
-    this.focused = focused;
     if (focused) {
       await this.lease.claim().catch((e: unknown) => this.log.warn('feed lease claim failed', { error: String(e) }));
       this.setOwner(true);

@@ -2,6 +2,9 @@
 // scope, presses with their retries, and the problems a press can meet.
 import { strict as assert } from 'node:assert';
 import { HighStakesError, VersionConflictError } from '../../src/api/errors';
+import { DPOP_KEY_SECRET } from '../../src/auth/dpop';
+import { MemorySecretStore } from '../../src/auth/secret-store';
+import { TOKENS_SECRET } from '../../src/auth/token-set';
 import { eventually, makeTestWorld, settle, signInCore } from './harness';
 import type { TestWorld } from './harness';
 
@@ -217,5 +220,62 @@ describe('sync: live card model against the sandbox', () => {
     const log = core.transport.log.slice(before).filter((l) => l.path === '/v1/assistants');
     assert.deepEqual(log.map((l) => l.status), [401, 304], 'refused once, then repeated (unchanged: 304)');
     assert.notEqual(log[0]!.headers.dpop, log[1]!.headers.dpop);
+  });
+});
+
+describe('sync: starting offline, gotIt, revoked sign-in', () => {
+  let w: TestWorld;
+  beforeEach(async () => {
+    w = await makeTestWorld();
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  it('a stored sign-in started while the service fails is offline, then online by itself', async () => {
+    const store = new MemorySecretStore();
+    const a = w.core({ store });
+    await signInCore(w, a);
+    await a.dispose();
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/me', status: 503, times: 4 });
+    const b = w.core({ store });
+    const states: string[] = [];
+    b.onDidChangeState((s) => states.push(s.kind));
+    b.feed.setFocused(true);
+    const started = b.start();
+    await w.timers.until(() => states.includes('offline'), 500, 60_000);
+    await started;
+    await w.timers.until(() => b.state.kind === 'online', 1000, 5 * MIN);
+    assert.deepEqual(states, ['offline', 'online']);
+  });
+
+  it('gotIt closes an update card with its version and nothing else', async () => {
+    const core = w.core();
+    core.feed.setFocused(true);
+    await signInCore(w, core);
+    const c = await w.card({ kind: 'update', title: 'deploy failed', options: undefined });
+    await eventually(() => core.cards.get(c.id) !== undefined);
+    const r = await core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'gotIt' }).send();
+    assert.equal(r.status, 'answered');
+    const sent = core.transport.log.find((l) => l.path === `/v1/cards/${c.id}/answer`)!;
+    assert.deepEqual(JSON.parse(sent.body!), { version: c.version });
+  });
+
+  it('a sign-in replaced elsewhere (same key signs in again) ends here as signed out, nothing kept', async () => {
+    const store = new MemorySecretStore();
+    const core = w.core({ store });
+    core.feed.setFocused(true);
+    await signInCore(w, core);
+    await w.card();
+    await core.cards.refresh();
+    // Another copy with the same key signs in: the old sign-in is replaced on the service.
+    const otherStore = new MemorySecretStore();
+    await otherStore.store(DPOP_KEY_SECRET, (await store.get(DPOP_KEY_SECRET))!);
+    const other = w.core({ store: otherStore });
+    await signInCore(w, other);
+    await core.cards.refresh().catch(() => undefined);
+    await eventually(() => core.state.kind === 'signed-out');
+    assert.equal(core.cards.list('pending').length, 0);
+    assert.equal(await store.get(TOKENS_SECRET), undefined);
   });
 });
