@@ -90,6 +90,15 @@ describe('sandbox approval page (Chromium)', function () {
     assert.equal(approve.status, 200);
   });
 
+  it('a form posted from elsewhere (no form token) is refused and decides nothing', async () => {
+    const { device } = await begin(['cards:read']);
+    const forged = await postForm(`${sb.url}/device`, { user_code: device.user_code!, action: 'allow', scope: 'cards:read' });
+    assert.equal(forged.status, 403);
+    assert.match(forged.text, /did not come from the approval page/);
+    const approve = await call('POST', `${sb.url}/_sandbox/device/approve`, { user_code: device.user_code });
+    assert.equal(approve.status, 200, 'still waiting on the person');
+  });
+
   it('the code can be typed at verification_uri', async () => {
     const { device } = await begin(['cards:read']);
     await page.goto(device.verification_uri!);

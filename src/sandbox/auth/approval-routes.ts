@@ -36,7 +36,7 @@ export function registerApprovalRoutes(app: FastifyInstance, core: AuthCore): vo
         scopes: device.scopes,
         fixed: [],
         action: `${base}/device`,
-        hidden: { user_code: device.userCode },
+        hidden: { user_code: device.userCode, form_token: device.formToken },
         userCode: device.userCode,
       }),
     );
@@ -46,6 +46,11 @@ export function registerApprovalRoutes(app: FastifyInstance, core: AuthCore): vo
     const form = formOf(req.body);
     const userCode = field(form, 'user_code') ?? '';
     const action = field(form, 'action');
+    const pending = findPending(core, userCode);
+    if (pending.ok && field(form, 'form_token') !== pending.device.formToken) {
+      // Not sent from the page shown to the person (another site posting the form).
+      return html(reply, 403, messagePage('Open the sign-in page again', 'This answer did not come from the approval page. Open the link the app shows and decide there.', 'error'));
+    }
     if (action === 'deny') {
       const result = denyDevice(core, userCode);
       if (!result.ok) return html(reply, result.code === 'not_found' ? 404 : 409, messagePage('Nothing to deny', result.detail, 'error'));

@@ -48,6 +48,7 @@ export function registerDeviceRoute(app: FastifyInstance, core: AuthCore): void 
       expiresAt: now + DEVICE_CODE_S * 1000,
       interval: DEVICE_INTERVAL_S,
       state: 'pending',
+      formToken: newSecret(18),
     };
     core.store.devices.set(device.deviceCode, device);
     core.store.userCodes.set(userCode, device);

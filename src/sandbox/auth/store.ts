@@ -37,6 +37,8 @@ export interface DeviceRecord {
   approvedScopes?: Scope[];
   userId?: string;
   deniedReason?: string;
+  /** Hidden in the approval page's form: a POST without it did not come from that page. */
+  formToken: string;
 }
 
 export interface AuthRequestRecord {
