@@ -1,0 +1,123 @@
+// The card model on a scripted API: groups, order, events, light vs whole, scope.
+import { strict as assert } from 'node:assert';
+import type { ApiClient, CardsQuery } from '../../src/api/client';
+import { ApiProblemError } from '../../src/api/errors';
+import { silentLogger } from '../../src/api/runtime';
+import type { Card, CardListEntry } from '../../src/api/schemas';
+import { CardModel, groupOf } from '../../src/sync/card-model';
+import { classesOf, RequestBudget } from '../../src/sync/budget';
+
+const card = (id: string, o: Partial<Card> = {}): Card => ({ id, version: 1, status: 'pending', turn: 'you', kind: 'choice', title: id, ...o });
+
+function fakeApi(lists: Partial<Record<string, CardListEntry[]>>, cards: Record<string, Card | 'gone'> = {}) {
+  const queries: CardsQuery[] = [];
+  const api = {
+    listCards: async (q: CardsQuery) => {
+      queries.push(q);
+      return { cards: lists[q.status ?? 'pending'] ?? [], next: null };
+    },
+    getCard: async (id: string) => {
+      const c = cards[id];
+      if (!c || c === 'gone') throw new ApiProblemError({ type: 't', title: 't', status: 404, code: 'not_found', detail: 'd', requestId: 'rid_x' }, 'u');
+      return c;
+    },
+  } as unknown as ApiClient;
+  return { api, queries };
+}
+
+describe('sync: card model', () => {
+  it('groups: pending/you, agent (turn agent or answered), snoozed, delegated, done; unknown status by turn', () => {
+    assert.equal(groupOf(card('a')), 'pending');
+    assert.equal(groupOf(card('a', { turn: 'agent' })), 'agent');
+    assert.equal(groupOf(card('a', { status: 'answered' })), 'agent');
+    assert.equal(groupOf(card('a', { status: 'snoozed' })), 'snoozed');
+    assert.equal(groupOf(card('a', { status: 'delegated' })), 'delegated');
+    assert.equal(groupOf(card('a', { status: 'done' })), 'done');
+    assert.equal(groupOf(card('a', { status: 'parked', turn: 'you' })), 'pending');
+  });
+
+  it('a full read fills the groups in order; a second read emits only the differences', async () => {
+    const lists: Record<string, CardListEntry[]> = {
+      pending: [card('req_b'), card('req_a', { turn: 'agent' }), card('req_c', { blocking: true })],
+      snoozed: [card('req_s2', { status: 'snoozed', until: '2026-01-02' }), card('req_s1', { status: 'snoozed', until: '2026-01-01' })],
+      delegated: [],
+    };
+    const { api } = fakeApi(lists);
+    const m = new CardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'machine' });
+    const events: string[] = [];
+    m.added((c) => events.push(`+${c.id}`));
+    m.changed((e) => events.push(`~${e.card.id}`));
+    m.removed((e) => events.push(`-${e.id}`));
+    m.countsChanged((c) => events.push(`#${c.waiting}/${c.blockingWaiting}`));
+    await m.fullRead();
+    assert.deepEqual(m.list('pending').map((c) => c.id), ['req_b', 'req_c']);
+    assert.deepEqual(m.list('agent').map((c) => c.id), ['req_a']);
+    assert.deepEqual(m.list('snoozed').map((c) => c.id), ['req_s1', 'req_s2'], 'soonest back first');
+    assert.equal(events.filter((e) => e.startsWith('+')).length, 5);
+    assert.deepEqual(m.counts(), { waiting: 2, blockingWaiting: 1 });
+    events.length = 0;
+    lists.pending = [card('req_b', { version: 2, turn: 'agent' }), card('req_c', { blocking: true })];
+    await m.fullRead();
+    assert.deepEqual(events.sort(), ['#1/1', '-req_a', '~req_b'].sort());
+    assert.equal(m.groupOf('req_b'), 'agent');
+  });
+
+  it('changes refetch by id: new cards are appended, gone ones removed; a whole card is not downgraded by a light list entry', async () => {
+    const cards: Record<string, Card | 'gone'> = { req_n: card('req_n', { summary: 'whole' }), req_a: 'gone' };
+    const lists: Record<string, CardListEntry[]> = { pending: [card('req_a'), card('req_x', { whole: false } as Partial<Card>)] };
+    const { api } = fakeApi(lists, cards);
+    const m = new CardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'machine' });
+    await m.fullRead();
+    await m.applyChanges([{ type: 'card.created', cardId: 'req_n', at: 'x' }, { type: 'card.closed', cardId: 'req_a', at: 'x' }, { type: 'card.created', cardId: 'req_n', at: 'x' }]);
+    assert.deepEqual(m.list('pending').map((c) => c.id), ['req_x', 'req_n']);
+    cards.req_x = card('req_x', { summary: 'full text' });
+    await m.whole('req_x');
+    await m.fullRead(); // the list still sends the light form of the same version
+    assert.equal((m.get('req_x') as Card).summary, 'full text');
+  });
+
+  it('workspace scope: filters by assistant on the service (20 ids a request) and drops out-of-scope refetches', async () => {
+    const ids = Array.from({ length: 25 }, (_, i) => `con_${i}`);
+    const { api, queries } = fakeApi({ pending: [] }, { req_o: card('req_o', { assistant: { id: 'con_other', name: 'o', app: 'codex' } }) });
+    const m = new CardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'workspace', assistantIds: ids });
+    await m.fullRead();
+    const pendingQueries = queries.filter((q) => q.status === 'pending');
+    assert.deepEqual(pendingQueries.map((q) => q.assistant?.length), [20, 5]);
+    await m.applyChanges([{ type: 'card.created', cardId: 'req_o', at: 'x' }]);
+    assert.equal(m.get('req_o'), undefined);
+    queries.length = 0;
+    m.setScope({ kind: 'workspace', assistantIds: [] });
+    await m.fullRead();
+    assert.equal(queries.length, 0, 'no assistants in this window: nothing to read');
+  });
+});
+
+describe('sync: request budget', () => {
+  it('limit classes per route follow the spec and DESIGN', () => {
+    assert.deepEqual(classesOf('GET', '/v1/cards', false), ['read', 'person']);
+    assert.deepEqual(classesOf('GET', '/v1/changes', true), ['wait', 'person']);
+    assert.deepEqual(classesOf('POST', '/v1/cards/req_1/answer', false), ['write', 'answer', 'person']);
+    assert.deepEqual(classesOf('POST', '/v1/cards/req_1/messages', false), ['write', 'answer', 'person']);
+    assert.deepEqual(classesOf('POST', '/v1/presence', false), ['write', 'person']);
+    assert.deepEqual(classesOf('POST', '/oauth/token', false), ['person']);
+  });
+
+  it('background work waits once its share of a minute is used, until the window frees', () => {
+    let now = 0;
+    const b = new RequestBudget({ now: () => now });
+    for (let i = 0; i < 3; i++) b.record('GET', '/v1/changes', true);
+    assert.equal(b.delayFor(['wait']), 60_000);
+    now = 30_000;
+    assert.equal(b.delayFor(['wait']), 30_000);
+    now = 60_001;
+    assert.equal(b.delayFor(['wait']), 0);
+    for (let i = 0; i < 29; i++) b.record('GET', '/v1/cards', false);
+    assert.equal(b.delayFor(['read']), 0);
+    b.record('GET', '/v1/cards', false);
+    assert.ok(b.delayFor(['read']) > 0);
+    assert.equal(b.totals.read, 30);
+  });
+});
