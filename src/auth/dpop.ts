@@ -49,8 +49,19 @@ export class DpopKey {
     return { key: await DpopKey.fromPrivateJwk(privateJwk), privateJwk };
   }
 
-  /** The stored key, or a new one written to the store first (so every window uses the same key). */
-  static async loadOrCreate(store: SecretStore): Promise<DpopKey> {
+  /**
+   * The stored key, or a new one written to the store first (so every window uses the same key).
+   * With a lock shared by the windows, two windows starting at once cannot make two keys.
+   */
+  static async loadOrCreate(store: SecretStore, lock?: { acquire(): Promise<() => Promise<void>> }): Promise<DpopKey> {
+    if (lock) {
+      const release = await lock.acquire();
+      try {
+        return await DpopKey.loadOrCreate(store);
+      } finally {
+        await release();
+      }
+    }
     const stored = await store.get(DPOP_KEY_SECRET);
     if (stored) {
       try {

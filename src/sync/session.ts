@@ -474,10 +474,10 @@ class ClientCoreImpl implements ClientCore {
 
   private tokenSet(): Promise<TokenSet> {
     this.tokensReady ??= (async () => {
-      const key = await DpopKey.loadOrCreate(this.o.secretStore);
+      const lock = FileLock.in(this.o.lockDir, 'refresh');
+      const key = await DpopKey.loadOrCreate(this.o.secretStore, lock);
       this.tokens = new TokenSet({
-        store: this.o.secretStore, endpoints: this.endpoints, key, clock: this.clock, logger: this.log,
-        lock: FileLock.in(this.o.lockDir, 'refresh'),
+        store: this.o.secretStore, endpoints: this.endpoints, key, clock: this.clock, logger: this.log, lock,
       });
       return this.tokens;
     })();

@@ -1,5 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FileLock } from '../../src/auth/file-lock';
 import { athOf, DpopKey, DPOP_KEY_SECRET, htuOf } from '../../src/auth/dpop';
 import { jose } from '../../src/auth/jose';
 import { MemorySecretStore } from '../../src/auth/secret-store';
@@ -61,5 +65,14 @@ describe('auth: DPoP key and proofs', () => {
     await store.store(DPOP_KEY_SECRET, '{not json');
     const k3 = await DpopKey.loadOrCreate(store);
     assert.notEqual(k3.thumbprint, k1.thumbprint);
+  });
+});
+
+describe('auth: one key for every window', () => {
+  it('windows starting at once over one store with the shared lock end with the same key', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-key-'));
+    const store = new MemorySecretStore();
+    const keys = await Promise.all(Array.from({ length: 5 }, () => DpopKey.loadOrCreate(store, FileLock.in(dir, 'refresh'))));
+    assert.equal(new Set(keys.map((k) => k.thumbprint)).size, 1);
   });
 });
