@@ -472,7 +472,7 @@ export function openApiDocument(baseUrl: string): Schema {
       spec: 'RFC 9449',
       header: { typ: 'dpop+jwt', alg: ['ES256'], jwk: 'the public P-256 key (no private members)' },
       claims: { jti: 'random, new per request; a jti seen in the last 5 minutes is refused', htm: 'the method', htu: `${baseUrl}<path>, without query or fragment`, iat: 'seconds, within 60 s of the server clock either way', ath: 'base64url SHA-256 of the access token (resource requests)', nonce: 'the latest DPoP-Nonce' },
-      nonce: { tokenEndpoint: 'required: a proof without one gets 400 use_dpop_nonce and a DPoP-Nonce header', resource: '401 use_dpop_nonce with WWW-Authenticate: DPoP error="use_dpop_nonce" when old; repeat once with the new nonce', lifetime: 'good for 5 minutes after a newer one is issued' },
+      nonce: { tokenEndpoint: 'required: a proof without one gets 400 use_dpop_nonce and a DPoP-Nonce header', resource: 'required too: without one or with an old one, 401 use_dpop_nonce with WWW-Authenticate: DPoP error="use_dpop_nonce" and a DPoP-Nonce; repeat once with the new nonce', lifetime: 'good for 5 minutes after a newer one is issued' },
       binding: 'access tokens are bound to the key thumbprint (cnf.jkt); a bound token without a proof, or sent as Bearer, is refused',
       accessTokenLifetime: 900,
       refresh: 'grant_type=refresh_token, refresh_token, client_id, with a proof by the same key; rotated on every use; a replayed refresh token revokes the sign-in',

@@ -142,8 +142,10 @@ describe('sandbox dpop: proof checks on /v1', () => {
     assert.ok(res.headers.get('dpop-nonce'));
   });
 
-  it('accepts a proof without a nonce on /v1 (only the token endpoint requires one)', async () => {
-    assert.equal((await probe(rawProof({ drop: ['nonce'] }))).status, 200);
+  it('answers use_dpop_nonce to a proof without a nonce on /v1 too (DESIGN)', async () => {
+    const res = await probe(rawProof({ drop: ['nonce'] }));
+    assertRefused(res, 'use_dpop_nonce');
+    assert.ok(res.headers.get('dpop-nonce'));
   });
 
   it('keeps a nonce good for 5 minutes after a newer one is issued, then refuses it', async () => {
