@@ -168,6 +168,32 @@ describe('sandbox oauth: authorization code with PKCE', () => {
     }
   });
 
+  it('a repeated parameter is redirected back as invalid_request; a removed app shows an error page', async () => {
+    const key = makeKey();
+    const p = pkce();
+    const url = new URL(authorizeUrl(desktopQuery(key, p)));
+    url.searchParams.append('scope', 'cards:read');
+    const res = await fetch(url, { redirect: 'manual' });
+    assert.equal(res.status, 303);
+    assert.equal(new URL(res.headers.get('location')!).searchParams.get('error'), 'invalid_request');
+    const gone = (await call('POST', `${srv.url}/_sandbox/apps`, { name: 'Gone', verified: true, scopes: ['cards:read'], redirectUris: ['http://127.0.0.1/cb'] })).json;
+    await call('DELETE', `${srv.url}/_sandbox/apps/${gone.id}`);
+    const page = await fetch(authorizeUrl(desktopQuery(key, p, { client_id: gone.clientId, redirect_uri: 'http://127.0.0.1:5000/cb' })), { redirect: 'manual' });
+    assert.equal(page.status, 403);
+    assert.equal(page.headers.get('location'), null);
+  });
+
+  it('a confidential app\'s refresh needs its secret', async () => {
+    const p = pkce();
+    const q = { response_type: 'code', client_id: website.clientId, redirect_uri: 'https://app.web.example/oauth/callback', scope: 'cards:read', code_challenge: p.challenge, code_challenge_method: 'S256', resource: `${srv.url}/v1` };
+    const code = (await authorize(q)).location.searchParams.get('code')!;
+    const tokens = await exchange(undefined, { code, redirect_uri: q.redirect_uri, client_id: website.clientId, code_verifier: p.verifier, client_secret: website.clientSecret });
+    assert.equal(tokens.status, 200, tokens.text);
+    const noSecret = await postForm(tokenUrl(), { grant_type: 'refresh_token', refresh_token: tokens.json.refresh_token, client_id: website.clientId });
+    assert.equal(noSecret.status, 401);
+    assert.equal(noSecret.json.error, 'invalid_client');
+  });
+
   it('Deny redirects back with access_denied', async () => {
     const p = pkce();
     const { location } = await authorize(desktopQuery(makeKey(), p), { action: 'deny' });
