@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 const PATTERNS: [RegExp, string][] = [
   [/(authorization\s*[:=]\s*)(dpop|bearer)\s+[^\s,"']+/gi, '$1$2 [redacted]'],
   [/\b(dpop|bearer)\s+[A-Za-z0-9._~+/-]{16,}=*/gi, '$1 [redacted]'],
-  [/("?(?:access_token|refresh_token|device_code|id_token|d|privateJwk|client_secret|dpop|proof|machine_attestation)"?\s*[:=]\s*)("[^"]*"|[^\s,&}]+)/gi, '$1[redacted]'],
+  [/("?\b(?:access_token|refresh_token|device_code|id_token|d|privateJwk|client_secret|dpop|proof|machine_attestation)\b"?\s*[:=]\s*)("[^"]*"|[^\s,&}]+)/gi, '$1[redacted]'],
   // Anything shaped like a compact JWS/JWT.
   [/\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, '[redacted-jwt]'],
 ];

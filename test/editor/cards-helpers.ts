@@ -62,6 +62,9 @@ export async function signInApproved(w: World): Promise<void> {
   await w.sb.control('POST', '/_sandbox/device/approve', { user_code: state.userCode });
   await until('signed in', () => w.app.live?.core.state.kind === 'online');
   await pending;
+  // Headless chromium never reports the window focused; a person at this window would focus it,
+  // which makes this window the change feed's owner (long-poll) instead of a slow reader.
+  w.app.live!.core.feed.setFocused(true);
 }
 
 export async function unwire(w: World | undefined): Promise<void> {

@@ -8,7 +8,7 @@ const TABLE: Record<string, Entry> = {
   invalid: { message: 'The service could not take what was sent.', next: 'Check the fields and try again.' },
   app_not_available: { message: 'This app is no longer allowed on your account.', next: 'Sign in again, or ask the app\'s owner to add you as a tester.' },
   high_stakes: { message: 'This card spends money, cannot be undone, or goes public, so it can only be answered in the service.', next: 'Open it in the browser.' },
-  area_change: { message: 'This answer would change an area this sign-in may not change.', next: 'Answer it in the browser.' },
+  area_change: { message: 'The card moved to another area after you saw it. Nothing was sent.', next: 'Read it again and answer.' },
   forbidden: { message: 'This sign-in may not do that.', next: 'Sign in again and allow the missing permission.' },
   not_your_answer: { message: 'That answer was given in another app, so it cannot be undone here.', next: 'Write to the assistant instead.' },
   not_found: { message: 'This card no longer exists, or it is out of this sign-in\'s reach.', next: 'Refresh the cards.' },

@@ -1,0 +1,191 @@
+// Issue 5 through the workbench, as a person would (Playwright under code-server): sign in with the
+// device code allowed on the sandbox's approval page in a second tab, see a card arrive, open it,
+// pick and answer, watch the undo countdown, and check the assistant heard it after the hold.
+// Also undo, Later, hand-over, a high-stakes card, a version conflict and a hostile card.
+// Screenshots of each screen go to artifacts/ui-*.png.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { heard, newCard, sandboxCard, unwire, until, wire, type World } from './cards-helpers';
+import { driver, driverAvailable } from './helpers/driver';
+
+const SIDEBAR = '#workbench\\.parts\\.sidebar';
+/** The card panel's document: the webview's outer iframe, then its content frame. */
+const WV = ['iframe.webview.ready', 'iframe#active-frame'];
+
+describe('cards in the workbench (Playwright)', function () {
+  this.timeout(180_000);
+  let w: World | undefined;
+
+  before(async function () {
+    if (!driverAvailable()) this.skip();
+    w = await wire();
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await unwire(w);
+  });
+
+  const app = () => w!.app;
+  const core = () => app().live!.core;
+  const inPanel = (selector: string) => ({ selector, frames: WV });
+  const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
+
+  async function openOnly(cardId: string, title: string): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await driver.click({ selector: `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(title)})` });
+    await until('its panel', () => app().live!.panels.get(cardId)?.isReady());
+    await driver.waitFor(inPanel('#title'));
+  }
+
+  it('signs in with the device code, allowed on the approval page in a second tab', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
+    await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Sign in to see the cards")` });
+    await settle();
+    await driver.screenshot('ui-01-signed-out');
+    await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
+    const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
+    await driver.waitFor({ selector: `.notifications-toasts:has-text("${s.userCode}")` });
+    await settle();
+    await driver.screenshot('ui-02-device-code');
+    await driver.open('approval', s.verificationUriComplete);
+    await driver.waitFor({ selector: '#allow', page: 'approval' });
+    await driver.screenshot('ui-03-approval-page', { page: 'approval' });
+    await driver.click({ selector: '#allow', page: 'approval' });
+    await until('signed in', () => core().state.kind === 'online');
+    await driver.close('approval');
+    assert.match(app().status.text, /\$\(bell/);
+  });
+
+  it('shows a new card in the tree, opens it, answers with the countdown, and the assistant hears it after the hold', async () => {
+    const c = await newCard(w!, { kind: 'choice', title: 'Which database?', summary: 'The service needs a store for sessions.', options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite' }], recommendedIds: ['pg'], blocking: true, urgency: 'today' });
+    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Which database?")` });
+    await until('the status bar count', () => /\$\(bell-dot\) \d+/.test(app().status.text));
+    await driver.waitFor({ selector: `#workbench\\.parts\\.statusbar :text("${core().cards.counts().waiting}")` }).catch(() => undefined);
+    await settle();
+    await driver.screenshot('ui-04-tree-with-card');
+    await openOnly(c.id, 'Which database?');
+    await settle();
+    await driver.screenshot('ui-05-card-panel');
+    await driver.click(inPanel('label.option:has-text("Postgres")'));
+    await driver.click(inPanel('#answer'));
+    await driver.waitFor(inPanel('#countdown'));
+    const countdown = await driver.text(inPanel('#countdown'));
+    assert.match(countdown, /hears it in [1-5] s/);
+    await driver.screenshot('ui-06-undo-countdown');
+    const h = await until('the assistant to hear the answer', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
+    assert.deepEqual(h[0]!.body.choiceIds, ['pg']);
+    await driver.waitFor(inPanel('.notice:has-text("has heard")'));
+    await driver.screenshot('ui-07-heard');
+  });
+
+  it('undo with the keyboard: 1 picks, Enter answers, U undoes', async () => {
+    const c = await newCard(w!, { kind: 'choice', title: 'Keep the cache?', options: [{ id: 'y', label: 'Keep it' }, { id: 'n', label: 'Drop it' }] });
+    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Keep the cache?")` });
+    await openOnly(c.id, 'Keep the cache?');
+    await driver.press('1', inPanel('body'));
+    await driver.waitFor(inPanel('label.option.chosen:has-text("Keep it")'));
+    await driver.press('Enter', inPanel('body'));
+    await driver.waitFor(inPanel('#countdown'));
+    await driver.press('u', inPanel('body'));
+    await driver.waitFor(inPanel('.notice:has-text("Undone")'));
+    await driver.screenshot('ui-08-undone');
+    assert.equal((await sandboxCard(w!, c.id)).status, 'pending');
+    await settle(6_000);
+    assert.deepEqual(await heard(w!, c.id), [], 'an undone answer is never heard');
+  });
+
+  it('Later, then Back', async () => {
+    const c = await newCard(w!, { kind: 'text', title: 'Rename the module?' });
+    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Rename the module?")` });
+    await openOnly(c.id, 'Rename the module?');
+    await driver.click(inPanel('button:has-text("In 1 hour")'));
+    await driver.waitFor(inPanel('button:has-text("Back now")'));
+    assert.equal((await sandboxCard(w!, c.id)).status, 'snoozed');
+    await driver.screenshot('ui-09-later');
+    await driver.click(inPanel('button:has-text("Back now")'));
+    await until('back in the stack', async () => (await sandboxCard(w!, c.id)).status === 'pending');
+  });
+
+  it('hands over to another assistant (loop) and takes it back', async () => {
+    const helper = await w!.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex helper', app: 'codex', machineId: w!.machineId });
+    await w!.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'reviewer' });
+    const c = await newCard(w!, { kind: 'text', title: 'Review the migration' });
+    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Review the migration")` });
+    await openOnly(c.id, 'Review the migration');
+    await driver.click(inPanel('button:has-text("Hand over")'));
+    await driver.waitFor(inPanel('select[data-key="handover-assistant"]'));
+    // Pick the helper: move the selection until its option is chosen.
+    for (let i = 0; i < 10; i++) {
+      const text = await driver.text(inPanel('select[data-key="handover-assistant"] option:checked'));
+      if (text.startsWith('Codex helper')) break;
+      await driver.press('ArrowDown', inPanel('select[data-key="handover-assistant"]'));
+    }
+    await driver.press('ArrowDown', inPanel('select[data-key="handover-mode"]'));
+    await driver.fill(inPanel('input[data-key="handover-note"]'), 'check the down migration');
+    await driver.screenshot('ui-10-hand-over');
+    await driver.click(inPanel('button[data-key="handover-send"]'));
+    await until('delegated', async () => (await sandboxCard(w!, c.id)).status === 'delegated');
+    await driver.waitFor(inPanel('button:has-text("Take back")'));
+    await driver.screenshot('ui-11-with-helper');
+    await driver.click(inPanel('button:has-text("Take back")'));
+    await until('taken back', async () => (await sandboxCard(w!, c.id)).status === 'pending');
+  });
+
+  it('a high-stakes card: every action off, Open in browser offered', async () => {
+    const c = await newCard(w!, { kind: 'approval', title: 'Pay the cloud invoice?', highStakes: true, summary: 'USD 1,240.00 to Example Cloud.' });
+    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Pay the cloud invoice?")` });
+    await openOnly(c.id, 'Pay the cloud invoice?');
+    await driver.waitFor(inPanel('.banner.stakes button:has-text("Open in browser")'));
+    assert.equal(await driver.count(inPanel('button[data-key="approve"]:disabled')), 1);
+    assert.equal(await driver.count(inPanel('button[data-key="later-1h"]:disabled')), 1);
+    await driver.screenshot('ui-12-high-stakes');
+  });
+
+  it('a version conflict: nothing resent; the new version is shown and asked again', async () => {
+    const hook = await w!.sb.control<{ id: string; url: string }>('POST', '/_sandbox/webhooks', { name: 'Uptime', area: { id: 'prj_web', name: 'Web' } });
+    const send = (body: unknown) => fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { cardId } = await (await send({ title: 'Checkout is down', severity: 'critical', dedupeKey: 'co', url: 'https://status.example.com/checkout' })).json() as { cardId: string };
+    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Checkout is down")` });
+    await openOnly(cardId, 'Checkout is down');
+    await driver.screenshot('ui-13a-notice');
+    // Hold the change feed back, so the person presses before the repeat reaches this window.
+    await w!.sb.control('POST', '/_sandbox/faults', { path: '/v1/changes', method: 'GET', delayMs: 15_000, times: 3 });
+    const other = await newCard(w!, { kind: 'text', title: 'Flush the current long poll' });
+    await until('the other card', () => core().cards.get(other.id));
+    await settle(500);
+    await send({ title: 'Checkout is down', severity: 'critical', dedupeKey: 'co' });
+    await driver.click(inPanel('button[data-key="gotit"]'));
+    await driver.waitFor(inPanel('.banner.changed'));
+    await driver.waitFor(inPanel('.problem:has-text("changed after you saw it")'));
+    await driver.waitFor(inPanel('p:has-text("seen 2 times")'));
+    await driver.screenshot('ui-13b-version-conflict');
+    assert.equal((await sandboxCard(w!, cardId)).status, 'pending', 'nothing was answered');
+    await w!.sb.control('DELETE', '/_sandbox/faults');
+  });
+
+  it('a hostile card renders as text: no script, no javascript: link, a 100 KB title kept in bounds', async () => {
+    const title = `<script>document.body.dataset.pwned='1'</script><img src=x onerror="document.body.dataset.pwned='2'"> ${'A'.repeat(100_000)}`;
+    const c = await newCard(w!, {
+      kind: 'choice', title, summary: 'Click <a href="javascript:alert(1)">here</a>\u202Egnp.exe',
+      options: [{ id: 'x', label: '<b onclick="alert(1)">bold?</b>' }, { id: 'y', label: 'javascript:alert(1)' }],
+    });
+    await until('the hostile card', () => core().cards.get(c.id));
+    app().openCard(c.id);
+    await until('its panel', () => app().live!.panels.get(c.id)?.isReady());
+    await vscode.commands.executeCommand('workbench.action.closeOtherEditors');
+    await driver.waitFor(inPanel('#title'));
+    const shownTitle = await driver.text(inPanel('#title'));
+    assert.ok(shownTitle.startsWith("<script>document.body.dataset.pwned='1'</script>"), 'the title is shown as text');
+    assert.equal(await driver.count(inPanel('#root script')), 0, 'no script element from the card');
+    assert.equal(await driver.count(inPanel('#root img')), 0, 'no image element from the card');
+    assert.equal(await driver.count(inPanel('#root a[href]')), 0, 'no link element from the card');
+    assert.equal(await driver.count(inPanel('body[data-pwned]')), 0, 'nothing ran');
+    assert.ok((await driver.text(inPanel('.option:has-text("bold?")'))).includes('<b onclick="alert(1)">bold?</b>'));
+    await settle();
+    await driver.screenshot('ui-14-hostile-card');
+    const row = tree().getTreeItem({ kind: 'card', id: c.id });
+    assert.ok(String(row.label).length <= 120, 'the tree label is bounded');
+  });
+
+  const tree = () => app().live!.tree;
+});
