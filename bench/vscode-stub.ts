@@ -1,0 +1,68 @@
+// Just enough of the `vscode` module to build the cards tree in plain Node for the render bench.
+// The tree provider's own code (getChildren, getTreeItem, its events) runs unchanged; the stub
+// only stands in for the workbench objects it creates.
+import Module from 'node:module';
+
+type Listener<T> = (e: T) => unknown;
+
+class EventEmitter<T> {
+  private readonly listeners = new Set<Listener<T>>();
+  readonly event = (l: Listener<T>) => {
+    this.listeners.add(l);
+    return { dispose: () => this.listeners.delete(l) };
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+class TreeItem {
+  id?: string;
+  description?: string;
+  tooltip?: string;
+  iconPath?: unknown;
+  contextValue?: string;
+  command?: unknown;
+  accessibilityInformation?: unknown;
+  constructor(public label: string, public collapsibleState = 0) {}
+}
+
+class ThemeIcon {
+  constructor(readonly id: string, readonly color?: unknown) {}
+}
+class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
+const noop = { dispose() {} };
+
+export const vscodeStub = {
+  EventEmitter,
+  TreeItem,
+  ThemeIcon,
+  ThemeColor,
+  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  window: {
+    createTreeView: () => ({
+      badge: undefined as unknown,
+      description: undefined as unknown,
+      onDidExpandElement: () => noop,
+      reveal: async () => undefined,
+      dispose() {},
+    }),
+  },
+  commands: { executeCommand: async () => undefined },
+};
+
+/** Makes `require('vscode')` return the stub (call before loading any src/editor module). */
+export function installVscodeStub(): void {
+  const m = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
+  const load = m._load;
+  m._load = function (request: string, ...rest: unknown[]) {
+    if (request === 'vscode') return vscodeStub;
+    return load.call(this, request, ...rest);
+  };
+}
