@@ -53,6 +53,9 @@ export class CardModel implements CardModelView {
   private doneLoaded = false;
   private lastCounts: Counts = { waiting: 0, blockingWaiting: 0 };
   private readGeneration = 0;
+  /** When each card was last set from a by-id read; a list read begun earlier must not undo it. */
+  private touched = new Map<string, number>();
+  private touchSeq = 0;
 
   private readonly addedE = new Emitter<CardListEntry>();
   private readonly changedE = new Emitter<{ card: CardListEntry; previous: CardListEntry }>();
@@ -115,9 +118,10 @@ export class CardModel implements CardModelView {
 
   async loadDone(): Promise<void> {
     this.doneLoaded = true;
+    const since = this.touchSeq;
     const done = await this.readStatus('done');
     if (done === undefined) return;
-    this.applyRead(new Map(done.map((c) => [c.id, c])), new Set(['done']));
+    this.applyRead(new Map(done.map((c) => [c.id, c])), new Set(['done']), since);
   }
 
   async whole(id: string): Promise<Card> {
@@ -129,6 +133,7 @@ export class CardModel implements CardModelView {
   /** Every status the groups need (done only once asked), paging through `next`. */
   async fullRead(): Promise<void> {
     const generation = ++this.readGeneration;
+    const since = this.touchSeq;
     const statuses: CardStatus[] = this.doneLoaded ? [...LIVE_STATUSES, 'done'] : LIVE_STATUSES;
     const read = new Map<string, CardListEntry>();
     for (const status of statuses) {
@@ -137,7 +142,7 @@ export class CardModel implements CardModelView {
       for (const c of cards) read.set(c.id, c);
     }
     if (generation !== this.readGeneration) return; // a newer read (scope change) won
-    this.applyRead(read, new Set(statuses));
+    this.applyRead(read, new Set(statuses), since);
   }
 
   /** Refetches only the cards the feed named; a card gone or out of reach is removed. */
@@ -157,6 +162,7 @@ export class CardModel implements CardModelView {
 
   /** A whole card read elsewhere (a press's answer, a conflict's fresh card). */
   upsert(card: Card): void {
+    this.touched.set(card.id, ++this.touchSeq);
     if (!this.inScope(card) || (card.status === 'done' && !this.doneLoaded)) {
       this.remove(card.id);
       return;
@@ -170,7 +176,8 @@ export class CardModel implements CardModelView {
     this.updateCounts();
   }
 
-  remove(id: string): void {
+  remove(id: string, fromRead = false): void {
+    if (!fromRead) this.touched.set(id, ++this.touchSeq);
     const prev = this.entries.get(id);
     if (!prev) return;
     this.entries.delete(id);
@@ -182,6 +189,7 @@ export class CardModel implements CardModelView {
   clear(): void {
     for (const id of [...this.entries.keys()]) this.remove(id);
     this.order.clear();
+    this.touched.clear();
     this.doneLoaded = false;
   }
 
@@ -212,16 +220,19 @@ export class CardModel implements CardModelView {
   }
 
   /** Replaces the cards of the statuses read, emitting only real differences. */
-  private applyRead(read: Map<string, CardListEntry>, statuses: Set<string>): void {
-    // Cards of a status that was read but are no longer in it (and not found elsewhere) go.
+  private applyRead(read: Map<string, CardListEntry>, statuses: Set<string>, since: number): void {
+    const newer = (id: string) => (this.touched.get(id) ?? 0) > since;
+    // Cards of a status that was read but are no longer in it (and not found elsewhere) go,
+    // unless the feed set them after this read began (the list is older than that).
     for (const [id, e] of [...this.entries]) {
-      if (read.has(id)) continue;
+      if (read.has(id) || newer(id)) continue;
       const st = e.card.status === 'answered' ? 'pending' : e.card.status;
-      if (statuses.has(st) || !['pending', 'snoozed', 'delegated', 'done'].includes(st)) this.remove(id);
+      if (statuses.has(st) || !['pending', 'snoozed', 'delegated', 'done'].includes(st)) this.remove(id, true);
     }
     let i = 0;
     for (const card of read.values()) {
       if (card.status === 'pending' || card.status === 'answered') this.order.set(card.id, i++);
+      if (newer(card.id)) continue;
       const prev = this.entries.get(card.id);
       // Keep a whole card we hold when the list only sent the lighter form of the same version.
       const keep = prev && prev.card.version === card.version && isLight(card) && !isLight(prev.card);

@@ -121,3 +121,25 @@ describe('sync: request budget', () => {
     assert.equal(b.totals.read, 30);
   });
 });
+
+describe('sync: card model races', () => {
+  it('a list read that began before a feed refetch does not undo it', async () => {
+    let releaseList!: () => void;
+    const listGate = new Promise<void>((r) => (releaseList = r));
+    const api = {
+      listCards: async (q: CardsQuery) => {
+        if (q.status === 'pending') await listGate;
+        return { cards: q.status === 'pending' ? [card('req_a', { version: 1 })] : [], next: null };
+      },
+      getCard: async (id: string) => card(id, { version: id === 'req_a' ? 3 : 1 }),
+    } as unknown as ApiClient;
+    const m = new CardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'machine' });
+    const reading = m.fullRead(); // the list is on its way (old state)
+    await m.applyChanges([{ type: 'card.changed', cardId: 'req_a', at: 'x' }, { type: 'card.created', cardId: 'req_new', at: 'x' }]);
+    releaseList();
+    await reading;
+    assert.equal(m.get('req_a')?.version, 3, 'not downgraded to the older list');
+    assert.ok(m.get('req_new'), 'not removed for missing from the older list');
+  });
+});
