@@ -278,9 +278,13 @@ async function runCodeServer(opts, d, indexJs) {
   child.stderr.pipe(serverLog);
   let dead = false;
   child.on('exit', () => { dead = true; });
-  const killGroup = () => {
-    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
-    setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 2000).unref();
+  const signalGroup = (sig) => { try { process.kill(-child.pid, sig); return true; } catch { return false; } };
+  const killGroup = () => { signalGroup('SIGTERM'); };
+  // SIGTERM, up to 3 s for the whole group to go, then SIGKILL whatever is left.
+  const stopGroup = async () => {
+    if (!signalGroup('SIGTERM')) return;
+    for (let i = 0; i < 30 && signalGroup(0); i++) await new Promise((r) => setTimeout(r, 100));
+    signalGroup('SIGKILL');
   };
   process.on('exit', killGroup);
   // Ctrl+C reaches only the terminal's process group, not code-server's own: stop it here.
@@ -326,7 +330,7 @@ async function runCodeServer(opts, d, indexJs) {
     stopTail();
     await browser?.close().catch(() => {});
     bridge.close();
-    killGroup();
+    await stopGroup();
   }
 }
 
