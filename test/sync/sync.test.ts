@@ -155,6 +155,25 @@ describe('sync: live card model against the sandbox', () => {
     assert.deepEqual(heard.json.heard[0].body.choiceIds, ['b']);
   });
 
+  it('a press the person left is not retried: one try, nothing heard', async () => {
+    const core = await signedIn();
+    const c = await w.card({ title: 'left' });
+    await eventually(() => core.cards.get(c.id) !== undefined);
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 3 });
+    const press = core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const sent = press.send();
+    sent.catch(() => undefined);
+    await eventually(() => core.transport.log.some((l) => l.path === `/v1/cards/${c.id}/answer`));
+    press.cancel(); // the person closed the card while the first try failed
+    await w.timers.advance(60_000);
+    await assert.rejects(sent);
+    assert.equal(core.transport.log.filter((l) => l.path === `/v1/cards/${c.id}/answer`).length, 1);
+    await w.timers.advance(10_000);
+    const heard = await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`);
+    assert.deepEqual(heard.json.heard, []);
+    assert.equal(press.state, 'cancelled');
+  });
+
   it('version_conflict: a typed error with the fresh card, never resent', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'will change' });
