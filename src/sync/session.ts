@@ -306,9 +306,9 @@ class ClientCoreImpl implements ClientCore {
     if (this.syncing || this.disposed) return;
     this.syncing = true;
     this.syncAbort = new AbortController();
-    this.pinger.setEnabled(true);
     try {
       this.me = await this.api.me();
+      this.allowPresence();
       this.markOnline();
       await this.feedLoop.begin();
       await this.fullReadNow();
@@ -319,6 +319,11 @@ class ClientCoreImpl implements ClientCore {
     this.feedLoop.start();
     this.scheduleFullRead();
     this.scheduleLease(0);
+  }
+
+  /** Presence pings only when the person allowed presence:desk (else each ping would be refused). */
+  private allowPresence(): void {
+    this.pinger.setEnabled(this.syncing && !!this.me?.grant.scopes.includes('presence:desk'));
   }
 
   private async stopSync(): Promise<void> {
@@ -379,6 +384,7 @@ class ClientCoreImpl implements ClientCore {
       this.loadingMe ??= this.api.me().then(
         (me) => {
           this.me = me;
+          this.allowPresence();
           this.loadingMe = undefined;
           this.markOnline();
         },

@@ -117,6 +117,14 @@ describe('sync: live card model against the sandbox', () => {
     assert.equal(seen.json.here, false);
   });
 
+  it('presence is not pinged when the person did not allow presence:desk', async () => {
+    const core = w.core();
+    await signInCore(w, core, { scopes: ['cards:read', 'cards:answer'] });
+    core.presence.setHere(true);
+    await w.timers.advance(65_000);
+    assert.equal(core.transport.log.filter((l) => l.path === '/v1/presence').length, 0);
+  });
+
   it('workspace scope: only cards of the given assistants; a change of scope reads again', async () => {
     const mine = await w.card({ title: 'mine' });
     const helperCard = await w.ctl('POST', '/_sandbox/cards', { agentId: w.helperAgentId, kind: 'text', title: 'theirs' });
