@@ -1,0 +1,101 @@
+// Bench, inside the extension host (code-server), run by scripts/bench.mjs through
+// scripts/host-test.mjs with its own index (never part of `npm test`). No assertion on time:
+// it only measures and writes the figures to ASSISTANT_CARDS_TEST_BENCH_OUT.
+//  - cardToTree: a card made on the sandbox (from just before POST /_sandbox/cards) until its item
+//    is among the tree's children of "Waiting on you" in this extension host; N cards one after
+//    another with a short gap, the window the feed owner (as when the person is at this window).
+//  - activate: the extension's activate() once more in this host, on a fresh load of the bundle,
+//    after the running instance's subscriptions were disposed (so its ids are free again).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/editor/extension';
+import type { Node } from '../../src/editor/cards-tree';
+import { EXTENSION_ID, newCard, signInApproved, unwire, until, wire, type World } from '../../test/editor/cards-helpers';
+import { testEnv } from '../../test/editor/helpers/env';
+
+const CARDS = Number(testEnv.get('ASSISTANT_CARDS_BENCH_CARDS') ?? 50);
+const GAP_MS = Number(testEnv.get('ASSISTANT_CARDS_BENCH_GAP_MS') ?? 300);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('bench (extension host)', function () {
+  this.timeout(30 * 60_000);
+  const out: Record<string, unknown> = {};
+  let w: World | undefined;
+
+  after(() => {
+    const file = testEnv.get('ASSISTANT_CARDS_TEST_BENCH_OUT');
+    if (file) fs.writeFileSync(file, JSON.stringify(out, null, 2));
+  });
+
+  it('card made on the sandbox -> tree item in the host', async () => {
+    w = await wire();
+    await signInApproved(w);
+    const live = w.app.live!;
+    live.core.feed.setFocused(true); // the person is at this window: it holds the long-poll
+    await until('feed owner', () => live.core.feed.isOwner());
+    const pending = (live.tree.getChildren() as Node[]).find((n) => n.kind === 'group' && n.group === 'pending');
+    const inTree = (id: string) => {
+      const group = pending ?? (live.tree.getChildren() as Node[]).find((n) => n.kind === 'group' && n.group === 'pending');
+      return !!group && live.tree.getChildren(group).some((n) => n.kind === 'card' && n.id === id);
+    };
+    const samples: number[] = [];
+    for (let i = 0; i < CARDS; i++) {
+      const t0 = performance.now();
+      const card = await newCard(w, { kind: 'choice', title: `Bench card ${i}`, options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] });
+      // Checked on every tree change event and every 2 ms, whichever comes first.
+      await new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!inTree(card.id)) return false;
+          sub.dispose();
+          clearInterval(timer);
+          clearTimeout(limit);
+          resolve();
+          return true;
+        };
+        const sub = live.tree.onDidChangeTreeData(() => void check());
+        const timer = setInterval(check, 2);
+        const limit = setTimeout(() => { sub.dispose(); clearInterval(timer); reject(new Error(`card ${i} not in the tree within 120 s`)); }, 120_000);
+        check();
+      });
+      samples.push(performance.now() - t0);
+      await sleep(GAP_MS);
+    }
+    const sorted = [...samples].sort((a, b) => a - b);
+    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+    out.cardToTree = { cards: CARDS, gapMs: GAP_MS, p50Ms: pct(50), p95Ms: pct(95), maxMs: sorted.at(-1), samplesMs: samples.map((s) => Math.round(s)) };
+    await unwire(w);
+    w = undefined;
+  });
+
+  it('activate() of a fresh load of the bundle', async () => {
+    const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!;
+    const api = await ext.activate();
+    const ctx = api.app.ctx;
+    // Free the running instance's command, view and provider ids.
+    for (const d of ctx.subscriptions.splice(0)) {
+      try { d.dispose(); } catch { /* keep going */ }
+    }
+    const bundle = path.join(ext.extensionPath, 'dist', 'extension.js');
+    delete require.cache[require.resolve(bundle)];
+    const fresh = Object.create(ctx, { subscriptions: { value: [] as vscode.Disposable[] } }) as vscode.ExtensionContext;
+    const t0 = performance.now();
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh load of the built bundle is the point
+    const mod = require(bundle) as { activate(c: vscode.ExtensionContext): unknown; deactivate?(): void };
+    const t1 = performance.now();
+    mod.activate(fresh);
+    const t2 = performance.now();
+    out.activate = { activateMs: t2 - t1, loadMs: t1 - t0, loadAndActivateMs: t2 - t0, bundle: path.relative(ext.extensionPath, bundle) };
+    await sleep(500); // let its lazy start run before tearing down
+    mod.deactivate?.();
+    for (const d of fresh.subscriptions.splice(0)) {
+      try { d.dispose(); } catch { /* keep going */ }
+    }
+  });
+
+  after(async () => {
+    if (w) await unwire(w).catch(() => undefined);
+  });
+});
