@@ -110,6 +110,8 @@ class ClientCoreImpl implements ClientCore {
   private storeWatch: { dispose(): void } | undefined;
   private starting: Promise<void> | undefined;
   private loadingMe: Promise<void> | undefined;
+  /** While the device flow shows its code, background sync does not overwrite that state. */
+  private inDeviceFlow = false;
   /** Aborted when syncing stops, so no background wait outlives it. */
   private syncAbort = new AbortController();
 
@@ -206,6 +208,8 @@ class ClientCoreImpl implements ClientCore {
   async signIn(options: SignInOptions = {}): Promise<Me> {
     const tokens = await this.tokenSet();
     const machineFile = this.o.machineFile ?? defaultMachineFile();
+    const before = this.stateValue;
+    this.inDeviceFlow = true;
     try {
       const t = await runDeviceFlow({
         baseUrl: this.o.baseUrl, endpoints: this.endpoints, key: tokens.key, machineFile,
@@ -219,14 +223,24 @@ class ClientCoreImpl implements ClientCore {
         },
       });
       await tokens.adopt(t); // persisted before first use
+      this.inDeviceFlow = false;
     } catch (e) {
-      if (e instanceof NotSetUpError) this.setState({ kind: 'not-set-up', reason: e.message });
-      else if (this.stateValue.kind === 'signing-in') this.setState({ kind: 'signed-out' });
+      this.inDeviceFlow = false;
+      if (e instanceof NotSetUpError && !this.syncing) this.setState({ kind: 'not-set-up', reason: e.message });
+      // A failed or cancelled sign-in leaves things as they were (a window still signed in stays so).
+      else if (this.stateValue.kind === 'signing-in') this.setState(before.kind === 'signing-in' ? { kind: 'signed-out' } : before);
       throw e;
     }
     this.log.info('signed in');
+    if (this.syncing) {
+      // Signed in again in a window that was signed in: same sync, new grant.
+      this.me = await this.api.me().catch(() => this.me);
+      this.allowPresence();
+      if (this.me) this.setState({ kind: 'online', me: this.me });
+    }
     await this.startSync();
-    if (!this.me) throw new SignedOutError('Signed in, but the service could not be reached to confirm it.');
+    // Signed in and stored; the state shows offline and clears itself once the service answers.
+    if (!this.me) throw new NetworkError(`${this.o.baseUrl}/v1/me`, 'signed in, but the service could not be reached to confirm it');
     return this.me;
   }
 
@@ -395,7 +409,7 @@ class ClientCoreImpl implements ClientCore {
       );
       return;
     }
-    if (this.stateValue.kind !== 'online') {
+    if (this.stateValue.kind !== 'online' && !this.inDeviceFlow) {
       const wasOffline = this.stateValue.kind === 'offline';
       this.setState({ kind: 'online', me: this.me });
       // Back from offline: read everything once (cards that came into reach make no change).
@@ -415,7 +429,7 @@ class ClientCoreImpl implements ClientCore {
       return;
     }
     if (e instanceof NetworkError || e instanceof MalformedResponseError || (e instanceof ApiProblemError && e.status >= 500)) {
-      if (this.stateValue.kind !== 'offline' && this.syncing) {
+      if (this.stateValue.kind !== 'offline' && !this.inDeviceFlow && this.syncing) {
         this.setState({ kind: 'offline', since: this.clock.now(), lastError: e.message });
       }
       return;

@@ -276,6 +276,20 @@ describe('sync: starting offline, gotIt, revoked sign-in', () => {
     assert.deepEqual(states, ['offline', 'online']);
   });
 
+  it('a sign-in started and cancelled in a signed-in window leaves it online', async () => {
+    const core = w.core();
+    await signInCore(w, core);
+    const ac = new AbortController();
+    let code: string | undefined;
+    const p = core.signIn({ signal: ac.signal, onProgress: (s) => { if (s.step === 'code') code = s.userCode; } });
+    p.catch(() => undefined);
+    await eventually(() => code !== undefined);
+    assert.equal(core.state.kind, 'signing-in');
+    ac.abort();
+    await assert.rejects(p);
+    assert.equal(core.state.kind, 'online');
+  });
+
   it('gotIt closes an update card with its version and nothing else', async () => {
     const core = w.core();
     core.feed.setFocused(true);
