@@ -46,6 +46,18 @@ describe('sync: live card model against the sandbox', () => {
     assert.match(poll.url, /after=/, 'the cursor is kept');
   });
 
+  it('a burst of changes: every card arrives, and long-polls stay inside the waits budget', async () => {
+    const core = await signedIn();
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const c = await w.card({ title: `burst ${i}` });
+      ids.push(c.id);
+      await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 30_000);
+      assert.ok(core.internals.budget.lastMinute('wait') <= 3, 'at most half of the 6 waits a minute');
+    }
+    assert.deepEqual(core.cards.list('pending').map((c) => c.id), ids);
+  });
+
   it('changes move a card between groups and remove it when closed; one event per card', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'to answer' });
