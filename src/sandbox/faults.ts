@@ -2,7 +2,8 @@
 // method fail as told: a status with a problem body (before any work), a slow answer, or a dropped
 // connection (after the work is done, so a retry with the same Idempotency-Key replays it).
 import type { FastifyRequest } from 'fastify';
-import { PROBLEM_CODES, type ProblemCode } from '../api/schemas';
+import type { ProblemCode } from '../api/schemas';
+import { PROBLEM_CODES } from './constants';
 import { PROBLEM_STATUS } from './problems';
 import { isObject } from './validate';
 

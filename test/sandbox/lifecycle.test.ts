@@ -2,7 +2,7 @@
 // card action, against the sandbox on a manual clock with a real sign-in.
 import assert from 'node:assert/strict';
 import { answer, key, makeWorld, ALL_SCOPES, type World } from './world';
-import type { SignedIn } from './helpers';
+import type { Answer, SignedIn } from './helpers';
 
 describe('sandbox lifecycle', function () {
   let w: World;
@@ -23,7 +23,7 @@ describe('sandbox lifecycle', function () {
     ((await w.ctl('GET', '/_sandbox/changes')).json.changes as { type: string; cardId: string }[]).filter((c) => c.cardId === id).map((c) => c.type);
   const post = (who: SignedIn, id: string, action: string, body?: unknown, headers: Record<string, string> = {}) =>
     who.request('POST', `/v1/cards/${id}/${action}`, { ...(body !== undefined ? { body } : {}), headers });
-  const problem = (r: { status: number; json: { code?: string }; text: string }, status: number, code: string) => {
+  const problem = (r: Answer, status: number, code: string) => {
     assert.equal(r.status, status, r.text);
     assert.equal(r.json.code, code, r.text);
     assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/);
