@@ -194,6 +194,10 @@ export class CardPanel extends DisposableBase {
         if (url) await vscode.env.openExternal(vscode.Uri.parse(url, true));
         return;
       }
+      case 'goToTerminal':
+        // Issue 6's matcher finds the terminal the asking assistant runs in.
+        await vscode.commands.executeCommand('assistantCards.focusTerminal', this.cardId);
+        return;
       case 'loadAssistants': {
         try {
           await this.deps.core.assistants.refresh();

@@ -53,7 +53,7 @@ export class CardsStatusBar extends DisposableBase {
         it.tooltip = n === 0
           ? 'No cards wait on you.'
           : `${n === 1 ? '1 card waits' : `${n} cards wait`} on you${blocking ? ` (${blocking} blocking)` : ''}. Click to open the next.`;
-        it.command = 'assistantCards.openNextCard';
+        it.command = 'assistantCards.nextCard';
         if (blocking > 0) it.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         it.accessibilityInformation = { label: `Assistant Cards: ${n} waiting` };
       }

@@ -235,6 +235,17 @@ describe('cards (extension host, sandbox)', function () {
     await until('the next card opened', () => w.app.live!.panels.get(first.id));
   });
 
+  it('keeps a draft when the panel is closed and opened again', async () => {
+    const c = await newCard(w, { kind: 'text', title: 'Describe the bug' });
+    await until('the card', () => core().cards.get(c.id));
+    const p1 = await openPanel(c.id);
+    await p1.onMessage({ type: 'draft', draft: { text: 'half an answer', note: 'ask me later' } });
+    p1.dispose();
+    const p2 = await openPanel(c.id);
+    assert.deepEqual(lastPosted(p2, 'card')?.draft, { text: 'half an answer', note: 'ask me later' });
+    p2.dispose();
+  });
+
   it('signs out from the Accounts menu (removeSession)', async () => {
     const [s] = await w.app.auth.getSessions();
     assert.ok(s);

@@ -28,6 +28,8 @@ describe('cards in the workbench (Playwright)', function () {
   const app = () => w!.app;
   const core = () => app().live!.core;
   const inPanel = (selector: string) => ({ selector, frames: WV });
+  /** A card's row in the tree; the tree may take a while when the core paces its reads. */
+  const row = (title: string) => ({ selector: `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(title)})`, timeout: 60_000 });
   const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
 
   async function openOnly(cardId: string, title: string): Promise<void> {
@@ -44,7 +46,9 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.screenshot('ui-01-signed-out');
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
     const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
-    await driver.waitFor({ selector: `.notifications-toasts:has-text("${s.userCode}")` });
+    // The status bar and the progress notification carry the code.
+    await driver.waitFor({ selector: `#workbench\\.parts\\.statusbar :text("code ${s.userCode}")` });
+    await driver.waitFor({ selector: `.notifications-toasts :text("${s.userCode}")`, timeout: 5_000 }).catch(() => undefined);
     await settle();
     await driver.screenshot('ui-02-device-code');
     await driver.open('approval', s.verificationUriComplete);
@@ -53,12 +57,14 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.click({ selector: '#allow', page: 'approval' });
     await until('signed in', () => core().state.kind === 'online');
     await driver.close('approval');
+    // Headless chromium never reports focus; a person here would have focused this window.
+    core().feed.setFocused(true);
     assert.match(app().status.text, /\$\(bell/);
   });
 
   it('shows a new card in the tree, opens it, answers with the countdown, and the assistant hears it after the hold', async () => {
     const c = await newCard(w!, { kind: 'choice', title: 'Which database?', summary: 'The service needs a store for sessions.', options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite' }], recommendedIds: ['pg'], blocking: true, urgency: 'today' });
-    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Which database?")` });
+    await driver.waitFor(row('Which database?'));
     await until('the status bar count', () => /\$\(bell-dot\) \d+/.test(app().status.text));
     await driver.waitFor({ selector: `#workbench\\.parts\\.statusbar :text("${core().cards.counts().waiting}")` }).catch(() => undefined);
     await settle();
@@ -80,7 +86,7 @@ describe('cards in the workbench (Playwright)', function () {
 
   it('undo with the keyboard: 1 picks, Enter answers, U undoes', async () => {
     const c = await newCard(w!, { kind: 'choice', title: 'Keep the cache?', options: [{ id: 'y', label: 'Keep it' }, { id: 'n', label: 'Drop it' }] });
-    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Keep the cache?")` });
+    await driver.waitFor(row('Keep the cache?'));
     await openOnly(c.id, 'Keep the cache?');
     await driver.press('1', inPanel('body'));
     await driver.waitFor(inPanel('label.option.chosen:has-text("Keep it")'));
@@ -96,7 +102,7 @@ describe('cards in the workbench (Playwright)', function () {
 
   it('Later, then Back', async () => {
     const c = await newCard(w!, { kind: 'text', title: 'Rename the module?' });
-    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Rename the module?")` });
+    await driver.waitFor(row('Rename the module?'));
     await openOnly(c.id, 'Rename the module?');
     await driver.click(inPanel('button:has-text("In 1 hour")'));
     await driver.waitFor(inPanel('button:has-text("Back now")'));
@@ -110,7 +116,7 @@ describe('cards in the workbench (Playwright)', function () {
     const helper = await w!.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex helper', app: 'codex', machineId: w!.machineId });
     await w!.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'reviewer' });
     const c = await newCard(w!, { kind: 'text', title: 'Review the migration' });
-    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Review the migration")` });
+    await driver.waitFor(row('Review the migration'));
     await openOnly(c.id, 'Review the migration');
     await driver.click(inPanel('button:has-text("Hand over")'));
     await driver.waitFor(inPanel('select[data-key="handover-assistant"]'));
@@ -133,7 +139,7 @@ describe('cards in the workbench (Playwright)', function () {
 
   it('a high-stakes card: every action off, Open in browser offered', async () => {
     const c = await newCard(w!, { kind: 'approval', title: 'Pay the cloud invoice?', highStakes: true, summary: 'USD 1,240.00 to Example Cloud.' });
-    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Pay the cloud invoice?")` });
+    await driver.waitFor(row('Pay the cloud invoice?'));
     await openOnly(c.id, 'Pay the cloud invoice?');
     await driver.waitFor(inPanel('.banner.stakes button:has-text("Open in browser")'));
     assert.equal(await driver.count(inPanel('button[data-key="approve"]:disabled')), 1);
@@ -145,7 +151,7 @@ describe('cards in the workbench (Playwright)', function () {
     const hook = await w!.sb.control<{ id: string; url: string }>('POST', '/_sandbox/webhooks', { name: 'Uptime', area: { id: 'prj_web', name: 'Web' } });
     const send = (body: unknown) => fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const { cardId } = await (await send({ title: 'Checkout is down', severity: 'critical', dedupeKey: 'co', url: 'https://status.example.com/checkout' })).json() as { cardId: string };
-    await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Checkout is down")` });
+    await driver.waitFor(row('Checkout is down'));
     await openOnly(cardId, 'Checkout is down');
     await driver.screenshot('ui-13a-notice');
     // Hold the change feed back, so the person presses before the repeat reaches this window.

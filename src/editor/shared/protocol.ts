@@ -65,6 +65,7 @@ export type FromWebview =
   | { type: 'takeBack'; version: number }
   | { type: 'openLink'; url: string }
   | { type: 'openInBrowser' }
+  | { type: 'goToTerminal' }
   | { type: 'loadAssistants' }
   | { type: 'draft'; draft: Draft }
   | { type: 'close' };
@@ -119,7 +120,7 @@ function isDraft(v: unknown): v is Draft {
 export function isFromWebview(m: unknown): m is FromWebview {
   if (!isObj(m) || !isStr(m.type)) return false;
   switch (m.type) {
-    case 'ready': case 'openInBrowser': case 'loadAssistants': case 'close': return true;
+    case 'ready': case 'openInBrowser': case 'goToTerminal': case 'loadAssistants': case 'close': return true;
     case 'answer': return isVersion(m.version) && isAnswerPayload(m.body);
     case 'undo': case 'back': case 'takeBack': return isVersion(m.version);
     case 'message': return isVersion(m.version) && isText(m.body) && m.body.trim().length > 0;
