@@ -179,8 +179,9 @@ export async function makeTestWorld(): Promise<TestWorld> {
       options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...fields,
     }),
     core(o = {}) {
-      const transport = new CountingTransport();
-      transports.push(transport);
+      // A test may bring its own (counting) transport; the core then logs through that one.
+      const transport = o.transport instanceof CountingTransport ? o.transport : new CountingTransport(o.transport);
+      if (!transports.includes(transport)) transports.push(transport);
       const c = createClientCore({
         baseUrl: url,
         secretStore: o.store ?? new MemorySecretStore(),
@@ -193,6 +194,7 @@ export async function makeTestWorld(): Promise<TestWorld> {
         instanceId: `win-${++n}`,
         random: () => 0.5,
         ...o,
+        transport,
       });
       cores.push(c);
       return Object.assign(c, { transport });
