@@ -129,8 +129,17 @@ export class CardPanel extends DisposableBase {
   shown(): Card | undefined { return this.card; }
   isReady(): boolean { return this.ready; }
 
-  /** The model says the card changed: read it fresh and show the new version. */
-  cardChanged(): void { void this.load(); }
+  private loading: Promise<void> | undefined;
+  private loadAgain = false;
+
+  /** The model says the card changed: read it and show the new version (one read at a time). */
+  cardChanged(): void {
+    if (this.loading) { this.loadAgain = true; return; }
+    this.loading = this.load().finally(() => {
+      this.loading = undefined;
+      if (this.loadAgain) { this.loadAgain = false; this.cardChanged(); }
+    });
+  }
 
   private async load(changedSinceAnswer = false, fresh?: Card): Promise<void> {
     try {
