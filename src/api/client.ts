@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import { ApiProblemError, MalformedResponseError, NetworkError, OAuthRefusalError } from './errors';
 import type { HttpResponse, HttpTransport } from './http';
+import type { ServerTime } from './server-time';
 import { AbortedError, backoffDelay, sleep, silentLogger } from './runtime';
 import type { Clock, Logger, Timers } from './runtime';
 import {
@@ -85,6 +86,8 @@ export interface ApiClientOptions {
   logger?: Logger;
   userAgent: string;
   random?: () => number;
+  /** Corrected from the service's Date when it refuses a proof for its time. */
+  serverTime?: ServerTime;
   /** Counts every request sent, by limit class (for budgets and the idle-hour bench). */
   onRequest?: (info: { method: string; path: string; waits: boolean }) => void;
 }
@@ -209,6 +212,8 @@ export class ApiClient {
     let failures = 0;
     let nonceRetried = false;
     let tokenRenewed = false;
+    let undoTime: (() => void) | undefined;
+    let timeRetried = false;
     let token = await this.o.auth.accessToken();
     for (;;) {
       const headers: Record<string, string> = {
@@ -262,6 +267,13 @@ export class ApiClient {
           nonceRetried = true;
           continue;
         }
+        if (refusal.error === 'invalid_dpop_proof' && !timeRetried && this.o.serverTime) {
+          // Maybe this computer's clock is off: repeat once on the service's time.
+          timeRetried = true;
+          undoTime = this.o.serverTime.correctFrom(res.headers['date']);
+          if (undoTime) continue;
+        }
+        if (refusal.error === 'invalid_dpop_proof') undoTime?.();
         if (refusal.error === 'invalid_token' && !tokenRenewed) {
           tokenRenewed = true;
           token = await this.o.auth.renewAfterRejection(token);
@@ -328,9 +340,9 @@ export class ApiClient {
       const fromHeader = www ? parseWwwAuthenticate(www) : {};
       const error = o.success ? o.data.error : (fromHeader.error ?? 'invalid_token');
       const description = o.success ? o.data.error_description : fromHeader.error_description;
-      return new OAuthRefusalError(res.status, error, description, url, fromHeader.scope);
+      return new OAuthRefusalError(res.status, error, description, url, fromHeader.scope, res.headers['date']);
     }
-    if (o.success) return new OAuthRefusalError(res.status, o.data.error, o.data.error_description, url);
+    if (o.success) return new OAuthRefusalError(res.status, o.data.error, o.data.error_description, url, undefined, res.headers['date']);
     return new MalformedResponseError(/json/i.test(type) ? 'schema' : 'content-type', res.status, url, `refusal ${res.status} without a problem body`);
   }
 }

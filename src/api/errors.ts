@@ -40,6 +40,8 @@ export class OAuthRefusalError extends ClientError {
     readonly requestUrl: string,
     /** `insufficient_scope`: the scope WWW-Authenticate names. */
     readonly scope?: string,
+    /** The refusal's `Date` header: the service's time (see ServerTime). */
+    readonly serverDate?: string,
   ) {
     super(`${error}${description ? `: ${description}` : ''} (${status})`);
     this.name = 'OAuthRefusalError';

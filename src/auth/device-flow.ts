@@ -3,6 +3,7 @@
 import { NetworkError, OAuthRefusalError } from '../api/errors';
 import { AbortedError, backoffDelay, sleep } from '../api/runtime';
 import type { Clock, Logger, Timers } from '../api/runtime';
+import type { ServerTime } from '../api/server-time';
 import type { TokenResponse } from '../api/schemas';
 import type { DpopKey } from './dpop';
 import { DeviceFlowError, NotSetUpError } from './errors';
@@ -22,7 +23,8 @@ export interface DeviceFlowOptions {
   key: DpopKey;
   machineFile: string;
   scopes: readonly string[];
-  clock: Clock;
+  /** A ServerTime lets a refused attestation (this computer's clock off) be made again once. */
+  clock: Clock | ServerTime;
   timers: Timers;
   logger: Logger;
   onProgress?: (p: DeviceFlowProgress) => void;
@@ -31,15 +33,30 @@ export interface DeviceFlowOptions {
 
 export async function runDeviceFlow(o: DeviceFlowOptions): Promise<TokenResponse> {
   const identity = await readMachineIdentity(o.machineFile);
-  const attestation = await createAttestation(identity, {
+  const attest = () => createAttestation(identity, {
     baseUrl: o.baseUrl,
     jkt: o.key.thumbprint,
     nowSeconds: Math.floor(o.clock.now() / 1000),
     file: o.machineFile,
   });
+  const startWith = async () =>
+    o.endpoints.startDevice({ scope: o.scopes.join(' '), machine: identity.name, machineAttestation: await attest() });
   let start;
   try {
-    start = await o.endpoints.startDevice({ scope: o.scopes.join(' '), machine: identity.name, machineAttestation: attestation });
+    try {
+      start = await startWith();
+    } catch (e) {
+      // An attestation refused for its time: this computer's clock is off; once more on the service's.
+      const timeRefusal = e instanceof OAuthRefusalError && e.error === 'invalid_request' && /\b(iat|exp|expired|future)\b/.test(e.description ?? '');
+      const undo = timeRefusal && 'correctFrom' in o.clock ? o.clock.correctFrom(e.serverDate) : undefined;
+      if (!undo) throw e;
+      try {
+        start = await startWith();
+      } catch (again) {
+        undo();
+        throw again;
+      }
+    }
   } catch (e) {
     // The device endpoint refuses an unknown computer (or a bad attestation) with invalid_request.
     if (e instanceof OAuthRefusalError && e.error === 'invalid_request') {

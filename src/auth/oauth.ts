@@ -5,6 +5,7 @@ import { MalformedResponseError, OAuthRefusalError } from '../api/errors';
 import type { NonceStore } from '../api/client';
 import type { HttpResponse, HttpTransport } from '../api/http';
 import type { Clock } from '../api/runtime';
+import type { ServerTime } from '../api/server-time';
 import { DeviceAuthorization, OAuthError, TokenResponse } from '../api/schemas';
 import type { z } from 'zod';
 import type { DpopKey } from './dpop';
@@ -16,7 +17,8 @@ export interface OAuthOptions {
   clientId: string;
   transport: HttpTransport;
   nonces: NonceStore;
-  clock: Clock;
+  /** Proof and attestation times; a ServerTime is corrected when the service refuses a proof. */
+  clock: Clock | ServerTime;
   userAgent: string;
   /** Counts token-endpoint requests too (the per-person limit sees every call). */
   onRequest?: (info: { method: string; path: string; waits: boolean }) => void;
@@ -54,6 +56,8 @@ export class OAuthEndpoints {
   private async post<S extends z.ZodType>(path: string, form: Record<string, string>, schema: S, key: DpopKey | undefined): Promise<z.infer<S>> {
     const url = this.o.baseUrl + path;
     let nonceRetried = false;
+    let timeRetried = false;
+    let undoTime: (() => void) | undefined;
     for (;;) {
       const headers: Record<string, string> = {
         'content-type': 'application/x-www-form-urlencoded',
@@ -78,7 +82,13 @@ export class OAuthEndpoints {
         nonceRetried = true;
         continue;
       }
-      throw new OAuthRefusalError(res.status, err.data.error, err.data.error_description, url);
+      if (err.data.error === 'invalid_dpop_proof' && key && !timeRetried && 'correctFrom' in this.o.clock) {
+        timeRetried = true;
+        undoTime = this.o.clock.correctFrom(res.headers['date']);
+        if (undoTime) continue;
+      }
+      if (err.data.error === 'invalid_dpop_proof') undoTime?.();
+      throw new OAuthRefusalError(res.status, err.data.error, err.data.error_description, url, undefined, res.headers['date']);
     }
   }
 }

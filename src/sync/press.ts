@@ -97,7 +97,7 @@ export type PressState = 'ready' | 'sending' | 'sent' | 'failed' | 'cancelled';
 
 export class Press {
   /** One key per press, reused for every retry of this press, never for another. */
-  readonly idempotencyKey = randomUUID();
+  readonly idempotencyKey: string = randomUUID();
   #state: PressState = 'ready';
   #promise: Promise<PressResult> | undefined;
   readonly #abort = new AbortController();

@@ -8,6 +8,7 @@ import {
   ApiProblemError, HighStakesError, MalformedResponseError, NetworkError, OAuthRefusalError, VersionConflictError,
 } from '../api/errors';
 import { createTransport } from '../api/http';
+import { ServerTime } from '../api/server-time';
 import type { HttpTransport, TransportOptions } from '../api/http';
 import { Emitter, redactingLogger, silentLogger, sleep, systemClock, systemTimers } from '../api/runtime';
 import type { Clock, Logger, TimerHandle, Timers } from '../api/runtime';
@@ -90,6 +91,7 @@ class ClientCoreImpl implements ClientCore {
   private readonly transport: HttpTransport;
   private readonly nonces = new NonceStore();
   private readonly budget: RequestBudget;
+  private readonly serverTime: ServerTime;
   private readonly api: ApiClient;
   private readonly endpoints: OAuthEndpoints;
   private readonly model: CardModel;
@@ -127,6 +129,8 @@ class ClientCoreImpl implements ClientCore {
     this.log = redactingLogger(o.logger ?? silentLogger);
     this.transport = o.transport ?? createTransport({ proxyUrl: o.proxyUrl, ...o.transportOptions });
     this.budget = new RequestBudget(this.clock);
+    // Proofs, the attestation and token lifetimes run on the service's time (corrected on refusal).
+    this.serverTime = new ServerTime(this.clock);
     const onRequest = (info: { method: string; path: string; waits: boolean }) => {
       this.budget.record(info.method, info.path, info.waits);
       o.onRequest?.(info);
@@ -139,11 +143,11 @@ class ClientCoreImpl implements ClientCore {
     };
     this.api = new ApiClient({
       baseUrl: o.baseUrl, transport: this.transport, auth, nonces: this.nonces, clock: this.clock,
-      timers: this.timers, logger: this.log, userAgent, random: o.random, onRequest,
+      timers: this.timers, logger: this.log, userAgent, random: o.random, onRequest, serverTime: this.serverTime,
     });
     this.endpoints = new OAuthEndpoints({
       baseUrl: o.baseUrl, clientId: o.clientId ?? 'assistant-cards-vscode', transport: this.transport,
-      nonces: this.nonces, clock: this.clock, userAgent, onRequest,
+      nonces: this.nonces, clock: this.serverTime, userAgent, onRequest,
     });
     const beforeRead = () => this.budgetWait(false);
     this.model = new CardModel({ api: this.api, logger: this.log, beforeRead });
@@ -213,7 +217,7 @@ class ClientCoreImpl implements ClientCore {
     try {
       const t = await runDeviceFlow({
         baseUrl: this.o.baseUrl, endpoints: this.endpoints, key: tokens.key, machineFile,
-        scopes: this.o.scopes ?? DEFAULT_SCOPES, clock: this.clock, timers: this.timers, logger: this.log,
+        scopes: this.o.scopes ?? DEFAULT_SCOPES, clock: this.serverTime, timers: this.timers, logger: this.log,
         signal: options.signal,
         onProgress: (p) => {
           if (p.step === 'code') {
@@ -497,7 +501,7 @@ class ClientCoreImpl implements ClientCore {
       const lock = FileLock.in(this.o.lockDir, 'refresh');
       const key = await DpopKey.loadOrCreate(this.o.secretStore, lock);
       this.tokens = new TokenSet({
-        store: this.o.secretStore, endpoints: this.endpoints, key, clock: this.clock, logger: this.log, lock,
+        store: this.o.secretStore, endpoints: this.endpoints, key, clock: this.serverTime, logger: this.log, lock,
       });
       return this.tokens;
     })();

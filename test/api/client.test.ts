@@ -7,6 +7,7 @@ import { ApiProblemError, MalformedResponseError, NetworkError, OAuthRefusalErro
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/api/http';
 import { PROBLEM_CODES, SERVICE_VERSION } from '../../src/api/schemas';
 import { PROBLEM_STATUS } from '../../src/sandbox/problems';
+import { ServerTime } from '../../src/api/server-time';
 import { FakeTimers } from '../sync/fake-timers';
 
 type Reply = HttpResponse | Error | ((req: HttpRequest) => HttpResponse | Error);
@@ -251,5 +252,33 @@ describe('api client: requests, retries and typed errors', () => {
     assert.equal(presence.body, '{"here":true}');
     assert.equal(presence.headers['idempotency-key'], undefined, 'presence is not a press');
     assert.deepEqual(transport.seen.slice(4, 11).map((s) => s.headers['idempotency-key']), ['k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7']);
+  });
+
+  it("a proof refused for this computer's clock is made again once on the service's time (Date)", async () => {
+    const local = { now: () => Date.parse('2026-05-01T12:02:00Z') }; // two minutes ahead
+    const serverTime = new ServerTime(local);
+    const iats: number[] = [];
+    const refusal = (): HttpResponse => ({
+      status: 401, headers: { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: 'Fri, 01 May 2026 12:00:00 GMT', 'content-type': 'application/json' },
+      text: JSON.stringify({ error: 'invalid_dpop_proof', error_description: 'iat is more than 60 s from the server clock' }),
+    });
+    const transport = new Scripted([refusal(), json(200, { card })]);
+    const auth: RequestAuth = {
+      accessToken: async () => 'at',
+      renewAfterRejection: async () => 'at',
+      proof: async () => {
+        iats.push(Math.floor(serverTime.now() / 1000));
+        return 'p';
+      },
+    };
+    const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: local, timers: { setTimeout: (fn) => { fn(); return { cancel() {} }; } }, userAgent: 'x', serverTime });
+    await api.getCard('req_1');
+    assert.equal(iats.length, 2);
+    assert.ok(Math.abs(iats[1]! - Date.parse('2026-05-01T12:00:00Z') / 1000) <= 1, 'the repeat uses the service time');
+    // Refused again after the correction: the correction is undone and the refusal thrown.
+    const t2 = new ServerTime(local);
+    const api2 = new ApiClient({ baseUrl: 'http://svc', transport: new Scripted([refusal(), refusal()]), auth, clock: local, timers: { setTimeout: (fn) => { fn(); return { cancel() {} }; } }, userAgent: 'x', serverTime: t2 });
+    await assert.rejects(api2.getCard('req_1'), (e: unknown) => e instanceof OAuthRefusalError && e.error === 'invalid_dpop_proof');
+    assert.equal(t2.skewMs, 0);
   });
 });

@@ -189,7 +189,6 @@ export async function makeTestWorld(): Promise<TestWorld> {
         lockDir: path.join(dir, 'locks'),
         clock: timers.clock,
         timers,
-        transport,
         scope: { kind: 'machine' },
         instanceId: `win-${++n}`,
         random: () => 0.5,
