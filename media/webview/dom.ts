@@ -22,6 +22,15 @@ export interface Attrs {
   on?: Partial<Record<'click' | 'input' | 'change' | 'keydown', (e: Event) => void>>;
 }
 
+/**
+ * Direction overrides and isolates in untrusted text can make "gnp.exe" read as "exe.png": they
+ * are shown as visible marks instead of being obeyed.
+ */
+export function visibleControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+}
+
 export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
   if (attrs.class) el.className = attrs.class;
@@ -42,7 +51,7 @@ export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
   if (attrs.on) for (const [ev, fn] of Object.entries(attrs.on)) if (fn) el.addEventListener(ev, fn);
   for (const c of children) {
     if (c === false || c === null || c === undefined) continue;
-    el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    el.appendChild(typeof c === 'string' ? document.createTextNode(visibleControls(c)) : c);
   }
   return el;
 }

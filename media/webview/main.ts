@@ -172,7 +172,8 @@ function statusArea(): HTMLElement {
       h('button', { key: 'undo', disabled: disabled(), on: { click: undo } }, 'Undo'),
     ));
   }
-  if (ui.problem) {
+  // A conflict is already explained by the banner above the title.
+  if (ui.problem && !(ui.changedSinceAnswer && (ui.problem.code === 'version_conflict' || ui.problem.code === 'area_change'))) {
     const p = ui.problem;
     el.appendChild(h('div', { class: 'problem', role: 'alert' },
       h('strong', {}, p.message), ' ', h('span', {}, p.next),

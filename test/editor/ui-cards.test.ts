@@ -161,8 +161,7 @@ describe('cards in the workbench (Playwright)', function () {
     await settle(500);
     await send({ title: 'Checkout is down', severity: 'critical', dedupeKey: 'co' });
     await driver.click(inPanel('button[data-key="gotit"]'));
-    await driver.waitFor(inPanel('.banner.changed'));
-    await driver.waitFor(inPanel('.problem:has-text("changed after you saw it")'));
+    await driver.waitFor(inPanel('.banner.changed:has-text("changed after you saw it")'));
     await driver.waitFor(inPanel('p:has-text("seen 2 times")'));
     await driver.screenshot('ui-13b-version-conflict');
     assert.equal((await sandboxCard(w!, cardId)).status, 'pending', 'nothing was answered');
@@ -187,6 +186,7 @@ describe('cards in the workbench (Playwright)', function () {
     assert.equal(await driver.count(inPanel('#root a[href]')), 0, 'no link element from the card');
     assert.equal(await driver.count(inPanel('body[data-pwned]')), 0, 'nothing ran');
     assert.ok((await driver.text(inPanel('.option:has-text("bold?")'))).includes('<b onclick="alert(1)">bold?</b>'));
+    assert.match(await driver.text(inPanel('.summary')), /\[U\+202E\]gnp\.exe/, 'a direction override is shown, not obeyed');
     await settle();
     await driver.screenshot('ui-14-hostile-card');
     const row = tree().getTreeItem({ kind: 'card', id: c.id });
