@@ -27,7 +27,6 @@ export interface Attrs {
  * are shown as visible marks instead of being obeyed.
  */
 export function visibleControls(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
 }
 
