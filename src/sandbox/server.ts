@@ -173,6 +173,8 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     return reply.code(404).send({ code: 'not_found', detail: `No route ${req.method} ${pathOf(req.url)}.` });
   });
 
+  // GET /v1/me is served by the sign-in side; its read and per-person limits are counted here.
+  auth.meGuard = (_req, grant) => limits.take(grant.id, grant.userId, ['read']);
   auth.register(app);
   registerV1(app, {
     ctx,

@@ -23,15 +23,16 @@ describe('sandbox rate limits', function () {
     if (retryAfter !== undefined) assert.equal(ra, retryAfter);
   };
 
-  it('reads: 300 a minute per sign-in, every GET counts (cards, assistants, non-waiting changes); Retry-After says when', async () => {
-    const paths = ['/v1/cards', '/v1/assistants', '/v1/changes'];
+  it('reads: 300 a minute per sign-in, every GET counts (cards, assistants, me, non-waiting changes); Retry-After says when', async () => {
+    const paths = ['/v1/cards', '/v1/assistants', '/v1/changes', '/v1/me'];
     for (let i = 0; i < 300; i++) {
-      const r = await w.me.request('GET', paths[i % 3]!);
+      const r = await w.me.request('GET', paths[i % 4]!);
       assert.equal(r.status, 200, `read ${i}: ${r.text}`);
     }
     await w.advance(20_000);
     limited(await w.me.request('GET', '/v1/cards'), 40);
     limited(await w.me.request('GET', '/v1/assistants'));
+    limited(await w.me.request('GET', '/v1/me'));
     // writes are their own class
     assert.equal((await w.me.request('POST', '/v1/presence', { body: { here: true } })).status, 204);
     // refused calls did not count: a minute after the first reads, all 300 are free again
