@@ -158,11 +158,27 @@ export class App implements vscode.Disposable {
         startSandbox: () => this.startSandbox(),
         timeZone: systemTimeZone,
       }, EXTRA_HANDLERS),
+      this.watchMachineFile(),
       vscode.workspace.onDidChangeConfiguration((e) => {
         // assistantCards.scope is followed by issue 6's ScopeController.
         if (e.affectsConfiguration('assistantCards.baseUrl') || e.affectsConfiguration('assistantCards.machineFile')) void this.refreshState();
       }),
     );
+  }
+
+  /** The identity file appearing or going away (set up elsewhere, or removed) rebuilds the core. */
+  private machineWatcher: vscode.Disposable | undefined;
+  private watchMachineFile(): vscode.Disposable {
+    const watch = () => {
+      this.machineWatcher?.dispose();
+      const file = machineFile();
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
+      const again = () => void this.refreshState();
+      this.machineWatcher = vscode.Disposable.from(w, w.onDidCreate(again), w.onDidDelete(again));
+    };
+    watch();
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('assistantCards.machineFile')) watch(); });
+    return { dispose: () => { sub.dispose(); this.machineWatcher?.dispose(); } };
   }
 
   openCard(id: string): void {
@@ -221,7 +237,7 @@ export class App implements vscode.Disposable {
   private async rebuild(): Promise<void> {
     const file = machineFile();
     const baseUrl = resolveBaseUrl(file);
-    const key = `${baseUrl ?? ''}|${file}`;
+    const key = `${baseUrl ?? ''}|${file}|${fs.existsSync(file)}`;
     if (this.live && this.live.key === key) return;
     this.live?.dispose();
     this.live = undefined;

@@ -4,9 +4,11 @@
 // Also undo, Later, hand-over, a high-stakes card, a version conflict and a hostile card.
 // Screenshots of each screen go to artifacts/ui-*.png.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { heard, newCard, sandboxCard, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { testEnv } from './helpers/env';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 /** The card panel's document: the webview's outer iframe, then its content frame. */
@@ -59,6 +61,9 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.close('approval');
     // Headless chromium never reports focus; a person here would have focused this window.
     core().feed.setFocused(true);
+    await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Nothing waits on you")`, timeout: 30_000 });
+    await settle();
+    await driver.screenshot('ui-03b-signed-in-no-cards');
     assert.match(app().status.text, /\$\(bell/);
   });
 
@@ -191,6 +196,55 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.screenshot('ui-14-hostile-card');
     const row = tree().getTreeItem({ kind: 'card', id: c.id });
     assert.ok(String(row.label).length <= 120, 'the tree label is bounded');
+  });
+
+  it('works without the mouse: the palette answers a card through quick picks', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const c = await newCard(w!, { kind: 'choice', title: 'Palette question', options: [{ id: 'red', label: 'Red' }, { id: 'blue', label: 'Blue' }] });
+    await until('the card', () => core().cards.get(c.id));
+    await driver.press('F1');
+    await driver.waitFor({ selector: '.quick-input-widget input' });
+    await driver.type('Assistant Cards: Answer');
+    await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Assistant Cards: Answer")' });
+    await driver.press('Enter');
+    await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Palette question")' });
+    await driver.type('Palette question');
+    await settle();
+    await driver.screenshot('ui-15a-palette-pick-card');
+    await driver.press('Enter');
+    await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("2. Blue")' });
+    await driver.type('Blue');
+    await settle();
+    await driver.screenshot('ui-15b-palette-pick-option');
+    await driver.press('Enter');
+    const h = await until('the assistant to hear the palette answer', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
+    assert.deepEqual(h[0]!.body.choiceIds, ['blue']);
+  });
+
+  it('offline: the status bar says so, and it recovers by itself', async () => {
+    await w!.sb.control('POST', '/_sandbox/faults', { path: '/v1', status: 503, times: 1000 });
+    await until('offline', () => core().state.kind === 'offline', 120_000);
+    await driver.waitFor({ selector: '#workbench\\.parts\\.statusbar :text("offline")' });
+    await settle();
+    await driver.screenshot('ui-16-offline');
+    await w!.sb.control('DELETE', '/_sandbox/faults');
+    await until('back online', () => core().state.kind === 'online', 120_000);
+  });
+
+  it('not set up: without the identity file the welcome view says how to set it up', async () => {
+    const aside = `${testEnv.machineFile}.aside`;
+    fs.renameSync(testEnv.machineFile, aside);
+    try {
+      await app().refreshState();
+      await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("not set up")`, timeout: 30_000 });
+      await settle();
+      await driver.screenshot('ui-17-not-set-up');
+      assert.equal(app().live, undefined);
+    } finally {
+      fs.renameSync(aside, testEnv.machineFile);
+      await app().refreshState();
+    }
+    await until('signed in again silently from the stored sign-in', () => app().live?.core.state.kind === 'online');
   });
 
   const tree = () => app().live!.tree;
