@@ -20,17 +20,35 @@ const WARMUP_SECONDS = 1;
 const CONCURRENCY = Number(process.env.BENCH_LOAD_CONCURRENCY ?? 16);
 const CARDS = 20;
 
-function startServer(): Promise<{ url: string; stop(): void }> {
+interface Server {
+  url: string;
+  stop(): void;
+  /** CPU microseconds the sandbox process has used so far. */
+  cpu(): Promise<number>;
+}
+
+function startServer(): Promise<Server> {
   const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
   const node = [process.execPath, ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/acprof'] : []), '--import', 'tsx', path.join(__dirname, 'sandbox-server.ts')];
   const [cmd, ...args] = hasTaskset ? ['taskset', '-c', '0', ...node] : node;
-  const child = spawn(cmd!, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(cmd!, args, { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const cpuWaiters: ((n: number) => void)[] = [];
   return new Promise((resolve, reject) => {
     let out = '';
+    let started = false;
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
+      for (const m of out.matchAll(/cpu (\d+)\n/g)) cpuWaiters.shift()?.(Number(m[1]));
+      out = out.replace(/cpu \d+\n/g, '');
       const m = /listening on (\S+)/.exec(out);
-      if (m?.[1]) resolve({ url: m[1], stop: () => child.kill('SIGTERM') });
+      if (m?.[1] && !started) {
+        started = true;
+        resolve({
+          url: m[1],
+          stop: () => child.kill('SIGTERM'),
+          cpu: () => new Promise<number>((r) => { cpuWaiters.push(r); child.stdin.write('cpu\n'); }),
+        });
+      }
     });
     child.on('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
   });
@@ -112,11 +130,13 @@ async function main(): Promise<void> {
     };
     const workers = Array.from({ length: CONCURRENCY }, worker);
     await new Promise((r) => setTimeout(r, WARMUP_SECONDS * 1000));
+    const cpu0 = await server.cpu();
     measuring = true;
     const t0 = Date.now();
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     measuring = false;
     const elapsed = (Date.now() - t0) / 1000;
+    const cpuMs = (await server.cpu() - cpu0) / 1000;
     stop = true;
     await Promise.all(workers);
     await pool.close();
@@ -125,6 +145,9 @@ async function main(): Promise<void> {
     const out = {
       readsPerSec: Math.round(latencies.length / elapsed), p50Ms: round(pct(50)), p99Ms: round(pct(99)),
       requests: latencies.length, errors, concurrency: CONCURRENCY, seconds: SECONDS, cardsListed: CARDS,
+      // The sandbox's own CPU per read, and what one core would serve at that cost (noise-robust).
+      sandboxCpuMsPerRead: round(cpuMs / Math.max(1, latencies.length)), sandboxCpuShare: round(cpuMs / 1000 / elapsed),
+      readsPerCpuSecond: Math.round(latencies.length / Math.max(0.001, cpuMs / 1000)),
     };
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } finally {

@@ -11,6 +11,20 @@ RateLimits.prototype.take = function take(): void {
 
 void startSandbox({ port: 0 }).then((sb) => {
   process.stdout.write(`listening on ${sb.url}\n`);
+  // "cpu" on stdin -> "cpu <microseconds of CPU this process used>": the load bench reads it
+  // before and after its window, so it can tell the sandbox's own cost per read from the noise.
+  let buf = '';
+  process.stdin.on('data', (c: Buffer) => {
+    buf += c.toString();
+    for (let i = buf.indexOf('\n'); i !== -1; i = buf.indexOf('\n')) {
+      const line = buf.slice(0, i).trim();
+      buf = buf.slice(i + 1);
+      if (line === 'cpu') {
+        const u = process.cpuUsage();
+        process.stdout.write(`cpu ${u.user + u.system}\n`);
+      }
+    }
+  });
   const stop = () => void sb.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

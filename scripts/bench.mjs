@@ -1,7 +1,7 @@
 // `npm run bench`: measures what issue 7 asks and writes artifacts/bench.json. One run of each
 // figure (this machine is shared and noisy: ratios and percentiles come from that one run).
 //
-//   node scripts/bench.mjs [--skip-host] [--skip-load] [--cards N]
+//   node scripts/bench.mjs [--only package,tree,idle,load,host] [--skip-host] [--skip-load] [--cards N]
 //
 // Steps (each isolated: a failing step leaves its keys null and the exit code 1):
 //  1. `npm run package`'s release build + VSIX     -> extensionBundleBytes, vsixBytes
@@ -21,6 +21,9 @@ const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const value = (name) => { const i = args.indexOf(name); return i === -1 ? undefined : args[i + 1]; };
 const say = (m) => console.log(`[bench] ${m}`);
+const only = value('--only')?.split(',');
+/** Whether a step runs: --only names the steps; --skip-<step> leaves one out. */
+const runs = (name) => (!only || only.includes(name)) && !flag(`--skip-${name}`);
 
 const GOALS = {
   cardToTreeP50Ms: { max: 250, note: 'p95 is the goal' },
@@ -65,7 +68,7 @@ async function step(name, fn) {
 
 const round = (n, d = 2) => (typeof n === 'number' ? Math.round(n * 10 ** d) / 10 ** d : n);
 
-await step('release build and VSIX (npm run package)', async () => {
+if (runs('package')) await step('release build and VSIX (npm run package)', async () => {
   const { packageVsix } = await import('./package.mjs');
   const { bytes, files } = packageVsix();
   result.vsixBytes = bytes;
@@ -73,21 +76,21 @@ await step('release build and VSIX (npm run package)', async () => {
   details.vsixFiles = files.length;
 });
 
-await step('tree render (1,000 waiting cards)', async () => {
+if (runs('tree')) await step('tree render (1,000 waiting cards)', async () => {
   const r = runTs('bench/tree-render.ts');
   result.render1000Ms = round(r.render1000Ms);
   result.rerenderOneItems = r.rerenderOneItems;
   details.tree = r;
 });
 
-await step('idle hour (manual clock, 2 windows, present)', async () => {
+if (runs('idle')) await step('idle hour (manual clock, 2 windows, present)', async () => {
   const r = runTs('bench/idle-hour.ts');
   const c = r.classes;
   result.idlePerMinute = { reads: round(c.read.perMinute), writes: round(c.write.perMinute), answers: round(c.answer.perMinute), waits: round(c.wait.perMinute) };
   details.idleHour = r;
 });
 
-if (!flag('--skip-load')) {
+if (runs('load')) {
   await step('sandbox load (GET /v1/cards, full DPoP)', async () => {
     const r = runTs('bench/sandbox-load.ts', { pin: '1' });
     result.sandboxReadsPerSec = r.readsPerSec;
@@ -97,7 +100,7 @@ if (!flag('--skip-load')) {
   });
 }
 
-if (!flag('--skip-host')) {
+if (runs('host')) {
   await step('extension host (code-server): card to tree, activate()', async () => {
     const esbuild = await import('esbuild');
     const outdir = path.join(root, 'out', `bench-${process.pid}`);
@@ -159,6 +162,12 @@ const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length),
 const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
 console.log(`\n${line(['figure', 'measured', 'goal', ''])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
 for (const r of rows) console.log(line(r));
+if (details.sandboxLoad) {
+  const l = details.sandboxLoad;
+  console.log(`\nsandbox load: ${l.requests} reads in ${l.seconds} s, ${l.concurrency} connections, ${l.errors} errors; the sandbox used ${l.sandboxCpuMsPerRead} ms of CPU per read (${l.readsPerCpuSecond} reads per CPU-second) and got ${Math.round(l.sandboxCpuShare * 100)} % of its core`);
+}
+if (details.host?.activate) console.log(`activate: activate() ${round(details.host.activate.activateMs)} ms; loading the bundle ${round(details.host.activate.loadMs)} ms before it`);
+if (details.tree) console.log(`tree: a card moving between groups re-renders ${details.tree.rerenderMoveItems} items`);
 if (details.idleHour) {
   console.log('\nidle hour, per limit class (average and busiest minute, % of the limit):');
   for (const [c, v] of Object.entries(details.idleHour.classes)) {
