@@ -171,6 +171,12 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     return item;
   }
 
+  override dispose(): void {
+    // The activity bar keeps a disposed view's badge otherwise.
+    if (!this.isDisposed) this.view.badge = undefined;
+    super.dispose();
+  }
+
   async reveal(id: string): Promise<void> {
     if (!this.model.get(id)) return;
     await this.view.reveal(this.cardNode(id), { select: true, focus: false, expand: true });

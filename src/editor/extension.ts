@@ -112,7 +112,7 @@ class Live implements vscode.Disposable {
     app.status.setCounts(core.cards.counts());
   }
 
-  private updateNoCards(): void {
+  updateNoCards(): void {
     const c = this.core.cards;
     const none = (['pending', 'agent', 'snoozed', 'delegated'] as const).every((g) => c.list(g).length === 0);
     setContext(CONTEXT.noCards, none);
@@ -267,7 +267,7 @@ export class App implements vscode.Disposable {
     }
     const live = new Live(core, key, this);
     this.live = live;
-    core.onDidChangeState((s) => { this.onState(s); live.tree.refreshAll(); });
+    core.onDidChangeState((s) => { this.onState(s); live.updateNoCards(); live.tree.refreshAll(); });
     this.onState(core.state);
     this.log.info(`service ${baseUrl}`);
     // Silent sign-in: stored tokens only, never a prompt.

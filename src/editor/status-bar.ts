@@ -42,7 +42,7 @@ export class CardsStatusBar extends DisposableBase {
         it.command = 'assistantCards.signIn';
         return;
       case 'offline':
-        it.text = `$(cloud-offline) Cards: offline (${this.counts.waiting})`;
+        it.text = `$(debug-disconnect) Cards: offline (${this.counts.waiting})`;
         it.tooltip = `The service cannot be reached: ${this.state.lastError}. Cards refresh by themselves once it is back.`;
         it.command = 'assistantCards.refresh';
         return;

@@ -246,6 +246,21 @@ describe('cards (extension host, sandbox)', function () {
     p2.dispose();
   });
 
+  it('filters by assistant and app, and loads Done only when that group is expanded', async () => {
+    const all = tree().visible('pending').length;
+    assert.ok(all > 0);
+    tree().setFilter({ apps: ['cursor'] });
+    assert.equal(tree().visible('pending').filter((c) => (c as { assistant?: unknown }).assistant).length, 0, 'no whole card of another app passes');
+    tree().setFilter({ assistants: [w.assistantId] });
+    assert.ok(tree().visible('pending').length > 0);
+    tree().setFilter({});
+    assert.equal(tree().visible('pending').length, all);
+    // Done: nothing read until the group is expanded (getChildren on it), then newest first.
+    const doneGroup = (tree().getChildren() as Node[]).find((g) => g.kind === 'group' && g.group === 'done')!;
+    tree().getChildren(doneGroup);
+    await until('done cards loaded', () => tree().visible('done').length > 0);
+  });
+
   it('signs out from the Accounts menu (removeSession)', async () => {
     const [s] = await w.app.auth.getSessions();
     assert.ok(s);
