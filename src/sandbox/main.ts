@@ -12,8 +12,8 @@ function argValue(argv: string[], name: string): string | undefined {
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'assistant') {
     const { runDemoAssistant } = await import('./demo-assistant.js');
-    await runDemoAssistant(argv);
-    return;
+    const code: unknown = await runDemoAssistant(argv);
+    process.exit(typeof code === 'number' ? code : 0);
   }
   const portText = argValue(argv, '--port') ?? '0';
   const port = Number(portText);
