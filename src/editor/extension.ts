@@ -85,6 +85,7 @@ function resolveBaseUrl(file: string): string | undefined {
 class Live implements vscode.Disposable {
   readonly tree: CardsTree;
   readonly panels: CardPanels;
+  readonly notifier: BlockingNotifier;
   /** The silent sign-in at start; an interactive sign-in waits for it so the two never race. */
   started: Promise<void> = Promise.resolve();
   private readonly subs: vscode.Disposable[] = [];
@@ -95,9 +96,9 @@ class Live implements vscode.Disposable {
       core, log: app.log, extensionUri: app.ctx.extensionUri, workspaceState: app.ctx.workspaceState,
       timeZone: systemTimeZone, online: () => core.state.kind === 'online',
     });
+    this.notifier = new BlockingNotifier(core, (id) => app.openCard(id));
     this.subs.push(
-      this.tree, this.panels,
-      new BlockingNotifier(core, (id) => app.openCard(id)),
+      this.tree, this.panels, this.notifier,
       { dispose: core.cards.countsChanged((c) => { app.status.setCounts(c); this.updateNoCards(); }).dispose },
       { dispose: core.cards.added(() => this.updateNoCards()).dispose },
       { dispose: core.cards.removed(() => this.updateNoCards()).dispose },

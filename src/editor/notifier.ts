@@ -10,12 +10,14 @@ export class BlockingNotifier extends DisposableBase {
   private showing = false;
   /** How many notifications were shown (for tests). */
   shown = 0;
+  /** Whether the window has focus; replaceable where the host cannot report focus (headless tests). */
+  focused: () => boolean = () => vscode.window.state.focused;
 
   constructor(core: ClientCore, open: (cardId: string) => void) {
     super();
     this._register(core.cards.added((c) => {
       if (!c.blocking || c.status !== 'pending' || c.turn !== 'you') return;
-      if (!vscode.window.state.focused || this.showing) return;
+      if (!this.focused() || this.showing) return;
       this.showing = true;
       this.shown++;
       void vscode.window
