@@ -8,7 +8,7 @@ export type LimitClass = 'read' | 'write' | 'answer' | 'wait' | 'person';
 export const LIMITS_PER_MINUTE: Record<LimitClass, number> = { read: 300, write: 60, answer: 30, wait: 6, person: 1200 };
 
 /** Background work may use at most this share of a class per minute (other windows and apps share it). */
-export const BACKGROUND_SHARE: Record<LimitClass, number> = { read: 0.1, write: 0.1, answer: 0, wait: 0.5, person: 0.05 };
+export const BACKGROUND_SHARE: Record<LimitClass, number> = { read: 0.2, write: 0.1, answer: 0, wait: 0.5, person: 0.1 };
 
 /** The classes a request counts against. The token endpoint counts only per person. */
 export function classesOf(method: string, path: string, waits: boolean): LimitClass[] {

@@ -12,7 +12,7 @@ export const LONG_POLL_WAIT_SECONDS = 25;
 /** How often a window that does not own the feed reads it (without waiting). */
 export const NON_OWNER_POLL_MS = 30_000;
 /** Pace of the owner's non-waiting reads while the waits budget is used up. */
-export const BUSY_POLL_MS = 3_000;
+export const BUSY_POLL_MS = 2_000;
 
 export interface FeedLoopOptions {
   api: ApiClient;
