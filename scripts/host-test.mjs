@@ -71,6 +71,12 @@ async function build() {
   // One folder per run, so two runs at once (several people on one checkout) do not collide.
   // Under the repo, so `mocha` resolves from node_modules.
   const outdir = path.join(root, 'out', `host-test-${process.pid}`);
+  // Folders of runs whose process is gone (killed, or --keep) go now.
+  for (const name of fs.existsSync(path.join(root, 'out')) ? fs.readdirSync(path.join(root, 'out')) : []) {
+    const pid = Number(/^host-test-(\d+)$/.exec(name)?.[1]);
+    if (!pid) continue;
+    try { process.kill(pid, 0); } catch (e) { if (e.code === 'ESRCH') fs.rmSync(path.join(root, 'out', name), { recursive: true, force: true }); }
+  }
   fs.rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
     entryPoints: entries, outdir, outbase: testDir, bundle: true, platform: 'node', format: 'cjs',
