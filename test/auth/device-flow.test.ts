@@ -56,7 +56,8 @@ describe('auth: device flow against the sandbox', () => {
     assert.equal(core.state.kind, 'signed-out');
   });
 
-  it('a code nobody allows expires (600 s on the sandbox clock)', async () => {
+  it('a code nobody allows expires (600 s on the sandbox clock)', async function () {
+    this.timeout(120_000); // ~200 polls over loopback, each settled in real time
     const core = w.core();
     const p = core.signIn();
     p.catch(() => undefined);
