@@ -100,7 +100,11 @@ export interface ClientCore {
   onDidChangeState: Event<ConnectionState>;
   /** Restores a stored sign-in (if any) and starts syncing; resolves once the first read is done or failed. */
   start(): Promise<void>;
-  /** Device flow. Rejects with DeviceFlowError (denied / expired / cancelled) or NotSetUpError. */
+  /**
+   * Device flow. Rejects with DeviceFlowError (denied / expired / cancelled), NotSetUpError (no or
+   * unknown computer identity; state `not-set-up`), OAuthRefusalError, or NetworkError (also when
+   * signed in but /v1/me could not be read: the sign-in is kept and the state recovers by itself).
+   */
   signIn(options?: SignInOptions): Promise<Me>;
   signOut(): Promise<void>;
   cards: CardModelView;
@@ -113,6 +117,9 @@ export interface ClientCore {
    * Build a press for a card the person SAW (id + version as shown). Throws HighStakesError
    * (carrying the card url) before any request for high-stakes cards. `press.send()` sends once;
    * retries reuse its Idempotency-Key and stop once `press.cancel()` is called (the person moved on).
+   * `send()` rejects with VersionConflictError (carrying the fresh card: show it, ask again),
+   * HighStakesError, ApiProblemError (code, status, detail, requestId, url), OAuthRefusalError
+   * (e.g. insufficient_scope), NetworkError, MalformedResponseError, PressRefusedError.
    */
   press(gesture: UserGesture, card: SeenCard, action: PressAction): Press;
   dispose(): Promise<void>;
