@@ -3,6 +3,7 @@
 // hand-over of ownership loses no change. Failures back off and report "offline"; the next
 // success clears it.
 import type { ApiClient } from '../api/client';
+import { ApiProblemError } from '../api/errors';
 import { AbortedError, backoffDelay, sleep } from '../api/runtime';
 import type { Logger, Timers } from '../api/runtime';
 import type { ChangeList } from '../api/schemas';
@@ -26,6 +27,8 @@ export interface FeedLoopOptions {
   canWait: () => boolean;
   onSuccess: () => void;
   onFailure: (e: unknown) => void;
+  /** The service refused the cursor (too old, or the service was reset): read everything again. */
+  onCursorLost?: () => void;
   random?: () => number;
   nonOwnerPollMs?: number;
 }
@@ -100,6 +103,14 @@ export class FeedLoop {
         immediate = res.more;
       } catch (e) {
         if (e instanceof AbortedError || !this.running) continue;
+        if (e instanceof ApiProblemError && e.code === 'invalid' && this.cursor !== undefined) {
+          // Start the feed from now and read everything once, so nothing between is missed.
+          this.o.logger.warn('change feed cursor refused; starting again from a full read');
+          this.cursor = undefined;
+          this.o.onCursorLost?.();
+          immediate = true;
+          continue;
+        }
         this.o.onFailure(e);
         const delay = backoffDelay(this.failures++, { baseMs: 1_000, maxMs: 60_000, random: this.o.random });
         this.o.logger.warn('change feed failed; retrying', { delayMs: delay, error: String((e as Error).message ?? e) });

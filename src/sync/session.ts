@@ -171,6 +171,7 @@ class ClientCoreImpl implements ClientCore {
       canWait: () => this.budget.delayFor(['wait']) === 0,
       onSuccess: () => this.markOnline(),
       onFailure: (e) => this.handleFailure(e),
+      onCursorLost: () => void this.fullRead().catch(() => undefined),
       random: o.random,
       nonOwnerPollMs: o.nonOwnerPollMs,
     });

@@ -115,6 +115,19 @@ describe('sync: live card model against the sandbox', () => {
     assert.deepEqual(states.slice(0, 2), ['offline', 'online']);
   });
 
+  it('a refused feed cursor: the feed starts again from now after one full read; no change lost', async () => {
+    const core = await signedIn();
+    await eventually(() => core.transport.longPolls === 1);
+    const fullReads = () => core.transport.log.filter((l) => l.path === '/v1/cards' && l.url.includes('status=pending')).length;
+    const before = fullReads();
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 400, code: 'invalid', times: 1 });
+    await w.timers.advance(26_000); // the held poll ends; the next is refused for its cursor
+    await eventually(() => fullReads() > before);
+    const c = await w.card({ title: 'after the new cursor' });
+    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
+    assert.equal(core.state.kind, 'online');
+  });
+
   it('presence: here:true every 30 s while here, here:false once on leaving', async () => {
     const core = await signedIn();
     core.presence.setHere(true);
