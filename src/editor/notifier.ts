@@ -1,13 +1,16 @@
 // A notification when a blocking card arrives while this window is focused (the phone is quiet
 // then), with "Open". Never more than one at a time: later arrivals while one shows are skipped,
-// the tree and the status bar still count them.
+// the tree and the status bar still count them. A toast hides by itself after a while but its
+// promise stays open until dismissed, so "shows" ends at dismissal or after SHOWN_MS.
 import * as vscode from 'vscode';
 import type { ClientCore } from '../sync';
 import { DisposableBase } from './disposable';
 import { oneLine } from './shared/format';
 
+const SHOWN_MS = 30_000;
+
 export class BlockingNotifier extends DisposableBase {
-  private showing = false;
+  private showingUntil = 0;
   /** How many notifications were shown (for tests). */
   shown = 0;
   /** Whether the window has focus; replaceable where the host cannot report focus (headless tests). */
@@ -17,13 +20,14 @@ export class BlockingNotifier extends DisposableBase {
     super();
     this._register(core.cards.added((c) => {
       if (!c.blocking || c.status !== 'pending' || c.turn !== 'you') return;
-      if (!this.focused() || this.showing) return;
-      this.showing = true;
+      if (!this.focused() || Date.now() < this.showingUntil) return;
+      const until = Date.now() + SHOWN_MS;
+      this.showingUntil = until;
       this.shown++;
       void vscode.window
         .showInformationMessage(`A blocking card waits on you: ${oneLine(c.title, 100)}`, 'Open')
         .then((pick) => { if (pick === 'Open') open(c.id); }, () => undefined)
-        .then(() => { this.showing = false; });
+        .then(() => { if (this.showingUntil === until) this.showingUntil = 0; });
     }));
   }
 }
