@@ -31,7 +31,7 @@ export interface NewCardInput {
 
 export class Cards {
   constructor(
-    private readonly state: SandboxState,
+    private readonly store: SandboxState,
     private readonly clock: Clock,
     private readonly timeline: Timeline,
     private readonly feed: ChangeFeed,
@@ -43,25 +43,29 @@ export class Cards {
     return this.clock.now();
   }
 
+  state(): SandboxState {
+    return this.store;
+  }
+
   // ---- reach ---------------------------------------------------------------------------------
 
   /** A machine sign-in sees cards of assistants on its computer, and notices (they have none). */
   inReach(grant: Grant, card: CardRec): boolean {
     if (grant.reach === 'all') return true;
     if (card.notice) return true;
-    const a = card.assistantId ? this.state.assistants.get(card.assistantId) : undefined;
+    const a = card.assistantId ? this.store.assistants.get(card.assistantId) : undefined;
     return a !== undefined && grant.machine !== undefined && a.machineId === grant.machine.id;
   }
 
   assistantInReach(grant: Grant, assistantId: string): boolean {
-    const a = this.state.assistants.get(assistantId);
+    const a = this.store.assistants.get(assistantId);
     if (!a) return false;
     return grant.reach === 'all' || (grant.machine !== undefined && a.machineId === grant.machine.id);
   }
 
   /** The card, or not_found for one that does not exist or is out of reach (the same answer). */
   find(grant: Grant, id: string): CardRec {
-    const card = this.state.cards.get(id);
+    const card = this.store.cards.get(id);
     if (!card || !this.inReach(grant, card)) throw new ProblemError('not_found', `No card ${id}.`);
     return card;
   }
@@ -70,7 +74,7 @@ export class Cards {
 
   create(input: NewCardInput, at = this.now()): CardRec {
     const id = newId('req');
-    const agent = input.agentId ? this.state.agents.get(input.agentId) : undefined;
+    const agent = input.agentId ? this.store.agents.get(input.agentId) : undefined;
     const card: CardRec = {
       id,
       version: 1,
@@ -92,13 +96,13 @@ export class Cards {
       ...(agent ? { agentId: agent.id, assistantId: agent.assistantId } : {}),
       ...(input.area ? { area: input.area } : {}),
       areaVersion: 1,
-      rank: ++this.state.rank,
+      rank: ++this.store.rank,
       createdAt: at,
       changedAt: at,
       history: [{ at, type: 'asked', by: 'assistant' }],
       heard: [],
     };
-    this.state.cards.set(id, card);
+    this.store.cards.set(id, card);
     this.feed.emit('card.created', id, at);
     return card;
   }
@@ -135,9 +139,10 @@ export class Cards {
 
   // ---- the person's actions -----------------------------------------------------------------
 
-  answer(grant: Grant, origin: Origin, id: string, body: Record<string, unknown>) {
+  /** The service's own page may answer a high-stakes card (`allowHighStakes`); apps never can. */
+  answer(grant: Grant, origin: Origin, id: string, body: Record<string, unknown>, opts: { allowHighStakes?: boolean } = {}) {
     const card = this.find(grant, id);
-    this.highStakes(card);
+    if (!opts.allowHighStakes) this.highStakes(card);
     checkAnswerFits(card, body);
     if (body.askId !== undefined) {
       throw new ProblemError('not_available', 'Answering one ask at a time is not available; send every ask in `answers`.');
@@ -264,7 +269,7 @@ export class Cards {
     if (card.notice) throw new ProblemError('forbidden', 'A notice cannot be handed to an assistant.');
     if (card.status === 'delegated') throw new ProblemError('delegated', 'The card is already with a helper.');
     if (!this.waitingOnPerson(card)) throw new ProblemError('not_waiting', 'The card is not waiting on the person.');
-    const target = this.state.assistants.get(body.to.assistantId);
+    const target = this.store.assistants.get(body.to.assistantId);
     if (!target || !this.assistantInReach(grant, target.id)) {
       throw new ProblemError('invalid', 'The helper must be one of your assistants in reach.', {
         errors: [{ field: 'to.assistantId', reason: 'no assistant in reach with this id' }],
@@ -276,7 +281,7 @@ export class Cards {
       });
     }
     if (body.to.agentId !== undefined) {
-      const agent = this.state.agents.get(body.to.agentId);
+      const agent = this.store.agents.get(body.to.agentId);
       if (!agent || agent.assistantId !== target.id) {
         throw new ProblemError('invalid', 'The agent is not one of the helper\'s agents.', {
           errors: [{ field: 'to.agentId', reason: 'not an agent of to.assistantId' }],
@@ -325,7 +330,7 @@ export class Cards {
     if (!this.helperCanSee(card)) return 'the helper cannot see the card before undoUntil';
     const now = this.now();
     const d = card.delegation;
-    const helper = this.state.assistants.get(d.assistantId);
+    const helper = this.store.assistants.get(d.assistantId);
     card.delegation = undefined;
     if (d.mode === 'freely') {
       card.heard.push({ at: now, type: 'helper-answer', body });

@@ -7,6 +7,7 @@ import { SERVICE_VERSION } from './constants';
 import { AuthService } from './auth';
 import { ManualClock, RealClock } from './clock';
 import type { Clock, SandboxContext } from './context';
+import { registerCardPage } from './card-page';
 import { registerControl } from './control';
 import { Faults, codeForStatus, type Fault } from './faults';
 import { ChangeFeed } from './feed';
@@ -183,6 +184,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     closing: () => closing,
   });
   notices.register(app);
+  registerCardPage(app, ctx, cards);
 
   const sandbox: Sandbox = {
     app, ctx, clock, auth, state, cards, notices, feed, faults, timeline,

@@ -1,0 +1,87 @@
+// The service's own page for a card, at the card's `url` ({base_url}/cards/{id}): where a person
+// is sent for a high-stakes card. It shows the card (all card text escaped: it is untrusted) and,
+// while the card waits, lets the person answer it here, in the service: the answer is recorded as
+// coming from the service's web page and takes the usual 5 s hold.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Grant, SandboxContext } from './context';
+import type { Cards } from './lifecycle';
+import { ProblemError } from './problems';
+import { SCOPES } from './constants';
+import type { CardRec, Origin } from './state';
+
+const esc = (s: unknown) =>
+  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(reply: FastifyReply, status: number, title: string, body: string) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
+    .header('cache-control', 'no-store')
+    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<style>body{font:15px system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}
+.meta{color:#666}.stakes{background:#fff3cd;padding:.5rem;border-radius:4px}button{margin:.2rem}</style>
+</head><body>${body}</body></html>`);
+}
+
+function answerForm(card: CardRec): string {
+  const open = (card.status === 'pending' || card.status === 'snoozed') && card.turn === 'you';
+  if (!open) return `<p class="meta">This card is ${esc(card.status)}; nothing to answer.</p>`;
+  const hidden = `<input type="hidden" name="version" value="${card.version}">`;
+  let controls: string;
+  if (card.kind === 'approval') {
+    controls = '<button name="approved" value="true">Approve</button><button name="approved" value="false">Deny</button>';
+  } else if (card.kind === 'update') {
+    controls = '<button name="gotIt" value="1">Got it</button>';
+  } else if (card.options?.length && !card.multi) {
+    controls = card.options.map((o) => `<button name="choiceId" value="${esc(o.id)}">${esc(o.label)}</button>`).join('');
+  } else {
+    controls = '<textarea name="text" rows="3" cols="50" required></textarea><br><button>Send</button>';
+  }
+  return `<form method="post">${hidden}<p>Answer here, in the service:</p>${controls}</form>`;
+}
+
+export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, cards: Cards): void {
+  const service: Grant = {
+    id: 'apg_service-web', userId: ctx.person.userId, workspaceId: ctx.person.workspaceId, appId: 'app_service-web',
+    clientId: 'service-web', appName: 'The service (web page)', appVerified: true, scopes: [...SCOPES], reach: 'all',
+    createdAt: 0, expiresAt: Number.MAX_SAFE_INTEGER,
+  };
+  const origin: Origin = { grantId: service.id, appId: service.appId, clientId: service.clientId, appName: service.appName };
+
+  const show = (reply: FastifyReply, card: CardRec, note = '', status = 200) => {
+    const opts = card.options?.length ? `<ul>${card.options.map((o) => `<li>${esc(o.label)}</li>`).join('')}</ul>` : '';
+    return page(reply, status, card.title, `<h1>${esc(card.title)}</h1>
+${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service.</p>' : ''}
+<p class="meta">${esc(card.kind)} · ${esc(card.urgency)} · ${esc(card.status)} · version ${card.version}</p>
+<p>${esc(card.summary)}</p>${opts}${note ? `<p><strong>${esc(note)}</strong></p>` : ''}${answerForm(card)}`);
+  };
+
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    scope.get('/cards/:id', async (req, reply) => {
+      const card = cards.state().cards.get((req.params as { id: string }).id);
+      if (!card) return page(reply, 404, 'Not found', '<h1>No such card</h1>');
+      return show(reply, card);
+    });
+    scope.post('/cards/:id', async (req, reply) => {
+      const id = (req.params as { id: string }).id;
+      const card = cards.state().cards.get(id);
+      if (!card) return page(reply, 404, 'Not found', '<h1>No such card</h1>');
+      const f = (req.body ?? {}) as Record<string, string>;
+      const body: Record<string, unknown> = { version: Number(f.version) };
+      if (f.approved !== undefined) body.approved = f.approved === 'true';
+      if (f.choiceId !== undefined) body.choiceIds = [f.choiceId];
+      if (f.text !== undefined) body.text = f.text.slice(0, 10_000);
+      try {
+        cards.answer(service, origin, id, body, { allowHighStakes: true });
+        return show(reply, card, 'Answered. The assistant hears it in 5 seconds.');
+      } catch (err) {
+        if (err instanceof ProblemError) return show(reply, card, err.detail, 409);
+        throw err;
+      }
+    });
+  });
+}
