@@ -10,7 +10,8 @@
 //      see docs/decisions.md);
 //   7. runs until Ctrl+C, then stops everything it started.
 // Options: --port N (code-server's port; default 8080, or a free one if taken), --code-server
-// (use code-server even when `code` is on the PATH), --no-demo-terminals.
+// (use code-server even when `code` is on the PATH), --no-demo-terminals, --work DIR (where this
+// run keeps its files; default .cache/start).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -20,11 +21,12 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const work = path.join(root, '.cache', 'start');
 const say = (m) => console.log(`[start] ${m}`);
 const args = process.argv.slice(2);
 const flag = (f) => args.includes(f);
 const value = (f) => { const i = args.indexOf(f); return i >= 0 ? args[i + 1] : undefined; };
+// Everything this run makes (identity file, workspace, editor profile, logs) lives here.
+const work = path.resolve(value('--work') ?? path.join(root, '.cache', 'start'));
 
 const children = [];
 let stopping = false;
@@ -104,13 +106,9 @@ function readMachineId(file) {
   try { return JSON.parse(fs.readFileSync(file, 'utf8')).id; } catch { return undefined; }
 }
 
-function writeWorkspace(baseUrl, machineFile) {
+function writeWorkspace(baseUrl) {
   const ws = path.join(work, 'workspace');
-  fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
-  fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({
-    'assistantCards.baseUrl': baseUrl,
-    'assistantCards.machineFile': machineFile,
-  }, null, 2));
+  fs.mkdirSync(ws, { recursive: true });
   fs.writeFileSync(path.join(ws, 'README.md'), [
     '# Assistant Cards demo workspace',
     '',
@@ -122,14 +120,28 @@ function writeWorkspace(baseUrl, machineFile) {
   return ws;
 }
 
-function userSettings(userData) {
-  const file = path.join(userData, 'User', 'settings.json');
-  if (fs.existsSync(file)) return;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({
+/**
+ * The editor profile's settings. `assistantCards.machineFile` is a machine-scoped setting, which
+ * VS Code ignores in workspace settings, so both settings go into this run's own profile: the
+ * user settings, and for code-server also the remote ("Machine") settings.
+ */
+function writeSettings(userData, baseUrl, machineFile) {
+  const ours = { 'assistantCards.baseUrl': baseUrl, 'assistantCards.machineFile': machineFile };
+  const user = path.join(userData, 'User', 'settings.json');
+  let current = {};
+  try { current = JSON.parse(fs.readFileSync(user, 'utf8')); } catch { /* first run */ }
+  fs.mkdirSync(path.dirname(user), { recursive: true });
+  fs.writeFileSync(user, JSON.stringify({
     'workbench.startupEditor': 'readme', 'security.workspace.trust.enabled': false, 'telemetry.telemetryLevel': 'off',
     'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false,
+    // The demo workspace sits inside this repository: no "open the parent repository?" prompt.
+    'git.openRepositoryInParentFolders': 'never',
+    'workbench.secondarySideBar.defaultVisibility': 'hidden', 'chat.disableAIFeatures': true,
+    ...current, ...ours,
   }, null, 2));
+  const machine = path.join(userData, 'Machine', 'settings.json');
+  fs.mkdirSync(path.dirname(machine), { recursive: true });
+  fs.writeFileSync(machine, JSON.stringify(ours, null, 2));
 }
 
 function demoTerminals(baseUrl, machineFile) {
@@ -158,7 +170,6 @@ function ensureDebianPackages() {
 
 async function runDesktop(ws, env) {
   const userData = path.join(work, 'user-data');
-  userSettings(userData);
   say('starting VS Code (code) with the extension loaded from this folder');
   const child = spawn('code', [
     `--extensionDevelopmentPath=${root}`, `--user-data-dir=${userData}`, `--extensions-dir=${path.join(work, 'extensions')}`,
@@ -178,17 +189,19 @@ async function runCodeServer(ws, env) {
   if (pkg.status !== 0) throw new Error('packaging failed (see above)');
   const extensionsDir = path.join(work, 'extensions');
   const userData = path.join(work, 'user-data');
-  userSettings(userData);
-  const install = spawnSync(cs.node, [cs.entry, '--extensions-dir', extensionsDir, '--user-data-dir', userData,
-    '--install-extension', path.join(root, 'artifacts', 'assistant-cards.vsix'), '--force'], { stdio: 'inherit' });
-  if (install.status !== 0) throw new Error('code-server could not install the VSIX');
-
   const port = await freePort(Number(value('--port') ?? 8080));
   const config = path.join(work, 'code-server.yaml');
   fs.writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const install = spawnSync(cs.node, [cs.entry, '--config', config, '--extensions-dir', extensionsDir, '--user-data-dir', userData,
+    '--install-extension', path.join(root, 'artifacts', 'assistant-cards.vsix'), '--force'], { stdio: 'inherit' });
+  if (install.status !== 0) throw new Error('code-server could not install the VSIX');
+
   const log = fs.createWriteStream(path.join(work, 'code-server.log'));
   const child = spawn(cs.node, [cs.entry, '--config', config, '--user-data-dir', userData, '--extensions-dir', extensionsDir,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ws], {
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    // Links to the sandbox (its approval page) open as they are: the browser runs on this computer,
+    // and the page's form posts back to the sandbox's own address, not through a proxy path.
+    '--disable-proxy', ws], {
     env: { ...env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}` },
     detached: true, stdio: ['ignore', 'pipe', 'pipe'], cwd: ws,
   });
@@ -216,7 +229,8 @@ async function main() {
     machineId = (await control(baseUrl, 'POST', '/_sandbox/machines', { name: os.hostname(), writeTo: machineFile })).id;
   }
   say(`this computer is ${machineId} for the sandbox (identity file ${machineFile})`);
-  const ws = writeWorkspace(baseUrl, machineFile);
+  const ws = writeWorkspace(baseUrl);
+  writeSettings(path.join(work, 'user-data'), baseUrl, machineFile);
   const env = { ...process.env, ASSISTANT_CARDS_SANDBOX_URL: baseUrl };
   if (!flag('--no-demo-terminals')) env.ASSISTANT_CARDS_DEMO_TERMINALS = JSON.stringify(demoTerminals(baseUrl, machineFile));
 

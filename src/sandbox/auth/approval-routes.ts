@@ -17,13 +17,18 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
     .send(body);
 }
 
+/**
+ * The page's form posts back relative to where the page was loaded: an editor that opens the
+ * sandbox's address through a port proxy (code-server's /proxy/<port>/) gets its answer there too.
+ */
+const DEVICE_ACTION = 'device';
+
 export function registerApprovalRoutes(app: FastifyInstance, core: AuthCore): void {
   app.get<{ Querystring: { user_code?: string } }>('/device', async (req, reply) => {
-    const base = core.baseUrl(req);
     const userCode = typeof req.query.user_code === 'string' ? req.query.user_code : undefined;
-    if (!userCode) return html(reply, 200, codeEntryPage(`${base}/device`));
+    if (!userCode) return html(reply, 200, codeEntryPage(DEVICE_ACTION));
     const found = findPending(core, userCode);
-    if (!found.ok) return html(reply, found.code === 'not_found' ? 404 : 409, codeEntryPage(`${base}/device`, found.detail));
+    if (!found.ok) return html(reply, found.code === 'not_found' ? 404 : 409, codeEntryPage(DEVICE_ACTION, found.detail));
     const device = found.device;
     const appRec = core.store.apps.get(device.appId);
     if (!appRec || appRec.removed) return html(reply, 403, messagePage('App not available', 'The person removed this app.', 'error'));
@@ -35,7 +40,7 @@ export function registerApprovalRoutes(app: FastifyInstance, core: AuthCore): vo
         machine: device.machine,
         scopes: device.scopes,
         fixed: [],
-        action: `${base}/device`,
+        action: DEVICE_ACTION,
         hidden: { user_code: device.userCode, form_token: device.formToken },
         userCode: device.userCode,
       }),
