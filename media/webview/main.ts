@@ -73,6 +73,8 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
       const ids = new Set((m.card.options ?? []).map((o) => o.id));
       if (ui.draft.choiceIds) ui.draft.choiceIds = ui.draft.choiceIds.filter((id) => ids.has(id));
       ui.gone = undefined;
+      // Name the helper of a handed-over card.
+      if (m.card.status === 'delegated' && !ui.assistants) post({ type: 'loadAssistants' });
       render();
       break;
     }
@@ -167,9 +169,11 @@ function statusArea(): HTMLElement {
   if (ui.notice) el.appendChild(h('p', { class: 'notice' }, ui.notice));
   const left = secondsLeft(ui.undoUntil, now());
   if (ui.undoUntil && left > 0) {
+    // A hand-over is undone with Take back (below); an answer with Undo.
+    const delegated = ui.card?.status === 'delegated';
     el.appendChild(h('div', { class: 'undo' },
       h('span', { id: 'countdown' }, countdownText(left)),
-      h('button', { key: 'undo', disabled: disabled(), on: { click: undo } }, 'Undo'),
+      delegated ? false : h('button', { key: 'undo', disabled: disabled(), on: { click: undo } }, 'Undo'),
     ));
   }
   // A conflict is already explained by the banner above the title.
@@ -183,7 +187,9 @@ function statusArea(): HTMLElement {
   return el;
 }
 
-const countdownText = (s: number) => `The assistant hears it in ${s} s.`;
+const countdownText = (s: number) => (ui.card?.status === 'delegated'
+  ? `The helper can see it in ${s} s.`
+  : `The assistant hears it in ${s} s.`);
 
 /** Updates only the countdown text, once a quarter second, until the hold is over. */
 let tickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -403,7 +409,7 @@ function handOverSection(c: Card): Child {
   if (c.status === 'delegated') {
     const to = c.delegatedTo;
     return h('section', { class: 'handover' }, h('h2', {}, 'With a helper'),
-      to ? h('p', {}, `Handed to ${to.assistantId}${to.agentId ? ` · ${to.agentId}` : ''}, mode ${to.mode}.`) : false,
+      to ? h('p', {}, `Handed to ${helperName(to.assistantId, to.agentId)}, mode ${to.mode === 'loop' ? 'loop (its answer comes to you first)' : 'freely'}.`) : false,
       h('button', { key: 'takeBack', disabled: disabled(), on: { click: () => post({ type: 'takeBack', version: ui.shownVersion }) } }, 'Take back'));
   }
   if (!waitsOnYou(c) || c.kind === 'update') return false;
@@ -436,6 +442,12 @@ function handOverSection(c: Card): Child {
           mode: mode.value === 'loop' ? 'loop' : 'freely', ...(note.value.trim() ? { note: note.value.trim() } : {}) });
       } } }, 'Hand over'),
       h('button', { key: 'handover-cancel', on: { click: () => { ui.showHandOver = false; render(); } } }, 'Cancel')));
+}
+
+function helperName(assistantId: string, agentId?: string): string {
+  const a = ui.assistants?.find((x) => x.id === assistantId);
+  const g = a?.agents.find((x) => x.id === agentId);
+  return `${a?.name ?? assistantId}${agentId ? ` · ${g?.name ?? agentId}` : ''}`;
 }
 
 // ----- Write to the assistant -----
