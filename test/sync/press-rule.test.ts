@@ -274,13 +274,12 @@ describe('the press rule: against the sandbox', () => {
     assert.equal(onService.version, c.version, 'the card is untouched');
   });
 
-  // KNOWN BUG (written to /work/team/bugs.md, "H7: the sandbox has no page at a card's url"): the
-  // high-stakes link out is the card's url, {base_url}/cards/{id}, but the sandbox answers 404
-  // there, so "Open in browser" lands on an error. Red until the sandbox serves a card page.
-  it('KNOWN BUG: high stakes: the link out works (the service answers the card\'s url)', async () => {
+  // Found by this test (team bugs.md "H7: the sandbox has no page at a card's url"), fixed in f7b0ca4.
+  it('high stakes: the link out works (the service answers the card\'s url)', async () => {
     const core = await signedIn();
     const c = await shownCard(core, { highStakes: true, kind: 'approval', title: 'Publish the post?' });
     const page = await fetch(c.url!);
     assert.ok(page.status < 400, `GET ${c.url} -> ${page.status}`);
+    assert.match(await page.text(), /Publish the post\?/, 'the page shows this card');
   });
 });
