@@ -198,10 +198,9 @@ async function runCodeServer(ws, env) {
 
   const log = fs.createWriteStream(path.join(work, 'code-server.log'));
   const child = spawn(cs.node, [cs.entry, '--config', config, '--user-data-dir', userData, '--extensions-dir', extensionsDir,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    // Links to the sandbox (its approval page) open as they are: the browser runs on this computer,
-    // and the page's form posts back to the sandbox's own address, not through a proxy path.
-    '--disable-proxy', ws], {
+    // code-server opens links to loopback addresses (the sandbox's approval page) through its
+    // port proxy (/proxy/<port>/); the page's form posts back relative to it.
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ws], {
     env: { ...env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ''}` },
     detached: true, stdio: ['ignore', 'pipe', 'pipe'], cwd: ws,
   });

@@ -1,0 +1,172 @@
+// `npm start` as a person uses it: it builds, starts the sandbox and code-server, and prints an
+// address; in a browser the two demo terminals run, the person signs in (the code from the
+// notification, allowed on the sandbox's approval page), answers a demo card, and the assistant
+// hears it. Screenshots of the assistants view and a focused terminal land in artifacts/.
+// Ctrl+C stops everything start.mjs started.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+
+const root = path.resolve(__dirname, '..', '..');
+const artifacts = path.join(root, 'artifacts');
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) { last = e; }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+interface Change { type: string; cardId: string }
+
+describe('npm start (code-server, Playwright)', function () {
+  this.timeout(8 * 60_000);
+  let work: string;
+  let start: ChildProcess;
+  let out = '';
+  let browser: Browser | undefined;
+  let page: Page;
+  let sandboxUrl: string;
+
+  const control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${sandboxUrl}${route}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    assert.ok(res.ok, `${method} ${route}: ${res.status}`);
+    return (await res.json()) as T;
+  };
+  const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `${name}.png`) });
+  const palette = async (command: string) => {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 15_000 });
+    await input.fill(`>${command}`);
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+  };
+
+  before(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-start-'));
+    fs.mkdirSync(artifacts, { recursive: true });
+    start = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs'), '--code-server', '--port', '0', '--work', work],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    start.stdout?.on('data', (c: Buffer) => { out += c.toString(); });
+    start.stderr?.on('data', (c: Buffer) => { out += c.toString(); });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && browser) {
+      await shot(`start-failed-${(this.currentTest.title.split(/\W+/).slice(0, 3).join('-'))}`).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    if (start.exitCode === null && start.pid) { try { process.kill(-start.pid, 'SIGKILL'); } catch { /* gone */ } }
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('prints the address of a VS Code with the extension, the sandbox and two demo terminals', async () => {
+    const address = await until('the address to open', () => /(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/.exec(out)?.[1], 6 * 60_000)
+      .catch((e: Error) => { throw new Error(`${e.message}\n${out}`); });
+    sandboxUrl = /sandbox listening on (http:\/\/\S+)/.exec(out)![1]!;
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium', headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(address);
+    // The extension opened the demo terminals, and each demo assistant ran in its own.
+    await page.locator('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab').filter({ hasText: 'demo assistant' }).first()
+      .waitFor({ timeout: 90_000 }).catch(() => undefined);
+    await until('the demo assistants ask their first cards', async () => {
+      const { changes } = await control<{ changes: Change[] }>('GET', '/_sandbox/changes');
+      return changes.filter((c) => c.type === 'card.created').length >= 2;
+    }, 90_000);
+  });
+
+  it('signs in with the device code allowed on the approval page, and answers a demo card', async () => {
+    await palette('Assistant Cards: Sign In');
+    const toast = page.locator('.notification-toast').filter({ hasText: 'sign in with the code' }).first();
+    await toast.waitFor({ timeout: 60_000 });
+    const code = /code ([A-Z0-9-]{4,})/.exec(await toast.innerText())?.[1];
+    assert.ok(code, 'the notification shows the code');
+    // "Copy and Open" opens the approval page in a new tab (after VS Code asks whether to open an
+    // outside address); the person allows there.
+    const opened = page.context().waitForEvent('page', { timeout: 20_000 }).catch(() => undefined);
+    await toast.getByRole('button', { name: 'Copy and Open' }).click();
+    const ask = page.locator('.monaco-dialog-box').getByRole('button', { name: 'Open' });
+    await ask.click({ timeout: 5_000 }).catch(() => undefined);
+    let approval = await opened;
+    if (approval) await approval.waitForURL(/\/device/, { timeout: 15_000 }).catch(() => undefined);
+    if (!approval || !/\/device/.test(approval.url())) { // the editor kept the link: open it ourselves
+      approval = await page.context().newPage();
+      await approval.goto(`${sandboxUrl}/device?user_code=${encodeURIComponent(code)}`);
+    }
+    const page2 = approval;
+    await approval.locator('#allow').click({ timeout: 20_000 }).catch(async (e: Error) => {
+      await page2.screenshot({ path: path.join(artifacts, 'start-failed-approval.png') }).catch(() => undefined);
+      throw new Error(`${e.message} (approval page ${page2.url()}: ${(await page2.content().catch(() => '')).slice(0, 500)})`);
+    });
+    await approval.getByText('Sign-in allowed').waitFor({ timeout: 15_000 });
+    await approval.close();
+    await page.locator('.notification-toast').filter({ hasText: 'signed in' }).first().waitFor({ timeout: 30_000 });
+
+    // The cards view: workspace scope shows the demo assistants' cards; answer one from the palette.
+    const seenBefore = (await control<{ changes: Change[] }>('GET', '/_sandbox/changes')).changes.length;
+    await palette('Assistant Cards: Answer');
+    const cardRow = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Which store should the cache use?' }).first();
+    await cardRow.waitFor({ timeout: 60_000 });
+    await cardRow.click();
+    const option = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'SQLite file' }).first();
+    await option.waitFor({ timeout: 15_000 });
+    await option.click();
+
+    // After the 5 s hold the demo assistant hears it and picks it up: the card closes.
+    const answered = await until('the answer on the sandbox', async () => {
+      const { changes } = await control<{ changes: Change[] }>('GET', '/_sandbox/changes');
+      return changes.slice(seenBefore).find((c) => c.type === 'card.answered')?.cardId;
+    });
+    const heard = await until('the assistant heard it', async () => {
+      const h = await control<{ heard: { type: string; body: { choiceIds?: string[] } }[] }>('GET', `/_sandbox/cards/${answered}/heard`);
+      return h.heard.find((x) => x.type === 'answer');
+    }, 30_000);
+    assert.deepEqual(heard.body.choiceIds, ['sqlite']);
+    await until('picked up (closed)', async () => {
+      const { changes } = await control<{ changes: Change[] }>('GET', '/_sandbox/changes');
+      return changes.some((c) => c.type === 'card.closed' && c.cardId === answered);
+    }, 30_000);
+  });
+
+  it('shows the assistants view and lands in the terminal of the assistant clicked', async () => {
+    await palette('Assistant Cards: Focus on Assistants View');
+    const builder = page.locator('.monaco-list-row').filter({ hasText: 'builder' }).first();
+    await builder.waitFor({ timeout: 60_000 });
+    await page.locator('.monaco-list-row').filter({ hasText: 'terminal "demo assistant: builder"' }).first().waitFor({ timeout: 60_000 });
+    await shot('start-assistants-view');
+    await builder.click();
+    await page.locator('.terminal-tabs-entry.is-active, .single-terminal-tab').filter({ hasText: 'builder' }).first()
+      .waitFor({ timeout: 15_000 }).catch(() => undefined);
+    await page.waitForTimeout(1000);
+    await shot('start-focused-terminal');
+  });
+
+  it('Ctrl+C stops the sandbox and the editor', async () => {
+    const editor = /(http:\/\/127\.0\.0\.1:\d+)\/\?folder=/.exec(out)![1]!;
+    await browser?.close();
+    browser = undefined;
+    const exited = new Promise<number | null>((r) => start.on('exit', r));
+    start.kill('SIGINT');
+    await exited;
+    await until('the sandbox gone', async () => { try { await fetch(sandboxUrl); return false; } catch { return true; } }, 15_000);
+    await until('code-server gone', async () => { try { await fetch(editor); return false; } catch { return true; } }, 15_000);
+  });
+});
