@@ -180,7 +180,7 @@ export function registerV1(app: FastifyInstance, d: V1Deps): void {
           stop();
           clearTimeout(timer);
           d.timeline.cancel(key);
-          req.raw.off('close', onClose);
+          reply.raw.off('close', onClose);
           resolve();
         };
         const stop = d.feed.listen(() => {
@@ -191,7 +191,7 @@ export function registerV1(app: FastifyInstance, d: V1Deps): void {
         timer.unref();
         d.timeline.schedule(key, d.cards.now() + wait * 1000, finish);
         const onClose = () => finish();
-        req.raw.on('close', onClose);
+        reply.raw.on('close', onClose);
       });
       found = collect();
     }

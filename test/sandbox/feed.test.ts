@@ -1,6 +1,7 @@
 // GET /v1/changes: commit order, opaque cursor, `wait` held until the first change (up to 25 s),
 // limit 1..100 (default 50) with `more`, reach, and starting from now without `after`.
 import assert from 'node:assert/strict';
+import { dpopProof } from './helpers';
 import { ALL_SCOPES, answer, makeWorld, type World } from './world';
 
 describe('sandbox change feed', () => {
@@ -91,6 +92,24 @@ describe('sandbox change feed', () => {
     const theirs = await there.request('GET', `/v1/changes?after=${start}`);
     assert.equal(theirs.json.changes.length, 1);
     assert.notEqual(theirs.json.changes[0].cardId, near.id);
+  });
+
+  it('a client that gives up on a wait frees it', async () => {
+    const start = (await feed('')).json.cursor;
+    const proof = await dpopProof(w.me.key, {
+      htm: 'GET', htu: `${w.url}/v1/changes`, nonce: w.me.nonce, accessToken: w.me.accessToken, now: () => w.sb.clock.now(),
+    });
+    const ac = new AbortController();
+    const pending = fetch(`${w.url}/v1/changes?after=${start}&wait=25`, {
+      headers: { authorization: `DPoP ${w.me.accessToken}`, dpop: proof }, signal: ac.signal,
+    }).catch(() => 'aborted');
+    const waiters = () => (w.sb.sandbox.feed as unknown as { waiters: Set<unknown> }).waiters.size;
+    for (let i = 0; i < 50 && waiters() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(waiters(), 1);
+    ac.abort();
+    assert.equal(await pending, 'aborted');
+    for (let i = 0; i < 50 && waiters() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(waiters(), 0);
   });
 
   it('a sandbox closing ends the waits', async () => {
