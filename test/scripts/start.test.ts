@@ -148,14 +148,18 @@ describe('npm start (code-server, Playwright)', function () {
 
   it('shows the assistants view and lands in the terminal of the assistant clicked', async () => {
     await palette('Assistant Cards: Focus on Assistants View');
-    const builder = page.locator('.monaco-list-row').filter({ hasText: 'builder' }).first();
+    // The assistant's own row ("builder  Other · <computer>"), not a card that mentions it.
+    const builder = page.locator('.monaco-list-row').filter({ hasText: /builder\s*Other/ }).first();
     await builder.waitFor({ timeout: 60_000 });
     await page.locator('.monaco-list-row').filter({ hasText: 'terminal "demo assistant: builder"' }).first().waitFor({ timeout: 60_000 });
     await shot('start-assistants-view');
+    // Start from the other terminal, then click builder: its terminal is the one shown.
+    await palette('Terminal: Focus Next Terminal in Terminal Group');
     await builder.click();
-    await page.locator('.terminal-tabs-entry.is-active, .single-terminal-tab').filter({ hasText: 'builder' }).first()
-      .waitFor({ timeout: 15_000 }).catch(() => undefined);
-    await page.waitForTimeout(1000);
+    // The terminal tabs list marks the shown terminal selected.
+    await page.locator('.monaco-list-row[aria-selected="true"]').filter({ hasText: 'demo assistant: builder' }).first()
+      .waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(500);
     await shot('start-focused-terminal');
   });
 
