@@ -1,6 +1,7 @@
 // The control surface of DESIGN (the sandbox core's part): assistants, agents, sessions, cards,
 // heard, pickup/withdraw/helper-answer, webhooks, clock, presence readout, reset.
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { call, signIn } from './helpers';
 import { answer, makeWorld, type World } from './world';
 import { startSandbox } from '../../src/sandbox/index';
@@ -105,6 +106,36 @@ describe('sandbox control surface', () => {
     assert.equal((await w.ctl('POST', '/_sandbox/webhooks', { area: { id: 'prj_ci', name: 'CI' } })).status, 400);
     assert.equal((await w.ctl('POST', '/_sandbox/webhooks', { name: 'x', area: { id: 'ci', name: 'CI' } })).status, 400);
     assert.equal((await w.ctl('POST', '/_sandbox/webhooks/whk_none/pause')).status, 404);
+  });
+
+  it('{base_url} is --public-url when given, else the request\'s Host', async () => {
+    const pub = await startSandbox({ port: 0, publicUrl: 'https://cards.example.com/' });
+    try {
+      assert.equal(pub.url, 'https://cards.example.com');
+      const local = `http://127.0.0.1:${pub.port}`;
+      const m = (await call('POST', `${local}/_sandbox/machines`, { name: 'pc' })).json;
+      const a = (await call('POST', `${local}/_sandbox/assistants`, { name: 'a', app: 'codex', machineId: m.id })).json;
+      const g = (await call('POST', `${local}/_sandbox/agents`, { assistantId: a.id, name: 'main' })).json;
+      const c = (await call('POST', `${local}/_sandbox/cards`, { agentId: g.id, kind: 'text', title: 't' })).json;
+      assert.equal(c.url, `https://cards.example.com/cards/${c.id}`);
+      const p = await call('GET', `${local}/v1/cards`);
+      assert.equal(p.status, 401);
+    } finally {
+      await pub.close();
+    }
+    // a request through a proxy or forwarded port: its Host names the address
+    const made = await new Promise<string>((resolve, reject) => {
+      const body = JSON.stringify({ name: 'h2', area: { id: 'prj_h', name: 'H' } });
+      const req = httpRequest({ host: '127.0.0.1', port: w.sb.port, path: '/_sandbox/webhooks', method: 'POST',
+        headers: { host: 'sandbox.test:8443', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let t = '';
+        res.on('data', (d: Buffer) => (t += d.toString()));
+        res.on('end', () => resolve(t));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    assert.match((JSON.parse(made) as { url: string }).url, /^http:\/\/sandbox\.test:8443\/in\//);
   });
 
   it('unknown control and service paths answer 404', async () => {
