@@ -6,7 +6,7 @@
 // - 429: after Retry-After (a write only while the person still waits on it);
 // - 5xx / network: reads with backoff and jitter; writes only with their same key, and only
 //   while the person still waits on them.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ApiProblemError, MalformedResponseError, NetworkError, OAuthRefusalError } from './errors';
 import type { HttpResponse, HttpTransport } from './http';
 import type { ServerTime } from './server-time';
@@ -163,7 +163,7 @@ export class ApiClient {
   }
 
   // ---- the exchange ----
-  private async read<S extends z.ZodType>(path: string, schema: S, opts: ReadOptions = {}, waits = false): Promise<z.infer<S>> {
+  private async read<S extends z.ZodMiniType>(path: string, schema: S, opts: ReadOptions = {}, waits = false): Promise<z.infer<S>> {
     const { status, body } = await this.exchange('GET', path, {
       attempts: opts.attempts ?? 4,
       signal: opts.signal,
@@ -173,7 +173,7 @@ export class ApiClient {
     return this.parse(schema, body, status, path);
   }
 
-  private async write<S extends z.ZodType>(path: string, body: unknown, schema: S, w: WriteOptions): Promise<z.infer<S>> {
+  private async write<S extends z.ZodMiniType>(path: string, body: unknown, schema: S, w: WriteOptions): Promise<z.infer<S>> {
     const res = await this.exchange('POST', path, {
       body,
       attempts: MAX_WRITE_ATTEMPTS,
@@ -184,7 +184,7 @@ export class ApiClient {
     return this.parse(schema, res.body, res.status, path);
   }
 
-  private parse<S extends z.ZodType>(schema: S, body: unknown, status: number, path: string): z.infer<S> {
+  private parse<S extends z.ZodMiniType>(schema: S, body: unknown, status: number, path: string): z.infer<S> {
     const r = schema.safeParse(body);
     if (!r.success) {
       const issues = r.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');

@@ -2,7 +2,13 @@
 // Unknown fields are tolerated (zod objects strip them by default: kept out of the way), and
 // enums the service may grow (kind, status, turn, urgency, app, state) parse as plain strings,
 // so a new value never breaks a read; the UI falls back to a generic rendering for it.
-import { z } from 'zod';
+// zod/mini (the tree-shakeable form of zod 4; same parser, functions instead of methods) keeps
+// the extension bundle small. The English messages are loaded once so malformed-answer errors
+// read as they did with classic zod ("Invalid input: expected string, received number").
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
+
+z.config(en());
 
 export const SERVICE_VERSION = '2026-10-05';
 
@@ -23,7 +29,7 @@ export type KnownKind = (typeof KNOWN_KINDS)[number];
 
 /** A string enum that accepts values added later by the service. */
 const openEnum = <T extends readonly [string, ...string[]]>(_known: T) =>
-  z.string() as unknown as z.ZodType<T[number] | (string & {})>;
+  z.string() as unknown as z.ZodMiniType<T[number] | (string & {})>;
 
 const Named = z.object({ id: z.string(), name: z.string() });
 export type Named = z.infer<typeof Named>;
@@ -34,73 +40,73 @@ export type Option = z.infer<typeof Option>;
 export const Ask = z.object({
   id: z.string(),
   title: z.string(),
-  options: z.array(Option).optional(),
+  options: z.optional(z.array(Option)),
 });
 export type Ask = z.infer<typeof Ask>;
 
 export const Step = z.object({
   title: z.string(),
-  state: z.string().optional(),
-  detail: z.string().optional(),
+  state: z.optional(z.string()),
+  detail: z.optional(z.string()),
 });
 export type Step = z.infer<typeof Step>;
 
 export const HistoryEntry = z.object({
   at: z.string(),
   type: z.string(),
-  by: z.string().optional(),
-  app: z.string().optional(),
-  appName: z.string().optional(),
-  machine: Named.optional(),
-  detail: z.string().optional(),
+  by: z.optional(z.string()),
+  app: z.optional(z.string()),
+  appName: z.optional(z.string()),
+  machine: z.optional(Named),
+  detail: z.optional(z.string()),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 /** The lighter card form: what every card in a list has, whole or not. */
 export const CardLight = z.object({
   id: z.string(),
-  version: z.number().int(),
+  version: z.int(),
   status: openEnum(['pending', 'snoozed', 'delegated', 'done', 'answered'] as const),
   turn: openEnum(['you', 'agent'] as const),
   kind: openEnum(KNOWN_KINDS),
   title: z.string(),
-  urgency: z.string().optional(),
-  blocking: z.boolean().optional(),
-  threadId: z.string().optional(),
-  highStakes: z.boolean().optional(),
-  whole: z.literal(false).optional(),
+  urgency: z.optional(z.string()),
+  blocking: z.optional(z.boolean()),
+  threadId: z.optional(z.string()),
+  highStakes: z.optional(z.boolean()),
+  whole: z.optional(z.literal(false)),
 });
 
-export const Card = CardLight.extend({
-  summary: z.string().optional(),
-  options: z.array(Option).optional(),
-  recommendedIds: z.array(z.string()).optional(),
-  url: z.string().optional(),
-  createdAt: z.string().optional(),
-  changedAt: z.string().optional(),
-  assistant: z.object({ id: z.string(), name: z.string(), app: z.string() }).optional(),
-  agent: Named.optional(),
-  area: Named.optional(),
-  machine: Named.optional(),
-  multi: z.boolean().optional(),
-  asks: z.array(Ask).optional(),
-  steps: z.array(Step).optional(),
-  answeredFrom: z.object({ app: z.string(), machine: Named.optional() }).optional(),
-  proposal: z.record(z.string(), z.unknown()).optional(),
-  until: z.string().optional(),
-  undoUntil: z.string().optional(),
-  delegatedTo: z.object({
-    assistantId: z.string(), agentId: z.string().optional(), mode: z.string(),
-  }).optional(),
-  history: z.array(HistoryEntry).optional(),
+export const Card = z.extend(CardLight, {
+  summary: z.optional(z.string()),
+  options: z.optional(z.array(Option)),
+  recommendedIds: z.optional(z.array(z.string())),
+  url: z.optional(z.string()),
+  createdAt: z.optional(z.string()),
+  changedAt: z.optional(z.string()),
+  assistant: z.optional(z.object({ id: z.string(), name: z.string(), app: z.string() })),
+  agent: z.optional(Named),
+  area: z.optional(Named),
+  machine: z.optional(Named),
+  multi: z.optional(z.boolean()),
+  asks: z.optional(z.array(Ask)),
+  steps: z.optional(z.array(Step)),
+  answeredFrom: z.optional(z.object({ app: z.string(), machine: z.optional(Named) })),
+  proposal: z.optional(z.record(z.string(), z.unknown())),
+  until: z.optional(z.string()),
+  undoUntil: z.optional(z.string()),
+  delegatedTo: z.optional(z.object({
+    assistantId: z.string(), agentId: z.optional(z.string()), mode: z.string(),
+  })),
+  history: z.optional(z.array(HistoryEntry)),
   // update cards (incoming notices)
-  severity: z.string().optional(),
-  count: z.number().int().optional(),
-  from: z.string().optional(),
-  webhook: z.object({ name: z.string(), area: Named.optional() }).optional(),
-  firstAt: z.string().optional(),
-  lastAt: z.string().optional(),
-  worker: z.string().optional(),
+  severity: z.optional(z.string()),
+  count: z.optional(z.int()),
+  from: z.optional(z.string()),
+  webhook: z.optional(z.object({ name: z.string(), area: z.optional(Named) })),
+  firstAt: z.optional(z.string()),
+  lastAt: z.optional(z.string()),
+  worker: z.optional(z.string()),
 });
 export type Card = z.infer<typeof Card>;
 
@@ -110,7 +116,7 @@ export type CardListEntry = z.infer<typeof CardListEntry>;
 
 export const CardList = z.object({
   cards: z.array(CardListEntry),
-  next: z.string().nullable().optional(),
+  next: z.optional(z.nullable(z.string())),
 });
 export type CardList = z.infer<typeof CardList>;
 
@@ -124,7 +130,7 @@ export const Me = z.object({
     id: z.string(),
     scopes: z.array(z.string()),
     reach: openEnum(['machine', 'all'] as const),
-    machine: Named.optional(),
+    machine: z.optional(Named),
     dpop: z.boolean(),
     createdAt: z.string(),
     expiresAt: z.string(),
@@ -133,9 +139,9 @@ export const Me = z.object({
 export type Me = z.infer<typeof Me>;
 
 export const SessionTerminal = z.object({
-  pid: z.number().int().optional(),
-  tty: z.string().optional(),
-  program: z.string().optional(),
+  pid: z.optional(z.int()),
+  tty: z.optional(z.string()),
+  program: z.optional(z.string()),
 });
 export type SessionTerminal = z.infer<typeof SessionTerminal>;
 
@@ -143,7 +149,7 @@ export const LiveSession = z.object({
   appSessionId: z.string(),
   cwd: z.string(),
   liveAt: z.string(),
-  terminal: SessionTerminal.optional(),
+  terminal: z.optional(SessionTerminal),
 });
 export type LiveSession = z.infer<typeof LiveSession>;
 
@@ -151,8 +157,8 @@ export const Agent = z.object({
   id: z.string(),
   name: z.string(),
   state: openEnum(['live', 'recent', 'quiet'] as const),
-  liveAt: z.string().nullable().optional(),
-  openCards: z.number().int(),
+  liveAt: z.optional(z.nullable(z.string())),
+  openCards: z.int(),
   liveSessions: z.array(LiveSession),
 });
 export type Agent = z.infer<typeof Agent>;
@@ -186,40 +192,40 @@ export type ChangeList = z.infer<typeof ChangeList>;
 
 // Action answers.
 export const AnswerResult = z.object({
-  id: z.string(), status: z.string(), version: z.number().int(), undoUntil: z.string(),
+  id: z.string(), status: z.string(), version: z.int(), undoUntil: z.string(),
 });
-export const StatusResult = z.object({ id: z.string(), status: z.string(), version: z.number().int() });
+export const StatusResult = z.object({ id: z.string(), status: z.string(), version: z.int() });
 export const MessageResult = z.object({
-  id: z.string(), messageId: z.string(), turn: z.string(), version: z.number().int(),
+  id: z.string(), messageId: z.string(), turn: z.string(), version: z.int(),
 });
-export const LaterResult = StatusResult.extend({ until: z.string() });
-export const DelegateResult = StatusResult.extend({ hears: z.string(), undoUntil: z.string() });
+export const LaterResult = z.extend(StatusResult, { until: z.string() });
+export const DelegateResult = z.extend(StatusResult, { hears: z.string(), undoUntil: z.string() });
 
 // Request bodies.
 export const AnswerBody = z.object({
-  version: z.number().int(),
-  choiceIds: z.array(z.string()).optional(),
-  approved: z.boolean().optional(),
-  text: z.string().optional(),
-  note: z.object({ text: z.string() }).optional(),
-  via: z.enum(['text', 'voice']).optional(),
-  theyDecide: z.literal(true).optional(),
-  answers: z.record(z.string(), z.string()).optional(),
-  failedStep: z.number().int().optional(),
-  askId: z.string().optional(),
+  version: z.int(),
+  choiceIds: z.optional(z.array(z.string())),
+  approved: z.optional(z.boolean()),
+  text: z.optional(z.string()),
+  note: z.optional(z.object({ text: z.string() })),
+  via: z.optional(z.enum(['text', 'voice'])),
+  theyDecide: z.optional(z.literal(true)),
+  answers: z.optional(z.record(z.string(), z.string())),
+  failedStep: z.optional(z.int()),
+  askId: z.optional(z.string()),
 });
 export type AnswerBody = z.infer<typeof AnswerBody>;
 
-export const MessageBody = z.object({ body: z.string(), via: z.enum(['text', 'voice']).optional() });
+export const MessageBody = z.object({ body: z.string(), via: z.optional(z.enum(['text', 'voice'])) });
 export type MessageBody = z.infer<typeof MessageBody>;
 
-export const LaterBody = z.object({ until: z.string(), timeZone: z.string().optional() });
+export const LaterBody = z.object({ until: z.string(), timeZone: z.optional(z.string()) });
 export type LaterBody = z.infer<typeof LaterBody>;
 
 export const DelegateBody = z.object({
-  to: z.object({ assistantId: z.string(), agentId: z.string().optional() }),
+  to: z.object({ assistantId: z.string(), agentId: z.optional(z.string()) }),
   mode: z.enum(['freely', 'loop']),
-  note: z.string().optional(),
+  note: z.optional(z.string()),
 });
 export type DelegateBody = z.infer<typeof DelegateBody>;
 
@@ -237,17 +243,17 @@ export type ProblemCode = (typeof PROBLEM_CODES)[number];
 export const Problem = z.object({
   type: z.string(),
   title: z.string(),
-  status: z.number().int(),
+  status: z.int(),
   code: z.string(),
   detail: z.string(),
   requestId: z.string(),
-  url: z.string().optional(),
-  errors: z.array(z.object({ field: z.string(), reason: z.string() })).optional(),
+  url: z.optional(z.string()),
+  errors: z.optional(z.array(z.object({ field: z.string(), reason: z.string() }))),
 });
 export type Problem = z.infer<typeof Problem>;
 
 /** OAuth error body (sign-in refusals, device polling). */
-export const OAuthError = z.object({ error: z.string(), error_description: z.string().optional() });
+export const OAuthError = z.object({ error: z.string(), error_description: z.optional(z.string()) });
 export type OAuthError = z.infer<typeof OAuthError>;
 
 export const DeviceAuthorization = z.object({
@@ -255,24 +261,24 @@ export const DeviceAuthorization = z.object({
   user_code: z.string(),
   verification_uri: z.string(),
   verification_uri_complete: z.string(),
-  expires_in: z.number().int(),
-  interval: z.number().int(),
-  client_id: z.string().optional(),
+  expires_in: z.int(),
+  interval: z.int(),
+  client_id: z.optional(z.string()),
 });
 export type DeviceAuthorization = z.infer<typeof DeviceAuthorization>;
 
 export const TokenResponse = z.object({
   access_token: z.string(),
   token_type: z.string(),
-  expires_in: z.number().int(),
-  refresh_token: z.string().optional(),
-  scope: z.string().optional(),
+  expires_in: z.int(),
+  refresh_token: z.optional(z.string()),
+  scope: z.optional(z.string()),
 });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
 /** The computer identity file of DESIGN.md. */
 export const MachineIdentity = z.object({
-  id: z.string().regex(/^mch_[A-Za-z0-9-]+$/),
+  id: z.string().check(z.regex(/^mch_[A-Za-z0-9-]+$/)),
   name: z.string(),
   baseUrl: z.string(),
   privateJwk: z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string(), y: z.string(), d: z.string() }),

@@ -7,7 +7,7 @@ import type { HttpResponse, HttpTransport } from '../api/http';
 import type { Clock } from '../api/runtime';
 import type { ServerTime } from '../api/server-time';
 import { DeviceAuthorization, OAuthError, TokenResponse } from '../api/schemas';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { DpopKey } from './dpop';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -53,7 +53,7 @@ export class OAuthEndpoints {
     }, TokenResponse, key);
   }
 
-  private async post<S extends z.ZodType>(path: string, form: Record<string, string>, schema: S, key: DpopKey | undefined): Promise<z.infer<S>> {
+  private async post<S extends z.ZodMiniType>(path: string, form: Record<string, string>, schema: S, key: DpopKey | undefined): Promise<z.infer<S>> {
     const url = this.o.baseUrl + path;
     let nonceRetried = false;
     let timeRetried = false;
