@@ -13,6 +13,27 @@ const common = {
   legalComments: 'none',
 };
 
+// Three undici files the extension never runs, replaced to keep dist/extension.js small (see
+// docs/decisions.md, "Bundle size"): the SIMD build of the llhttp parser (undici catches the
+// failed compile and uses the plain build, which runs everywhere); the fetch body code undici
+// loads only for FormData bodies (src/api/http.ts sends strings); and HTTP/2, which undici uses
+// only when `allowH2` is set (src/api/http.ts leaves it off, so TLS offers http/1.1 alone).
+const undiciTrim = {
+  name: 'undici-trim',
+  setup(build) {
+    const stubs = {
+      'llhttp_simd-wasm.js': 'module.exports = new Uint8Array(0);',
+      'body.js': "module.exports.extractBody = () => { throw new Error('FormData bodies are not bundled'); };",
+      'client-h2.js': "module.exports = () => { throw new Error('HTTP/2 is not bundled'); };",
+    };
+    build.onResolve({ filter: /\/(llhttp_simd-wasm|fetch\/body|client-h2)\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]lib[\\/]/.test(args.importer)
+        ? { path: args.path.split('/').pop(), namespace: 'undici-trim' }
+        : undefined);
+    build.onLoad({ filter: /.*/, namespace: 'undici-trim' }, (args) => ({ contents: stubs[args.path], loader: 'js' }));
+  },
+};
+
 const builds = [
   {
     ...common,
@@ -22,6 +43,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [undiciTrim],
   },
   {
     ...common,

@@ -1,6 +1,6 @@
 // The one HTTP path of the client core: undici with keep-alive, timeouts longer than the 25 s
 // long-poll, and proxies from an explicit setting or the environment (HTTP(S)_PROXY, NO_PROXY).
-import { Agent, EnvHttpProxyAgent, ProxyAgent, request } from 'undici';
+import { Agent, EnvHttpProxyAgent, ProxyAgent, request } from './undici-lean';
 import type { Dispatcher } from 'undici';
 import { NetworkError } from './errors';
 
@@ -62,12 +62,11 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
     async send(req) {
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(req.url, {
+        res = await request(dispatcher, req.url, {
           method: req.method as Dispatcher.HttpMethod,
           headers: req.headers,
           body: req.body,
           signal: req.signal,
-          dispatcher,
         });
       } catch (e) {
         if (req.signal?.aborted) throw e;
