@@ -2,7 +2,7 @@
 // every request; the webview only renders and reports presses (typed messages, `ready` handshake).
 import * as vscode from 'vscode';
 import type { Card } from '../api/schemas';
-import type { ClientCore, PressAction, UserGesture } from '../sync';
+import type { ClientCore, Press, PressAction, UserGesture } from '../sync';
 import type { Outcome } from './press-runner';
 import { runPress } from './press-runner';
 import { CONTEXT, setContext } from './context-keys';
@@ -87,6 +87,8 @@ export class CardPanel extends DisposableBase {
   private readonly shownVersions = new Set<number>();
   private undoUntil: string | undefined;
   private busy = false;
+  /** The press being sent; cancelled when the panel closes (the person moved on: no more retries). */
+  private inFlight: Press | undefined;
   private ready = false;
   private readonly disposeListeners: (() => void)[] = [];
   /** Messages posted to the webview, for tests. */
@@ -120,6 +122,8 @@ export class CardPanel extends DisposableBase {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.inFlight?.cancel();
+    this.inFlight = undefined;
     super.dispose();
     this.panel.dispose();
     for (const l of this.disposeListeners) l();
@@ -244,7 +248,11 @@ export class CardPanel extends DisposableBase {
     this.post({ type: 'busy', action: m.type });
     try {
       const seen = { id: this.cardId, version: m.version, ...(card?.highStakes ? { highStakes: true } : {}), ...(card?.url ? { url: card.url } : {}) };
-      const out: Outcome = await runPress(this.deps.core, gesture, seen, toAction(m, card, this.deps.timeZone()), this.deps.log);
+      const out: Outcome = await runPress(this.deps.core, gesture, seen, toAction(m, card, this.deps.timeZone()), this.deps.log, {
+        onPress: (p) => { this.inFlight = p; },
+      });
+      this.inFlight = undefined;
+      if (this.isDisposed) return;
       if (out.ok) {
         this.undoUntil = m.type === 'answer' || m.type === 'delegate' ? localDeadline(out.value.undoUntil) : undefined;
         if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);

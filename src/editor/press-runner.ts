@@ -2,7 +2,7 @@
 // problem code the UI can explain (shared/problem-messages.ts). The gesture is minted by the
 // caller, inside its UI event handler, never here.
 import type { Card } from '../api/schemas';
-import type { ClientCore, PressAction, UserGesture } from '../sync';
+import type { ClientCore, Press, PressAction, UserGesture } from '../sync';
 import type { PressResult } from '../sync/press';
 import type { Log } from './log';
 
@@ -30,19 +30,35 @@ export async function runPress(
   seen: SeenVersion,
   action: PressAction,
   log: Log,
+  /** The person moved on (panel closed): the press stops retrying. `onPress` hands the press out for that too. */
+  moveOn?: { signal?: AbortSignal; onPress?: (press: Press) => void },
 ): Promise<Outcome> {
+  let stop: (() => void) | undefined;
   try {
     const press = core.press(gesture, {
       id: seen.id, version: seen.version,
       ...(seen.highStakes ? { highStakes: true } : {}), ...(seen.url ? { url: seen.url } : {}),
     }, action);
+    moveOn?.onPress?.(press);
+    const signal = moveOn?.signal;
+    if (signal) {
+      stop = () => press.cancel();
+      if (signal.aborted) press.cancel();
+      else signal.addEventListener('abort', stop, { once: true });
+    }
     const value = await press.send();
     log.info(`${action.type} on ${seen.id} (v${seen.version}) from ${gesture.source}: ok, now v${value.version}`);
     return { ok: true, value };
   } catch (e) {
+    if (moveOn?.signal?.aborted) {
+      log.info(`${action.type} on ${seen.id}: the person moved on; no more retries`);
+      return { ok: false, problem: { code: 'cancelled' } };
+    }
     const problem = toProblem(e);
     log.info(`${action.type} on ${seen.id} (v${seen.version}) from ${gesture.source}: ${problem.code}`);
     return { ok: false, problem };
+  } finally {
+    if (stop) moveOn?.signal?.removeEventListener('abort', stop);
   }
 }
 
