@@ -10,22 +10,10 @@ import { en } from 'zod/locales';
 
 z.config(en());
 
-export const SERVICE_VERSION = '2026-10-05';
+import { CARD_STATUSES, KNOWN_APPS, KNOWN_KINDS, PROBLEM_CODES, SCOPES, SERVICE_VERSION } from './constants';
 
-/** Values known today; the wire accepts any string (see `openEnum`). */
-export const KNOWN_APPS = [
-  'claude-code', 'codex', 'cursor', 'gemini-cli', 'opencode', 'pi', 'grok', 'muse', 'chatgpt',
-  'claude', 'dots', 'other', 'webhook',
-] as const;
-export const KNOWN_KINDS = ['choice', 'approval', 'text', 'questions', 'failure', 'update'] as const;
-export const CARD_STATUSES = ['pending', 'snoozed', 'delegated', 'done'] as const;
-export const SCOPES = [
-  'cards:read', 'cards:read:all', 'cards:answer', 'cards:reply', 'cards:later', 'cards:delegate',
-  'assistants:read', 'presence:desk',
-] as const;
-export type Scope = (typeof SCOPES)[number];
-export type CardStatus = (typeof CARD_STATUSES)[number];
-export type KnownKind = (typeof KNOWN_KINDS)[number];
+export { CARD_STATUSES, KNOWN_APPS, KNOWN_KINDS, PROBLEM_CODES, SCOPES, SERVICE_VERSION };
+export type { CardStatus, KnownKind, ProblemCode, Scope } from './constants';
 
 /** A string enum that accepts values added later by the service. */
 const openEnum = <T extends readonly [string, ...string[]]>(_known: T) =>
@@ -232,13 +220,6 @@ export type DelegateBody = z.infer<typeof DelegateBody>;
 export const PresenceBody = z.object({ here: z.boolean() });
 
 // Problems (RFC 9457) beyond sign-in.
-export const PROBLEM_CODES = [
-  'invalid', 'app_not_available', 'high_stakes', 'area_change', 'forbidden', 'not_your_answer',
-  'not_found', 'version_conflict', 'not_waiting', 'delegated', 'hold_over', 'conflict',
-  'idempotency_in_progress', 'idempotency_mismatch', 'rate_limited', 'server_error',
-  'not_available', 'unavailable',
-] as const;
-export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
 export const Problem = z.object({
   type: z.string(),

@@ -5,28 +5,21 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Grant, SandboxContext } from './context';
 import type { Cards } from './lifecycle';
+import { escapeHtml, sendHtml } from './html';
 import { ProblemError } from './problems';
-import { SCOPES } from './constants';
+import { SCOPES } from '../api/constants';
 import type { CardRec, Origin } from './state';
 
-const esc = (s: unknown) =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 function page(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-    .header('cache-control', 'no-store')
-    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+  return sendHtml(reply, status, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font:15px system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}
 .meta{color:#666}.stakes{background:#fff3cd;padding:.5rem;border-radius:4px}button{margin:.2rem}</style>
-</head><body>${body}</body></html>`);
+</head><body>${body}</body></html>`, { formsTo: 'self' });
 }
 
 function answerForm(card: CardRec): string {
   const open = (card.status === 'pending' || card.status === 'snoozed') && card.turn === 'you';
-  if (!open) return `<p class="meta">This card is ${esc(card.status)}; nothing to answer.</p>`;
+  if (!open) return `<p class="meta">This card is ${escapeHtml(card.status)}; nothing to answer.</p>`;
   const hidden = `<input type="hidden" name="version" value="${card.version}">`;
   let controls: string;
   if (card.kind === 'approval') {
@@ -34,7 +27,7 @@ function answerForm(card: CardRec): string {
   } else if (card.kind === 'update') {
     controls = '<button name="gotIt" value="1">Got it</button>';
   } else if (card.options?.length && !card.multi) {
-    controls = card.options.map((o) => `<button name="choiceId" value="${esc(o.id)}">${esc(o.label)}</button>`).join('');
+    controls = card.options.map((o) => `<button name="choiceId" value="${escapeHtml(o.id)}">${escapeHtml(o.label)}</button>`).join('');
   } else {
     controls = '<textarea name="text" rows="3" cols="50" required></textarea><br><button>Send</button>';
   }
@@ -50,11 +43,11 @@ export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, card
   const origin: Origin = { grantId: service.id, appId: service.appId, clientId: service.clientId, appName: service.appName };
 
   const show = (reply: FastifyReply, card: CardRec, note = '', status = 200) => {
-    const opts = card.options?.length ? `<ul>${card.options.map((o) => `<li>${esc(o.label)}</li>`).join('')}</ul>` : '';
-    return page(reply, status, card.title, `<h1>${esc(card.title)}</h1>
+    const opts = card.options?.length ? `<ul>${card.options.map((o) => `<li>${escapeHtml(o.label)}</li>`).join('')}</ul>` : '';
+    return page(reply, status, card.title, `<h1>${escapeHtml(card.title)}</h1>
 ${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service.</p>' : ''}
-<p class="meta">${esc(card.kind)} · ${esc(card.urgency)} · ${esc(card.status)} · version ${card.version}</p>
-<p>${esc(card.summary)}</p>${opts}${note ? `<p><strong>${esc(note)}</strong></p>` : ''}${answerForm(card)}`);
+<p class="meta">${escapeHtml(card.kind)} · ${escapeHtml(card.urgency)} · ${escapeHtml(card.status)} · version ${card.version}</p>
+<p>${escapeHtml(card.summary)}</p>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card)}`);
   };
 
   void app.register(async (scope) => {

@@ -2,7 +2,7 @@
 // computers, apps and device approval, which the sign-in side registers. JSON in and out; each
 // answer is the object made or changed. Refusals: `{code, detail}` with 400, 404 or 409.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { KNOWN_APPS } from './constants';
+import { KNOWN_APPS } from '../api/constants';
 import type { Clock, SandboxContext } from './context';
 import type { Faults } from './faults';
 import { iso, newId } from './ids';

@@ -2,7 +2,7 @@
 // agents and live sessions on it, and a dozen cards covering every kind, urgency, high stakes,
 // Later, a helper, done, and notices from a webhook (one of them Cloudflare's payload).
 import { hostname } from 'node:os';
-import { SCOPES } from './constants';
+import { SCOPES } from '../api/constants';
 import type { Grant } from './context';
 import { newId } from './ids';
 import { defaultMachineFile, newIdentity, publicOf, readIdentity, writeIdentity } from './machine-file';

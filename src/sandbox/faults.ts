@@ -3,7 +3,7 @@
 // connection (after the work is done, so a retry with the same Idempotency-Key replays it).
 import type { FastifyRequest } from 'fastify';
 import type { ProblemCode } from '../api/schemas';
-import { PROBLEM_CODES } from './constants';
+import { PROBLEM_CODES } from '../api/constants';
 import { PROBLEM_STATUS } from './problems';
 import { isObject } from './validate';
 

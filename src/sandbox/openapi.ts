@@ -2,7 +2,7 @@
 // answers and problems, with x- extensions for the device sign-in (and the computer attestation)
 // and for DPoP. Built per request from `{base_url}`, so addresses in it are the sandbox's own.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CARD_STATUSES, KNOWN_APPS, KNOWN_KINDS, PROBLEM_CODES, SCOPES, SERVICE_VERSION, type ProblemCode, type Scope } from '../api/schemas';
+import { CARD_STATUSES, KNOWN_APPS, KNOWN_KINDS, PROBLEM_CODES, SCOPES, SERVICE_VERSION, type ProblemCode, type Scope } from '../api/constants';
 import { PROBLEM_STATUS } from './problems';
 
 type Schema = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // GET /v1/cards: the filters, their limits and patterns, the order of each status, `whole` and the
 // lighter form, and the opaque `after` continuation (keyset: a page never skips or repeats a card).
 import { createHash } from 'node:crypto';
-import { KNOWN_APPS } from './constants';
+import { KNOWN_APPS } from '../api/constants';
 import type { Grant } from './context';
 import { DONE_LISTED_MS, type Cards } from './lifecycle';
 import type { CardRec, SandboxState } from './state';

@@ -3,7 +3,7 @@
 // (faults, Service-Version, DPoP-Nonce, ETag/304, idempotency records, problem answers).
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { SERVICE_VERSION } from './constants';
+import { SERVICE_VERSION } from '../api/constants';
 import { AuthService } from './auth';
 import { ManualClock, RealClock } from './clock';
 import type { Clock, SandboxContext } from './context';

@@ -5,17 +5,10 @@ import type { Scope } from '../../api/schemas';
 import { approveDevice, denyDevice, findPending } from './consent';
 import type { AuthCore } from './core';
 import { field, fieldAll, formOf } from './forms';
+import { sendHtml } from '../html';
 import { codeEntryPage, consentPage, messagePage } from './page';
 
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
-    .send(body);
-}
+const html = (reply: FastifyReply, status: number, body: string) => sendHtml(reply, status, body, { formsTo: 'self' });
 
 /**
  * The page's form posts back relative to where the page was loaded: an editor that opens the

@@ -1,6 +1,6 @@
 // Registered apps and the spec's registration rules: redirect address forms (matched exactly),
 // client secrets shown once, scope ceilings, testers, verification by domain proof.
-import { SCOPES, type Scope } from '../../api/schemas';
+import { SCOPES, type Scope } from '../../api/constants';
 import { newId, newSecret, sha256b64url } from './ids';
 
 export const MAX_REDIRECTS = 10;

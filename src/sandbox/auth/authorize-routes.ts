@@ -7,22 +7,14 @@ import { mayUse, redirectMatches, type AppRecord } from './apps';
 import type { AuthCore } from './core';
 import { field, fieldAll, formOf } from './forms';
 import { newId, newSecret } from './ids';
+import { sendHtml } from '../html';
 import { consentPage, messagePage } from './page';
 import { askedScopes } from './scopes';
 import { AUTH_CODE_MS, AUTH_REQUEST_MS, type AuthRequestRecord } from './store';
 
 const ALWAYS: Scope[] = ['cards:read:all'];
 const B64URL_43 = /^[A-Za-z0-9_-]{43}$/;
-
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-    .send(body);
-}
+const html = (reply: FastifyReply, status: number, body: string) => sendHtml(reply, status, body);
 
 function redirectBack(reply: FastifyReply, redirectUri: string, params: Record<string, string | undefined>): FastifyReply {
   const url = new URL(redirectUri);

@@ -1,5 +1,5 @@
 // Parsing a space-separated `scope` against an app's ceiling.
-import { SCOPES, type Scope } from '../../api/schemas';
+import { SCOPES, type Scope } from '../../api/constants';
 import type { AppRecord } from './apps';
 
 /** The scopes asked (the whole ceiling when none are named), or why they cannot be. */

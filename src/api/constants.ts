@@ -1,8 +1,8 @@
-// The enums and the service version the sandbox needs at run time, without loading zod: the
-// sandbox must start in under a second. test/sandbox/constants.test.ts keeps these equal to
-// src/api/schemas.ts, which stays the single source of the wire shapes.
+// The service version and the enums of the wire, without zod: src/api/schemas.ts builds on them
+// and the sandbox reads them at run time without loading zod (it must start in under a second).
 export const SERVICE_VERSION = '2026-10-05';
 
+/** Values known today; the wire accepts any string (schemas.ts `openEnum`). */
 export const KNOWN_APPS = [
   'claude-code', 'codex', 'cursor', 'gemini-cli', 'opencode', 'pi', 'grok', 'muse', 'chatgpt',
   'claude', 'dots', 'other', 'webhook',
@@ -23,3 +23,8 @@ export const PROBLEM_CODES = [
   'idempotency_in_progress', 'idempotency_mismatch', 'rate_limited', 'server_error',
   'not_available', 'unavailable',
 ] as const;
+
+export type Scope = (typeof SCOPES)[number];
+export type CardStatus = (typeof CARD_STATUSES)[number];
+export type KnownKind = (typeof KNOWN_KINDS)[number];
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
