@@ -124,6 +124,27 @@ describe('cards (extension host, sandbox)', function () {
     panel.dispose();
   });
 
+  it('closing the panel stops the retries of its answer: nothing is sent after the person moved on', async () => {
+    const c = await newCard(w, { kind: 'approval', title: 'Closed while the service fails' });
+    await until('the card', () => core().cards.get(c.id));
+    const panel = await openPanel(c.id);
+    await w.sb.control('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 50 });
+    const remaining = async () => (await w.sb.control<{ faults: { times: number }[] }>('GET', '/_sandbox/faults')).faults[0]?.times ?? 0;
+    try {
+      const pressing = press(panel, { type: 'answer', version: lastPosted(panel, 'card')!.shownVersion, body: { approved: true } });
+      await until('the first try refused', async () => (await remaining()) < 50 || undefined, 10_000);
+      panel.dispose(); // the person closed the card while the service kept failing
+      await pressing.catch(() => undefined);
+      const atClose = await remaining();
+      await sleep(8_000); // longer than the retries' backoff would have run on
+      assert.equal(await remaining(), atClose, 'no try reached the service after the panel closed');
+      assert.ok(atClose >= 44, `at most a few tries before the close (${50 - atClose})`);
+      assert.equal((await sandboxCard(w, c.id)).status, 'pending', 'nothing was answered');
+    } finally {
+      await w.sb.control('DELETE', '/_sandbox/faults');
+    }
+  });
+
   it('write to the assistant, Later and Back', async () => {
     const c = await newCard(w, { kind: 'text', title: 'Which port?' });
     const d = await newCard(w, { kind: 'text', title: 'Which host?' });

@@ -112,12 +112,9 @@ describe('the press rule: static map of every path that can act on a card', () =
     }
   });
 
-  // KNOWN BUG (written to /work/team/bugs.md, "H7: closing the card panel does not cancel its press"):
-  // issue 4 says a write is retried "only while the person is still waiting on it", and Press has
-  // cancel() for that, but the editor never calls it: runPress keeps no handle and the panel's
-  // dispose does not stop the press, so retries go on after the panel closed. This stays red until
-  // the editor cancels its presses when the person moves on.
-  it('KNOWN BUG: every editor path that makes a press can cancel it when the person moves on (panel closed)', () => {
+  // Issue 4: a write is retried "only while the person is still waiting on it". Press has cancel()
+  // for that; the panel hands its presses a signal and aborts it when it closes (e18cf7f).
+  it('every editor path that makes a press can cancel it when the person moves on (panel closed)', () => {
     const cancels = sites(/\.cancel\(\)/).filter((s) => s.startsWith('editor/'));
     const runner = fs.readFileSync(path.join(SRC, 'editor/press-runner.ts'), 'utf8');
     assert.ok(/\.cancel\(\)/.test(runner) || /signal/.test(runner), 'runPress offers no way to cancel its press');
