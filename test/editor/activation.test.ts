@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
+import { until } from '../helpers/until';
 
 const EXTENSION_ID = 'assistant-cards.assistant-cards';
 
@@ -25,19 +26,6 @@ function extension(): vscode.Extension<unknown> {
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
   return ext;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < end) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) { last = e; }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
 describe('activation', () => {

@@ -5,6 +5,9 @@ import * as vscode from 'vscode';
 import type { App, ExtensionApi } from '../../src/editor/extension';
 import { testEnv } from './helpers/env';
 import { startSandboxProcess, type RunningSandbox } from './helpers/sandbox';
+import { until } from '../helpers/until';
+
+export { until };
 
 export const EXTENSION_ID = 'assistant-cards.assistant-cards';
 
@@ -14,19 +17,6 @@ export async function theApp(): Promise<App> {
   const api = await ext.activate();
   assert.ok(api?.app, 'the extension returns its app for tests');
   return api.app;
-}
-
-export async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < end) {
-    try {
-      const v = await probe();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) { last = e; }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
 export interface World {

@@ -7,18 +7,9 @@ import * as path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
 import { DEMO_SCRIPT, parseDemoArgs, startDemoAssistant } from '../../src/sandbox/demo-assistant';
 import { signIn, type SignedIn } from './helpers';
+import { until } from '../helpers/until';
 
 const root = path.resolve(__dirname, '..', '..');
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 interface WireAssistant { id: string; name: string; agents: { id: string; liveSessions: { appSessionId: string; cwd: string; terminal?: { pid?: number; tty?: string; program?: string } }[] }[] }
 
@@ -56,7 +47,7 @@ describe('demo assistant', function () {
       { id: demo.appSessionId, cwd: '/work/proj', terminal: { pid: 4242, tty: '/dev/pts/7', program: 'vscode' } });
 
     // The first card: a choice. The person answers it.
-    const firstId = await until('the first card', () => demo.asked[0]);
+    const firstId = await until('the first card', () => demo.asked[0], 10_000, 20);
     const first = await person.request('GET', `/v1/cards/${firstId}`);
     assert.equal(first.json.card.kind, DEMO_SCRIPT[0]?.kind);
     const answer = await person.request('POST', `/v1/cards/${firstId}/answer`, {
@@ -68,13 +59,13 @@ describe('demo assistant', function () {
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(lines.some((l) => l.includes('heard')), false, 'not heard within the 5 s hold');
     sb.advance(5_001);
-    await until('the answer heard', () => lines.find((l) => /heard answer: chose sqlite/.test(l)));
-    await until('the pickup', () => lines.find((l) => /picked it up/.test(l)));
+    await until('the answer heard', () => lines.find((l) => /heard answer: chose sqlite/.test(l)), 10_000, 20);
+    await until('the pickup', () => lines.find((l) => /picked it up/.test(l)), 10_000, 20);
     const done = await person.request('GET', `/v1/cards/${firstId}`);
     assert.equal(done.json.card.status, 'done');
 
     // Then it asks the next kind.
-    const secondId = await until('the second card', () => demo.asked[1]);
+    const secondId = await until('the second card', () => demo.asked[1], 10_000, 20);
     const second = await person.request('GET', `/v1/cards/${secondId}`);
     assert.equal(second.json.card.kind, DEMO_SCRIPT[1]?.kind);
 
@@ -92,11 +83,11 @@ describe('demo assistant', function () {
       base: sb.url, name: 'reviewer', machineId: person.machine.id, terminal: { pid: 99 },
       pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal, cards: 1,
     });
-    const id = await until('the card', () => demo.asked[0]);
+    const id = await until('the card', () => demo.asked[0], 10_000, 20);
     const res = await person.request('POST', `/v1/cards/${id}/messages`, { body: { body: 'use postgres instead' } });
     assert.equal(res.status, 200, res.text);
-    await until('the words heard', () => lines.find((l) => /heard message: wrote "use postgres instead"/.test(l)));
-    await until('nothing more to ask', () => lines.find((l) => /nothing more to ask/.test(l)));
+    await until('the words heard', () => lines.find((l) => /heard message: wrote "use postgres instead"/.test(l)), 10_000, 20);
+    await until('nothing more to ask', () => lines.find((l) => /nothing more to ask/.test(l)), 10_000, 20);
     stop.abort();
     await demo.done;
   });
