@@ -13,7 +13,8 @@ export function wireStatus(card: CardRec): string {
   return card.status;
 }
 
-export function lightCard(card: CardRec): Record<string, unknown> {
+/** The fields both forms carry. */
+function coreFields(card: CardRec): Record<string, unknown> {
   return {
     id: card.id,
     version: card.version,
@@ -25,8 +26,11 @@ export function lightCard(card: CardRec): Record<string, unknown> {
     blocking: card.blocking,
     threadId: card.threadId,
     highStakes: card.highStakes,
-    whole: false,
   };
+}
+
+export function lightCard(card: CardRec): Record<string, unknown> {
+  return { ...coreFields(card), whole: false };
 }
 
 export function wholeCard(card: CardRec, state: SandboxState, baseUrl: string, machines: MachineNames): Record<string, unknown> {
@@ -35,20 +39,11 @@ export function wholeCard(card: CardRec, state: SandboxState, baseUrl: string, m
   const machine = assistant ? machines(assistant.machineId) : undefined;
   const out: Record<string, unknown> = {
     ...card.extra,
-    id: card.id,
-    version: card.version,
-    status: wireStatus(card),
-    turn: card.turn,
-    kind: card.kind,
-    title: card.title,
+    ...coreFields(card),
     summary: card.summary ?? '',
-    urgency: card.urgency,
-    blocking: card.blocking,
     options: card.options ?? [],
     recommendedIds: card.recommendedIds ?? [],
-    threadId: card.threadId,
     url: card.notice?.link ?? cardUrl(baseUrl, card),
-    highStakes: card.highStakes,
     createdAt: iso(card.createdAt),
     changedAt: iso(card.changedAt),
   };

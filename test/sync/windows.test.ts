@@ -14,13 +14,19 @@ describe('sync: two windows sharing one sign-in', () => {
     await w.close();
   });
 
-  it('only the owner long-polls; a hand-over loses no change', async () => {
+  /** Two windows of one computer sharing one secret store; A signs in (focused if asked), B starts after. */
+  async function twoWindows(o: { focusA: boolean }) {
     const store = new MemorySecretStore();
     const a = w.core({ store });
     const b = w.core({ store });
-    a.feed.setFocused(true);
+    if (o.focusA) a.feed.setFocused(true);
     await signInCore(w, a);
     await b.start();
+    return { a, b };
+  }
+
+  it('only the owner long-polls; a hand-over loses no change', async () => {
+    const { a, b } = await twoWindows({ focusA: true });
     assert.equal(b.state.kind, 'online', 'the second window uses the same sign-in');
     await w.timers.advance(1000); // lease checks run
     await eventually(() => a.feed.isOwner());
@@ -59,12 +65,7 @@ describe('sync: two windows sharing one sign-in', () => {
   });
 
   it('when the owner window closes, another takes the feed once the lease runs out', async () => {
-    const store = new MemorySecretStore();
-    const a = w.core({ store });
-    const b = w.core({ store });
-    a.feed.setFocused(true);
-    await signInCore(w, a);
-    await b.start();
+    const { a, b } = await twoWindows({ focusA: true });
     await w.timers.advance(1000);
     assert.equal(b.feed.isOwner(), false);
     await a.dispose(); // releases the lease
@@ -74,11 +75,7 @@ describe('sync: two windows sharing one sign-in', () => {
   });
 
   it('signing out in one window signs the other out too (shared store)', async () => {
-    const store = new MemorySecretStore();
-    const a = w.core({ store });
-    const b = w.core({ store });
-    await signInCore(w, a);
-    await b.start();
+    const { a, b } = await twoWindows({ focusA: false });
     await w.card({ title: 'x' });
     await b.cards.refresh();
     assert.equal(b.cards.list('pending').length, 1);
