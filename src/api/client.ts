@@ -228,6 +228,9 @@ export class ApiClient {
       if (x.body !== undefined) headers['content-type'] = 'application/json';
       if (x.idempotencyKey) headers['idempotency-key'] = x.idempotencyKey;
 
+      // Every send, the first included, happens only while the person still waits on a write:
+      // getting a token (maybe a refresh) or a proof can take long enough for them to move on.
+      if (isWrite && !mayRetry()) throw new AbortedError();
       let res: HttpResponse;
       try {
         this.o.onRequest?.({ method, path: path.split('?')[0] ?? path, waits: x.waits ?? false });
@@ -277,6 +280,7 @@ export class ApiClient {
         if (refusal.error === 'invalid_token' && !tokenRenewed) {
           tokenRenewed = true;
           token = await this.o.auth.renewAfterRejection(token);
+          if (!mayRetry()) throw refusal;
           continue;
         }
         throw refusal;
@@ -289,6 +293,8 @@ export class ApiClient {
           (isWrite && refusal instanceof ApiProblemError && refusal.code === 'idempotency_in_progress');
         if (retryable && ++failures < x.attempts && mayRetry()) {
           const wait = status === 429 ? retryAfterMs(res) : backoffDelay(failures - 1, { random: this.o.random });
+          // A long Retry-After is the person's to wait out, not a retry's: the refusal tells them.
+          if (wait > MAX_RETRY_AFTER_MS) throw refusal;
           this.log.warn('request refused, retrying', { method, path: pathOnly(path), status, attempt: failures, waitMs: wait });
           await sleep(this.o.timers, wait, x.signal);
           if (!mayRetry()) throw refusal;
@@ -348,6 +354,9 @@ export class ApiClient {
 }
 
 /** `Retry-After` in seconds (or an HTTP date); 1 s when missing or unreadable. */
+/** Retry-After longer than this is not waited out inside one request. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
 export function retryAfterMs(res: HttpResponse, now = Date.now()): number {
   const v = res.headers['retry-after'];
   if (!v) return 1000;

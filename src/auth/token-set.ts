@@ -36,6 +36,9 @@ export interface TokenSetOptions {
   logger?: Logger;
 }
 
+/** The reason given when the service refused the refresh token (revoked, replaced or reused). */
+export const REFRESH_REFUSED = 'refresh refused';
+
 export class TokenSet implements RequestAuth {
   private current: StoredTokens | undefined;
   private refreshing: Promise<StoredTokens> | undefined;
@@ -107,7 +110,11 @@ export class TokenSet implements RequestAuth {
     return this.refreshing;
   }
 
+  /** Why this process last ended the sign-in (its store change reaches every window alike). */
+  lastSignOutReason: string | undefined;
+
   async signOut(reason = 'signed out'): Promise<void> {
+    this.lastSignOutReason = reason;
     this.current = undefined;
     await this.o.store.delete(TOKENS_SECRET);
     this.signedOut.fire({ reason });
@@ -139,7 +146,7 @@ export class TokenSet implements RequestAuth {
             return again;
           }
           this.log.warn('sign-in ended: refresh refused', { error: e.error });
-          await this.signOut('refresh refused');
+          await this.signOut(REFRESH_REFUSED);
           throw new SignedOutError('The sign-in ended. Sign in again.');
         }
         throw e;

@@ -42,6 +42,8 @@ export interface CardModelOptions {
   logger: Logger;
   /** Lets the session gate background reads (budget) and learn about success/failure. */
   beforeRead?: () => Promise<void>;
+  /** Ends the background reads (and their retry waits) when sync stops. */
+  syncSignal?: () => AbortSignal | undefined;
 }
 
 export class CardModel implements CardModelView {
@@ -151,7 +153,7 @@ export class CardModel implements CardModelView {
     for (const id of ids) {
       await this.o.beforeRead?.();
       try {
-        const card = await this.o.api.getCard(id);
+        const card = await this.o.api.getCard(id, { signal: this.o.syncSignal?.() });
         this.upsert(card);
       } catch (e) {
         if (e instanceof ApiProblemError && e.code === 'not_found') this.remove(id);
@@ -210,7 +212,7 @@ export class CardModel implements CardModelView {
       let after: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         await this.o.beforeRead?.();
-        const res = await this.o.api.listCards({ status, assistant, limit: PAGE_LIMIT, whole: PAGE_WHOLE, after });
+        const res = await this.o.api.listCards({ status, assistant, limit: PAGE_LIMIT, whole: PAGE_WHOLE, after }, { signal: this.o.syncSignal?.() });
         out.push(...res.cards);
         if (!res.next) break;
         after = res.next;

@@ -4,11 +4,17 @@ import type { Assistant, Card, CardListEntry, Me } from '../api/schemas';
 
 /** Where the sign-in and the service stand, from the person's point of view. */
 export type ConnectionState =
-  | { kind: 'signed-out' }
+  | { kind: 'signed-out'; reason?: SignOutReason }
   | { kind: 'not-set-up'; reason: string } // no computer identity file, or one the service rejects
   | { kind: 'signing-in'; userCode: string; verificationUri: string; verificationUriComplete: string }
   | { kind: 'online'; me: Me }
   | { kind: 'offline'; since: number; lastError: string };
+
+/**
+ * Why a sign-in ended: the person signed out (here or in another window), the service refused the
+ * sign-in (revoked or replaced), or the person removed the app. Only the last two need telling.
+ */
+export type SignOutReason = 'person' | 'elsewhere' | 'refused' | 'app-removed';
 
 export type Group = 'pending' | 'agent' | 'snoozed' | 'delegated' | 'done';
 

@@ -39,6 +39,7 @@ export class FeedLoop {
   private wake = new AbortController();
   private loopDone: Promise<void> | undefined;
   private failures = 0;
+  private readAllAfterBegin = false;
   /** Number of change lists applied (tests and the bench observe progress through it). */
   applied = 0;
 
@@ -68,6 +69,13 @@ export class FeedLoop {
     await this.loopDone;
   }
 
+  /** After a sign-out (the loop stopped): the next sign-in starts a feed of its own. */
+  forget(): void {
+    this.cursor = undefined;
+    this.failures = 0;
+    this.readAllAfterBegin = false;
+  }
+
   /** Ownership changed (or anything else worth a fresh look): end the current wait at once. */
   poke(): void {
     this.wake.abort();
@@ -84,7 +92,14 @@ export class FeedLoop {
       const owner = this.o.isOwner();
       try {
         if (!immediate && !owner) await sleep(this.o.timers, this.o.nonOwnerPollMs ?? NON_OWNER_POLL_MS, signal);
-        if (this.cursor === undefined) await this.begin();
+        if (this.cursor === undefined) {
+          await this.begin();
+          // The new cursor first, then the full read: a change between the two is not lost.
+          if (this.readAllAfterBegin) {
+            this.readAllAfterBegin = false;
+            this.o.onCursorLost?.();
+          }
+        }
         const wantWait = owner && !immediate;
         const wait = wantWait && this.o.canWait() ? LONG_POLL_WAIT_SECONDS : 0;
         // Many changes in a minute used the waits budget: poll without waiting for a while.
@@ -107,12 +122,14 @@ export class FeedLoop {
           // Start the feed from now and read everything once, so nothing between is missed.
           this.o.logger.warn('change feed cursor refused; starting again from a full read');
           this.cursor = undefined;
-          this.o.onCursorLost?.();
+          this.readAllAfterBegin = true;
           immediate = true;
           continue;
         }
         this.o.onFailure(e);
-        const delay = backoffDelay(this.failures++, { baseMs: 1_000, maxMs: 60_000, random: this.o.random });
+        // A 429's Retry-After is a floor: asking sooner would only be refused again.
+        const asked = e instanceof ApiProblemError ? Math.min(e.retryAfterSeconds ?? 0, 300) * 1000 : 0;
+        const delay = Math.max(asked, backoffDelay(this.failures++, { baseMs: 1_000, maxMs: 60_000, random: this.o.random }));
         this.o.logger.warn('change feed failed; retrying', { delayMs: delay, error: String((e as Error).message ?? e) });
         try {
           await sleep(this.o.timers, delay, this.wake.signal);

@@ -20,11 +20,11 @@ import { FileLock } from '../auth/file-lock';
 import { defaultMachineFile } from '../auth/machine';
 import { OAuthEndpoints } from '../auth/oauth';
 import type { SecretStore } from '../auth/secret-store';
-import { TokenSet, TOKENS_SECRET } from '../auth/token-set';
+import { REFRESH_REFUSED, TokenSet, TOKENS_SECRET } from '../auth/token-set';
 import { AssistantsModel } from './assistants-model';
 import { RequestBudget } from './budget';
 import { CardModel } from './card-model';
-import type { ClientCore, ConnectionState, SignInOptions } from './contract';
+import type { ClientCore, ConnectionState, SignInOptions, SignOutReason } from './contract';
 import { FeedLease, FEED_LEASE_RENEW_MS } from './feed-lease';
 import { FeedLoop } from './feed-loop';
 import { createGestureMinter, Press } from './press';
@@ -150,7 +150,7 @@ class ClientCoreImpl implements ClientCore {
       nonces: this.nonces, clock: this.serverTime, userAgent, onRequest,
     });
     const beforeRead = () => this.budgetWait(false);
-    this.model = new CardModel({ api: this.api, logger: this.log, beforeRead });
+    this.model = new CardModel({ api: this.api, logger: this.log, beforeRead, syncSignal: () => this.syncAbort.signal });
     if (o.scope) this.model.setScope(o.scope);
     this.model.refreshHook = () => this.fullRead();
     this.model.scopeChanged(() => {
@@ -254,20 +254,24 @@ class ClientCoreImpl implements ClientCore {
     await this.stopSync();
     const tokens = await this.tokenSet();
     await tokens.signOut('signed out by the person');
-    this.afterSignOut();
+    this.afterSignOut('person');
   }
 
   // ---- presses ----
 
   press(gesture: UserGesture, card: SeenCard, action: PressAction): Press {
-    return Press.create(gesture, card, action, (c, a, ctx) => this.sendPress(c, a, ctx), this.clock);
+    // The model's word counts too: a caller that left the flag out still cannot act on it.
+    const held = this.model.get(card.id);
+    const heldUrl = held && 'url' in held ? held.url : undefined;
+    const seen = held?.highStakes && !card.highStakes ? { ...card, highStakes: true, url: card.url ?? heldUrl } : card;
+    return Press.create(gesture, seen, action, (c, a, ctx) => this.sendPress(c, a, ctx), this.clock);
   }
 
   private async sendPress(card: SeenCard, action: PressAction, ctx: SendContext): Promise<PressResult> {
-    // Only an answer is checked by the service against the version; the other actions are
-    // checked here so nothing acts on a card version the person has not seen.
+    // Only an answer (Got it too) is checked by the service against the version; the other
+    // actions are checked here so nothing acts on a card version the person has not seen.
     const held = this.model.get(card.id);
-    if (held && held.version > card.version && ['message', 'later', 'delegate'].includes(action.type)) {
+    if (held && held.version > card.version && action.type !== 'answer' && action.type !== 'gotIt') {
       const fresh = await this.api.getCard(card.id).catch(() => undefined);
       throw new VersionConflictError(card.id, fresh, new ApiProblemError({
         type: `${this.o.baseUrl}/docs/api/errors#version_conflict`, title: 'The card changed', status: 409,
@@ -423,14 +427,16 @@ class ClientCoreImpl implements ClientCore {
   }
 
   private handleFailure(e: unknown): void {
-    if (e instanceof SignedOutError || (e instanceof OAuthRefusalError && (e.error === 'invalid_token' || e.error === 'invalid_grant'))) {
+    const appRemoved = e instanceof ApiProblemError && e.code === 'app_not_available';
+    if (appRemoved || e instanceof SignedOutError || (e instanceof OAuthRefusalError && (e.error === 'invalid_token' || e.error === 'invalid_grant'))) {
       // invalid_token after a renewed token: the sign-in was revoked (or replaced) on the service.
+      // app_not_available: the person removed this app; every request would be refused.
       if (!this.syncing) return;
       void this.stopSync()
         .then(async () => {
-          if (!(e instanceof SignedOutError)) await this.tokens?.signOut('refused by the service');
+          if (!(e instanceof SignedOutError)) await this.tokens?.signOut(appRemoved ? 'the app was removed' : 'refused by the service');
         })
-        .finally(() => this.afterSignOut());
+        .finally(() => this.afterSignOut(appRemoved ? 'app-removed' : 'refused'));
       return;
     }
     if (e instanceof NetworkError || e instanceof MalformedResponseError || (e instanceof ApiProblemError && e.status >= 500)) {
@@ -442,12 +448,13 @@ class ClientCoreImpl implements ClientCore {
     this.log.warn('sync step failed', { error: e instanceof Error ? e.message : String(e) });
   }
 
-  private afterSignOut(): void {
+  private afterSignOut(reason: SignOutReason): void {
     this.me = undefined;
     this.model.clear();
     this.assistantsModel.clear();
     this.api.clearCache();
-    this.setState({ kind: 'signed-out' });
+    this.feedLoop.forget();
+    this.setState({ kind: 'signed-out', reason });
   }
 
   /** Another window signed in or out (the store tells). */
@@ -457,7 +464,8 @@ class ClientCoreImpl implements ClientCore {
     const signedIn = await tokens.load();
     if (!signedIn && this.syncing) {
       await this.stopSync();
-      this.afterSignOut();
+      // This window's own refresh may be what the service refused; else another window signed out.
+      this.afterSignOut(tokens.lastSignOutReason === REFRESH_REFUSED ? 'refused' : 'elsewhere');
     } else if (signedIn && !this.syncing && this.stateValue.kind === 'signed-out') {
       await this.startSync();
     }

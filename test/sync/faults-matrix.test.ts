@@ -265,6 +265,7 @@ describe('faults: the fault matrix (issue 7)', () => {
     await w.timers.advance(26_000); // the held long-poll ends; the next request meets the revocation
     await w.timers.until(() => core.state.kind === 'signed-out', 1000, 2 * MIN);
     assert.deepEqual(states.filter((s) => s === 'signed-out'), ['signed-out'], 'one change to signed out, no loop');
+    assert.deepEqual(core.state, { kind: 'signed-out', reason: 'refused' }, 'the editor is told the service ended it');
     assert.equal(core.cards.get(c.id), undefined, 'the cards of the ended sign-in are gone from view');
     const before = core.transport.log.length;
     const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
@@ -275,6 +276,17 @@ describe('faults: the fault matrix (issue 7)', () => {
     assert.deepEqual(await heard(w, c.id), []);
     await w.timers.advance(10 * MIN);
     assert.equal(core.state.kind, 'signed-out', 'stays signed out: no sign-in loop');
+  });
+
+  it('the app removed by the person (app_not_available on every route): signed out once, with that reason; no retry loop', async () => {
+    const core = await signedIn();
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1', status: 403, code: 'app_not_available', times: 1000 });
+    await w.timers.advance(26_000); // the held long-poll ends; the next request meets the refusal
+    await w.timers.until(() => core.state.kind === 'signed-out', 1000, 2 * MIN);
+    assert.deepEqual(core.state, { kind: 'signed-out', reason: 'app-removed' });
+    const after = core.transport.log.length;
+    await w.timers.advance(10 * MIN);
+    assert.equal(core.transport.log.length, after, 'nothing more is asked of the service');
   });
 
   for (const [label, offset] of [['ahead', 2 * MIN], ['behind', -2 * MIN]] as const) {

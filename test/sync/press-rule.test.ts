@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { HighStakesError } from '../../src/api/errors';
+import { HighStakesError, VersionConflictError } from '../../src/api/errors';
 import { GESTURE_FRESH_MS, PressRefusedError } from '../../src/sync/press';
 import type { PressAction, UserGesture } from '../../src/sync/press';
 import { makeTestWorld, signInCore } from './harness';
@@ -70,7 +70,7 @@ describe('the press rule: static map of every path that can act on a card', () =
     // sendPress is handed to Press.create and to nothing else.
     const refs = [...session.matchAll(/sendPress\(/g)].length;
     assert.equal(refs, 2, 'the definition and the one sender given to Press.create');
-    assert.match(session, /return Press\.create\(gesture, card, action, \(c, a, ctx\) => this\.sendPress\(c, a, ctx\), this\.clock\);/);
+    assert.match(session, /return Press\.create\(gesture, seen, action, \(c, a, ctx\) => this\.sendPress\(c, a, ctx\), this\.clock\);/);
     // Nobody reaches the ApiClient around the core.
     assert.deepEqual(sites(/\binternals\b/).filter((s) => !s.startsWith('sync/session.ts')), [], 'internals used outside the core');
     assert.deepEqual(sites(/new ApiClient\(/).map((s) => s.split(':')[0]), ['sync/session.ts']);
@@ -269,6 +269,41 @@ describe('the press rule: against the sandbox', () => {
     const onService = (await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json as { status: string; version: number };
     assert.equal(onService.status, 'pending');
     assert.equal(onService.version, c.version, 'the card is untouched');
+  });
+
+  it('high stakes: refused from the model\'s word even when the caller leaves the flag out', async () => {
+    const core = await signedIn();
+    const c = await shownCard(core, { highStakes: true, kind: 'approval', title: 'Wire the money?' });
+    assert.throws(() => core.press(core.gestures.fromUiEvent('click:answer'), { id: c.id, version: c.version }, { type: 'answer', answer: { approved: true } }),
+      (e: unknown) => e instanceof HighStakesError && e.url === c.url);
+    assert.equal(fwd.cardWrites().length, 0);
+  });
+
+  it('a press cancelled before its first try is never sent (the person moved on while a token was fetched)', async () => {
+    const core = await signedIn();
+    const c = await shownCard(core);
+    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const sending = p.send().then(() => 'sent', (e: unknown) => e);
+    p.cancel(); // before the token and the proof are ready
+    const out = await sending;
+    assert.notEqual(out, 'sent');
+    await w.timers.advance(MIN);
+    assert.equal(fwd.cardWrites().length, 0, 'no card write reached the sandbox');
+    assert.deepEqual((await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`)).json.heard, []);
+  });
+
+  it('Back, Take back and Undo on a version older than the one held are refused in the client', async () => {
+    const core = await signedIn();
+    const c = await shownCard(core);
+    const later = await pressOnce(core, c, { type: 'later', until: new Date(w.sb.clock.now() + 3_600_000).toISOString(), timeZone: 'UTC' });
+    await w.timers.until(() => (core.cards.get(c.id)?.version ?? 0) >= later.result.version, 1000, 2 * MIN);
+    const writes = fwd.cardWrites().length;
+    let out: unknown;
+    void core.press(core.gestures.fromUiEvent('click:back'), c /* the version before Later */, { type: 'back' }).send()
+      .then((r) => (out = r), (e: unknown) => (out = e));
+    await w.timers.until(() => out !== undefined, 200, MIN);
+    assert.ok(out instanceof VersionConflictError, String(out));
+    assert.equal(fwd.cardWrites().length, writes, 'nothing sent');
   });
 
   // Found by this test (team bugs.md "H7: the sandbox has no page at a card's url"), fixed in f7b0ca4.
