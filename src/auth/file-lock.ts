@@ -42,31 +42,46 @@ export class FileLock {
     const id = randomUUID();
     const started = Date.now();
     await fs.mkdir(path.dirname(this.file), { recursive: true });
+    const lease = () => JSON.stringify({ id, pid: process.pid, until: Date.now() + leaseMs });
     for (;;) {
+      // The lease appears whole or not at all: written aside, then linked in (link fails if taken).
+      const aside = `${this.file}.${id}`;
       try {
-        const h = await fs.open(this.file, 'wx');
-        await h.writeFile(JSON.stringify({ id, pid: process.pid, until: Date.now() + leaseMs }));
-        await h.close();
+        await fs.writeFile(aside, lease());
+        await fs.link(aside, this.file);
         break;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
           await releaseLocal();
           throw e;
         }
+      } finally {
+        await fs.rm(aside, { force: true });
       }
       const held = await this.readHolder();
-      if (!held || held.until < Date.now() || Date.now() - started > maxWaitMs) {
-        // Abandoned (or unreadable half-written) lock: remove it, then race for it again.
-        if (!held && Date.now() - started < pollMs * 4) {
-          await delay(pollMs);
-          continue;
-        }
-        await fs.rm(this.file, { force: true });
+      if (!held) continue; // released in between: try again at once
+      if (held.until < Date.now() || Date.now() - started > maxWaitMs) {
+        // Abandoned: exactly one waiter wins the right to remove this lease (its steal mark is
+        // created exclusively), so a waiter that saw it stale late cannot remove a newer one.
+        const won = await fs.writeFile(`${this.file}.stale-${held.id}`, id, { flag: 'wx' }).then(() => true, () => false);
+        if (won) await fs.rm(this.file, { force: true });
         continue;
       }
       await delay(pollMs + Math.floor(Math.random() * pollMs));
     }
+    void this.sweepStaleMarks();
+    // A live holder renews its lease, so only a holder that died is ever taken over (a refresh
+    // must not be repeated by a second window: the service would see the old token reused).
+    const renew = setInterval(() => {
+      // Renewed by rename, so a reader never sees a half-written lease.
+      const aside = `${this.file}.${id}.renew`;
+      void this.readHolder()
+        .then(async (h) => { if (h?.id === id) { await fs.writeFile(aside, lease()); await fs.rename(aside, this.file); } })
+        .catch(() => fs.rm(aside, { force: true }).catch(() => undefined));
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    renew.unref?.();
     return async () => {
+      clearInterval(renew);
       try {
         const held = await this.readHolder();
         if (held?.id === id) await fs.rm(this.file, { force: true });
@@ -76,12 +91,27 @@ export class FileLock {
     };
   }
 
+  /** The holder's id and lease end; a file that does not parse counts as expired (by its inode); none: undefined. */
   private async readHolder(): Promise<{ id: string; until: number } | undefined> {
     try {
       const v = JSON.parse(await fs.readFile(this.file, 'utf8')) as { id?: unknown; until?: unknown };
-      return typeof v.id === 'string' && typeof v.until === 'number' ? { id: v.id, until: v.until } : undefined;
+      if (typeof v.id === 'string' && typeof v.until === 'number') return { id: v.id, until: v.until };
     } catch {
-      return undefined;
+      // gone or garbage: below
+    }
+    const st = await fs.stat(this.file).catch(() => undefined);
+    return st ? { id: `unreadable-${st.ino}-${st.mtimeMs}`, until: 0 } : undefined;
+  }
+
+  /** Steal marks older than an hour are of leases long gone. */
+  private async sweepStaleMarks(): Promise<void> {
+    const dir = path.dirname(this.file);
+    const prefix = `${path.basename(this.file)}.stale-`;
+    for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+      if (!name.startsWith(prefix)) continue;
+      const f = path.join(dir, name);
+      const st = await fs.stat(f).catch(() => undefined);
+      if (st && Date.now() - st.mtimeMs > 3_600_000) await fs.rm(f, { force: true }).catch(() => undefined);
     }
   }
 }
