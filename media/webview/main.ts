@@ -44,6 +44,9 @@ const ui: UiState = {
   draft: saved?.cardId === cardId && saved.draft ? saved.draft : {},
   showHandOver: false,
 };
+// The panel's card id in its state from the start, so a window reload restores this panel
+// (the serializer reads it), drafted or not.
+vscode.setState({ cardId, draft: ui.draft });
 
 const post = (m: FromWebview) => vscode.postMessage(m);
 const now = () => Date.now() + ui.clockSkewMs;
@@ -82,6 +85,7 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
     case 'busy': ui.busy = m.action; ui.problem = undefined; ui.notice = undefined; render(); break;
     case 'done':
       ui.busy = undefined; ui.notice = m.message; ui.problem = undefined; ui.changedSinceAnswer = false;
+      ui.shownVersion = m.version;
       if (m.undoUntil) { ui.undoUntil = m.undoUntil; ui.clockSkewMs = m.nowMs - Date.now(); }
       if (m.action === 'answer' || m.action === 'message') { ui.draft = {}; saveDraft(); }
       if (m.action === 'delegate') ui.showHandOver = false;
@@ -419,17 +423,24 @@ function handOverSection(c: Card): Child {
   }
   const list = ui.assistants;
   if (!list) return h('section', { class: 'handover' }, h('p', { class: 'muted' }, 'Loading assistants…'));
+  // The picks live in the draft: a re-render (a new version, a refusal, busy) keeps them.
   const sel = h('select', { key: 'handover-assistant', aria: { label: 'Assistant' } }) as HTMLSelectElement;
   for (const a of list) sel.appendChild(h('option', { value: a.id }, `${a.name} (${a.appName})`));
+  if (list.some((a) => a.id === ui.draft.delegateAssistantId)) sel.value = ui.draft.delegateAssistantId!;
   const agentSel = h('select', { key: 'handover-agent', aria: { label: 'Agent' } }) as HTMLSelectElement;
   const fillAgents = () => {
     clear(agentSel);
     agentSel.appendChild(h('option', { value: '' }, 'any agent'));
-    for (const g of list.find((a) => a.id === sel.value)?.agents ?? []) agentSel.appendChild(h('option', { value: g.id }, `${g.name} (${g.state})`));
+    const agents = list.find((a) => a.id === sel.value)?.agents ?? [];
+    for (const g of agents) agentSel.appendChild(h('option', { value: g.id }, `${g.name} (${g.state})`));
+    agentSel.value = agents.some((g) => g.id === ui.draft.delegateAgentId) ? ui.draft.delegateAgentId! : '';
   };
-  sel.addEventListener('change', fillAgents);
+  sel.addEventListener('change', () => { ui.draft.delegateAssistantId = sel.value; ui.draft.delegateAgentId = ''; fillAgents(); saveDraft(); });
+  agentSel.addEventListener('change', () => { ui.draft.delegateAgentId = agentSel.value; saveDraft(); });
   fillAgents();
   const mode = h('select', { key: 'handover-mode', aria: { label: 'Mode' } }, h('option', { value: 'freely' }, 'freely: its answer goes straight to the asking assistant'), h('option', { value: 'loop' }, 'loop: its answer comes to me first')) as HTMLSelectElement;
+  mode.value = ui.draft.delegateMode === 'loop' ? 'loop' : 'freely';
+  mode.addEventListener('change', () => { ui.draft.delegateMode = mode.value; saveDraft(); });
   const note = h('input', { type: 'text', key: 'handover-note', placeholder: 'Note for the helper (optional)', value: ui.draft.delegateNote ?? '',
     on: { input: (e) => { ui.draft.delegateNote = (e.target as HTMLInputElement).value; saveDraft(); } } }) as HTMLInputElement;
   return h('section', { class: 'handover' }, h('h2', {}, 'Hand over'),
@@ -486,7 +497,12 @@ const safeClass = (s: string) => s.replace(/[^a-z0-9-]/gi, '').slice(0, 20);
 document.addEventListener('keydown', (e) => {
   const t = e.target as HTMLElement;
   const typing = t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT' && !['radio', 'checkbox'].includes((t as HTMLInputElement).type)) || t.tagName === 'SELECT';
-  if (e.key === 'Escape') { post({ type: 'close' }); return; }
+  if (e.key === 'Escape') {
+    // The draft first: the last 300 ms of typing would be lost with the panel.
+    if (draftTimer) { clearTimeout(draftTimer); draftTimer = undefined; post({ type: 'draft', draft: ui.draft }); }
+    post({ type: 'close' });
+    return;
+  }
   const c = ui.card;
   if (!c) return;
   if (typing) {

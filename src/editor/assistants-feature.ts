@@ -1,7 +1,7 @@
 // Issue 6 in one registration: the assistants view, terminal matching, workspace scope, presence,
 // "Go to terminal", "Cards of the active terminal", and the demo terminals `npm start` asks for.
-// extension.ts lists `assistantsCoreFeature` in CORE_FEATURES (built per client core) and
-// `ASSISTANTS_HANDLERS` in EXTRA_HANDLERS (the commands dispatch to the current feature).
+// extension.ts lists `registerAssistantsFeature` in CORE_FEATURES (built per client core) and
+// hands `ASSISTANTS_HANDLERS` to the commands (they dispatch to the current feature).
 import * as vscode from 'vscode';
 import type { Assistant, CardListEntry } from '../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../sync/contract';
@@ -44,7 +44,7 @@ let current: AssistantsFeature | undefined;
 export function assistantsFeature(): AssistantsFeature | undefined { return current; }
 
 /**
- * Command handlers for commands.ts (EXTRA_HANDLERS in extension.ts). They dispatch to the feature
+ * Command handlers for commands.ts (passed in by extension.ts). They dispatch to the feature
  * of the current client core; without one (signed out, not set up) they say what to do.
  */
 export const ASSISTANTS_HANDLERS = {
@@ -61,11 +61,6 @@ function notReady(): undefined {
 async function toggleScopeSetting(): Promise<void> {
   const config = vscode.workspace.getConfiguration('assistantCards');
   await config.update('scope', config.get<string>('scope') === 'machine' ? 'workspace' : 'machine', vscode.ConfigurationTarget.Global);
-}
-
-/** The shape of extension.ts's CORE_FEATURES entries: built per client core, disposed with it. */
-export function assistantsCoreFeature(ctx: { core: AssistantsFeatureCore; log: Log }): vscode.Disposable {
-  return registerAssistantsFeature(ctx.core, ctx.log);
 }
 
 export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log): AssistantsFeature & vscode.Disposable {

@@ -256,7 +256,10 @@ export class CardPanel extends DisposableBase {
       if (out.ok) {
         this.undoUntil = m.type === 'answer' || m.type === 'delegate' ? localDeadline(out.value.undoUntil) : undefined;
         if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);
-        this.post({ type: 'done', action: m.type, message: DONE[m.type], ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}), nowMs: Date.now() });
+        // The result is shown with its version: an Undo pressed before the reload names it.
+        this.shownVersions.add(out.value.version);
+        this.post({ type: 'done', action: m.type, message: DONE[m.type], version: out.value.version, ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}), nowMs: Date.now() });
+        this.busy = false; // the person may press Undo while the card is read again
         await this.load();
       } else {
         const p = out.problem;

@@ -35,6 +35,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   private readonly cardNodes = new Map<string, CardNode>();
   private filter: CardFilter = {};
   private doneLoaded = false;
+  /** The last read of Done failed: only the person (Retry, expanding it again) asks again. */
+  private doneFailed = false;
   /** How many tree items were rendered since the last reset (for the bench's rerender figure). */
   renderedItems = 0;
 
@@ -54,7 +56,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     }));
     this._register(model.removed(({ id, previous }) => {
       this.cardNodes.delete(id);
-      this.refreshGroup(groupOfEntry(previous));
+      // The last open card gone: the root empties so the "nothing waits" welcome shows.
+      if (this.openCount() === 0) this.emitter.fire(undefined); else this.refreshGroup(groupOfEntry(previous));
     }));
     this._register(model.changed(({ card, previous }) => {
       const before = groupOfEntry(previous);
@@ -64,13 +67,18 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     }));
     this._register(model.countsChanged((c) => this.updateBadge(c.waiting)));
     this._register(this.view.onDidExpandElement((e) => {
-      if (e.element.kind === 'group' && e.element.group === 'done' && !this.doneLoaded) void this.loadDone();
+      if (e.element.kind === 'group' && e.element.group === 'done' && !this.doneLoaded) { this.doneFailed = false; void this.loadDone(); }
     }));
     this.updateBadge(model.counts().waiting);
   }
 
+  /** Cards in the open groups (all but Done). */
+  private openCount(): number {
+    return GROUPS.filter((g) => g !== 'done').reduce((n, g) => n + this.model.list(g).length, 0);
+  }
+
   private rootEmpty(): boolean {
-    return GROUPS.filter((g) => g !== 'done').reduce((n, g) => n + this.model.list(g).length, 0) <= 1;
+    return this.openCount() <= 1;
   }
 
   private updateBadge(waiting: number): void {
@@ -94,11 +102,17 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
 
   private async loadDone(): Promise<void> {
     this.doneLoaded = true;
+    this.doneFailed = false;
     try {
       await this.model.loadDone();
     } catch (e) {
+      // Not refreshed on failure: a refresh would ask again at once, and again (offline, a 4xx).
       this.doneLoaded = false;
+      this.doneFailed = true;
       this.log.warn(`loading done cards failed: ${String(e)}`);
+      void vscode.window.showWarningMessage(`Assistant Cards: could not load the Done cards (${(e as Error).message ?? String(e)}).`, 'Retry')
+        .then((x) => { if (x) void this.loadDone(); });
+      return;
     }
     this.refreshGroup('done');
   }
@@ -112,7 +126,11 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
 
   getFilter(): CardFilter { return this.filter; }
 
-  refreshAll(): void { this.emitter.fire(undefined); }
+  refreshAll(): void {
+    // Signed out: Done is read again (for the next sign-in) when next expanded.
+    if (!this.showing()) this.doneLoaded = false;
+    this.emitter.fire(undefined);
+  }
 
   visible(group: Group): CardListEntry[] {
     return this.model.list(group).filter((c) => passes(c, this.filter));
@@ -123,13 +141,12 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
       // Empty while signed out / not set up, and when nothing is in any open group, so the
       // matching welcome view (package.json viewsWelcome) shows instead.
       if (!this.showing()) return [];
-      const open = GROUPS.filter((g) => g !== 'done').some((g) => this.model.list(g).length > 0);
-      return open ? GROUPS.map((g) => this.groupNodes.get(g)!) : [];
+      return this.openCount() > 0 ? GROUPS.map((g) => this.groupNodes.get(g)!) : [];
     }
     if (el.kind === 'card') return [];
     if (el.group === 'done' && !this.doneLoaded) {
       // Loaded on expand; getChildren is called on expand, so kick it off here too.
-      void this.loadDone();
+      if (!this.doneFailed) void this.loadDone();
       return [];
     }
     return this.visible(el.group).map((c) => this.cardNode(c.id));

@@ -36,7 +36,8 @@ export interface CommandHost {
 }
 
 /** Handlers other features (issue 6: terminals, scope) provide; they replace the defaults. */
-export type ExtraHandlers = Partial<Record<CommandName, (...args: unknown[]) => unknown>>;
+/** The handlers of the assistants feature (terminals and scope), passed in by extension.ts. */
+export type ExtraHandlers = Record<'focusTerminal' | 'cardsOfActiveTerminal' | 'toggleScope', (...args: unknown[]) => unknown>;
 
 const cardIdOf = (arg: unknown): string | undefined => {
   if (typeof arg === 'string' && /^req_[A-Za-z0-9-]+$/.test(arg)) return arg;
@@ -47,7 +48,7 @@ const cardIdOf = (arg: unknown): string | undefined => {
 
 const waitsOnYou = (c: CardListEntry) => c.status === 'pending' && c.turn === 'you';
 
-export function registerCommands(host: CommandHost, extra: ExtraHandlers = {}): vscode.Disposable[] {
+export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscode.Disposable[] {
   const { log } = host;
 
   const needCore = (): ClientCore | undefined => {
@@ -60,16 +61,28 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers = {}): 
     return core;
   };
 
-  /** The card named by the argument, or one the person picks; read whole (what they will see). */
-  const resolveCard = async (core: ClientCore, arg: unknown, title: string, groups: Parameters<typeof pickCard>[1], accept?: (c: CardListEntry) => boolean): Promise<Card | undefined> => {
+  /**
+   * The card named by the argument, or one the person picks, read whole. The person saw it as the
+   * tree or the pick showed it: when the card changed since, it is opened to be looked at again
+   * instead of acted on (only the answer's own pick shows the fresh card: `showsFresh`).
+   */
+  const resolveCard = async (core: ClientCore, arg: unknown, title: string, groups: Parameters<typeof pickCard>[1], accept?: (c: CardListEntry) => boolean, showsFresh = false): Promise<Card | undefined> => {
     const id = cardIdOf(arg) ?? await pickCard(core, groups, title, accept);
     if (!id) return undefined;
+    const seen = core.cards.get(id)?.version;
+    let card: Card;
     try {
-      return await core.cards.whole(id);
+      card = await core.cards.whole(id);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Assistant Cards: could not read the card (${(e as Error).message}).`);
+      void vscode.window.showErrorMessage(`Assistant Cards: could not read the card (${(e as Error).message}). Refresh the view and try again.`);
       return undefined;
     }
+    if (!showsFresh && seen !== undefined && card.version > seen) {
+      void vscode.window.showInformationMessage('Assistant Cards: the card changed since you saw it. It is open now: look again, then choose.');
+      host.openCard(id);
+      return undefined;
+    }
+    return card;
   };
 
   const refuseHighStakes = (card: Card): boolean => {
@@ -109,8 +122,8 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers = {}): 
       `Assistant Cards: answered "${oneLine(card.title, 60)}". The assistant hears it in ${left} s.`, 'Undo',
     ).then(async (x) => {
       if (x !== 'Undo') return;
-      const fresh = core.cards.get(card.id);
-      await press(core, { ...card, version: fresh?.version ?? out.value.version }, { type: 'undo' }, 'undo');
+      // The version this message told of; a card changed since is refused, never undone unseen.
+      await press(core, { ...card, version: out.value.version }, { type: 'undo' }, 'undo');
     });
   };
 
@@ -119,7 +132,15 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers = {}): 
     signOut: () => host.signOut(),
     refresh: async () => {
       await host.refreshState();
-      await host.core()?.cards.refresh().catch((e: unknown) => log.warn(`refresh failed: ${String(e)}`));
+      const core = host.core();
+      if (!core || core.state.kind === 'signed-out' || core.state.kind === 'not-set-up') return;
+      try {
+        await core.cards.refresh();
+      } catch (e) {
+        log.warn(`refresh failed: ${String(e)}`);
+        void vscode.window.showErrorMessage(`Assistant Cards: could not read your cards (${(e as Error).message ?? String(e)}). It tries again by itself; check the connection or the log.`, 'Show Log')
+          .then((x) => { if (x) log.show(); });
+      }
     },
     showLog: () => log.show(),
     startSandbox: () => host.startSandbox(),
@@ -138,7 +159,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers = {}): 
     },
     answer: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Answer a card', ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
+      const card = await resolveCard(core, arg, 'Answer a card', ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
       if (!card || refuseHighStakes(card)) return;
       if (!waitsOnYou(card)) { void vscode.window.showInformationMessage('Assistant Cards: this card no longer waits on you.'); return; }
       const pick = await pickAnswer(card);
@@ -162,7 +183,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers = {}): 
     },
     writeToAssistant: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Write to the assistant', ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
+      const card = await resolveCard(core, arg, 'Write to the assistant', ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
       if (!card || refuseHighStakes(card)) return;
       const body = await vscode.window.showInputBox({ title: `Write to the assistant: ${oneLine(card.title, 60)}`, prompt: 'The assistant acts on your words as the answer', validateInput: (v) => (v.trim() ? (v.length > 10_000 ? 'At most 10,000 characters' : undefined) : 'Write something') });
       if (!body) return;
@@ -187,7 +208,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers = {}): 
     },
     handOver: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Hand a card over', ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
+      const card = await resolveCard(core, arg, 'Hand a card over', ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
       if (!card || refuseHighStakes(card)) return;
       const to = await pickHelper(core);
       if (!to) return;
@@ -210,13 +231,6 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers = {}): 
       const core = needCore(); const tree = host.tree(); if (!core || !tree) return;
       await pickFilter(core, tree);
     },
-    toggleScope: async () => {
-      const config = vscode.workspace.getConfiguration('assistantCards');
-      const next = config.get<string>('scope') === 'machine' ? 'workspace' : 'machine';
-      await config.update('scope', next, vscode.ConfigurationTarget.Global);
-    },
-    focusTerminal: () => void vscode.window.showInformationMessage('Assistant Cards: terminal matching is not available in this build yet.'),
-    cardsOfActiveTerminal: () => void vscode.window.showInformationMessage('Assistant Cards: terminal matching is not available in this build yet.'),
     ...extra,
   };
   return COMMAND_NAMES.map((name) => vscode.commands.registerCommand(commandId(name), (...args: unknown[]) => {

@@ -12,8 +12,8 @@ import { createClientCore, type ClientCore, type ConnectionState } from '../sync
 import { CardsAuthProvider } from './auth-provider';
 import { CardPanels } from './card-panel';
 import { CardsTree } from './cards-tree';
-import { assistantsFeature, registerAssistantsFeature, type AssistantsFeature } from './assistants-feature';
-import { registerCommands, type ExtraHandlers } from './commands';
+import { ASSISTANTS_HANDLERS, assistantsFeature, registerAssistantsFeature, type AssistantsFeature } from './assistants-feature';
+import { registerCommands } from './commands';
 import { CONTEXT, setContext, stateKey } from './context-keys';
 import { createLog, type Log } from './log';
 import { BlockingNotifier } from './notifier';
@@ -53,17 +53,6 @@ export const CORE_FEATURES: CoreFeature[] = [
   // Issue 6: assistants view, terminal matching, workspace scope, presence.
   (ctx) => registerAssistantsFeature(ctx.core, ctx.log),
 ];
-/** Command handlers issue 6 provides; they dispatch to the feature of the current core. */
-export const EXTRA_HANDLERS: ExtraHandlers = {
-  focusTerminal: (arg?: unknown) => assistantsFeature()?.commands.focusTerminal(arg) ?? notSignedIn(),
-  cardsOfActiveTerminal: (arg?: unknown) => assistantsFeature()?.commands.cardsOfActiveTerminal(arg) ?? notSignedIn(),
-  toggleScope: () => assistantsFeature()?.commands.toggleScope() ?? notSignedIn(),
-};
-
-function notSignedIn(): void {
-  void vscode.window.showInformationMessage('Assistant Cards: sign in first.');
-}
-
 class EmptyTree implements vscode.TreeDataProvider<never> {
   getTreeItem(element: never): vscode.TreeItem { return element; }
   getChildren(): never[] { return []; }
@@ -119,9 +108,15 @@ class Live implements vscode.Disposable {
     setContext(CONTEXT.noCards, none);
   }
 
-  dispose(): void {
+  /** Resolves once the core said `here: false` and let go of the feed lease (awaited on shutdown). */
+  dispose(): Promise<void> {
     for (const d of this.subs.splice(0).reverse()) { try { d.dispose(); } catch { /* keep going */ } }
-    void this.core.dispose().catch(() => undefined);
+    return this.core.dispose().catch(() => undefined);
+  }
+
+  /** Listeners on the core that must end with this instance (a late event must not reach a newer one). */
+  own(d: vscode.Disposable): void {
+    this.subs.push(d);
   }
 }
 
@@ -158,7 +153,7 @@ export class App implements vscode.Disposable {
         refreshState: () => this.refreshState(),
         startSandbox: () => this.startSandbox(),
         timeZone: systemTimeZone,
-      }, EXTRA_HANDLERS),
+      }, ASSISTANTS_HANDLERS),
       this.watchMachineFile(),
       vscode.workspace.onDidChangeConfiguration((e) => {
         // assistantCards.scope is followed by issue 6's ScopeController.
@@ -240,7 +235,7 @@ export class App implements vscode.Disposable {
     const baseUrl = resolveBaseUrl(file);
     const key = `${baseUrl ?? ''}|${file}|${fs.existsSync(file)}`;
     if (this.live && this.live.key === key) return;
-    this.live?.dispose();
+    void this.live?.dispose();
     this.live = undefined;
     for (const d of this.noCoreViews.splice(0)) d.dispose();
     if (!baseUrl || !fs.existsSync(file)) {
@@ -268,7 +263,7 @@ export class App implements vscode.Disposable {
     }
     const live = new Live(core, key, this);
     this.live = live;
-    core.onDidChangeState((s) => { this.onState(s); live.updateNoCards(); live.tree.refreshAll(); });
+    live.own(core.onDidChangeState((s) => { this.onState(s); live.updateNoCards(); live.tree.refreshAll(); }));
     this.onState(core.state);
     this.log.info(`service ${baseUrl}`);
     // Silent sign-in: stored tokens only, never a prompt.
@@ -290,19 +285,25 @@ export class App implements vscode.Disposable {
     this.status.setState(s);
     this.auth.update(s);
     if (s.kind !== prev.kind) this.log.info(`state ${stateKey(s)}`);
-    // The sign-in ended while in use: prompt once, however many requests failed.
-    if (prev.kind === 'online' && s.kind === 'signed-out' && !this.reauthPrompt) {
+    // The service ended the sign-in while in use: prompt once, however many requests failed.
+    // A sign-out the person made (here or in another window) needs no telling.
+    const ended = s.kind === 'signed-out' && (s.reason === 'refused' || s.reason === 'app-removed');
+    if (prev.kind === 'online' && ended && !this.reauthPrompt) {
+      const text = s.reason === 'app-removed'
+        ? 'Assistant Cards: this app was removed from your account, so the service refuses it. Sign in again to allow it.'
+        : 'Assistant Cards: your sign-in ended. Sign in again to keep seeing your cards.';
       this.reauthPrompt = vscode.window
-        .showWarningMessage('Assistant Cards: your sign-in ended. Sign in again to keep seeing your cards.', 'Sign In')
+        .showWarningMessage(text, 'Sign In')
         .then((p) => { if (p) void this.signIn(); })
         .then(() => { this.reauthPrompt = undefined; }, () => { this.reauthPrompt = undefined; });
     }
   }
 
-  dispose(): void {
-    this.live?.dispose();
+  dispose(): Promise<void> {
+    const done = this.live?.dispose() ?? Promise.resolve();
     this.live = undefined;
     for (const d of this.noCoreViews.splice(0)) d.dispose();
+    return done;
   }
 }
 
@@ -335,6 +336,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   return { app, assistants: assistantsFeature };
 }
 
-export function deactivate(): void {
+/** VS Code waits for the returned promise on shutdown: presence ends and the feed lease is freed. */
+export function deactivate(): Promise<void> | undefined {
+  const a = app;
   app = undefined;
+  return a?.dispose();
 }

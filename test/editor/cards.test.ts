@@ -257,6 +257,27 @@ describe('cards (extension host, sandbox)', function () {
     await until('the next card opened', () => w.app.live!.panels.get(first.id));
   });
 
+  it('a command on a card that changed since the person saw it opens the card instead of acting', async () => {
+    const hook = await w.sb.control<{ id: string; url: string }>('POST', '/_sandbox/webhooks', { name: 'Builds', area: { id: 'prj_ci', name: 'CI' } });
+    const send = (body: unknown) => fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const notice = await (await send({ title: 'Build broke', severity: 'error', dedupeKey: 'b1' })).json() as { cardId: string };
+    const seen = await until('the notice in the tree', () => core().cards.get(notice.cardId));
+    // The feed stalls, so the tree keeps showing the version the person saw; the service moves on.
+    await w.sb.control('POST', '/_sandbox/faults', { path: '/v1/changes', status: 503, times: 1000 });
+    try {
+      await sleep(26_000); // the held long-poll ends; every later feed read fails
+      await send({ title: 'Build broke', severity: 'error', dedupeKey: 'b1', text: 'and again, worse' });
+      assert.ok((await sandboxCard(w, notice.cardId)).version > seen.version, 'the service holds a newer version');
+      assert.equal(core().cards.get(notice.cardId)?.version, seen.version, 'the tree still shows the old one');
+      await vscode.commands.executeCommand('assistantCards.gotIt', notice.cardId);
+      assert.equal((await sandboxCard(w, notice.cardId)).status, 'pending', 'not closed unseen');
+      await until('the card opened to look again', () => w.app.live!.panels.get(notice.cardId));
+    } finally {
+      await w.sb.control('DELETE', '/_sandbox/faults');
+    }
+    w.app.live!.panels.get(notice.cardId)?.dispose();
+  });
+
   it('keeps a draft when the panel is closed and opened again', async () => {
     const c = await newCard(w, { kind: 'text', title: 'Describe the bug' });
     await until('the card', () => core().cards.get(c.id));

@@ -27,6 +27,10 @@ export interface Draft {
   laterDate?: string;
   laterTime?: string;
   delegateNote?: string;
+  /** The helper picked in the hand-over form, kept across re-renders. */
+  delegateAssistantId?: string;
+  delegateAgentId?: string;
+  delegateMode?: string;
 }
 
 /** Host -> webview. */
@@ -47,7 +51,8 @@ export type ToWebview =
     }
   | { type: 'assistants'; assistants: AssistantChoice[] }
   | { type: 'busy'; action: string }
-  | { type: 'done'; action: string; message: string; undoUntil?: string; nowMs: number }
+  /** `version`: the card's version after the press, shown with the message (Undo names it). */
+  | { type: 'done'; action: string; message: string; version: number; undoUntil?: string; nowMs: number }
   | { type: 'problem'; action: string; problem: ShownProblem }
   | { type: 'gone'; message: string };
 
@@ -110,7 +115,7 @@ function isDraft(v: unknown): v is Draft {
   for (const [k, x] of Object.entries(v)) {
     if (k === 'choiceIds') { if (!isStrArray(x)) return false; continue; }
     if (k === 'answers') { if (!(isObj(x) && Object.values(x).every(isText))) return false; continue; }
-    if (!['note', 'text', 'message', 'laterDate', 'laterTime', 'delegateNote'].includes(k)) return false;
+    if (!['note', 'text', 'message', 'laterDate', 'laterTime', 'delegateNote', 'delegateAssistantId', 'delegateAgentId', 'delegateMode'].includes(k)) return false;
     if (!isText(x)) return false;
   }
   return true;
