@@ -104,7 +104,13 @@ function render(): void {
   clear(root);
   if (ui.gone) { root.appendChild(h('p', { class: 'problem' }, ui.gone)); return; }
   const c = ui.card;
-  if (!c) { root.appendChild(h('p', { class: 'muted' }, 'Loading the card…')); return; }
+  if (!c) {
+    // The first read failed: say so and what happens next (it is read again once back online).
+    root.appendChild(ui.problem
+      ? h('p', { class: 'problem', role: 'alert' }, `${ui.problem.message} ${ui.problem.next}`)
+      : h('p', { class: 'muted' }, 'Loading the card…'));
+    return;
+  }
   root.append(
     header(c),
     statusArea(),

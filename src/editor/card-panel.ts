@@ -42,6 +42,8 @@ export class CardPanels extends DisposableBase {
     }));
     this._register(deps.core.cards.changed(({ card }) => this.panels.get(card.id)?.cardChanged()));
     this._register(deps.core.cards.removed(({ id }) => this.panels.get(id)?.cardChanged()));
+    // Offline, back online, signed out: what the panels allow follows the connection.
+    this._register(deps.core.onDidChangeState(() => { for (const p of this.panels.values()) p.connectionChanged(); }));
   }
 
   /** Opens (or reveals) the panel of a card. */
@@ -90,6 +92,8 @@ export class CardPanel extends DisposableBase {
   /** The press being sent; cancelled when the panel closes (the person moved on: no more retries). */
   private inFlight: Press | undefined;
   private ready = false;
+  /** Whether the connection was online when the card was last shown (canAct follows it). */
+  private shownOnline: boolean | undefined;
   private readonly disposeListeners: (() => void)[] = [];
   /** Messages posted to the webview, for tests. */
   readonly posted: ToWebview[] = [];
@@ -137,6 +141,14 @@ export class CardPanel extends DisposableBase {
   private loadAgain = false;
 
   /** The model says the card changed: read it and show the new version (one read at a time). */
+  /** The connection changed: show the card again with what may be done now (or read it, if never read). */
+  connectionChanged(): void {
+    const online = this.deps.online();
+    if (online === this.shownOnline) return;
+    if (!this.card) { if (online) this.cardChanged(); return; }
+    if (this.ready) this.postCard();
+  }
+
   cardChanged(): void {
     if (this.loading) { this.loadAgain = true; return; }
     this.loading = this.load().finally(() => {
@@ -158,7 +170,11 @@ export class CardPanel extends DisposableBase {
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === 'not_found') this.post({ type: 'gone', message: problemMessage('not_found').message });
-      else this.deps.log.warn(`card panel: reading ${this.cardId} failed: ${String(e)}`);
+      else {
+        this.deps.log.warn(`card panel: reading ${this.cardId} failed: ${String(e)}`);
+        // Never read: say so instead of "Loading" forever; read again when the connection returns.
+        if (!this.card) { this.shownOnline = false; this.post({ type: 'problem', action: 'load', problem: problemMessage('offline') }); }
+      }
     }
   }
 
@@ -174,7 +190,7 @@ export class CardPanel extends DisposableBase {
       ...(changedSinceAnswer ? { changedSinceAnswer } : {}),
       ...(draft ? { draft } : {}),
       timeZone: this.deps.timeZone(),
-      canAct: !card.highStakes && this.deps.online(),
+      canAct: !card.highStakes && (this.shownOnline = this.deps.online()),
       ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}),
       nowMs: Date.now(),
     });

@@ -278,6 +278,23 @@ describe('cards (extension host, sandbox)', function () {
     w.app.live!.panels.get(notice.cardId)?.dispose();
   });
 
+  it('an open panel follows the connection: actions off while offline, on again once back', async () => {
+    const c = await newCard(w, { kind: 'approval', title: 'Follow the connection' });
+    await until('the card', () => core().cards.get(c.id));
+    const panel = await openPanel(c.id);
+    assert.equal(lastPosted(panel, 'card')?.canAct, true);
+    await w.sb.control('POST', '/_sandbox/faults', { path: '/v1', status: 503, times: 1000 });
+    try {
+      await until('offline', () => core().state.kind === 'offline', 120_000);
+      await until('the panel shown again without actions', () => lastPosted(panel, 'card')?.canAct === false);
+    } finally {
+      await w.sb.control('DELETE', '/_sandbox/faults');
+    }
+    await until('back online', () => core().state.kind === 'online', 120_000);
+    await until('the panel shown again with actions', () => lastPosted(panel, 'card')?.canAct === true);
+    panel.dispose();
+  });
+
   it('keeps a draft when the panel is closed and opened again', async () => {
     const c = await newCard(w, { kind: 'text', title: 'Describe the bug' });
     await until('the card', () => core().cards.get(c.id));
