@@ -64,7 +64,8 @@ export class FileLock {
         // Abandoned: exactly one waiter wins the right to remove this lease (its steal mark is
         // created exclusively), so a waiter that saw it stale late cannot remove a newer one.
         const won = await fs.writeFile(`${this.file}.stale-${held.id}`, id, { flag: 'wx' }).then(() => true, () => false);
-        if (won) await fs.rm(this.file, { force: true });
+        // Still that lease? (a slow holder may have let go, and another taken it, meanwhile)
+        if (won && (await this.readHolder())?.id === held.id) await fs.rm(this.file, { force: true });
         continue;
       }
       await delay(pollMs + Math.floor(Math.random() * pollMs));
@@ -72,16 +73,18 @@ export class FileLock {
     void this.sweepStaleMarks();
     // A live holder renews its lease, so only a holder that died is ever taken over (a refresh
     // must not be repeated by a second window: the service would see the old token reused).
+    let renewing: Promise<unknown> = Promise.resolve();
     const renew = setInterval(() => {
       // Renewed by rename, so a reader never sees a half-written lease.
       const aside = `${this.file}.${id}.renew`;
-      void this.readHolder()
+      renewing = this.readHolder()
         .then(async (h) => { if (h?.id === id) { await fs.writeFile(aside, lease()); await fs.rename(aside, this.file); } })
         .catch(() => fs.rm(aside, { force: true }).catch(() => undefined));
     }, Math.max(50, Math.floor(leaseMs / 3)));
     renew.unref?.();
     return async () => {
       clearInterval(renew);
+      await renewing; // a renewal in flight must not put the lease back after it is removed
       try {
         const held = await this.readHolder();
         if (held?.id === id) await fs.rm(this.file, { force: true });
@@ -93,14 +96,22 @@ export class FileLock {
 
   /** The holder's id and lease end; a file that does not parse counts as expired (by its inode); none: undefined. */
   private async readHolder(): Promise<{ id: string; until: number } | undefined> {
+    // One handle for the content and the inode: the path may be replaced between two calls.
+    const h = await fs.open(this.file, 'r').catch(() => undefined);
+    if (!h) return undefined; // none (released)
     try {
-      const v = JSON.parse(await fs.readFile(this.file, 'utf8')) as { id?: unknown; until?: unknown };
-      if (typeof v.id === 'string' && typeof v.until === 'number') return { id: v.id, until: v.until };
-    } catch {
-      // gone or garbage: below
+      const text = await h.readFile('utf8');
+      try {
+        const v = JSON.parse(text) as { id?: unknown; until?: unknown };
+        if (typeof v.id === 'string' && typeof v.until === 'number') return { id: v.id, until: v.until };
+      } catch {
+        // garbage (a crash mid-write before leases were linked in whole): below
+      }
+      const st = await h.stat();
+      return { id: `unreadable-${st.ino}-${st.mtimeMs}`, until: 0 };
+    } finally {
+      await h.close();
     }
-    const st = await fs.stat(this.file).catch(() => undefined);
-    return st ? { id: `unreadable-${st.ino}-${st.mtimeMs}`, until: 0 } : undefined;
   }
 
   /** Steal marks older than an hour are of leases long gone. */
