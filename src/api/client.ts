@@ -280,7 +280,6 @@ export class ApiClient {
         if (refusal.error === 'invalid_token' && !tokenRenewed) {
           tokenRenewed = true;
           token = await this.o.auth.renewAfterRejection(token);
-          if (!mayRetry()) throw refusal;
           continue;
         }
         throw refusal;
@@ -353,10 +352,10 @@ export class ApiClient {
   }
 }
 
-/** `Retry-After` in seconds (or an HTTP date); 1 s when missing or unreadable. */
 /** Retry-After longer than this is not waited out inside one request. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
+/** `Retry-After` in seconds (or an HTTP date); 1 s when missing or unreadable. */
 export function retryAfterMs(res: HttpResponse, now = Date.now()): number {
   const v = res.headers['retry-after'];
   if (!v) return 1000;

@@ -140,7 +140,6 @@ export class CardPanel extends DisposableBase {
   private loading: Promise<void> | undefined;
   private loadAgain = false;
 
-  /** The model says the card changed: read it and show the new version (one read at a time). */
   /** The connection changed: show the card again with what may be done now (or read it, if never read). */
   connectionChanged(): void {
     const online = this.deps.online();
@@ -149,6 +148,7 @@ export class CardPanel extends DisposableBase {
     if (this.ready) this.postCard();
   }
 
+  /** The model says the card changed: read it and show the new version (one read at a time). */
   cardChanged(): void {
     if (this.loading) { this.loadAgain = true; return; }
     this.loading = this.load().finally(() => {

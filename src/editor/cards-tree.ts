@@ -67,7 +67,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     }));
     this._register(model.countsChanged((c) => this.updateBadge(c.waiting)));
     this._register(this.view.onDidExpandElement((e) => {
-      if (e.element.kind === 'group' && e.element.group === 'done' && !this.doneLoaded) { this.doneFailed = false; void this.loadDone(); }
+      if (e.element.kind === 'group' && e.element.group === 'done' && !this.doneLoaded) void this.loadDone();
     }));
     this.updateBadge(model.counts().waiting);
   }

@@ -35,7 +35,6 @@ export interface CommandHost {
   timeZone(): string;
 }
 
-/** Handlers other features (issue 6: terminals, scope) provide; they replace the defaults. */
 /** The handlers of the assistants feature (terminals and scope), passed in by extension.ts. */
 export type ExtraHandlers = Record<'focusTerminal' | 'cardsOfActiveTerminal' | 'toggleScope', (...args: unknown[]) => unknown>;
 

@@ -428,15 +428,16 @@ class ClientCoreImpl implements ClientCore {
 
   private handleFailure(e: unknown): void {
     const appRemoved = e instanceof ApiProblemError && e.code === 'app_not_available';
+    const reason: SignOutReason = appRemoved ? 'app-removed' : 'refused';
     if (appRemoved || e instanceof SignedOutError || (e instanceof OAuthRefusalError && (e.error === 'invalid_token' || e.error === 'invalid_grant'))) {
       // invalid_token after a renewed token: the sign-in was revoked (or replaced) on the service.
       // app_not_available: the person removed this app; every request would be refused.
       if (!this.syncing) return;
       void this.stopSync()
         .then(async () => {
-          if (!(e instanceof SignedOutError)) await this.tokens?.signOut(appRemoved ? 'the app was removed' : 'refused by the service');
+          if (!(e instanceof SignedOutError)) await this.tokens?.signOut(reason);
         })
-        .finally(() => this.afterSignOut(appRemoved ? 'app-removed' : 'refused'));
+        .finally(() => this.afterSignOut(reason));
       return;
     }
     if (e instanceof NetworkError || e instanceof MalformedResponseError || (e instanceof ApiProblemError && e.status >= 500)) {

@@ -4,8 +4,6 @@ import type { AppRecord } from './apps';
 import { SCOPE_TEXT } from './scopes';
 import { escapeHtml } from '../html';
 
-export { escapeHtml };
-
 
 const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#1b1f24;background:#fff}
