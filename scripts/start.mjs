@@ -1,5 +1,6 @@
 // `npm start`: the extension, running against the local sandbox, with two demo assistants in two
 // editor terminals. Nothing else to configure:
+//   0. on a fresh clone, sets up first (scripts/setup.mjs: Node check, `npm ci`);
 //   1. builds (node esbuild.mjs);
 //   2. starts the sandbox (node dist/sandbox.js --port 0 --demo) and reads its address;
 //   3. sets this computer up for it (POST /_sandbox/machines, identity file in .cache/start/);
@@ -19,6 +20,9 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ensureDependencies, ensureNode, ensureSystemPackages, systemPackages } from './setup.mjs';
+
+ensureNode();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (m) => console.log(`[start] ${m}`);
@@ -153,21 +157,6 @@ function demoTerminals(baseUrl, machineFile) {
   }));
 }
 
-/** Debian's packages code-server's native modules need; installed when we may (root), else said. */
-function ensureDebianPackages() {
-  const missing = [];
-  if (!onPath('pkg-config')) missing.push('pkg-config');
-  if (spawnSync('sh', ['-c', 'pkg-config --exists krb5-gssapi'], { stdio: 'ignore' }).status !== 0) missing.push('libkrb5-dev');
-  if (!missing.length) return;
-  if (process.getuid?.() === 0 && onPath('apt-get')) {
-    say(`installing ${missing.join(' ')} (apt-get)`);
-    spawnSync('apt-get', ['update'], { stdio: 'inherit' });
-    const r = spawnSync('apt-get', ['install', '-y', ...missing], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (r.status === 0) return;
-  }
-  throw new Error(`code-server needs ${missing.join(' ')}: sudo apt-get install -y ${missing.join(' ')}`);
-}
-
 async function runDesktop(ws, env) {
   const userData = path.join(work, 'user-data');
   say('starting VS Code (code) with the extension loaded from this folder');
@@ -180,8 +169,9 @@ async function runDesktop(ws, env) {
 }
 
 async function runCodeServer(ws, env) {
-  ensureDebianPackages();
-  const { ensureCodeServer } = await import('./install-code-server.mjs');
+  const { codeServerInstalled, ensureCodeServer } = await import('./install-code-server.mjs');
+  // The person's own browser opens the editor: only the build tools, and only until installed.
+  ensureSystemPackages(systemPackages({ browser: false, buildTools: !codeServerInstalled() }));
   const cs = ensureCodeServer();
   // The extension as a person gets it: packaged, then installed into this run's extensions dir.
   say('packaging the extension (npm run package) and installing it into code-server');
@@ -218,6 +208,7 @@ async function runCodeServer(ws, env) {
 
 async function main() {
   fs.mkdirSync(work, { recursive: true });
+  ensureDependencies();
   build();
   const machineFile = path.join(work, 'machine.json');
   const baseUrl = await startSandbox(machineFile);

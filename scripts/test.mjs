@@ -1,4 +1,6 @@
-// `npm test`: typecheck, lint, the plain-Node tests, then the extension-host suite, in that order.
+// `npm test`: on a fresh clone it first sets up what it needs (scripts/setup.mjs: Node check,
+// `npm ci`, Debian's packages for the tests that run VS Code), then runs typecheck, lint, the
+// plain-Node tests, then the extension-host suite, in that order.
 // Every tier runs even when an earlier one failed, so one run shows everything. The last line is
 // `N passed, M failed` over every tier (typecheck and lint count as one check each); the exit
 // code is non-zero if anything failed.
@@ -9,6 +11,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDependencies, ensureNode, ensureSystemPackages, SetupError, systemPackages } from './setup.mjs';
+import { codeServerInstalled } from './install-code-server.mjs';
+
+ensureNode();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -59,13 +65,38 @@ function counted(name, args, resultsFile) {
   summary.push(`${name}: ${c.passed} passed, ${c.failed} failed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 
+// A setup step that fails is one failed check with its reason; the tiers it does not stop still run.
+function setupStep(name, fn) {
+  try { fn(); return true; } catch (e) {
+    if (!(e instanceof SetupError)) throw e;
+    banner(`setup: ${name}`);
+    console.error(`[setup] ${e.message}`);
+    failed++;
+    summary.push(`setup: ${name}: FAILED (${e.message.split('\n').pop()})`);
+    return false;
+  }
+}
+
+if (!setupStep('dependencies', () => ensureDependencies())) {
+  fs.rmSync(tmp, { recursive: true, force: true });
+  console.log(`\n${summary.join('\n')}\n`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(1);
+}
+// The host tier and the plain-Node tests that start VS Code (test/scripts: npm start, the VSIX)
+// need chromium, and the build tools until code-server is installed.
+const VSCODE_NODE_TESTS = ['test/scripts/start.test.ts', 'test/scripts/vsix.test.ts'];
+const vscodeReady = !(tiers.includes('node') || tiers.includes('host'))
+  || setupStep('packages for VS Code', () => ensureSystemPackages(systemPackages({ buildTools: !codeServerInstalled() })));
+
 if (tiers.includes('typecheck')) oneCheck('typecheck (tsc --noEmit)', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
 if (tiers.includes('lint')) oneCheck('lint (eslint .)', [bin('eslint', 'bin/eslint.js'), '.']);
 if (tiers.includes('node')) {
   const out = path.join(tmp, 'mocha.json');
-  counted('plain-Node tests (mocha)', [bin('mocha', 'bin/mocha.js'), '--reporter', path.join(root, 'scripts', 'mocha-count-reporter.cjs'), '--reporter-option', `out=${out}`, ...(grep ? ['--grep', grep] : [])], out);
+  const skip = vscodeReady ? [] : VSCODE_NODE_TESTS.flatMap((f) => ['--ignore', f]);
+  counted('plain-Node tests (mocha)', [bin('mocha', 'bin/mocha.js'), ...skip, '--reporter', path.join(root, 'scripts', 'mocha-count-reporter.cjs'), '--reporter-option', `out=${out}`, ...(grep ? ['--grep', grep] : [])], out);
 }
-if (tiers.includes('host')) {
+if (tiers.includes('host') && vscodeReady) {
   const out = path.join(tmp, 'host.json');
   counted('extension-host tests (VS Code)', [path.join(root, 'scripts', 'host-test.mjs'), '--results', out, ...(grep ? ['--grep', grep] : [])], out);
 }

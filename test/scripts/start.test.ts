@@ -1,10 +1,11 @@
-// `npm start` as a person uses it: it builds, starts the sandbox and code-server, and prints an
-// address; in a browser the two demo terminals run, the person signs in (the code from the
+// `npm start` as a person uses it, on a fresh clone (a copy of the checkout without node_modules,
+// dist or .cache): it installs the dependencies, builds, starts the sandbox and code-server, and
+// prints an address; in a browser the two demo terminals run, the person signs in (the code from the
 // notification, allowed on the sandbox's approval page), answers a demo card, and the assistant
 // hears it. Screenshots of the assistants view and a focused terminal land in artifacts/.
 // Ctrl+C stops everything start.mjs started.
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,9 +17,32 @@ const artifacts = path.join(root, 'artifacts');
 
 interface Change { type: string; cardId: string }
 
+/** The checkout as a fresh clone has it: the files git tracks (and new ones it does not ignore). */
+function freshClone(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-clone-'));
+  const ls = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
+  assert.equal(ls.status, 0, `git ls-files: ${ls.stderr}`);
+  for (const file of ls.stdout.split('\0').filter(Boolean)) {
+    const from = path.join(root, file);
+    const st = fs.lstatSync(from, { throwIfNoEntry: false });
+    if (!st?.isFile()) continue; // deleted in the work tree, or a link (node_modules in a worktree)
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.copyFileSync(from, path.join(dir, file));
+  }
+  assert.ok(!fs.existsSync(path.join(dir, 'node_modules')), 'the clone starts with no node_modules');
+  return dir;
+}
+
+/** npm as the outer `npm test` runs it (its CLI under this Node), else the one on PATH. */
+function npm(): [string, string[]] {
+  const cli = process.env.npm_execpath;
+  return cli && /npm-cli\.js$/.test(cli) ? [process.execPath, [cli]] : ['npm', []];
+}
+
 describe('npm start (code-server, Playwright)', function () {
   this.timeout(8 * 60_000);
   let work: string;
+  let clone: string;
   let start: ChildProcess;
   let out = '';
   let browser: Browser | undefined;
@@ -40,11 +64,28 @@ describe('npm start (code-server, Playwright)', function () {
     await page.keyboard.press('Enter');
   };
 
+  /**
+   * Picks a quick-pick row through the keyboard, as a person typing would: the filter narrows the
+   * list to the row, and Enter takes the active one. No click on a row that may still be moving
+   * while the list fills (that timed out on a busy machine).
+   */
+  const pick = async (label: string) => {
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: label }).first().waitFor({ timeout: 60_000 });
+    await input.fill(label);
+    await page.locator('.quick-input-list .monaco-list-row.focused').filter({ hasText: label }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+  };
+
   before(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-start-'));
+    clone = freshClone();
     fs.mkdirSync(artifacts, { recursive: true });
-    start = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs'), '--code-server', '--port', '0', '--work', work],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // `npm start` in the clone, as the README says; code-server comes from this run's cache
+    // (ASSISTANT_CARDS_CACHE), the dependencies from npm's cache (--prefer-offline).
+    const [cmd, pre] = npm();
+    start = spawn(cmd, [...pre, 'start', '--', '--code-server', '--port', '0', '--work', work],
+      { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, ASSISTANT_CARDS_CACHE: path.join(root, '.cache') } });
     start.stdout?.on('data', (c: Buffer) => { out += c.toString(); });
     start.stderr?.on('data', (c: Buffer) => { out += c.toString(); });
   });
@@ -59,11 +100,13 @@ describe('npm start (code-server, Playwright)', function () {
     await browser?.close().catch(() => undefined);
     if (start.exitCode === null && start.pid) { try { process.kill(-start.pid, 'SIGKILL'); } catch { /* gone */ } }
     fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(clone, { recursive: true, force: true });
   });
 
-  it('prints the address of a VS Code with the extension, the sandbox and two demo terminals', async () => {
+  it('installs the dependencies on a fresh clone and prints the address of a VS Code with the extension, the sandbox and two demo terminals', async () => {
     const address = await until('the address to open', () => /(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/.exec(out)?.[1], 6 * 60_000)
       .catch((e: Error) => { throw new Error(`${e.message}\n${out}`); });
+    assert.match(out, /node_modules is missing: installing the dependencies \(npm ci\)/);
     sandboxUrl = /sandbox listening on (http:\/\/\S+)/.exec(out)![1]!;
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
@@ -111,12 +154,8 @@ describe('npm start (code-server, Playwright)', function () {
     // The cards view: workspace scope shows the demo assistants' cards; answer one from the palette.
     const seenBefore = (await control<{ changes: Change[] }>('GET', '/_sandbox/changes')).changes.length;
     await palette('Assistant Cards: Answer');
-    const cardRow = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Which store should the cache use?' }).first();
-    await cardRow.waitFor({ timeout: 60_000 });
-    await cardRow.click();
-    const option = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'SQLite file' }).first();
-    await option.waitFor({ timeout: 15_000 });
-    await option.click();
+    await pick('Which store should the cache use?');
+    await pick('SQLite file');
 
     // After the 5 s hold the demo assistant hears it and picks it up: the card closes.
     const answered = await until('the answer on the sandbox', async () => {
@@ -156,7 +195,7 @@ describe('npm start (code-server, Playwright)', function () {
     await browser?.close();
     browser = undefined;
     const exited = new Promise<number | null>((r) => start.on('exit', r));
-    start.kill('SIGINT');
+    process.kill(-start.pid!, 'SIGINT'); // Ctrl+C in a terminal signals the whole foreground group
     await exited;
     await until('the sandbox gone', async () => { try { await fetch(sandboxUrl); return false; } catch { return true; } }, 15_000);
     await until('code-server gone', async () => { try { await fetch(editor); return false; } catch { return true; } }, 15_000);

@@ -1,0 +1,113 @@
+// What `npm start` and `npm test` set up on a fresh clone before they do anything else: a Node
+// new enough, the dependencies from the lockfile, and (for the extension-host tests and
+// code-server) Debian's packages. Each step that fails says which step, why, and what to do next.
+// Only node: built-ins here: this file runs before node_modules exists.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const say = (m) => console.log(`[setup] ${m}`);
+
+export const NODE_NEEDED = '20.19';
+
+/** A setup step that cannot go on: `message` is one or two lines the person can act on. */
+export class SetupError extends Error {}
+
+/** The problem with a Node version, in one line, or undefined when it is new enough. */
+export function nodeVersionProblem(version = process.versions.node) {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const [needMajor, needMinor] = NODE_NEEDED.split('.').map(Number);
+  if (major > needMajor || (major === needMajor && minor >= needMinor)) return undefined;
+  return `Node ${NODE_NEEDED} or newer is needed; this is Node ${version} (${process.execPath}). Install a newer Node and run the command again.`;
+}
+
+/** Exits with one clear line when this Node is too old (before anything can fail on it). */
+export function ensureNode() {
+  const problem = nodeVersionProblem();
+  if (problem) {
+    console.error(`[setup] ${problem}`);
+    process.exit(1);
+  }
+}
+
+/**
+ * Why `npm ci` must run, or undefined when node_modules is current. npm writes
+ * node_modules/.package-lock.json on every install; a lockfile newer than it (a pull, a checkout)
+ * means the installed tree may not be the locked one.
+ */
+export function dependenciesStale(dir = root) {
+  const installed = fs.statSync(path.join(dir, 'node_modules', '.package-lock.json'), { throwIfNoEntry: false });
+  if (!installed) return 'node_modules is missing';
+  const lock = fs.statSync(path.join(dir, 'package-lock.json'), { throwIfNoEntry: false });
+  if (lock && lock.mtimeMs > installed.mtimeMs) return 'package-lock.json is newer than node_modules';
+  return undefined;
+}
+
+/** npm's own CLI, run by this Node (so `npm ci` works the same under `npm test` and `node scripts/...`). */
+function npmCommand() {
+  const execpath = process.env.npm_execpath;
+  if (execpath && /npm-cli\.js$/.test(execpath) && fs.existsSync(execpath)) return [process.execPath, [execpath]];
+  return [process.platform === 'win32' ? 'npm.cmd' : 'npm', []];
+}
+
+/** `npm ci` when node_modules is missing or older than the lockfile. */
+export function ensureDependencies(dir = root) {
+  const why = dependenciesStale(dir);
+  if (!why) return;
+  say(`${why}: installing the dependencies (npm ci)`);
+  const [cmd, pre] = npmCommand();
+  // --prefer-offline: a second clone on this machine installs from npm's cache.
+  const r = spawnSync(cmd, [...pre, 'ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, stdio: 'inherit' });
+  if (r.status !== 0) {
+    throw new SetupError(`installing the dependencies failed (npm ci, exit ${r.status ?? r.signal ?? r.error?.message}; its output is above).\n` +
+      'Check that this machine reaches the npm registry and that package-lock.json is intact, then run the command again.');
+  }
+}
+
+const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+
+/**
+ * Each Debian package the tests that run VS Code need, with how to tell it is there. `chromium`
+ * opens the workbench (`browser`); the rest build code-server's native modules (`buildTools`, only
+ * until code-server is installed in .cache/).
+ */
+export function systemPackages({ browser = true, buildTools = true, chromium = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium' } = {}) {
+  const packages = browser ? [{ name: 'chromium', present: () => fs.existsSync(chromium) }] : [];
+  if (buildTools) {
+    packages.push(
+      { name: 'pkg-config', present: () => onPath('pkg-config') },
+      { name: 'libkrb5-dev', present: () => onPath('pkg-config') && spawnSync('pkg-config', ['--exists', 'krb5-gssapi'], { stdio: 'ignore' }).status === 0 },
+      { name: 'build-essential', present: () => onPath('make') && onPath('g++') },
+      { name: 'python3', present: () => onPath('python3') },
+    );
+  }
+  return packages;
+}
+
+export const aptLine = (missing) => `sudo apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+
+/**
+ * Installs the missing packages when running as root with apt-get (as CI does); otherwise throws a
+ * SetupError whose message is the one apt-get line to run.
+ */
+export function ensureSystemPackages(packages, { isRoot = process.getuid?.() === 0, hasApt = onPath('apt-get'), run = spawnSync } = {}) {
+  const missing = packages.filter((p) => !p.present()).map((p) => p.name);
+  if (!missing.length) return;
+  if (!isRoot || !hasApt) {
+    throw new SetupError(`VS Code (code-server) and its tests need Debian packages that are missing: ${missing.join(', ')}.\n` +
+      `Install them, then run the command again: ${aptLine(missing)}`);
+  }
+  say(`installing ${missing.join(' ')} (apt-get, about a minute)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const update = run('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  const install = update.status === 0
+    ? run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { stdio: 'inherit', env })
+    : update;
+  const still = packages.filter((p) => missing.includes(p.name) && !p.present()).map((p) => p.name);
+  if (install.status !== 0 || still.length) {
+    throw new SetupError(`apt-get could not install ${(still.length ? still : missing).join(' ')} (exit ${install.status ?? install.signal}; its output is above).\n` +
+      `Check that this machine reaches Debian's package mirror, then run: ${aptLine(still.length ? still : missing)}`);
+  }
+}

@@ -1,0 +1,79 @@
+// scripts/setup.mjs: what `npm start` and `npm test` check and install on a fresh clone, and the
+// one or two lines a person gets when a step cannot be done.
+import { strict as assert } from 'node:assert';
+import type { SpawnSyncReturns } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+interface Pkg { name: string; present: () => boolean }
+type Run = (cmd: string, args: string[]) => Pick<SpawnSyncReturns<string>, 'status' | 'signal'>;
+interface Setup {
+  NODE_NEEDED: string;
+  SetupError: new (m: string) => Error;
+  nodeVersionProblem(version: string): string | undefined;
+  dependenciesStale(dir: string): string | undefined;
+  ensureSystemPackages(packages: Pkg[], opts: { isRoot: boolean; hasApt: boolean; run: Run }): void;
+}
+
+const root = path.resolve(__dirname, '..', '..');
+
+describe('setup on a fresh clone (scripts/setup.mjs)', () => {
+  let setup: Setup;
+  before(async () => { setup = (await import(path.join(root, 'scripts', 'setup.mjs'))) as Setup; });
+
+  it('names the Node found and the Node needed, in one line, when Node is too old', () => {
+    const problem = setup.nodeVersionProblem('18.20.4');
+    assert.ok(problem);
+    assert.match(problem, /Node 20\.19 or newer is needed; this is Node 18\.20\.4/);
+    assert.equal(problem.split('\n').length, 1);
+    assert.ok(setup.nodeVersionProblem('20.18.3'));
+    assert.equal(setup.nodeVersionProblem('20.19.0'), undefined);
+    assert.equal(setup.nodeVersionProblem('24.1.0'), undefined);
+  });
+
+  it('installs the dependencies when node_modules is missing or older than the lockfile', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'setup-deps-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'package-lock.json'), '{}');
+      assert.equal(setup.dependenciesStale(dir), 'node_modules is missing');
+      fs.mkdirSync(path.join(dir, 'node_modules'));
+      fs.writeFileSync(path.join(dir, 'node_modules', '.package-lock.json'), '{}');
+      const past = new Date(Date.now() - 60_000);
+      fs.utimesSync(path.join(dir, 'node_modules', '.package-lock.json'), past, past);
+      assert.equal(setup.dependenciesStale(dir), 'package-lock.json is newer than node_modules');
+      fs.utimesSync(path.join(dir, 'package-lock.json'), new Date(past.getTime() - 60_000), new Date(past.getTime() - 60_000));
+      assert.equal(setup.dependenciesStale(dir), undefined);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('not root: stops with the one apt-get line to run, naming only what is missing', () => {
+    const pkgs: Pkg[] = [{ name: 'chromium', present: () => false }, { name: 'python3', present: () => true }, { name: 'libkrb5-dev', present: () => false }];
+    const ran: string[] = [];
+    assert.throws(() => setup.ensureSystemPackages(pkgs, { isRoot: false, hasApt: true, run: (c, a) => { ran.push([c, ...a].join(' ')); return { status: 0, signal: null }; } }),
+      (e: Error) => e instanceof setup.SetupError && /missing: chromium, libkrb5-dev\./.test(e.message)
+        && e.message.split('\n').length === 2 && e.message.endsWith('sudo apt-get install -y --no-install-recommends chromium libkrb5-dev'));
+    assert.deepEqual(ran, [], 'nothing is run without root');
+  });
+
+  it('root: installs the missing packages with apt-get, and says which are still missing when that fails', () => {
+    const installed = new Set<string>(['python3']);
+    const pkgs: Pkg[] = ['chromium', 'python3', 'pkg-config'].map((name) => ({ name, present: () => installed.has(name) }));
+    const ran: string[] = [];
+    const run: Run = (c, a) => {
+      ran.push([c, ...a].join(' '));
+      if (a[0] === 'install') for (const n of a.filter((x) => !x.startsWith('-')).slice(1)) installed.add(n);
+      return { status: 0, signal: null };
+    };
+    setup.ensureSystemPackages(pkgs, { isRoot: true, hasApt: true, run });
+    assert.deepEqual(ran, ['apt-get update -qq', 'apt-get install -y -qq --no-install-recommends chromium pkg-config']);
+    assert.ok(installed.has('chromium') && installed.has('pkg-config'));
+
+    installed.delete('chromium');
+    const failing: Run = (c, a) => ({ status: a[0] === 'install' ? 100 : 0, signal: null });
+    assert.throws(() => setup.ensureSystemPackages(pkgs, { isRoot: true, hasApt: true, run: failing }),
+      (e: Error) => /apt-get could not install chromium \(exit 100/.test(e.message) && /apt-get install -y --no-install-recommends chromium$/.test(e.message));
+  });
+});
