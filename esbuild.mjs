@@ -34,6 +34,16 @@ const undiciTrim = {
   },
 };
 
+// undici and jose are needed at the first request, not at activation: they go in files of their
+// own that dist/extension.js requires on first use (docs/decisions.md, "Bundle size").
+const lateModules = {
+  name: 'late-modules',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/undici-lean$/ }, () => ({ path: './net-undici.js', external: true }));
+    build.onResolve({ filter: /^jose$/ }, () => ({ path: './net-jose.js', external: true }));
+  },
+};
+
 const builds = [
   {
     ...common,
@@ -43,7 +53,24 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [lateModules],
+  },
+  {
+    ...common,
+    entryPoints: { 'net-undici': 'src/api/undici-lean.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
     plugins: [undiciTrim],
+  },
+  {
+    ...common,
+    stdin: { contents: "export * from 'jose';", resolveDir: '.', sourcefile: 'net-jose.js' },
+    outfile: 'dist/net-jose.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     ...common,

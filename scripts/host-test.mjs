@@ -61,7 +61,7 @@ function walk(dir, out = []) {
   return out;
 }
 
-/** dist/ through esbuild.mjs, then the host tests to out/test/editor (vscode and mocha external). */
+/** dist/ through esbuild.mjs, then the host tests to out/test/editor (vscode, mocha and the ESM-only proxy package external). */
 async function build() {
   const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('node esbuild.mjs failed');
@@ -80,7 +80,7 @@ async function build() {
   fs.rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
     entryPoints: entries, outdir, outbase: testDir, bundle: true, platform: 'node', format: 'cjs',
-    target: 'node20', sourcemap: 'inline', external: ['vscode', 'mocha'], logLevel: 'warning',
+    target: 'node20', sourcemap: 'inline', external: ['vscode', 'mocha', 'proxy'], logLevel: 'warning',
   });
   return path.join(outdir, 'index.js');
 }

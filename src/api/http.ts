@@ -1,8 +1,20 @@
 // The one HTTP path of the client core: undici with keep-alive, timeouts longer than the 25 s
-// long-poll, and proxies from an explicit setting or the environment (HTTP(S)_PROXY, NO_PROXY).
-import { Agent, EnvHttpProxyAgent, ProxyAgent, request } from './undici-lean';
+// long-poll, the editor's network settings (proxy, no-proxy hosts, proxy authorization, strict
+// certificates, system certificates) or else the environment (HTTP(S)_PROXY, NO_PROXY).
+// undici is loaded at the first request, not when the extension loads: it is most of the bundle,
+// and activation must stay fast (docs/decisions.md, "Bundle size").
+import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
+import type * as UndiciLean from './undici-lean';
 import { NetworkError } from './errors';
+
+let undiciLean: typeof UndiciLean | undefined;
+function undici(): typeof UndiciLean {
+  // A plain require so the bundler can leave undici in its own file (esbuild.mjs, "net-undici").
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  undiciLean ??= require('./undici-lean') as typeof UndiciLean;
+  return undiciLean;
+}
 
 export interface HttpRequest {
   method: string;
@@ -24,9 +36,23 @@ export interface HttpTransport {
   close(): Promise<void>;
 }
 
+/** VS Code's `http.*` settings, as the editor read them. */
+export interface ProxySettings {
+  /** `http.proxy`: every request goes through it. Absent: the environment decides. */
+  url: string;
+  /** `http.noProxy`: hosts (`host`, `host:port`, `.domain`) reached without the proxy. */
+  noProxy?: readonly string[];
+  /** `http.proxyAuthorization`: the Proxy-Authorization header value sent to the proxy. */
+  authorization?: string;
+}
+
 export interface TransportOptions {
-  /** An `http.proxy`-style setting; when absent the environment decides (EnvHttpProxyAgent). */
-  proxyUrl?: string;
+  /** The proxy from the editor's settings; when absent the environment decides (EnvHttpProxyAgent). */
+  proxy?: ProxySettings;
+  /** `http.proxyStrictSSL`: false accepts certificates that do not verify. Default true. */
+  strictSSL?: boolean;
+  /** More certificates to trust (PEM), e.g. the system's (`http.systemCertificates`); read on first use. */
+  extraCertificates?: () => readonly string[];
   /** Must stay above the 25 s long-poll; default 45 s. */
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
@@ -37,32 +63,63 @@ export interface TransportOptions {
 
 export const LONG_POLL_SECONDS = 25;
 
-export function createDispatcher(opts: TransportOptions = {}): Dispatcher {
-  if (opts.dispatcher) return opts.dispatcher;
-  const common = {
-    headersTimeout: opts.headersTimeoutMs ?? 45_000,
-    bodyTimeout: opts.bodyTimeoutMs ?? 45_000,
-    connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
-    keepAliveTimeout: 30_000,
-    keepAliveMaxTimeout: 120_000,
-  };
+/** The proxy a request goes through: the setting's, else the environment's (for messages). */
+function proxyInUse(opts: TransportOptions): string | undefined {
+  const env = process.env;
+  return opts.proxy?.url || env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy || undefined;
+}
+
+function checkOptions(opts: TransportOptions): void {
   if (opts.headersTimeoutMs !== undefined && opts.headersTimeoutMs <= LONG_POLL_SECONDS * 1000) {
     throw new RangeError('headersTimeoutMs must be longer than the 25 s long-poll');
   }
-  if (opts.proxyUrl) return new ProxyAgent({ uri: opts.proxyUrl, ...common });
-  const env = process.env;
-  const hasProxy = env.HTTP_PROXY || env.http_proxy || env.HTTPS_PROXY || env.https_proxy;
-  return hasProxy ? new EnvHttpProxyAgent(common) : new Agent(common);
+}
+
+export function createDispatcher(opts: TransportOptions = {}): Dispatcher {
+  if (opts.dispatcher) return opts.dispatcher;
+  checkOptions(opts);
+  const extra = opts.extraCertificates?.() ?? [];
+  const verify = {
+    rejectUnauthorized: opts.strictSSL !== false,
+    // `ca` replaces Node's own list, so the extra ones are added to it.
+    ...(extra.length ? { ca: [...tls.rootCertificates, ...extra] } : {}),
+  };
+  const common = {
+    headersTimeout: opts.headersTimeoutMs ?? 45_000,
+    bodyTimeout: opts.bodyTimeoutMs ?? 45_000,
+    connect: { timeout: opts.connectTimeoutMs ?? 10_000, ...verify },
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 120_000,
+  };
+  const { Agent, EnvHttpProxyAgent } = undici();
+  if (opts.proxy?.url) {
+    // EnvHttpProxyAgent with explicit values: the setting's proxy for both schemes, and its
+    // no-proxy hosts (the environment's NO_PROXY is not mixed in).
+    return new EnvHttpProxyAgent({
+      ...common,
+      httpProxy: opts.proxy.url,
+      httpsProxy: opts.proxy.url,
+      noProxy: (opts.proxy.noProxy ?? []).join(','),
+      ...(opts.proxy.authorization ? { token: opts.proxy.authorization } : {}),
+      requestTls: verify,
+      proxyTls: verify,
+    });
+  }
+  return proxyInUse(opts) ? new EnvHttpProxyAgent({ ...common, requestTls: verify, proxyTls: verify }) : new Agent(common);
 }
 
 export function createTransport(opts: TransportOptions = {}): HttpTransport {
-  const dispatcher = createDispatcher(opts);
+  checkOptions(opts);
+  // Made at the first request (see undici() above).
+  let dispatcher: Dispatcher | undefined;
   const owned = !opts.dispatcher;
+  const proxy = proxyInUse(opts);
   return {
     async send(req) {
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(dispatcher, req.url, {
+        dispatcher ??= createDispatcher(opts);
+        res = await undici().request(dispatcher, req.url, {
           method: req.method as Dispatcher.HttpMethod,
           headers: req.headers,
           body: req.body,
@@ -70,7 +127,7 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
         });
       } catch (e) {
         if (req.signal?.aborted) throw e;
-        throw new NetworkError(req.url, describe(e));
+        throw new NetworkError(req.url, describe(e, proxy));
       }
       let text: string;
       try {
@@ -86,12 +143,44 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
       return { status: res.statusCode, headers, text };
     },
     async close() {
-      if (owned) await dispatcher.close();
+      if (owned && dispatcher) await dispatcher.close();
     },
   };
 }
 
-function describe(e: unknown): string {
-  const err = e as { code?: string; message?: string; cause?: { code?: string } };
-  return err.code ?? err.cause?.code ?? err.message ?? 'network error';
+interface SocketError { code?: string; message?: string; address?: string; hostname?: string; port?: number; cause?: SocketError }
+
+/**
+ * The cause, in words the person can act on. A failure at the proxy names the proxy (without
+ * credentials) and the setting to check; the service's own failures keep their code.
+ */
+export function describe(e: unknown, proxy?: string): string {
+  const err = e as SocketError;
+  const code = err.code ?? err.cause?.code;
+  if (proxy) {
+    const p = safeUrl(proxy);
+    const refused = /Proxy response \((\d+)\)/.exec(err.message ?? '');
+    if (refused) {
+      return refused[1] === '407'
+        ? `the proxy ${p.shown} asks for credentials (407); set http.proxyAuthorization, or put them in http.proxy`
+        : `the proxy ${p.shown} refused to connect to the service (${refused[1]}); check http.proxy and http.noProxy`;
+    }
+    const at = err.address ?? err.hostname ?? err.cause?.address ?? err.cause?.hostname;
+    const port = err.port ?? err.cause?.port;
+    if (at !== undefined && (at === p.host || at === p.hostname) && (port === undefined || String(port) === p.port)) {
+      return `the proxy ${p.shown} cannot be reached (${code ?? 'network error'}); check the http.proxy setting`;
+    }
+  }
+  return code ?? err.message ?? 'network error';
+}
+
+function safeUrl(raw: string): { shown: string; host: string; hostname: string; port: string } {
+  try {
+    const u = new URL(raw);
+    const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+    const hostname = u.hostname.replace(/^\[|\]$/g, '');
+    return { shown: `${u.protocol}//${u.host}`, host: u.host, hostname, port };
+  } catch {
+    return { shown: '(the proxy setting, which is not an address)', host: '', hostname: '', port: '' };
+  }
 }

@@ -16,6 +16,7 @@ import { ASSISTANTS_HANDLERS, assistantsFeature, registerAssistantsFeature, type
 import { registerCommands } from './commands';
 import { CONTEXT, setContext, stateKey } from './context-keys';
 import { createLog, type Log } from './log';
+import { affectsNetwork, networkKey, networkSettings } from './network-settings';
 import { BlockingNotifier } from './notifier';
 import { SandboxLauncher } from './sandbox-launcher';
 import { vscodeSecretStore } from './secret-storage';
@@ -157,7 +158,7 @@ export class App implements vscode.Disposable {
       this.watchMachineFile(),
       vscode.workspace.onDidChangeConfiguration((e) => {
         // assistantCards.scope is followed by issue 6's ScopeController.
-        if (e.affectsConfiguration('assistantCards.baseUrl') || e.affectsConfiguration('assistantCards.machineFile')) void this.refreshState();
+        if (e.affectsConfiguration('assistantCards.baseUrl') || e.affectsConfiguration('assistantCards.machineFile') || affectsNetwork(e)) void this.refreshState();
       }),
     );
   }
@@ -233,7 +234,8 @@ export class App implements vscode.Disposable {
   private async rebuild(): Promise<void> {
     const file = machineFile();
     const baseUrl = resolveBaseUrl(file);
-    const key = `${baseUrl ?? ''}|${file}|${fs.existsSync(file)}`;
+    const network = networkSettings();
+    const key = `${baseUrl ?? ''}|${file}|${fs.existsSync(file)}|${networkKey(network)}`;
     if (this.live && this.live.key === key) return;
     void this.live?.dispose();
     this.live = undefined;
@@ -246,7 +248,7 @@ export class App implements vscode.Disposable {
     let core: ClientCore;
     try {
       core = createClientCore({
-        baseUrl, secretStore: this.secrets, machineFile: file,
+        baseUrl, secretStore: this.secrets, machineFile: file, transportOptions: network,
         lockDir: this.ctx.globalStorageUri.fsPath,
         appVersion: String((this.ctx.extension.packageJSON as { version?: unknown }).version ?? '0'),
         logger: {

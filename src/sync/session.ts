@@ -53,14 +53,13 @@ export interface ClientCoreOptions {
   clientId?: string; // default 'assistant-cards-vscode'
   scopes?: readonly Scope[]; // default DEFAULT_SCOPES
   appVersion?: string; // for User-Agent
-  /** Explicit proxy (an `http.proxy`-style setting); otherwise HTTP(S)_PROXY / NO_PROXY from the environment. */
-  proxyUrl?: string;
   /** Initial scope of the card model; default workspace with no assistants until the editor tells. */
   scope?: { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
   /** Distinguishes windows in the feed-owner lease; default a random id. */
   instanceId?: string;
   /** Tests: a transport of their own (faults, counting). */
   transport?: HttpTransport;
+  /** The editor's network settings (proxy, certificates); otherwise the environment's proxy. */
   transportOptions?: TransportOptions;
   /** Observes every request sent (the idle-hour bench counts limit classes with it). */
   onRequest?: (info: { method: string; path: string; waits: boolean }) => void;
@@ -127,7 +126,7 @@ class ClientCoreImpl implements ClientCore {
     this.clock = o.clock ?? systemClock;
     this.timers = o.timers ?? systemTimers;
     this.log = redactingLogger(o.logger ?? silentLogger);
-    this.transport = o.transport ?? createTransport({ proxyUrl: o.proxyUrl, ...o.transportOptions });
+    this.transport = o.transport ?? createTransport(o.transportOptions);
     this.budget = new RequestBudget(this.clock);
     // Proofs, the attestation and token lifetimes run on the service's time (corrected on refusal).
     this.serverTime = new ServerTime(this.clock);

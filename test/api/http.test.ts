@@ -1,10 +1,15 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
+import * as path from 'node:path';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Agent, EnvHttpProxyAgent, ProxyAgent } from 'undici';
 import { NetworkError } from '../../src/api/errors';
 import { createDispatcher, createTransport } from '../../src/api/http';
+import { systemCertificates } from '../../src/api/system-certificates';
+import { deadPort, startProxy } from '../helpers/proxy';
 
 function withEnv(vars: Record<string, string | undefined>, fn: () => void) {
   const saved: Record<string, string | undefined> = {};
@@ -24,49 +29,111 @@ function withEnv(vars: Record<string, string | undefined>, fn: () => void) {
 }
 
 describe('api http: agent, proxies, timeouts', () => {
-  it('a keep-alive Agent without proxy settings, EnvHttpProxyAgent with them, ProxyAgent for an explicit proxy', () => {
+  it('a keep-alive Agent without proxy settings, a proxy agent with them (the environment or the editor setting)', () => {
     const none = { HTTP_PROXY: undefined, HTTPS_PROXY: undefined, http_proxy: undefined, https_proxy: undefined };
     withEnv(none, () => assert.ok(createDispatcher() instanceof Agent));
     withEnv({ ...none, HTTPS_PROXY: 'http://proxy.local:3128' }, () => assert.ok(createDispatcher() instanceof EnvHttpProxyAgent));
-    assert.ok(createDispatcher({ proxyUrl: 'http://proxy.local:3128' }) instanceof ProxyAgent);
+    withEnv(none, () => assert.ok(createDispatcher({ proxy: { url: 'http://proxy.local:3128' } }) instanceof EnvHttpProxyAgent));
+    assert.ok(!(createDispatcher() instanceof ProxyAgent));
   });
 
   it('refuses a response timeout that would cut the 25 s long-poll', () => {
     assert.throws(() => createDispatcher({ headersTimeoutMs: 20_000 }), RangeError);
   });
 
-  it('an explicit proxy carries the requests (CONNECT through it)', async () => {
-    const target = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    const tunnels: string[] = [];
-    const proxy = http.createServer();
-    proxy.on('connect', (req, socket, head) => {
-      tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const up = net.connect(Number(port), host!, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        up.write(head);
-        up.pipe(socket);
-        socket.pipe(up);
-      });
-      up.on('error', () => socket.destroy());
-      socket.on('error', () => up.destroy());
+  describe('through a real proxy (the npm package `proxy`)', () => {
+    let target: http.Server;
+    let targetPort: number;
+    before(async () => {
+      target = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+      await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+      targetPort = (target.address() as AddressInfo).port;
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const t = createTransport({ proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
-    try {
-      const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1/me`;
-      const res = await t.send({ method: 'GET', url, headers: {} });
-      assert.equal(res.status, 200);
-      assert.equal(res.text, '{"ok":true}');
-      assert.deepEqual(tunnels, [`127.0.0.1:${(target.address() as AddressInfo).port}`]);
-    } finally {
+    after(() => { target.closeAllConnections(); target.close(); });
+
+    it('the setting\'s proxy carries every request: the address used is reachable only through it', async () => {
+      const dead = await deadPort();
+      const proxy = await startProxy({ route: { [`localhost:${dead}`]: `127.0.0.1:${targetPort}` } });
+      const url = `http://localhost:${dead}/v1/me`;
+      const direct = createTransport();
+      await assert.rejects(direct.send({ method: 'GET', url, headers: {} }), NetworkError, 'nothing listens there directly');
+      await direct.close();
+      const t = createTransport({ proxy: { url: proxy.url } });
+      try {
+        for (let i = 0; i < 3; i++) assert.equal((await t.send({ method: 'GET', url, headers: {} })).text, '{"ok":true}');
+        assert.ok(proxy.tunnels.length >= 1 && proxy.tunnels.every((x) => x === `localhost:${dead}`), proxy.tunnels.join(', '));
+      } finally {
+        await t.close();
+        await proxy.close();
+      }
+    });
+
+    it('http.noProxy hosts are reached directly', async () => {
+      const proxy = await startProxy();
+      const t = createTransport({ proxy: { url: proxy.url, noProxy: ['127.0.0.1'] } });
+      try {
+        assert.equal((await t.send({ method: 'GET', url: `http://127.0.0.1:${targetPort}/x`, headers: {} })).status, 200);
+        assert.deepEqual(proxy.tunnels, []);
+      } finally {
+        await t.close();
+        await proxy.close();
+      }
+    });
+
+    it('http.proxyAuthorization reaches the proxy; without it the person is told the proxy wants credentials', async () => {
+      const proxy = await startProxy({ credentials: 'me:secret' });
+      const url = `http://127.0.0.1:${targetPort}/x`;
+      const without = createTransport({ proxy: { url: proxy.url } });
+      await assert.rejects(without.send({ method: 'GET', url, headers: {} }),
+        (e: unknown) => e instanceof NetworkError && /the proxy http:\/\/127\.0\.0\.1:\d+ asks for credentials \(407\); set http\.proxyAuthorization/.test(e.message));
+      await without.close();
+      const withAuth = createTransport({ proxy: { url: proxy.url, authorization: `Basic ${Buffer.from('me:secret').toString('base64')}` } });
+      try {
+        assert.equal((await withAuth.send({ method: 'GET', url, headers: {} })).status, 200);
+        assert.equal(proxy.refused, 1);
+      } finally {
+        await withAuth.close();
+        await proxy.close();
+      }
+    });
+
+    it('a wrong proxy: the person is told which proxy cannot be reached and which setting to check', async () => {
+      const dead = await deadPort();
+      const t = createTransport({ proxy: { url: `http://user:pw@127.0.0.1:${dead}` } });
+      await assert.rejects(t.send({ method: 'GET', url: `http://127.0.0.1:${targetPort}/x`, headers: {} }), (e: unknown) => {
+        assert.ok(e instanceof NetworkError);
+        assert.match(e.message, new RegExp(`the proxy http://127\\.0\\.0\\.1:${dead} cannot be reached \\(ECONNREFUSED\\); check the http\\.proxy setting`));
+        assert.doesNotMatch(e.message, /pw/, 'no credentials in the message');
+        return true;
+      });
       await t.close();
-      proxy.closeAllConnections();
-      target.closeAllConnections();
-      proxy.close();
-      target.close();
+    });
+  });
+
+  it('certificates: a self-signed service fails by default, passes with its certificate trusted, or with http.proxyStrictSSL off', async () => {
+    const dir = path.join(__dirname, '..', 'fixtures', 'tls');
+    const cert = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+    const srv = https.createServer({ cert, key: fs.readFileSync(path.join(dir, 'key.pem')) }, (_q, r) => r.end('ok'));
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const url = `https://127.0.0.1:${(srv.address() as AddressInfo).port}/`;
+    const ts = [createTransport(), createTransport({ extraCertificates: () => [cert] }), createTransport({ strictSSL: false })];
+    try {
+      await assert.rejects(ts[0]!.send({ method: 'GET', url, headers: {} }), (e: unknown) => e instanceof NetworkError && /SELF_SIGNED|CERT/.test(e.message));
+      assert.equal((await ts[1]!.send({ method: 'GET', url, headers: {} })).text, 'ok');
+      assert.equal((await ts[2]!.send({ method: 'GET', url, headers: {} })).text, 'ok');
+    } finally {
+      for (const t of ts) await t.close();
+      srv.closeAllConnections();
+      srv.close();
     }
+  });
+
+  it('system certificates: Node\'s own store when it has one, else the Linux bundle files', () => {
+    const pem = (n: number) => `-----BEGIN CERTIFICATE-----\nAAA${n}\n-----END CERTIFICATE-----`;
+    assert.deepEqual(systemCertificates(() => undefined, () => [pem(1)]), [pem(1)]);
+    const files: Record<string, string> = { '/etc/pki/tls/certs/ca-bundle.crt': `junk\n${pem(2)}\n${pem(3)}\n` };
+    assert.deepEqual(systemCertificates((f) => files[f], undefined), [pem(2), pem(3)]);
+    assert.deepEqual(systemCertificates(() => undefined, undefined), []);
   });
 
   it('a refused connection is a NetworkError naming the cause', async () => {

@@ -11,9 +11,14 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/**
+ * `args` may carry `--port N` (default 0) and `--public-url URL`; `url` is the address it prints
+ * (the public one when given), and the control surface is reached on 127.0.0.1 either way.
+ */
 export async function startSandboxProcess(args: string[] = []): Promise<RunningSandbox> {
   const script = path.join(testEnv.root, 'dist', 'sandbox.js');
-  const child = spawn(process.execPath, [script, '--port', '0', ...args], {
+  const port = args.includes('--port') ? [] : ['--port', '0'];
+  const child = spawn(process.execPath, [script, ...port, ...args], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -23,7 +28,7 @@ export async function startSandboxProcess(args: string[] = []): Promise<RunningS
     let out = '';
     const onData = (c: Buffer) => {
       out += c.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
       if (m?.[1]) { child.stdout.off('data', onData); resolve(m[1]); }
     };
     child.stdout.on('data', onData);
@@ -31,10 +36,12 @@ export async function startSandboxProcess(args: string[] = []): Promise<RunningS
     setTimeout(() => reject(new Error(`sandbox did not print its address within 15 s: ${stderr}`)), 15_000).unref();
   });
   child.stdout.resume();
+  const i = args.indexOf('--port');
+  const controlUrl = i >= 0 ? `http://127.0.0.1:${args[i + 1]}` : url;
   return {
     url,
     async control<T>(method: string, route: string, body?: unknown): Promise<T> {
-      const res = await fetch(`${url}${route}`, {
+      const res = await fetch(`${controlUrl}${route}`, {
         method,
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
