@@ -3,11 +3,16 @@
 // press's Idempotency-Key. Retries follow the rules of issue 4:
 // - 401 use_dpop_nonce: once, at once, with the nonce the refusal carried;
 // - 401 invalid_token: once, after the token set renewed the token;
-// - 429: after Retry-After (a write only while the person still waits on it);
+// - 429: after Retry-After (a write only while the person still waits on it), and every other
+//   request of the same limit class waits it out too (ClassPauses);
 // - 5xx / network: reads with backoff and jitter; writes only with their same key, and only
 //   while the person still waits on them.
+// Only the service's own challenge (401/403 with a DPoP/Bearer WWW-Authenticate) is a sign-in
+// refusal; a gateway's or proxy's answer (any body) is "can't reach the service" (NetworkError).
 import type * as z from 'zod/mini';
+import { ClassPauses } from './class-pauses';
 import { ApiProblemError, MalformedResponseError, NetworkError, OAuthRefusalError } from './errors';
+import { classesOf } from './limit-classes';
 import type { HttpResponse, HttpTransport } from './http';
 import type { ServerTime } from './server-time';
 import { AbortedError, backoffDelay, sleep, silentLogger } from './runtime';
@@ -46,6 +51,8 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** Attempts for 5xx / network errors (default 4). The feed loop passes 1 and backs off itself. */
   attempts?: number;
+  /** The person asked for (or just pressed on) what this read fetches: not background work. */
+  byPerson?: boolean;
 }
 
 export interface WriteOptions {
@@ -89,7 +96,17 @@ export interface ApiClientOptions {
   /** Corrected from the service's Date when it refuses a proof for its time. */
   serverTime?: ServerTime;
   /** Counts every request sent, by limit class (for budgets and the idle-hour bench). */
-  onRequest?: (info: { method: string; path: string; waits: boolean }) => void;
+  onRequest?: (info: RequestInfo) => void;
+  /** Limit classes paused by a 429 (default: one of its own). */
+  pauses?: ClassPauses;
+}
+
+/** One request sent: its route, whether it long-polls, and whether the person caused it. */
+export interface RequestInfo {
+  method: string;
+  path: string;
+  waits: boolean;
+  byPerson?: boolean;
 }
 
 interface CacheEntry {
@@ -102,10 +119,12 @@ const MAX_CACHE = 500;
 
 export class ApiClient {
   readonly nonces: NonceStore;
+  readonly pauses: ClassPauses;
   private readonly etags = new Map<string, CacheEntry>();
   private readonly log: Logger;
   constructor(private readonly o: ApiClientOptions) {
     this.nonces = o.nonces ?? new NonceStore();
+    this.pauses = o.pauses ?? new ClassPauses(o.clock);
     this.log = o.logger ?? silentLogger;
   }
 
@@ -119,6 +138,10 @@ export class ApiClient {
   }
   listCards(query: CardsQuery = {}, opts?: ReadOptions) {
     return this.read(`/v1/cards${queryString(query)}`, CardList, opts);
+  }
+  /** The ETag held for a card's read, if any (what its next read sends as If-None-Match). */
+  cardEtag(id: string): string | undefined {
+    return this.etags.get(`/v1/cards/${encodeURIComponent(id)}`)?.etag;
   }
   async getCard(id: string, opts?: ReadOptions): Promise<Card> {
     return (await this.read(`/v1/cards/${encodeURIComponent(id)}`, CardEnvelope, opts)).card;
@@ -154,12 +177,13 @@ export class ApiClient {
   }
   /** Presence is not a press: no key, no retry (the next ping is 30 s away). */
   async presence(here: boolean, opts: { signal?: AbortSignal } = {}): Promise<void> {
-    await this.exchange('POST', '/v1/presence', { body: { here }, attempts: 1, signal: opts.signal });
+    await this.exchange('POST', '/v1/presence', { body: { here }, attempts: 1, signal: opts.signal, byPerson: false });
   }
 
   /** Forget cached bodies (sign-out: the next person must not see them). */
   clearCache(): void {
     this.etags.clear();
+    this.pauses.clear();
   }
 
   // ---- the exchange ----
@@ -169,6 +193,7 @@ export class ApiClient {
       signal: opts.signal,
       cacheKey: path,
       waits,
+      byPerson: opts.byPerson ?? false,
     });
     return this.parse(schema, body, status, path);
   }
@@ -180,6 +205,7 @@ export class ApiClient {
       idempotencyKey: w.idempotencyKey,
       stillWaiting: w.stillWaiting,
       signal: w.signal,
+      byPerson: true,
     });
     return this.parse(schema, res.body, res.status, path);
   }
@@ -204,10 +230,12 @@ export class ApiClient {
       idempotencyKey?: string;
       stillWaiting?: () => boolean;
       waits?: boolean;
+      byPerson?: boolean;
     },
   ): Promise<{ status: number; body: unknown }> {
     const url = this.o.baseUrl + path;
     const isWrite = method === 'POST';
+    const classes = classesOf(method, pathOnly(path), x.waits ?? false);
     const mayRetry = () => !x.signal?.aborted && (!isWrite || !x.stillWaiting || x.stillWaiting());
     let failures = 0;
     let nonceRetried = false;
@@ -216,6 +244,7 @@ export class ApiClient {
     let timeRetried = false;
     let token = await this.o.auth.accessToken();
     for (;;) {
+      await this.waitOutPause(classes, method, path, url, x.signal);
       const headers: Record<string, string> = {
         accept: 'application/json, application/problem+json',
         authorization: `DPoP ${token}`,
@@ -233,7 +262,7 @@ export class ApiClient {
       if (isWrite && !mayRetry()) throw new AbortedError();
       let res: HttpResponse;
       try {
-        this.o.onRequest?.({ method, path: path.split('?')[0] ?? path, waits: x.waits ?? false });
+        this.o.onRequest?.({ method, path: pathOnly(path), waits: x.waits ?? false, byPerson: x.byPerson ?? isWrite });
         res = await this.o.transport.send({
           method,
           url,
@@ -284,24 +313,42 @@ export class ApiClient {
         }
         throw refusal;
       }
-      if (refusal instanceof ApiProblemError || refusal instanceof MalformedResponseError) {
-        const status = res.status;
-        const retryable =
-          status === 429 ||
-          status >= 500 ||
-          (isWrite && refusal instanceof ApiProblemError && refusal.code === 'idempotency_in_progress');
-        if (retryable && ++failures < x.attempts && mayRetry()) {
-          const wait = status === 429 ? retryAfterMs(res) : backoffDelay(failures - 1, { random: this.o.random });
-          // A long Retry-After is the person's to wait out, not a retry's: the refusal tells them.
-          if (wait > MAX_RETRY_AFTER_MS) throw refusal;
-          this.log.warn('request refused, retrying', { method, path: pathOnly(path), status, attempt: failures, waitMs: wait });
-          await sleep(this.o.timers, wait, x.signal);
-          if (!mayRetry()) throw refusal;
-          continue;
-        }
+      const status = res.status;
+      // The whole class waits Retry-After, not only this request (the next send waits it out).
+      const retryAfter = status === 429 ? retryAfterMs(res, this.o.clock.now()) : 0;
+      if (status === 429) this.pauses.pause(classes, retryAfter);
+      const retryable =
+        refusal instanceof NetworkError ||
+        status === 429 ||
+        status >= 500 ||
+        (isWrite && refusal instanceof ApiProblemError && refusal.code === 'idempotency_in_progress');
+      if (retryable && ++failures < x.attempts && mayRetry()) {
+        // A long Retry-After is the person's to wait out, not a retry's: the refusal tells them.
+        if (retryAfter > MAX_RETRY_AFTER_MS) throw refusal;
+        const wait = status === 429 ? retryAfter : backoffDelay(failures - 1, { random: this.o.random });
+        this.log.warn('request refused, retrying', { method, path: pathOnly(path), status, attempt: failures, waitMs: wait });
+        // A 429's wait is the class pause, waited out at the top of the loop.
+        if (status !== 429) await sleep(this.o.timers, wait, x.signal);
+        if (!mayRetry()) throw refusal;
+        continue;
       }
       throw refusal;
     }
+  }
+
+  /** Waits while a 429 pauses this request's class; a pause longer than a retry would wait is refused at once. */
+  private async waitOutPause(classes: ReturnType<typeof classesOf>, method: string, path: string, url: string, signal: AbortSignal | undefined): Promise<void> {
+    const wait = this.pauses.remaining(classes);
+    if (wait <= 0) return;
+    if (wait > MAX_RETRY_AFTER_MS) {
+      const seconds = Math.ceil(wait / 1000);
+      throw new ApiProblemError({
+        type: `${this.o.baseUrl}/docs/api/errors#rate_limited`, title: 'Too many requests', status: 429, code: 'rate_limited',
+        detail: `Paused by the service's last rate limit for ${seconds} s more.`, requestId: 'rid_client',
+      }, url, seconds);
+    }
+    this.log.info('request waits out a rate limit of its class', { method, path: pathOnly(path), waitMs: wait });
+    await sleep(this.o.timers, wait, signal);
   }
 
   private remember(key: string, etag: string, body: unknown) {
@@ -323,8 +370,12 @@ export class ApiClient {
     }
   }
 
-  /** Turns a refusal into its typed error (problem, OAuth refusal, or unreadable). */
-  private refusal(res: HttpResponse, url: string): ApiProblemError | OAuthRefusalError | MalformedResponseError {
+  /**
+   * Turns a refusal into its typed error. Only the service's own challenge (401/403 with a DPoP or
+   * Bearer WWW-Authenticate) is a sign-in refusal; any other 401/403 or 5xx that is not the
+   * service's problem came from something in between (gateway, proxy): transient, whatever its body.
+   */
+  private refusal(res: HttpResponse, url: string): ApiProblemError | OAuthRefusalError | MalformedResponseError | NetworkError {
     const type = res.headers['content-type'] ?? '';
     const www = res.headers['www-authenticate'];
     let body: unknown;
@@ -341,13 +392,13 @@ export class ApiClient {
       }
     }
     const o = OAuthError.safeParse(body);
-    if ((res.status === 401 || res.status === 403 || www) && (o.success || www)) {
-      const fromHeader = www ? parseWwwAuthenticate(www) : {};
+    if ((res.status === 401 || res.status === 403) && www && /^\s*(dpop|bearer)\b/i.test(www)) {
+      const fromHeader = parseWwwAuthenticate(www);
       const error = o.success ? o.data.error : (fromHeader.error ?? 'invalid_token');
       const description = o.success ? o.data.error_description : fromHeader.error_description;
       return new OAuthRefusalError(res.status, error, description, url, fromHeader.scope, res.headers['date']);
     }
-    if (o.success) return new OAuthRefusalError(res.status, o.data.error, o.data.error_description, url, undefined, res.headers['date']);
+    if (res.status >= 500 || res.status === 401 || res.status === 403) return new NetworkError(url, `${res.status} from between here and the service`);
     return new MalformedResponseError(/json/i.test(type) ? 'schema' : 'content-type', res.status, url, `refusal ${res.status} without a problem body`);
   }
 }

@@ -1,7 +1,7 @@
 // The OAuth endpoints the extension uses: device authorization, device token polling and
 // refresh. Every token request carries a DPoP proof with the latest nonce; a refusal asking for
 // a (new) nonce is repeated once with it (RFC 9449 section 8).
-import { MalformedResponseError, OAuthRefusalError } from '../api/errors';
+import { MalformedResponseError, NetworkError, OAuthRefusalError } from '../api/errors';
 import type { NonceStore } from '../api/client';
 import type { HttpResponse, HttpTransport } from '../api/http';
 import type { Clock } from '../api/runtime';
@@ -70,6 +70,10 @@ export class OAuthEndpoints {
       this.o.onRequest?.({ method: 'POST', path, waits: false });
       const res = await this.o.transport.send({ method: 'POST', url, headers, body: new URLSearchParams(form).toString() });
       this.o.nonces.remember(url, res);
+      // OAuth answers its refusals with 400 (401 for the client): any other status came from
+      // something in between (a gateway's 502 may carry an `error` too) and ends nothing.
+      const ok = res.status >= 200 && res.status < 300;
+      if (!ok && res.status !== 400 && res.status !== 401) throw new NetworkError(url, `${res.status} from between here and the service`);
       const body = parseJson(res, url);
       if (res.status >= 200 && res.status < 300) {
         const r = schema.safeParse(body);

@@ -1,8 +1,13 @@
 // Limit classes of the spec (per minute) and a sliding-window budget that keeps background work
-// far below each ceiling. Presses are counted but never delayed: the person is waiting on them.
+// far below each ceiling. The person's own requests (presses, and the reads that follow them or
+// that they asked for) are counted but never delayed, and do not use up the background share:
+// the person is waiting on them.
 import type { Clock } from '../api/runtime';
+import { classesOf } from '../api/limit-classes';
+import type { LimitClass } from '../api/limit-classes';
 
-export type LimitClass = 'read' | 'write' | 'answer' | 'wait' | 'person';
+export { classesOf };
+export type { LimitClass };
 
 /** Per minute, spec "Limits" (DESIGN: assistants and non-waiting changes are reads, presence a write). */
 export const LIMITS_PER_MINUTE: Record<LimitClass, number> = { read: 300, write: 60, answer: 30, wait: 6, person: 1200 };
@@ -10,22 +15,14 @@ export const LIMITS_PER_MINUTE: Record<LimitClass, number> = { read: 300, write:
 /** Background work may use at most this share of a class per minute (other windows and apps share it). */
 export const BACKGROUND_SHARE: Record<LimitClass, number> = { read: 0.2, write: 0.1, answer: 0, wait: 0.5, person: 0.1 };
 
-/** The classes a request counts against. The token endpoint counts only per person. */
-export function classesOf(method: string, path: string, waits: boolean): LimitClass[] {
-  if (!path.startsWith('/v1/')) return ['person'];
-  if (method === 'GET') return [waits ? 'wait' : 'read', 'person'];
-  if (/\/(answer|messages)$/.test(path)) return ['write', 'answer', 'person'];
-  return ['write', 'person'];
-}
-
 export class RequestBudget {
-  private readonly log: { at: number; classes: LimitClass[] }[] = [];
+  private readonly log: { at: number; classes: LimitClass[]; byPerson: boolean }[] = [];
   readonly totals: Record<LimitClass, number> = { read: 0, write: 0, answer: 0, wait: 0, person: 0 };
   constructor(private readonly clock: Clock) {}
 
-  record(method: string, path: string, waits: boolean): void {
+  record(method: string, path: string, waits: boolean, byPerson = false): void {
     const classes = classesOf(method, path, waits);
-    this.log.push({ at: this.clock.now(), classes });
+    this.log.push({ at: this.clock.now(), classes, byPerson });
     for (const c of classes) this.totals[c]++;
     this.trim();
   }
@@ -36,13 +33,13 @@ export class RequestBudget {
     return this.log.filter((e) => e.classes.includes(c)).length;
   }
 
-  /** How long background work of these classes should wait to stay inside its share (0 = go). */
+  /** How long background work of these classes should wait to keep its own requests inside its share (0 = go). */
   delayFor(classes: LimitClass[]): number {
     this.trim();
     let wait = 0;
     for (const c of classes) {
       const allowed = Math.max(1, Math.floor(LIMITS_PER_MINUTE[c] * BACKGROUND_SHARE[c]));
-      const inClass = this.log.filter((e) => e.classes.includes(c));
+      const inClass = this.log.filter((e) => !e.byPerson && e.classes.includes(c));
       if (inClass.length >= allowed) {
         const oldest = inClass[inClass.length - allowed];
         if (oldest) wait = Math.max(wait, oldest.at + 60_000 - this.clock.now());

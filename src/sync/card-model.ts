@@ -44,6 +44,8 @@ export interface CardModelOptions {
   beforeRead?: () => Promise<void>;
   /** Ends the background reads (and their retry waits) when sync stops. */
   syncSignal?: () => AbortSignal | undefined;
+  /** Reads one card (the session coalesces them and tells the person's from background ones). */
+  readCard?: (id: string, o: { byPerson: boolean; signal?: AbortSignal }) => Promise<Card>;
 }
 
 export class CardModel implements CardModelView {
@@ -126,8 +128,9 @@ export class CardModel implements CardModelView {
     this.applyRead(new Map(done.map((c) => [c.id, c])), new Set(['done']), since);
   }
 
+  /** The person opened the card: their read. */
   async whole(id: string): Promise<Card> {
-    const card = await this.o.api.getCard(id);
+    const card = await this.readOne(id, true, undefined);
     this.upsert(card);
     return card;
   }
@@ -147,19 +150,24 @@ export class CardModel implements CardModelView {
     this.applyRead(read, new Set(statuses), since);
   }
 
-  /** Refetches only the cards the feed named; a card gone or out of reach is removed. */
-  async applyChanges(changes: readonly Change[]): Promise<void> {
+  /** Refetches only the cards the feed (or a press, `byPerson`) named; a card gone or out of reach is removed. */
+  async applyChanges(changes: readonly Change[], o: { byPerson?: boolean } = {}): Promise<void> {
     const ids = [...new Set(changes.map((c) => c.cardId))];
     for (const id of ids) {
-      await this.o.beforeRead?.();
       try {
-        const card = await this.o.api.getCard(id, { signal: this.o.syncSignal?.() });
+        const card = await this.readOne(id, o.byPerson ?? false, this.o.syncSignal?.());
         this.upsert(card);
       } catch (e) {
         if (e instanceof ApiProblemError && e.code === 'not_found') this.remove(id);
         else throw e;
       }
     }
+  }
+
+  private async readOne(id: string, byPerson: boolean, signal: AbortSignal | undefined): Promise<Card> {
+    if (this.o.readCard) return this.o.readCard(id, { byPerson, signal });
+    if (!byPerson) await this.o.beforeRead?.();
+    return this.o.api.getCard(id, { signal, byPerson });
   }
 
   /** A whole card read elsewhere (a press's answer, a conflict's fresh card). */

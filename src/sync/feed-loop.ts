@@ -14,6 +14,8 @@ export const LONG_POLL_WAIT_SECONDS = 25;
 export const NON_OWNER_POLL_MS = 30_000;
 /** Pace of the owner's non-waiting reads while the waits budget is used up. */
 export const BUSY_POLL_MS = 2_000;
+/** The same while the person is pressing here: their presses used the waits, the feed reads for them. */
+export const PERSON_BUSY_POLL_MS = 750;
 
 export interface FeedLoopOptions {
   api: ApiClient;
@@ -25,6 +27,8 @@ export interface FeedLoopOptions {
   beforeRead: (waits: boolean, signal?: AbortSignal) => Promise<void>;
   /** False when the waits class is used up for now: then read without waiting, slowly. */
   canWait: () => boolean;
+  /** The person pressed something a moment ago: non-waiting reads are theirs, and quicker. */
+  personActive?: () => boolean;
   onSuccess: () => void;
   onFailure: (e: unknown) => void;
   /** The service refused the cursor (too old, or the service was reset): read everything again. */
@@ -102,13 +106,16 @@ export class FeedLoop {
         }
         const wantWait = owner && !immediate;
         const wait = wantWait && this.o.canWait() ? LONG_POLL_WAIT_SECONDS : 0;
-        // Many changes in a minute used the waits budget: poll without waiting for a while.
-        if (wantWait && wait === 0) await sleep(this.o.timers, BUSY_POLL_MS, signal);
-        await this.o.beforeRead(wait > 0, signal);
+        // Many changes in a minute used the waits budget: poll without waiting for a while. While
+        // the person presses, their presses caused those changes: the reads are theirs (no budget
+        // wait) and come quicker, so a new card still shows within a second.
+        const forPerson = wantWait && wait === 0 && (this.o.personActive?.() ?? false);
+        if (wantWait && wait === 0) await sleep(this.o.timers, forPerson ? PERSON_BUSY_POLL_MS : BUSY_POLL_MS, signal);
+        if (!forPerson) await this.o.beforeRead(wait > 0, signal);
         if (signal.aborted && this.running) continue;
         const res: ChangeList = await this.o.api.changes(
           { after: this.cursor, wait: wait || undefined, limit: 100 },
-          { attempts: 1, signal },
+          { attempts: 1, signal, byPerson: forPerson },
         );
         if (res.changes.length) await this.o.model.applyChanges(res.changes);
         this.cursor = res.cursor; // moved only once the changes are applied

@@ -30,6 +30,7 @@ import { FeedLoop } from './feed-loop';
 import { createGestureMinter, Press } from './press';
 import type { PressAction, PressResult, SeenCard, SendContext, UserGesture } from './press';
 import { PresencePinger } from './presence';
+import { CardReads } from './reads';
 
 /** Full read of cards and assistants (cards coming into reach make no change). */
 export const FULL_READ_MS = 10 * 60_000;
@@ -62,7 +63,7 @@ export interface ClientCoreOptions {
   /** The editor's network settings (proxy, certificates); otherwise the environment's proxy. */
   transportOptions?: TransportOptions;
   /** Observes every request sent (the idle-hour bench counts limit classes with it). */
-  onRequest?: (info: { method: string; path: string; waits: boolean }) => void;
+  onRequest?: (info: { method: string; path: string; waits: boolean; byPerson?: boolean }) => void;
   random?: () => number;
   /** Pace of a non-owner window's feed reads; default 30 s. */
   nonOwnerPollMs?: number;
@@ -94,6 +95,7 @@ class ClientCoreImpl implements ClientCore {
   private readonly api: ApiClient;
   private readonly endpoints: OAuthEndpoints;
   private readonly model: CardModel;
+  private readonly reads: CardReads;
   private readonly assistantsModel: AssistantsModel;
   private readonly pinger: PresencePinger;
   private readonly feedLoop: FeedLoop;
@@ -130,8 +132,8 @@ class ClientCoreImpl implements ClientCore {
     this.budget = new RequestBudget(this.clock);
     // Proofs, the attestation and token lifetimes run on the service's time (corrected on refusal).
     this.serverTime = new ServerTime(this.clock);
-    const onRequest = (info: { method: string; path: string; waits: boolean }) => {
-      this.budget.record(info.method, info.path, info.waits);
+    const onRequest = (info: { method: string; path: string; waits: boolean; byPerson?: boolean }) => {
+      this.budget.record(info.method, info.path, info.waits, info.byPerson ?? false);
       o.onRequest?.(info);
     };
     const userAgent = `assistant-cards-vscode/${o.appVersion ?? '0.0.0'} (node ${process.version}; ${process.platform})`;
@@ -149,7 +151,11 @@ class ClientCoreImpl implements ClientCore {
       nonces: this.nonces, clock: this.serverTime, userAgent, onRequest,
     });
     const beforeRead = () => this.budgetWait(false);
-    this.model = new CardModel({ api: this.api, logger: this.log, beforeRead, syncSignal: () => this.syncAbort.signal });
+    this.reads = new CardReads({ api: this.api, clock: this.clock, beforeBackgroundRead: (signal) => this.budgetWait(false, signal) });
+    this.model = new CardModel({
+      api: this.api, logger: this.log, beforeRead, syncSignal: () => this.syncAbort.signal,
+      readCard: (id, r) => this.reads.read(id, r),
+    });
     if (o.scope) this.model.setScope(o.scope);
     this.model.refreshHook = () => this.fullRead();
     this.model.scopeChanged(() => {
@@ -168,6 +174,7 @@ class ClientCoreImpl implements ClientCore {
       isOwner: () => this.owner,
       beforeRead: (waits, signal) => this.budgetWait(waits, signal),
       canWait: () => this.budget.delayFor(['wait']) === 0,
+      personActive: () => this.reads.personActive(),
       onSuccess: () => this.markOnline(),
       onFailure: (e) => this.handleFailure(e),
       onCursorLost: () => void this.fullRead().catch(() => undefined),
@@ -267,11 +274,13 @@ class ClientCoreImpl implements ClientCore {
   }
 
   private async sendPress(card: SeenCard, action: PressAction, ctx: SendContext): Promise<PressResult> {
+    // The reads of this card that follow are the person's, not background work.
+    this.reads.pressed(card.id);
     // Only an answer (Got it too) is checked by the service against the version; the other
     // actions are checked here so nothing acts on a card version the person has not seen.
     const held = this.model.get(card.id);
     if (held && held.version > card.version && action.type !== 'answer' && action.type !== 'gotIt') {
-      const fresh = await this.api.getCard(card.id).catch(() => undefined);
+      const fresh = await this.reads.read(card.id, { byPerson: true }).catch(() => undefined);
       throw new VersionConflictError(card.id, fresh, new ApiProblemError({
         type: `${this.o.baseUrl}/docs/api/errors#version_conflict`, title: 'The card changed', status: 409,
         code: 'version_conflict', detail: `The card is at version ${held.version}; you saw ${card.version}.`, requestId: 'rid_client',
@@ -308,11 +317,11 @@ class ClientCoreImpl implements ClientCore {
       }
       this.markOnline();
       // Show the outcome at once (the feed will say so too; this window may not own it).
-      void this.model.applyChanges([{ type: 'card.changed', cardId: card.id, at: '' }]).catch(() => undefined);
+      void this.model.applyChanges([{ type: 'card.changed', cardId: card.id, at: '' }], { byPerson: true }).catch(() => undefined);
       return result;
     } catch (e) {
       if (e instanceof ApiProblemError && e.code === 'version_conflict') {
-        const fresh = await this.api.getCard(card.id).catch(() => undefined);
+        const fresh = await this.reads.read(card.id, { byPerson: true }).catch(() => undefined);
         if (fresh) this.model.upsert(fresh);
         throw new VersionConflictError(card.id, fresh, e);
       }

@@ -168,6 +168,67 @@ describe('api client: requests, retries and typed errors', () => {
     assert.equal(transport.seen.length, 2);
   });
 
+  describe('a 429 pauses its whole limit class (injected clock)', () => {
+    const flush = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    };
+    function paused() {
+      const timers = new FakeTimers();
+      const replies = new Map<string, Reply[]>();
+      const seen: { at: number; path: string }[] = [];
+      const transport: HttpTransport = {
+        async send(req) {
+          const path = new URL(req.url).pathname;
+          seen.push({ at: timers.now, path });
+          const r = replies.get(path)?.shift() ?? json(200, { card });
+          return typeof r === 'function' ? (r(req) as HttpResponse) : (r as HttpResponse);
+        },
+        async close() {},
+      };
+      const auth: RequestAuth = { accessToken: async () => 'at-1', renewAfterRejection: async () => 'at-2', proof: async () => 'p' };
+      const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now }, timers, userAgent: 'u/1', random: () => 0.5 });
+      return { api, timers, replies, seen };
+    }
+
+    it('after a 429 Retry-After 5 on one read, a read of another card is not sent before 5 s', async () => {
+      const { api, timers, replies, seen } = paused();
+      replies.set('/v1/cards/req_a', [problem('rate_limited', 429, {}, { 'retry-after': '5' })]);
+      const a = api.getCard('req_a');
+      await flush();
+      timers.advance(380);
+      const b = api.getCard('req_b');
+      await flush();
+      assert.deepEqual(seen.map((s) => s.path), ['/v1/cards/req_a'], 'the second read waits');
+      timers.advance(5000 - 380 - 1);
+      await flush();
+      assert.equal(seen.length, 1, 'not before Retry-After has passed');
+      timers.advance(1);
+      await flush();
+      await Promise.all([a, b]);
+      assert.deepEqual(seen.map((s) => `${s.at} ${s.path}`).sort(), ['0 /v1/cards/req_a', '5000 /v1/cards/req_a', '5000 /v1/cards/req_b']);
+    });
+
+    it('other classes are not paused: a write goes at once after a read was limited', async () => {
+      const { api, replies, seen } = paused();
+      replies.set('/v1/cards/req_a', [problem('rate_limited', 429, {}, { 'retry-after': '5' })]);
+      void api.getCard('req_a').catch(() => undefined);
+      await flush();
+      replies.set('/v1/cards/req_b/back', [json(200, { id: 'req_b', status: 'pending', version: 2 })]);
+      const r = api.back('req_b', write());
+      await flush();
+      assert.equal((await r).version, 2);
+      assert.deepEqual(seen.map((s) => s.path), ['/v1/cards/req_a', '/v1/cards/req_b/back']);
+    });
+
+    it('a pause over 60 s is the person\'s: a press of that class is refused at once with the time left, nothing sent', async () => {
+      const { api, replies, seen } = paused();
+      replies.set('/v1/cards/req_a/back', [problem('rate_limited', 429, {}, { 'retry-after': '120' })]);
+      await assert.rejects(api.back('req_a', write()), (e: unknown) => e instanceof ApiProblemError && e.code === 'rate_limited');
+      await assert.rejects(api.later('req_b', { until: '2026-01-01T10:00:00Z' }, write('k2')), (e: unknown) => e instanceof ApiProblemError && e.code === 'rate_limited' && e.retryAfterSeconds === 120);
+      assert.deepEqual(seen.map((s) => s.path), ['/v1/cards/req_a/back'], 'the second press was not sent');
+    });
+  });
+
   it('reads retry 5xx and network errors with backoff and jitter, then give up', async () => {
     const { api, slept, transport } = client([problem('unavailable', 503), new NetworkError('http://svc/v1/me', 'ECONNRESET'), json(200, { card })]);
     await api.getCard('req_1');

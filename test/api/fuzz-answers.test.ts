@@ -149,6 +149,8 @@ describe('fuzzed server answers: typed errors, never a crash, the model keeps wo
 
   /** One call: either a value the schema accepts, or a ClientError. Anything else fails the property. */
   async function check(call: () => Promise<unknown>, schema: { safeParse(v: unknown): { success: boolean } } | undefined): Promise<void> {
+    // Each run is its own moment: a class paused by an earlier run's 429 would hide this run's answer.
+    api.pauses.clear();
     try {
       const v = await call();
       if (schema) assert.ok(schema.safeParse(v).success, 'a value handed out passes its schema');
@@ -182,6 +184,7 @@ describe('fuzzed server answers: typed errors, never a crash, the model keeps wo
     await model.fullRead();
     assert.equal(model.get('req_fuzz1')?.title, 'Pick');
     await fc.assert(fc.asyncProperty(answerFor('cards'), answerFor('card'), async (list, one) => {
+      api.pauses.clear();
       srv.state.next = list;
       await model.fullRead().catch((e: unknown) => assert.ok(e instanceof ClientError, String(e)));
       srv.state.next = one;
@@ -190,7 +193,8 @@ describe('fuzzed server answers: typed errors, never a crash, the model keeps wo
       for (const g of ['pending', 'agent', 'snoozed', 'delegated', 'done'] as const) model.list(g);
       model.counts();
     }), { numRuns: 80 });
-    // The service answers well again: the model follows.
+    // The service answers well again (and any rate-limit pause has passed): the model follows.
+    api.pauses.clear();
     const fresh = { ...validCard, id: 'req_fuzz2', title: 'After the storm', version: 1 };
     srv.state.next = okList([validCard, fresh]);
     await model.fullRead();

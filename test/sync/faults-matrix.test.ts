@@ -340,6 +340,52 @@ describe('faults: the fault matrix (issue 7)', () => {
     }
   });
 
+  it('a gateway answers 502 {"error":"upstream_unreachable"} (also at /oauth/token): offline, never signed out; the press is retried with its key, then said as unreachable; back by itself', async () => {
+    // Between the client and the sandbox: while `down`, every /v1 and /oauth request gets the
+    // gateway's own JSON 502 (an `error` field, not an OAuth refusal); `times` answers first.
+    const gw = { down: false, times: 0 };
+    const gatewayShape = { status: 502, headers: { 'content-type': 'application/json' }, text: '{"error":"upstream_unreachable"}' };
+    const inner = createTransport();
+    const gateway = {
+      async send(req: Parameters<typeof inner.send>[0]) {
+        const path = new URL(req.url).pathname;
+        if ((gw.down || gw.times > 0) && (path.startsWith('/v1/') || path.startsWith('/oauth/'))) {
+          if (gw.times > 0) gw.times--;
+          return gatewayShape;
+        }
+        return inner.send(req);
+      },
+      close: () => inner.close(),
+    };
+    const core = await signedIn({ transport: new CountingTransport(gateway) });
+    const c = await shown(core);
+    const states: string[] = [];
+    core.onDidChangeState((s) => states.push(s.kind));
+    // Two gateway 502s on the answer: retried with the same key, heard once.
+    gw.times = 2;
+    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const r = await drive(w, p.send());
+    assert.ok(r.ok, 'the press went through after the gateway recovered');
+    assert.deepEqual([...new Set(cardWrites(core).map((t) => t.headers['idempotency-key']))], [p.idempotencyKey]);
+    // The gateway down for 20 minutes: past the access token's 15, so the refresh meets it too.
+    gw.down = true;
+    await w.timers.advance(2 * MIN);
+    assert.equal(core.state.kind, 'offline', 'the person sees offline');
+    const c2 = await w.card({ title: 'second' });
+    const p2 = core.press(core.gestures.fromUiEvent('click:answer'), { id: c2.id, version: c2.version }, { type: 'answer', answer: { choiceIds: ['b'] } });
+    const r2 = await drive(w, p2.send(), 1000, 5 * MIN);
+    assert.ok(!r2.ok && r2.error instanceof NetworkError, `told it could not reach the service, not that the sign-in ended (${r2.ok ? '' : String(r2.error)})`);
+    await w.timers.advance(18 * MIN);
+    assert.ok(core.transport.log.some((l) => l.path === '/oauth/token'), 'a refresh was tried through the gateway');
+    gw.down = false;
+    await w.timers.until(() => core.state.kind === 'online' && core.cards.get(c2.id) !== undefined, 5000, 5 * MIN);
+    assert.ok(!states.includes('signed-out'), `never signed out: ${states.join(' ')}`);
+    await w.timers.advance(6000);
+    assert.equal((await heard(w, c.id)).length, 1);
+    assert.deepEqual(await heard(w, c2.id), []);
+    onlyPressed(core, [p, p2]);
+  });
+
   it('a card changed between showing and a Later / a message: refused in the client with the fresh card, nothing sent', async () => {
     const core = await signedIn();
     const c = await shown(core);

@@ -263,6 +263,29 @@ describe('sync: live card model against the sandbox', () => {
     assert.ok(core.assistants.list().length >= 2);
   });
 
+  it('a 429 pauses the class: after Retry-After 5 on a read of one card, a read of another is not sent before 5 s', async () => {
+    const core = await signedIn();
+    const a = await w.card({ title: 'limited' });
+    const b = await w.card({ title: 'another' });
+    await w.timers.until(() => core.cards.get(a.id) !== undefined && core.cards.get(b.id) !== undefined, 1000, 30_000);
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${a.id}`, method: 'GET', status: 429, retryAfter: 5, times: 1 });
+    const sent = (id: string) => core.transport.log.filter((l) => l.method === 'GET' && l.path === `/v1/cards/${id}`).length;
+    const before = sent(b.id);
+    let doneA = false;
+    let doneB = false;
+    void core.cards.whole(a.id).then(() => (doneA = true));
+    await settle(w.transports);
+    await w.timers.advance(380);
+    void core.cards.whole(b.id).then(() => (doneB = true));
+    await settle(w.transports);
+    assert.equal(sent(b.id), before, 'the other card waits with its class');
+    await w.timers.advance(5000 - 380 - 1);
+    assert.equal(sent(b.id), before, 'not before Retry-After has passed');
+    await w.timers.advance(1);
+    await eventually(() => doneA && doneB);
+    assert.equal(sent(b.id), before + 1);
+  });
+
   it('an old DPoP nonce is answered use_dpop_nonce and the request repeated once', async () => {
     const core = w.core(); // not the feed owner: quiet between its slow reads
     await signInCore(w, core);

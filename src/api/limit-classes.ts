@@ -1,0 +1,12 @@
+// The spec's limit classes ("Limits"; DESIGN: assistants and non-waiting changes are reads,
+// presence a write). Here so the client can pause a whole class after a 429 and the sync
+// layer can budget its background share with the same mapping.
+export type LimitClass = 'read' | 'write' | 'answer' | 'wait' | 'person';
+
+/** The classes a request counts against. The token endpoint counts only per person. */
+export function classesOf(method: string, path: string, waits: boolean): LimitClass[] {
+  if (!path.startsWith('/v1/')) return ['person'];
+  if (method === 'GET') return [waits ? 'wait' : 'read', 'person'];
+  if (/\/(answer|messages)$/.test(path)) return ['write', 'answer', 'person'];
+  return ['write', 'person'];
+}
