@@ -208,20 +208,24 @@ export class CardModel implements CardModelView {
   }
 
   private async readStatus(status: CardStatus): Promise<CardListEntry[] | undefined> {
-    const filters: (readonly string[] | undefined)[] = [];
-    if (this.scope.kind === 'machine') filters.push(undefined);
+    // Machine scope: one unfiltered read. Workspace scope: the window's assistants (20 ids a
+    // request), plus the notices, which belong to the person and show in every window: the list
+    // has no kind filter, so an unfiltered read of light cards (they carry `kind`) keeps only them.
+    const passes: { assistant?: readonly string[]; noticesOnly?: boolean }[] = [];
+    if (this.scope.kind === 'machine') passes.push({});
     else {
       const ids = this.scope.assistantIds;
-      if (ids.length === 0) return [];
-      for (let i = 0; i < ids.length; i += FILTER_CHUNK) filters.push(ids.slice(i, i + FILTER_CHUNK));
+      for (let i = 0; i < ids.length; i += FILTER_CHUNK) passes.push({ assistant: ids.slice(i, i + FILTER_CHUNK) });
+      passes.push({ noticesOnly: true });
     }
     const out: CardListEntry[] = [];
-    for (const assistant of filters) {
+    for (const { assistant, noticesOnly } of passes) {
       let after: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         await this.o.beforeRead?.();
-        const res = await this.o.api.listCards({ status, assistant, limit: PAGE_LIMIT, whole: PAGE_WHOLE, after }, { signal: this.o.syncSignal?.() });
-        out.push(...res.cards);
+        const res = await this.o.api.listCards(
+          { status, assistant, limit: PAGE_LIMIT, whole: noticesOnly ? 0 : PAGE_WHOLE, after }, { signal: this.o.syncSignal?.() });
+        out.push(...(noticesOnly ? res.cards.filter(isNotice) : res.cards));
         if (!res.next) break;
         after = res.next;
       }
@@ -258,7 +262,7 @@ export class CardModel implements CardModelView {
   }
 
   private inScope(card: Card): boolean {
-    if (this.scope.kind === 'machine') return true;
+    if (this.scope.kind === 'machine' || isNotice(card)) return true;
     return card.assistant !== undefined && this.scope.assistantIds.includes(card.assistant.id);
   }
 
@@ -280,6 +284,11 @@ export class CardModel implements CardModelView {
       this.countsE.fire(this.lastCounts);
     }
   }
+}
+
+/** A notice from an incoming webhook (`update`): the person's, in every window's scope. */
+function isNotice(c: CardListEntry): boolean {
+  return c.kind === 'update';
 }
 
 function isLight(c: CardListEntry): boolean {

@@ -85,13 +85,23 @@ describe('sync: card model', () => {
     m.setScope({ kind: 'workspace', assistantIds: ids });
     await m.fullRead();
     const pendingQueries = queries.filter((q) => q.status === 'pending');
-    assert.deepEqual(pendingQueries.map((q) => q.assistant?.length), [20, 5]);
+    assert.deepEqual(pendingQueries.map((q) => q.assistant?.length), [20, 5, undefined], 'the window\'s assistants, then the notices');
     await m.applyChanges([{ type: 'card.created', cardId: 'req_o', at: 'x' }]);
     assert.equal(m.get('req_o'), undefined);
-    queries.length = 0;
+  });
+
+  it('workspace scope: notices (kind update, no assistant) are the person\'s and show in every window', async () => {
+    const notice = card('req_n', { kind: 'update', assistant: undefined });
+    const other = card('req_c', { assistant: { id: 'con_other', name: 'o', app: 'codex' } });
+    const { api, queries } = fakeApi({ pending: [notice, other] }, { req_n2: card('req_n2', { kind: 'update', assistant: undefined }) });
+    const m = new CardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'workspace', assistantIds: [] });
     await m.fullRead();
-    assert.equal(queries.length, 0, 'no assistants in this window: nothing to read');
+    assert.ok(m.get('req_n'), 'a notice is read with no assistant in this window');
+    assert.equal(m.get('req_c'), undefined, 'other assistants\' cards stay out');
+    assert.ok(queries.every((q) => q.assistant === undefined && q.whole === 0), 'one unfiltered read of light cards a status');
+    await m.applyChanges([{ type: 'card.created', cardId: 'req_n2', at: 'x' }]);
+    assert.ok(m.get('req_n2'), 'a notice the feed names is kept');
   });
 });
 

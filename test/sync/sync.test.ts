@@ -168,6 +168,19 @@ describe('sync: live card model against the sandbox', () => {
     await eventually(() => core.cards.list('pending').length === 0);
   });
 
+  it('workspace scope (the default): a notice posted to the incoming address reaches every window, by full read and by the feed', async () => {
+    const hook = (await w.ctl('POST', '/_sandbox/webhooks', { name: 'Deploys', area: { id: 'prj_ops', name: 'Ops' } })).json as { url: string };
+    const post = (title: string, dedupeKey: string) => fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title, dedupeKey }) });
+    assert.ok((await post('Deploy failed', 'd1')).ok);
+    const core = w.core({ scope: { kind: 'workspace', assistantIds: [] } });
+    core.feed.setFocused(true);
+    await signInCore(w, core);
+    await w.timers.until(() => core.cards.list('pending').some((c) => c.title === 'Deploy failed'), 1000, 60_000);
+    assert.ok((await post('Site down', 'd2')).ok);
+    // By the feed (this window may not own the long-poll: its reads come on the clock).
+    await w.timers.until(() => core.cards.list('pending').some((c) => c.title === 'Site down'), 1000, 60_000);
+  });
+
   it('an answer survives a dropped connection and a 503 with one key; the assistant hears it once', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'retry me' });
