@@ -30,8 +30,12 @@ const GOALS = {
   cardToTreeP95Ms: { max: 250 },
   cardToTreeBurstP50Ms: { note: 'cards 300 ms apart: beyond the waits limit' },
   cardToTreeBurstP95Ms: { note: 'the 2 s poll after the waits share' },
-  activateMs: { max: 30 },
-  extensionBundleBytes: { max: 400 * 1024 },
+  activateMs: { note: 'loadAndActivateMs is the goal' },
+  // The extension loads in every window at startup: loading dist/extension.js plus activate().
+  loadAndActivateMs: { max: 30 },
+  extensionBundleBytes: { max: 300 * 1024 },
+  // undici and jose, loaded at the first request (esbuild.mjs "late-modules").
+  lateBundleBytes: { note: 'dist/net-undici.js + dist/net-jose.js, loaded at the first request' },
   vsixBytes: { max: 600 * 1024 },
   render1000Ms: { max: 50 },
   rerenderOneItems: { max: 1 },
@@ -93,6 +97,8 @@ if (runs('package')) await step('release build and VSIX (npm run package)', asyn
     const lines = bundle.read().toString('utf8').split('\n').length;
     result.vsixBytes = bytes;
     result.extensionBundleBytes = bundle.size;
+    result.lateBundleBytes = vsixEntries(path.join(root, 'artifacts', 'assistant-cards.vsix'))
+      .filter((e) => /^extension\/dist\/net-(undici|jose)\.js$/.test(e.name)).reduce((n, e) => n + e.size, 0);
     details.vsix = { files: files.length, bundleLines: lines, attempts: attempt };
     if (lines < 2000 || attempt >= 3) break;
     say(`the VSIX caught an unminified bundle (${lines} lines; another build ran meanwhile): packaging again`);
@@ -152,7 +158,10 @@ if (runs('host')) {
         result.cardToTreeBurstP50Ms = round(figures.cardToTreeBurst.p50Ms, 1);
         result.cardToTreeBurstP95Ms = round(figures.cardToTreeBurst.p95Ms, 1);
       }
-      if (figures.activate) result.activateMs = round(figures.activate.activateMs);
+      if (figures.activate) {
+        result.activateMs = round(figures.activate.activateMs);
+        result.loadAndActivateMs = round(figures.activate.loadAndActivateMs);
+      }
       details.host = figures;
       if (r.failed > 0) throw new Error(`host bench: ${JSON.stringify(r.failures)}`);
     } finally {
