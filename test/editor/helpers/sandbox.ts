@@ -13,7 +13,8 @@ export interface RunningSandbox {
 
 export async function startSandboxProcess(args: string[] = []): Promise<RunningSandbox> {
   const script = path.join(testEnv.root, 'dist', 'sandbox.js');
-  const child = spawn(process.execPath, [script, '--port', '0', ...args], {
+  // --work: the run's folder, where the test's identity file is (the sandbox writes nowhere else).
+  const child = spawn(process.execPath, [script, '--port', '0', '--work', path.dirname(testEnv.machineFile), ...args], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
