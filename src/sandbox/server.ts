@@ -64,6 +64,8 @@ export interface Sandbox {
   feed: ChangeFeed;
   faults: Faults;
   timeline: Timeline;
+  /** Every route served (method and path pattern), known once the app is ready: for the fuzz test. */
+  routes: { method: string; url: string }[];
   /** Back to the state it started with (the demo seeded again when started with it). */
   reset(): Promise<void>;
   /** Set by index.ts: runs after reset (demo seeding needs the address). */
@@ -137,6 +139,10 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     return m ? { id: m.id, name: m.name } : undefined;
   };
   let closing = false;
+  const routes: Sandbox['routes'] = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
+  });
 
   // JSON bodies: an empty body is no body (undo, back, take-back have optional ones).
   app.removeContentTypeParser('application/json');
@@ -264,7 +270,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   registerCardPage(app, ctx, cards, personSessions);
 
   const sandbox: Sandbox = {
-    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline,
+    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline, routes,
     async reset() {
       timeline.clear();
       state.clear();
