@@ -176,7 +176,9 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     if ((control || isPersonFormPost(req.method, req.url)) && !originAllowed(req.headers.origin, allowed)) {
       return refuse(403, 'Requests from another site are refused here.', 'Origin');
     }
-    if (control && hasBody(req.headers) && !isJsonContentType(req.headers['content-type'])) {
+    // Any other declared type is refused even when empty: an empty cross-site form post is one.
+    const type = req.headers['content-type'];
+    if (control && (type !== undefined ? !isJsonContentType(type) : hasBody(req.headers))) {
       return refuse(415, 'The control surface takes application/json only.', 'Content-Type');
     }
     return undefined;

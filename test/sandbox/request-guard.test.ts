@@ -48,6 +48,8 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
     assert.equal(multipart.status, 415);
     const none = await raw(sb.port, 'POST', '/_sandbox/apps', { host }, json({ name: 'x' }));
     assert.equal(none.status, 415, 'a body without a content type is refused too');
+    const emptyForm = await raw(sb.port, 'POST', '/_sandbox/reset', { host, 'content-type': 'application/x-www-form-urlencoded' }, '');
+    assert.equal(emptyForm.status, 415, 'an empty form post too');
     assert.equal(await readFile(target, 'utf8'), 'precious\n');
     assert.equal(sb.sandbox.auth.machines.size, 0);
   });
