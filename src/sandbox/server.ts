@@ -161,8 +161,10 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   });
 
   // First of all: is this request for us, from us? (request-guard.ts says why.)
+  const allowed = allowedHosts(publicUrl);
   app.addHook('onRequest', async (req, reply) => {
-    const allowed = allowedHosts(publicUrl);
+    // The route matched, not the raw URL: /%5Fsandbox/reset reaches /_sandbox/reset too.
+    const route = req.routeOptions.url ?? pathOf(req.url);
     const refuse = (status: 403 | 415, detail: string, field: string) => {
       if (isV1(req.url)) {
         return sendProblem(reply, publicUrl ?? 'http://127.0.0.1', status === 415 ? 'invalid' : 'forbidden', detail, { errors: [{ field, reason: detail }], status });
@@ -172,8 +174,8 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     if (!hostAllowed(req.headers.host, allowed)) {
       return refuse(403, 'This sandbox answers only at its own address (start it with --public-url to serve another).', 'Host');
     }
-    const control = isControl(req.url);
-    if ((control || isPersonFormPost(req.method, req.url)) && !originAllowed(req.headers.origin, allowed)) {
+    const control = isControl(route);
+    if ((control || isPersonFormPost(req.method, route)) && !originAllowed(req.headers.origin, allowed)) {
       return refuse(403, 'Requests from another site are refused here.', 'Origin');
     }
     // Any other declared type is refused even when empty: an empty cross-site form post is one.

@@ -67,6 +67,12 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
         assert.equal(r.status, 403, `${method} ${path} from ${origin}: ${r.text}`);
       }
     }
+    // Percent-encoded paths reach the same routes: the check follows the route, not the raw URL.
+    for (const path of ['/%5Fsandbox/reset', '/_sandbo%78/reset']) {
+      assert.equal((await raw(sb.port, 'POST', path, { host, origin: 'https://evil.example' })).status, 403, path);
+      assert.equal((await raw(sb.port, 'POST', path, { host, 'content-type': 'text/plain' }, 'x')).status, 415, path);
+    }
+    assert.equal((await raw(sb.port, 'POST', '/devic%65', { host, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, 'x=1')).status, 403);
     const own = await raw(sb.port, 'POST', '/_sandbox/reset', { host, origin: `http://${host}` });
     assert.equal(own.status, 200, own.text);
   });
