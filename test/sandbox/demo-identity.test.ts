@@ -2,7 +2,7 @@
 // never creates it unasked, and never adopts or rewrites one that names another service; then it
 // seeds a computer of its own in the run's folder. HOME points at a temporary folder here.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startSandbox } from '../../src/sandbox/index';
@@ -55,6 +55,19 @@ describe('sandbox demo and the default identity file', () => {
       } finally {
         await sb.close();
       }
+    }
+  });
+
+  it('POST /_sandbox/machines may set the default identity file up when there is none (0600)', async () => {
+    const sb = await startSandbox({ port: 0 });
+    try {
+      const file = defaultMachineFile();
+      const res = await fetch(`${sb.url}/_sandbox/machines`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', writeTo: file }) });
+      assert.equal(res.status, 201);
+      assert.equal(JSON.parse(readFileSync(file, 'utf8')).baseUrl, sb.url);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+    } finally {
+      await sb.close();
     }
   });
 
