@@ -9,6 +9,7 @@ import { escapeHtml, sendHtml } from './html';
 import { ProblemError } from './problems';
 import { SCOPES } from '../api/constants';
 import type { CardRec, Origin } from './state';
+import type { PersonSessions } from './person-sessions';
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   return sendHtml(reply, status, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
@@ -17,10 +18,10 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
 </head><body>${body}</body></html>`, { formsTo: 'self' });
 }
 
-function answerForm(card: CardRec): string {
+function answerForm(card: CardRec, formToken: string): string {
   const open = (card.status === 'pending' || card.status === 'snoozed') && card.turn === 'you';
   if (!open) return `<p class="meta">This card is ${escapeHtml(card.status)}; nothing to answer.</p>`;
-  const hidden = `<input type="hidden" name="version" value="${card.version}">`;
+  const hidden = `<input type="hidden" name="version" value="${card.version}"><input type="hidden" name="form_token" value="${escapeHtml(formToken)}">`;
   let controls: string;
   if (card.kind === 'approval') {
     controls = '<button name="approved" value="true">Approve</button><button name="approved" value="false">Deny</button>';
@@ -34,7 +35,7 @@ function answerForm(card: CardRec): string {
   return `<form method="post">${hidden}<p>Answer here, in the service:</p>${controls}</form>`;
 }
 
-export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, cards: Cards): void {
+export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, cards: Cards, sessions: PersonSessions): void {
   const service: Grant = {
     id: 'apg_service-web', userId: ctx.person.userId, workspaceId: ctx.person.workspaceId, appId: 'app_service-web',
     clientId: 'service-web', appName: 'The service (web page)', appVerified: true, scopes: [...SCOPES], reach: 'all',
@@ -42,12 +43,12 @@ export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, card
   };
   const origin: Origin = { grantId: service.id, appId: service.appId, clientId: service.clientId, appName: service.appName };
 
-  const show = (reply: FastifyReply, card: CardRec, note = '', status = 200) => {
+  const show = (reply: FastifyReply, session: string, card: CardRec, note = '', status = 200) => {
     const opts = card.options?.length ? `<ul>${card.options.map((o) => `<li>${escapeHtml(o.label)}</li>`).join('')}</ul>` : '';
     return page(reply, status, card.title, `<h1>${escapeHtml(card.title)}</h1>
 ${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service.</p>' : ''}
 <p class="meta">${escapeHtml(card.kind)} · ${escapeHtml(card.urgency)} · ${escapeHtml(card.status)} · version ${card.version}</p>
-<p>${escapeHtml(card.summary)}</p>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card)}`);
+<p>${escapeHtml(card.summary)}</p>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card, sessions.issue(session, card.id))}`);
   };
 
   void app.register(async (scope) => {
@@ -57,22 +58,34 @@ ${card.highStakes ? '<p class="stakes">High stakes: this card is answered only h
     scope.get('/cards/:id', async (req, reply) => {
       const card = cards.state().cards.get((req.params as { id: string }).id);
       if (!card) return page(reply, 404, 'Not found', '<h1>No such card</h1>');
-      return show(reply, card);
+      // The person at this page: their session, or a new one the page starts.
+      let session = sessions.find(req.headers.cookie);
+      if (session === undefined) {
+        const started = sessions.start();
+        session = started.id;
+        reply.header('set-cookie', started.cookie);
+      }
+      return show(reply, session, card);
     });
     scope.post('/cards/:id', async (req, reply) => {
       const id = (req.params as { id: string }).id;
       const card = cards.state().cards.get(id);
       if (!card) return page(reply, 404, 'Not found', '<h1>No such card</h1>');
       const f = (req.body ?? {}) as Record<string, string>;
+      const session = sessions.find(req.headers.cookie);
+      if (!sessions.take(session, id, typeof f.form_token === 'string' ? f.form_token : undefined)) {
+        // Not sent from this page as shown to the person (another site posting, or a stale page).
+        return page(reply, 403, 'Open the card again', '<h1>Open the card again</h1><p>This answer did not come from the card page. Open the card\'s link and answer there.</p>');
+      }
       const body: Record<string, unknown> = { version: Number(f.version) };
       if (f.approved !== undefined) body.approved = f.approved === 'true';
       if (f.choiceId !== undefined) body.choiceIds = [f.choiceId];
       if (f.text !== undefined) body.text = f.text.slice(0, 10_000);
       try {
         cards.answer(service, origin, id, body, { allowHighStakes: true });
-        return show(reply, card, 'Answered. The assistant hears it in 5 seconds.');
+        return show(reply, session!, card, 'Answered. The assistant hears it in 5 seconds.');
       } catch (err) {
-        if (err instanceof ProblemError) return show(reply, card, err.detail, 409);
+        if (err instanceof ProblemError) return show(reply, session!, card, err.detail, 409);
         throw err;
       }
     });

@@ -2,6 +2,7 @@
 // answer every /v1 refusal uses. server.ts builds one SandboxContext and hands it to each part.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../api/schemas';
+import type { IdentityPlaces } from './identity-places';
 
 /** Milliseconds since the epoch. Real time, or a manual clock moved by /_sandbox/clock/advance. */
 export interface Clock {
@@ -40,6 +41,8 @@ export interface SandboxContext {
   /** `{base_url}`: --public-url when given, else from the request's Host header. */
   baseUrl(req: FastifyRequest): string;
   person: { userId: string; workspaceId: string };
+  /** Where POST /_sandbox/machines may write identity files (identity-places.ts). */
+  identityPlaces: IdentityPlaces;
 }
 
 export type { FastifyReply, FastifyRequest };

@@ -1,11 +1,14 @@
 // `--demo`: a person's computer (its identity file written or adopted), three assistants with
 // agents and live sessions on it, and a dozen cards covering every kind, urgency, high stakes,
 // Later, a helper, done, and notices from a webhook (one of them Cloudflare's payload).
-import { hostname } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { existingFileRefusal } from './identity-places';
 import { SCOPES } from '../api/constants';
 import type { Grant } from './context';
 import { newId } from './ids';
-import { defaultMachineFile, newIdentity, publicOf, readIdentity, writeIdentity } from './machine-file';
+import { newIdentity, publicOf, readIdentity, writeIdentity } from './machine-file';
 import { parseNotice } from './notices';
 import type { Sandbox } from './server';
 
@@ -13,6 +16,27 @@ export interface DemoOptions {
   /** Where this computer's identity file is written (or adopted from, when one is there). */
   machineFile?: string;
   machineName?: string;
+  /** The run's own folder: the identity file goes there when none (or no usable one) is given. */
+  workDir?: string;
+}
+
+let ownFolder: string | undefined;
+/** A folder of this process's own, made once, when the run has no --work folder. */
+function ownTempFolder(): string {
+  ownFolder ??= mkdtempSync(join(tmpdir(), 'assistant-cards-sandbox-'));
+  return ownFolder;
+}
+
+/**
+ * The demo's identity file: the one asked for when it is free or a sandbox's own; else one in the
+ * run's folder. Never the person's default identity file unless asked for by name, and never over
+ * an identity of a real service (its baseUrl not a loopback sandbox): that stays theirs.
+ */
+function demoMachineFile(opts: DemoOptions): string {
+  if (opts.machineFile !== undefined && existingFileRefusal(resolve(opts.machineFile)) === undefined) return opts.machineFile;
+  const inWork = opts.workDir !== undefined ? join(opts.workDir, 'machine.json') : undefined;
+  if (inWork !== undefined && existingFileRefusal(inWork) === undefined) return inWork;
+  return join(ownTempFolder(), 'machine.json');
 }
 
 export interface DemoSeed {
@@ -28,9 +52,9 @@ export function seedDemo(sb: Sandbox, baseUrl: string, opts: DemoOptions = {}): 
   const { state, cards, notices, clock } = sb;
   const now = clock.now();
 
-  // The computer: adopt an identity file already there (so the extension's setup survives a
-  // restart of the sandbox), else make one and write it.
-  const machineFile = opts.machineFile ?? defaultMachineFile();
+  // The computer: adopt a sandbox's identity file already there (so the extension's setup
+  // survives a restart of the sandbox), else make one and write it.
+  const machineFile = demoMachineFile(opts);
   let identity = readIdentity(machineFile);
   if (!identity) {
     identity = newIdentity(opts.machineName ?? hostname(), baseUrl);

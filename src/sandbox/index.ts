@@ -12,6 +12,12 @@ export interface StartOptions {
   manualClock?: boolean;
   publicUrl?: string;
   demo?: boolean | DemoOptions;
+  /** The run's own folder (--work): identity files may be written inside it. */
+  workDir?: string;
+  /** The identity file this run was started with (--machine-file): it may be written too. */
+  machineFile?: string;
+  requestTimeoutMs?: number;
+  maxConnections?: number;
 }
 
 export interface RunningSandbox {
@@ -27,11 +33,22 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** The --machine-file of this run: given directly, or as the demo's. */
+function machineFileOf(opts: StartOptions): string | undefined {
+  return opts.machineFile ?? (typeof opts.demo === 'object' ? opts.demo.machineFile : undefined);
+}
+
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
   const sandbox = buildSandbox({
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.manualClock ? { manualClock: true } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+    ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
+    identityPlaces: {
+      ...(opts.workDir !== undefined ? { workDir: opts.workDir } : {}),
+      ...(machineFileOf(opts) !== undefined ? { machineFile: machineFileOf(opts) } : {}),
+    },
   });
   const host = opts.host ?? '127.0.0.1';
   await sandbox.app.listen({ port: opts.port ?? 0, host });
@@ -53,7 +70,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     },
   };
   if (opts.demo) {
-    const demoOpts = typeof opts.demo === 'object' ? opts.demo : {};
+    const demoOpts: DemoOptions = { ...(typeof opts.demo === 'object' ? opts.demo : {}), ...(opts.workDir !== undefined ? { workDir: opts.workDir } : {}) };
     running.demo = seedDemo(sandbox, url, demoOpts);
     sandbox.afterReset = async () => {
       running.demo = seedDemo(sandbox, url, demoOpts);

@@ -1,7 +1,7 @@
 // The computer identity file of DESIGN ("The computer"): where it lives by default, and making or
 // adopting one, so the sandbox knows the computer's public key.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { newId } from './ids';
@@ -38,8 +38,9 @@ export function readIdentity(path: string): Identity | undefined {
 }
 
 export function writeIdentity(path: string, identity: Identity): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600); // an existing file keeps its old mode otherwise
 }
 
 export function publicOf(jwk: PrivateJwk): { kty: 'EC'; crv: 'P-256'; x: string; y: string } {

@@ -1,6 +1,11 @@
-// `node dist/sandbox.js --port 0 [--manual-clock] [--demo] [--machine-file PATH] [--public-url URL]`
+// `node dist/sandbox.js --port 0 [--manual-clock] [--demo] [--machine-file PATH] [--work DIR] [--public-url URL]`
+// --public-url: the address the sandbox is reached at when not at 127.0.0.1:<port> (a proxy, a
+// code-server port forward); only that Host and the loopback ones are answered.
+// --work DIR: the run's own folder; POST /_sandbox/machines may write identity files inside it.
 // prints `listening on http://127.0.0.1:<port>` first and runs until SIGINT/SIGTERM.
 // `node dist/sandbox.js assistant ...` runs the demo assistant instead.
+
+import { resolve } from 'node:path';
 
 function argValue(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -23,11 +28,14 @@ async function main(argv: string[]): Promise<void> {
   }
   const publicUrl = argValue(argv, '--public-url');
   const machineFile = argValue(argv, '--machine-file');
+  const work = argValue(argv, '--work');
   const { startSandbox } = await import('./index.js');
   const running = await startSandbox({
     port,
     ...(argv.includes('--manual-clock') ? { manualClock: true } : {}),
     ...(publicUrl ? { publicUrl } : {}),
+    ...(machineFile ? { machineFile: resolve(machineFile) } : {}),
+    ...(work ? { workDir: resolve(work) } : {}),
     ...(argv.includes('--demo') ? { demo: machineFile ? { machineFile } : true } : {}),
   });
   process.stdout.write(`listening on ${running.url}\n`);

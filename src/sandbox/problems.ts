@@ -54,7 +54,7 @@ export class ProblemError extends Error {
   constructor(
     readonly code: ProblemCode,
     readonly detail: string,
-    readonly extra: { url?: string; errors?: { field: string; reason: string }[]; retryAfter?: number } = {},
+    readonly extra: { url?: string; errors?: { field: string; reason: string }[]; retryAfter?: number; status?: number } = {},
   ) {
     super(`${code}: ${detail}`);
   }
@@ -64,7 +64,7 @@ export function problemBody(baseUrl: string, code: ProblemCode, detail: string, 
   return {
     type: `${baseUrl}/docs/api/errors#${code}`,
     title: TITLES[code],
-    status: PROBLEM_STATUS[code],
+    status: extra.status ?? PROBLEM_STATUS[code],
     code,
     detail,
     requestId: requestId(),
@@ -82,7 +82,7 @@ export function sendProblem(
 ): FastifyReply {
   if (extra.retryAfter !== undefined) reply.header('Retry-After', String(Math.max(1, Math.ceil(extra.retryAfter))));
   return reply
-    .code(PROBLEM_STATUS[code])
+    .code(extra.status ?? PROBLEM_STATUS[code])
     .header('content-type', 'application/problem+json')
     .send(problemBody(baseUrl, code, detail, extra));
 }

@@ -2,7 +2,8 @@
 // the notice address, the control surface, and the hooks every answer passes through
 // (faults, Service-Version, DPoP-Nonce, ETag/304, idempotency records, problem answers).
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createServer, type RequestListener } from 'node:http';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SERVICE_VERSION } from '../api/constants';
 import { AuthService } from './auth';
 import { ManualClock, RealClock } from './clock';
@@ -15,12 +16,19 @@ import { IdempotencyStore } from './idempotency';
 import { Cards } from './lifecycle';
 import { RateLimits } from './limits';
 import { Notices } from './notices';
+import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth';
 import { OAuthRefusal, ProblemError, problemBody, sendProblem } from './problems';
+import {
+  allowedHosts, hasBody, hostAllowed, isControl, isJsonContentType, isPersonFormPost, originAllowed,
+} from './request-guard';
+import { answerClientError, frameworkStatus } from './client-errors';
+import { PersonSessions } from './person-sessions';
 import { runFinishers } from './request-state';
 import { registerV1 } from './routes-v1';
 import { SandboxState } from './state';
 import { Timeline } from './timeline';
 import { cardUrl, type MachineNames } from './wire';
+import type { IdentityPlaces } from './identity-places';
 
 export const KNOWN_SERVICE_VERSIONS = [SERVICE_VERSION];
 
@@ -31,7 +39,19 @@ export interface SandboxOptions {
   publicUrl?: string;
   /** Seed a person's computer, assistants and cards (see demo.ts). */
   demo?: boolean | { machineFile?: string; machineName?: string };
+  /** Where POST /_sandbox/machines may write an identity file (besides the default path). */
+  identityPlaces?: IdentityPlaces;
+  /** A whole request (headers and body) must arrive within this; default 30 s. */
+  requestTimeoutMs?: number;
+  /** Open connections at most; default 256. */
+  maxConnections?: number;
 }
+
+/** 30 s for a whole request: a slow partial body no longer holds a connection for ever. */
+const REQUEST_TIMEOUT_MS = 30_000;
+const MAX_CONNECTIONS = 256;
+/** A connection silent this long is closed: longer than the longest feed wait (25 s). */
+const IDLE_TIMEOUT_MS = 60_000;
 
 export interface Sandbox {
   app: FastifyInstance;
@@ -44,6 +64,8 @@ export interface Sandbox {
   feed: ChangeFeed;
   faults: Faults;
   timeline: Timeline;
+  /** Every route served (method and path pattern), known once the app is ready: for the fuzz test. */
+  routes: { method: string; url: string }[];
   /** Back to the state it started with (the demo seeded again when started with it). */
   reset(): Promise<void>;
   /** Set by index.ts: runs after reset (demo seeding needs the address). */
@@ -72,8 +94,36 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     clock,
     baseUrl: (req) => publicUrl ?? `${req.protocol}://${req.host}`,
     person: { userId: 'usr_sandbox-person', workspaceId: 'ws_sandbox-workspace' },
+    identityPlaces: opts.identityPlaces ?? {},
   };
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true, trustProxy: true });
+  const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // No trustProxy: X-Forwarded-* would let any caller choose the {base_url} written into identity
+  // files and links. Behind a proxy, --public-url says the address.
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: true,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: (err, req, res) => {
+      const reply = res as unknown as FastifyReply;
+      const status = frameworkStatus(err.code);
+      const detail = status === 414 ? 'A part of the path is too long.' : 'The address could not be read.';
+      if (isV1(req.url)) return void sendProblem(reply, publicUrl ?? 'http://127.0.0.1', 'invalid', detail, { errors: [{ field: 'path', reason: detail }], status });
+      return void reply.code(status).send({ code: 'invalid', detail });
+    },
+    serverFactory: (handler: RequestListener) => {
+      const server = createServer({
+        requestTimeout,
+        headersTimeout: requestTimeout,
+        keepAliveTimeout: 5_000,
+        // Node checks request timeouts on this interval (30 s by default): no longer than the timeout.
+        connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+      }, handler);
+      server.setTimeout(IDLE_TIMEOUT_MS);
+      return server;
+    },
+  });
+  app.server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
   const auth = new AuthService(ctx);
   const state = new SandboxState();
   const timeline = new Timeline(clock);
@@ -89,17 +139,51 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     return m ? { id: m.id, name: m.name } : undefined;
   };
   let closing = false;
+  const routes: Sandbox['routes'] = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
+  });
 
   // JSON bodies: an empty body is no body (undo, back, take-back have optional ones).
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    if (jsonTooDeep(text)) {
+      const reason = `nested more than ${MAX_JSON_DEPTH} deep`;
+      return done(new ProblemError('invalid', `The body is ${reason}.`, { errors: [{ field: 'body', reason }] }), undefined);
+    }
     try {
       done(null, JSON.parse(text));
     } catch {
       done(new ProblemError('invalid', 'The body is not valid JSON.', { errors: [{ field: 'body', reason: 'not valid JSON' }] }), undefined);
     }
+  });
+
+  // First of all: is this request for us, from us? (request-guard.ts says why.)
+  const allowed = allowedHosts(publicUrl);
+  app.addHook('onRequest', async (req, reply) => {
+    // The route matched, not the raw URL: /%5Fsandbox/reset reaches /_sandbox/reset too.
+    const route = req.routeOptions.url ?? pathOf(req.url);
+    const refuse = (status: 403 | 415, detail: string, field: string) => {
+      if (isV1(req.url)) {
+        return sendProblem(reply, publicUrl ?? 'http://127.0.0.1', status === 415 ? 'invalid' : 'forbidden', detail, { errors: [{ field, reason: detail }], status });
+      }
+      return reply.code(status).send({ code: status === 415 ? 'invalid' : 'forbidden', detail });
+    };
+    if (!hostAllowed(req.headers.host, allowed)) {
+      return refuse(403, 'This sandbox answers only at its own address (start it with --public-url to serve another).', 'Host');
+    }
+    const control = isControl(route);
+    if ((control || isPersonFormPost(req.method, route)) && !originAllowed(req.headers.origin, allowed)) {
+      return refuse(403, 'Requests from another site are refused here.', 'Origin');
+    }
+    // Any other declared type is refused even when empty: an empty cross-site form post is one.
+    const type = req.headers['content-type'];
+    if (control && (type !== undefined ? !isJsonContentType(type) : hasBody(req.headers))) {
+      return refuse(415, 'The control surface takes application/json only.', 'Content-Type');
+    }
+    return undefined;
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -163,7 +247,9 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     const status = (err as FastifyError).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       const reason = status === 413 ? 'the body is too large (1 MB at most)' : status === 415 ? 'send application/json' : err.message;
-      return sendProblem(reply, base, 'invalid', `The request could not be read: ${reason}.`, { errors: [{ field: 'body', reason }] });
+      // 413 and 415 keep their status; the nearest code of the enum names them.
+      const keep = status === 413 || status === 415 || status === 414 ? { status } : {};
+      return sendProblem(reply, base, 'invalid', `The request could not be read: ${reason}.`, { errors: [{ field: 'body', reason }], ...keep });
     }
     console.error('sandbox: unexpected error', err);
     return sendProblem(reply, base, 'server_error', 'The sandbox failed unexpectedly.');
@@ -184,10 +270,11 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     closing: () => closing,
   });
   notices.register(app);
-  registerCardPage(app, ctx, cards);
+  const personSessions = new PersonSessions(() => clock.now());
+  registerCardPage(app, ctx, cards, personSessions);
 
   const sandbox: Sandbox = {
-    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline,
+    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline, routes,
     async reset() {
       timeline.clear();
       state.clear();
@@ -195,6 +282,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
       limits.reset();
       idem.reset();
       faults.reset();
+      personSessions.reset();
       feed.wakeAll();
       if (sandbox.afterReset) await sandbox.afterReset();
     },

@@ -3,6 +3,20 @@
 import assert from 'node:assert/strict';
 import { makeWorld, type World } from './world';
 
+/** Loads the card page as a person's browser does: its session cookie and this render's form token. */
+async function openPage(url: string, cookie?: string): Promise<{ cookie: string; token: string }> {
+  const res = await fetch(url, cookie ? { headers: { cookie } } : {});
+  assert.equal(res.status, 200);
+  const set = res.headers.get('set-cookie');
+  const html = await res.text();
+  const token = /name="form_token" value="([^"]+)"/.exec(html)?.[1];
+  assert.ok(token, 'the form carries a token');
+  return { cookie: cookie ?? (set ?? '').split(';')[0]!, token };
+}
+
+const postForm = (url: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+
 describe('sandbox card page', () => {
   let w: World;
   beforeEach(async () => {
@@ -31,7 +45,9 @@ describe('sandbox card page', () => {
     const c = await w.card({ kind: 'approval', highStakes: true, title: 'Publish?' });
     const refused = await w.me.request('POST', `/v1/cards/${c.id}/answer`, { body: { version: 1, approved: true }, headers: { 'idempotency-key': 'k1' } });
     assert.equal(refused.json.code, 'high_stakes');
-    const res = await fetch(`${w.url}/cards/${c.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'version=1&approved=true' });
+    const at = await openPage(`${w.url}/cards/${c.id}`);
+    const again = await openPage(`${w.url}/cards/${c.id}`, at.cookie); // a second tab, answered later
+    const res = await postForm(`${w.url}/cards/${c.id}`, `version=1&approved=true&form_token=${at.token}`, { cookie: at.cookie });
     assert.equal(res.status, 200);
     assert.match(await res.text(), /Answered/);
     const card = (await w.me.request('GET', `/v1/cards/${c.id}`)).json.card;
@@ -40,7 +56,40 @@ describe('sandbox card page', () => {
     await w.advance(5000);
     const heard = (await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`)).json.heard;
     assert.deepEqual(heard[0].body, { version: 1, approved: true });
-    const stale = await fetch(`${w.url}/cards/${c.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'version=1&approved=false' });
+    const stale = await postForm(`${w.url}/cards/${c.id}`, `version=1&approved=false&form_token=${again.token}`, { cookie: at.cookie });
     assert.equal(stale.status, 409);
+  });
+
+  it('the page starts a person session: an HttpOnly, SameSite=Strict cookie for the whole service', async () => {
+    const c = await w.card({ kind: 'approval', title: 'Ship?' });
+    const res = await fetch(`${w.url}/cards/${c.id}`);
+    const cookie = res.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /^ac_person=[A-Za-z0-9_-]{32}; HttpOnly; SameSite=Strict; Path=\/$/);
+    const again = await fetch(`${w.url}/cards/${c.id}`, { headers: { cookie: cookie.split(';')[0]! } });
+    assert.equal(again.headers.get('set-cookie'), null, 'a live session is kept');
+  });
+
+  it('a cross-site form post answers nothing, high stakes included: no session, no token, a foreign token or a spent one', async () => {
+    const c = await w.card({ kind: 'approval', highStakes: true, title: 'Buy reserved instances?' });
+    const url = `${w.url}/cards/${c.id}`;
+    // Another site's form: no cookie (SameSite=Strict), no token.
+    assert.equal((await postForm(url, 'version=1&approved=true')).status, 403);
+    // A token without the session it was issued to.
+    const mine = await openPage(url);
+    assert.equal((await postForm(url, `version=1&approved=true&form_token=${mine.token}`)).status, 403);
+    // A session without a token, and another session's token.
+    const other = await openPage(url);
+    assert.equal((await postForm(url, 'version=1&approved=true', { cookie: mine.cookie })).status, 403);
+    assert.equal((await postForm(url, `version=1&approved=true&form_token=${other.token}`, { cookie: mine.cookie })).status, 403);
+    // A token of another card.
+    const d = await w.card({ kind: 'approval', title: 'Other' });
+    const forD = await openPage(`${w.url}/cards/${d.id}`, mine.cookie);
+    assert.equal((await postForm(url, `version=1&approved=true&form_token=${forD.token}`, { cookie: mine.cookie })).status, 403);
+    assert.equal((await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json.status, 'pending', 'nothing was answered');
+    // Foreign Origin on the form post, even with session and token.
+    const fresh = await openPage(url, mine.cookie);
+    const foreign = await postForm(url, `version=1&approved=true&form_token=${fresh.token}`, { cookie: mine.cookie, origin: 'https://evil.example' });
+    assert.equal(foreign.status, 403);
+    assert.equal((await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json.status, 'pending');
   });
 });

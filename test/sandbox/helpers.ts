@@ -2,6 +2,7 @@
 // signIn(): the real device flow over HTTP, approved through the control surface, giving a
 // `request()` that sends DPoP-proved calls with nonce handling.
 import { createHash, createPrivateKey, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import Fastify from 'fastify';
 import { AuthService } from '../../src/sandbox/auth';
 import type { Clock, SandboxContext } from '../../src/sandbox/context';
@@ -302,6 +303,8 @@ export async function startAuthServer(): Promise<AuthServer> {
     clock,
     baseUrl: (req) => `${req.protocol}://${req.host}`,
     person: { userId: 'usr_test-person', workspaceId: 'ws_test-workspace' },
+    // Tests write identity files into their own temporary folders.
+    identityPlaces: { workDir: tmpdir() },
   };
   const auth = new AuthService(ctx);
   app.setErrorHandler(async (err: Error, req, reply) => {

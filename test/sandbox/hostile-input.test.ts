@@ -87,7 +87,7 @@ describe('hostile input: cards and notices through the sandbox, read by the clie
   it('a card over the 1 MB body limit is refused with a problem naming the body; nothing is made', async () => {
     const before = (await w.ctl('GET', '/_sandbox/changes')).json;
     const r = await w.ctl('POST', '/_sandbox/cards', { agentId: w.agentId, kind: 'text', title: 'X'.repeat(1_100_000) });
-    assert.equal(r.status, 400);
+    assert.equal(r.status, 413);
     assert.equal(r.json.code, 'invalid');
     assert.equal(r.json.errors?.[0]?.field, 'body');
     const after = (await w.ctl('GET', '/_sandbox/changes')).json;

@@ -144,9 +144,10 @@ export interface TestWorld {
 }
 
 export async function makeTestWorld(): Promise<TestWorld> {
-  const sb = await startSandbox({ port: 0, manualClock: true });
-  const url = sb.url;
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-core-'));
+  // The identity file goes into this world's own folder (the sandbox writes nowhere else).
+  const sb = await startSandbox({ port: 0, manualClock: true, workDir: dir });
+  const url = sb.url;
   const ctl = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(url + p, {
       method,

@@ -10,6 +10,7 @@ import { approveDevice, denyDevice } from './consent';
 import type { AuthCore } from './core';
 import { newSecret, sha256b64url } from './ids';
 import { makeMachine, writeIdentityFile } from './machines';
+import { identityTargetRefusal } from '../identity-places';
 
 type Body = Record<string, unknown>;
 
@@ -35,6 +36,8 @@ export function registerControlRoutes(app: FastifyInstance, core: AuthCore): voi
     const errors: FieldError[] = [];
     if (typeof name !== 'string' || name.trim() === '' || name.length > 100) errors.push({ field: 'name', reason: 'required, 1 to 100 characters' });
     if (writeTo !== undefined && (typeof writeTo !== 'string' || writeTo === '')) errors.push({ field: 'writeTo', reason: 'a file path' });
+    const place = typeof writeTo === 'string' && writeTo !== '' ? identityTargetRefusal(writeTo, core.ctx.identityPlaces) : undefined;
+    if (place) errors.push({ field: 'writeTo', reason: place });
     if (errors.length > 0) return problem(req, reply, 'invalid', 'the computer cannot be set up', errors);
     const made = makeMachine((name as string).trim());
     if (typeof writeTo === 'string') await writeIdentityFile(writeTo, made, core.baseUrl(req));

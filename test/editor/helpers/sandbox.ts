@@ -18,7 +18,8 @@ export interface RunningSandbox {
 export async function startSandboxProcess(args: string[] = []): Promise<RunningSandbox> {
   const script = path.join(testEnv.root, 'dist', 'sandbox.js');
   const port = args.includes('--port') ? [] : ['--port', '0'];
-  const child = spawn(process.execPath, [script, ...port, ...args], {
+  // --work: the run's folder, where the test's identity file is (the sandbox writes nowhere else).
+  const child = spawn(process.execPath, [script, ...port, '--work', path.dirname(testEnv.machineFile), ...args], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
