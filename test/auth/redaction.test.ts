@@ -2,9 +2,8 @@
 // with a capturing logger, then every secret the session held is searched for in the lines.
 import { strict as assert } from 'node:assert';
 import type { Logger } from '../../src/api/runtime';
-import { DPOP_KEY_SECRET } from '../../src/auth/dpop';
 import { MemorySecretStore } from '../../src/auth/secret-store';
-import { TOKENS_SECRET } from '../../src/auth/token-set';
+import { signInSlot } from '../../src/auth/sign-in-slot';
 import { eventually, makeTestWorld, settle, signInCore } from '../sync/harness';
 import type { TestWorld } from '../sync/harness';
 
@@ -25,14 +24,15 @@ describe('auth: secrets never reach a log', () => {
     const core = w.core({ store, logger });
     core.feed.setFocused(true);
     await signInCore(w, core);
+    const slot = signInSlot(w.url, w.machineId);
     const secrets = new Set<string>();
     const collect = async () => {
-      const t = JSON.parse((await store.get(TOKENS_SECRET)) ?? '{}');
+      const t = JSON.parse((await store.get(slot.tokensKey)) ?? '{}');
       if (t.accessToken) secrets.add(t.accessToken);
       if (t.refreshToken) secrets.add(t.refreshToken);
     };
     await collect();
-    const key = JSON.parse((await store.get(DPOP_KEY_SECRET))!);
+    const key = JSON.parse((await store.get(slot.dpopKeyKey))!);
     secrets.add(key.d);
     // Retries and failures log; a refresh logs.
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 503, times: 2 });
