@@ -9,6 +9,7 @@ import {
 } from '../api/errors';
 import { createTransport } from '../api/http';
 import { ServerTime } from '../api/server-time';
+import { checkServiceAddress } from '../api/service-address';
 import type { HttpTransport, TransportOptions } from '../api/http';
 import { Emitter, redactingLogger, silentLogger, sleep, systemClock, systemTimers } from '../api/runtime';
 import type { Clock, Logger, TimerHandle, Timers } from '../api/runtime';
@@ -125,6 +126,7 @@ class ClientCoreImpl implements ClientCore {
   readonly gestures;
 
   constructor(private readonly o: ClientCoreOptions) {
+    checkServiceAddress(o.baseUrl);
     this.clock = o.clock ?? systemClock;
     this.timers = o.timers ?? systemTimers;
     this.log = redactingLogger(o.logger ?? silentLogger);
