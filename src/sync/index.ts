@@ -14,3 +14,4 @@ export type { Clock, Timers, Logger } from '../api/runtime';
 export { systemClock, systemTimers, redactingLogger } from '../api/runtime';
 export { NotSetUpError, DeviceFlowError, SignedOutError } from '../auth/errors';
 export { InsecureAddressError } from '../api/service-address';
+export { identityFileExposure } from '../auth/machine';

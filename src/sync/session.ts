@@ -18,7 +18,7 @@ import { runDeviceFlow } from '../auth/device-flow';
 import { DpopKey } from '../auth/dpop';
 import { NotSetUpError, SignedOutError } from '../auth/errors';
 import { FileLock } from '../auth/file-lock';
-import { defaultMachineFile, readMachineIdentity } from '../auth/machine';
+import { defaultMachineFile, identityFileExposure, readMachineIdentity } from '../auth/machine';
 import { OAuthEndpoints } from '../auth/oauth';
 import type { SecretStore } from '../auth/secret-store';
 import { dropLegacySignIn, signInSlot } from '../auth/sign-in-slot';
@@ -527,6 +527,8 @@ class ClientCoreImpl implements ClientCore {
       // The sign-in belongs to this service and this computer (see sign-in-slot.ts).
       const machineFile = this.o.machineFile ?? defaultMachineFile();
       const identity = await readMachineIdentity(machineFile);
+      const exposed = await identityFileExposure(machineFile);
+      if (exposed) this.log.warn(exposed);
       const slot = signInSlot(this.o.baseUrl, identity.id);
       await dropLegacySignIn(this.o.secretStore, this.log);
       const lock = FileLock.in(this.o.lockDir, slot.lockName);
