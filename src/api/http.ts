@@ -2,7 +2,7 @@
 // long-poll, and proxies from an explicit setting or the environment (HTTP(S)_PROXY, NO_PROXY).
 import { Agent, EnvHttpProxyAgent, ProxyAgent, request } from './undici-lean';
 import type { Dispatcher } from 'undici';
-import { NetworkError } from './errors';
+import { MalformedResponseError, NetworkError } from './errors';
 
 export interface HttpRequest {
   method: string;
@@ -36,6 +36,9 @@ export interface TransportOptions {
 }
 
 export const LONG_POLL_SECONDS = 25;
+
+/** The most the client reads of one response body; the largest real page is far below it. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 export function createDispatcher(opts: TransportOptions = {}): Dispatcher {
   if (opts.dispatcher) return opts.dispatcher;
@@ -74,9 +77,9 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
       }
       let text: string;
       try {
-        text = await res.body.text();
+        text = await readCapped(res, req.url);
       } catch (e) {
-        if (req.signal?.aborted) throw e;
+        if (req.signal?.aborted || e instanceof MalformedResponseError) throw e;
         throw new NetworkError(req.url, describe(e));
       }
       const headers: Record<string, string> = {};
@@ -89,6 +92,28 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
       if (owned) await dispatcher.close();
     },
   };
+}
+
+/**
+ * The body as text, at most MAX_RESPONSE_BYTES: a hostile or broken service cannot fill memory.
+ * Over the cap the body is destroyed (the connection is aborted) and nothing is parsed.
+ */
+async function readCapped(res: Dispatcher.ResponseData, url: string): Promise<string> {
+  const tooLarge = () => {
+    res.body.destroy();
+    return new MalformedResponseError('too-large', res.statusCode, url, `the body is over ${MAX_RESPONSE_BYTES} bytes`);
+  };
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > MAX_RESPONSE_BYTES) throw tooLarge();
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 function describe(e: unknown): string {
