@@ -52,7 +52,7 @@ export class OAuthRefusalError extends ClientError {
 export class MalformedResponseError extends ClientError {
   readonly kind = 'malformed';
   constructor(
-    readonly reason: 'json' | 'content-type' | 'schema' | 'status',
+    readonly reason: 'json' | 'content-type' | 'schema' | 'status' | 'too-large',
     readonly status: number,
     readonly requestUrl: string,
     readonly issues?: string,

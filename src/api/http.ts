@@ -6,7 +6,7 @@
 import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import type * as UndiciLean from './undici-lean';
-import { NetworkError } from './errors';
+import { MalformedResponseError, NetworkError } from './errors';
 
 let undiciLean: typeof UndiciLean | undefined;
 function undici(): typeof UndiciLean {
@@ -62,6 +62,9 @@ export interface TransportOptions {
 }
 
 export const LONG_POLL_SECONDS = 25;
+
+/** The most the client reads of one response body; the largest real page is far below it. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** The proxy a request goes through: the setting's, else the environment's (for messages). */
 function proxyInUse(opts: TransportOptions): string | undefined {
@@ -131,9 +134,9 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
       }
       let text: string;
       try {
-        text = await res.body.text();
+        text = await readCapped(res, req.url);
       } catch (e) {
-        if (req.signal?.aborted) throw e;
+        if (req.signal?.aborted || e instanceof MalformedResponseError) throw e;
         throw new NetworkError(req.url, describe(e));
       }
       const headers: Record<string, string> = {};
@@ -183,4 +186,26 @@ function safeUrl(raw: string): { shown: string; host: string; hostname: string; 
   } catch {
     return { shown: '(the proxy setting, which is not an address)', host: '', hostname: '', port: '' };
   }
+}
+
+/**
+ * The body as text, at most MAX_RESPONSE_BYTES: a hostile or broken service cannot fill memory.
+ * Over the cap the body is destroyed (the connection is aborted) and nothing is parsed.
+ */
+async function readCapped(res: Dispatcher.ResponseData, url: string): Promise<string> {
+  const tooLarge = () => {
+    res.body.destroy();
+    return new MalformedResponseError('too-large', res.statusCode, url, `the body is over ${MAX_RESPONSE_BYTES} bytes`);
+  };
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_RESPONSE_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > MAX_RESPONSE_BYTES) throw tooLarge();
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }

@@ -35,12 +35,25 @@ export interface Logger {
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 const SECRET_KEY = /token|secret|authorization|dpop|proof|code|jwk|assertion|attestation|password|key|^d$/i;
-const SECRET_VALUE = /\b(ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*|(DPoP|Bearer)\s+\S+)/g;
+/** JWTs, and Authorization-style values in any case ("DPoP x", "bearer x", "dpop: x"). */
+const SECRET_VALUE = /\b(ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*|(dpop|bearer)(\s+|\s*[:=]\s*)[^\s,;&"'\\]+)/gi;
+/** A secret-named field inside JSON text, escaped or not: the name stays, the value goes. */
+const SECRET_JSON_FIELD = /(\\*"[A-Za-z_]*(?:token|secret|code|jwk|assertion|attestation|password|authorization)[A-Za-z_]*\\*"\s*:\s*\\*")[^"\\]*/gi;
+/** A secret field of a form body or query string (`refresh_token=...`). */
+const SECRET_FORM_FIELD = /\b((?:access_token|refresh_token|id_token|device_code|code|client_secret|assertion|machine_attestation)=)[^&\s"']+/gi;
+/** Deeper than this, an object is not looked into: it is masked whole. */
+const MAX_REDACT_DEPTH = 8;
 
-/** Masks anything that looks like a secret, by field name or by shape (JWTs, auth headers). */
+/** Masks anything that looks like a secret, by field name or by shape (JWTs, auth headers, JSON and form fields). */
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.replace(SECRET_VALUE, '[redacted]');
-  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (typeof value === 'string') {
+    return value
+      .replace(SECRET_JSON_FIELD, '$1[redacted]')
+      .replace(SECRET_FORM_FIELD, '$1[redacted]')
+      .replace(SECRET_VALUE, '[redacted]');
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_REDACT_DEPTH) return '[redacted: nested too deep]';
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {

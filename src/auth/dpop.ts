@@ -5,8 +5,6 @@ import { jose } from './jose';
 import type { JWK } from './jose';
 import type { SecretStore } from './secret-store';
 
-export const DPOP_KEY_SECRET = 'assistantCards.dpopKey';
-
 export interface ProofInput {
   htm: string;
   /** The request address; query and fragment are removed here. */
@@ -50,19 +48,20 @@ export class DpopKey {
   }
 
   /**
-   * The stored key, or a new one written to the store first (so every window uses the same key).
+   * The stored key under `secretKey` (one per service and computer, see sign-in-slot.ts), or a
+   * new one written to the store first (so every window uses the same key).
    * With a lock shared by the windows, two windows starting at once cannot make two keys.
    */
-  static async loadOrCreate(store: SecretStore, lock?: { acquire(): Promise<() => Promise<void>> }): Promise<DpopKey> {
+  static async loadOrCreate(store: SecretStore, secretKey: string, lock?: { acquire(): Promise<() => Promise<void>> }): Promise<DpopKey> {
     if (lock) {
       const release = await lock.acquire();
       try {
-        return await DpopKey.loadOrCreate(store);
+        return await DpopKey.loadOrCreate(store, secretKey);
       } finally {
         await release();
       }
     }
-    const stored = await store.get(DPOP_KEY_SECRET);
+    const stored = await store.get(secretKey);
     if (stored) {
       try {
         return await DpopKey.fromPrivateJwk(JSON.parse(stored) as JWK);
@@ -71,7 +70,7 @@ export class DpopKey {
       }
     }
     const { key, privateJwk } = await DpopKey.generate();
-    await store.store(DPOP_KEY_SECRET, JSON.stringify(privateJwk));
+    await store.store(secretKey, JSON.stringify(privateJwk));
     return key;
   }
 

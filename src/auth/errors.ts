@@ -53,3 +53,12 @@ export class SignedOutError extends ClientError {
     this.name = 'SignedOutError';
   }
 }
+
+/** A token was about to go to an origin other than the one that issued it; nothing was sent. */
+export class TokenOriginError extends ClientError {
+  readonly kind = 'token-origin';
+  constructor(readonly issuer: string, readonly target: string) {
+    super(`Refused to send the sign-in of ${issuer} to ${target}.`);
+    this.name = 'TokenOriginError';
+  }
+}

@@ -64,3 +64,21 @@ export async function createAttestation(
     .setExpirationTime(opts.nowSeconds + 300)
     .sign(key);
 }
+
+/**
+ * A warning when the identity file (it holds the computer's private key) can be read or written
+ * by group or others on POSIX; undefined when it is private, on Windows, or when it cannot be
+ * looked at (reading it reports that).
+ */
+export async function identityFileExposure(file: string, platform: NodeJS.Platform = process.platform): Promise<string | undefined> {
+  if (platform === 'win32') return undefined;
+  let mode: number;
+  try {
+    mode = (await fs.stat(file)).mode;
+  } catch {
+    return undefined;
+  }
+  if ((mode & 0o077) === 0) return undefined;
+  const octal = (mode & 0o777).toString(8).padStart(3, '0');
+  return `The computer identity file ${file} can be read by other users (mode ${octal}); it holds this computer's private key. Run: chmod 600 "${file}"`;
+}

@@ -27,6 +27,11 @@ export interface OAuthOptions {
 export class OAuthEndpoints {
   constructor(private readonly o: OAuthOptions) {}
 
+  /** The origin refresh tokens are sent to (the token set checks it is theirs). */
+  get origin(): string {
+    return new URL(this.o.baseUrl).origin;
+  }
+
   startDevice(form: { scope: string; machine: string; machineAttestation: string }): Promise<DeviceAuthorization> {
     return this.post('/oauth/device', {
       client_id: this.o.clientId,

@@ -9,13 +9,13 @@ import { Emitter, silentLogger } from '../api/runtime';
 import type { Clock, Logger } from '../api/runtime';
 import type { TokenResponse } from '../api/schemas';
 import type { DpopKey } from './dpop';
-import { SignedOutError } from './errors';
+import { SignedOutError, TokenOriginError } from './errors';
 import { LocalLock } from './file-lock';
 import type { Release } from './file-lock';
 import type { OAuthEndpoints } from './oauth';
 import type { SecretStore } from './secret-store';
+import type { SignInSlot } from './sign-in-slot';
 
-export const TOKENS_SECRET = 'assistantCards.tokens';
 /** Refresh this long before the access token expires (15 min lifetime). */
 export const REFRESH_MARGIN_MS = 90_000;
 
@@ -25,10 +25,15 @@ export interface StoredTokens {
   /** Epoch ms on the injected clock. */
   expiresAt: number;
   scope: string;
+  /** The service origin that issued the tokens; they are never sent anywhere else. */
+  origin: string;
+  computerId: string;
 }
 
 export interface TokenSetOptions {
   store: SecretStore;
+  /** The service and computer this sign-in belongs to (the store keys and the origin check). */
+  slot: SignInSlot;
   endpoints: OAuthEndpoints;
   key: DpopKey;
   clock: Clock;
@@ -57,6 +62,22 @@ export class TokenSet implements RequestAuth {
     return this.o.key;
   }
 
+  /** The store key of this sign-in's tokens (windows watch it for changes). */
+  get storeKey(): string {
+    return this.o.slot.tokensKey;
+  }
+
+  /** Throws unless `url` is on the origin that issued this sign-in's tokens. */
+  private assertOrigin(url: string): void {
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      origin = url;
+    }
+    if (origin !== this.o.slot.origin) throw new TokenOriginError(this.o.slot.origin, origin);
+  }
+
   /** Reads the stored sign-in; true when there is one. */
   async load(): Promise<boolean> {
     this.current = await this.readStore();
@@ -79,8 +100,10 @@ export class TokenSet implements RequestAuth {
       refreshToken: t.refresh_token,
       expiresAt: this.o.clock.now() + t.expires_in * 1000,
       scope: t.scope ?? '',
+      origin: this.o.slot.origin,
+      computerId: this.o.slot.computerId,
     };
-    await this.o.store.store(TOKENS_SECRET, JSON.stringify(next));
+    await this.o.store.store(this.o.slot.tokensKey, JSON.stringify(next));
     this.current = next;
   }
 
@@ -98,7 +121,9 @@ export class TokenSet implements RequestAuth {
     return (await this.refresh(rejected)).accessToken;
   }
 
+  /** Every /v1 request asks for its proof here: the one place a token is bound to an address. */
   proof(htm: string, url: string, accessToken: string | undefined, nonce: string | undefined): Promise<string> {
+    if (accessToken !== undefined) this.assertOrigin(url);
     return this.o.key.proof({ htm, url, accessToken, nonce, iat: Math.floor(this.o.clock.now() / 1000) });
   }
 
@@ -116,7 +141,7 @@ export class TokenSet implements RequestAuth {
   async signOut(reason = 'signed out'): Promise<void> {
     this.lastSignOutReason = reason;
     this.current = undefined;
-    await this.o.store.delete(TOKENS_SECRET);
+    await this.o.store.delete(this.o.slot.tokensKey);
     this.signedOut.fire({ reason });
   }
 
@@ -135,6 +160,7 @@ export class TokenSet implements RequestAuth {
         return stored;
       }
       let t: TokenResponse;
+      this.assertOrigin(this.o.endpoints.origin);
       try {
         t = await this.o.endpoints.refresh(stored.refreshToken, this.o.key);
       } catch (e) {
@@ -160,12 +186,17 @@ export class TokenSet implements RequestAuth {
   }
 
   private async readStore(): Promise<StoredTokens | undefined> {
-    const raw = await this.o.store.get(TOKENS_SECRET);
+    const raw = await this.o.store.get(this.o.slot.tokensKey);
     if (!raw) return undefined;
     try {
       const v = JSON.parse(raw) as Partial<StoredTokens>;
-      if (typeof v.accessToken === 'string' && typeof v.refreshToken === 'string' && typeof v.expiresAt === 'number') {
-        return { accessToken: v.accessToken, refreshToken: v.refreshToken, expiresAt: v.expiresAt, scope: v.scope ?? '' };
+      // A record naming another service or computer is not this sign-in, whatever key it sits under.
+      const ours = v.origin === this.o.slot.origin && v.computerId === this.o.slot.computerId;
+      if (ours && typeof v.accessToken === 'string' && typeof v.refreshToken === 'string' && typeof v.expiresAt === 'number') {
+        return {
+          accessToken: v.accessToken, refreshToken: v.refreshToken, expiresAt: v.expiresAt, scope: typeof v.scope === 'string' ? v.scope : '',
+          origin: this.o.slot.origin, computerId: this.o.slot.computerId,
+        };
       }
     } catch {
       // fall through: a damaged entry is no sign-in

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Me } from '../api/schemas';
 import { redact as redactFacts } from '../api/runtime';
-import { createClientCore, type ClientCore, type ConnectionState } from '../sync';
+import { createClientCore, identityFileExposure, InsecureAddressError, type ClientCore, type ConnectionState } from '../sync';
 import { CardsAuthProvider } from './auth-provider';
 import { CardPanels } from './card-panel';
 import { CardsTree } from './cards-tree';
@@ -260,9 +260,15 @@ export class App implements vscode.Disposable {
       });
     } catch (e) {
       this.log.error(`client core: ${String(e)}`);
+      // An http: address to another computer is the person's to fix: say so, not just "offline".
+      if (e instanceof InsecureAddressError) void vscode.window.showErrorMessage(`Assistant Cards: ${e.message}`);
       this.showNoCore({ kind: 'offline', since: Date.now(), lastError: (e as Error).message });
       return;
     }
+    // The core logs it when it reads the file; the person is told here.
+    void identityFileExposure(file).then((warning) => {
+      if (warning) void vscode.window.showWarningMessage(`Assistant Cards: ${warning}`);
+    });
     const live = new Live(core, key, this);
     this.live = live;
     live.own(core.onDidChangeState((s) => { this.onState(s); live.updateNoCards(); live.tree.refreshAll(); }));

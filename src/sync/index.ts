@@ -13,3 +13,5 @@ export {
 export type { Clock, Timers, Logger } from '../api/runtime';
 export { systemClock, systemTimers, redactingLogger } from '../api/runtime';
 export { NotSetUpError, DeviceFlowError, SignedOutError } from '../auth/errors';
+export { InsecureAddressError } from '../api/service-address';
+export { identityFileExposure } from '../auth/machine';

@@ -9,6 +9,7 @@ import {
 } from '../api/errors';
 import { createTransport } from '../api/http';
 import { ServerTime } from '../api/server-time';
+import { checkServiceAddress } from '../api/service-address';
 import type { HttpTransport, TransportOptions } from '../api/http';
 import { Emitter, redactingLogger, silentLogger, sleep, systemClock, systemTimers } from '../api/runtime';
 import type { Clock, Logger, TimerHandle, Timers } from '../api/runtime';
@@ -17,10 +18,11 @@ import { runDeviceFlow } from '../auth/device-flow';
 import { DpopKey } from '../auth/dpop';
 import { NotSetUpError, SignedOutError } from '../auth/errors';
 import { FileLock } from '../auth/file-lock';
-import { defaultMachineFile } from '../auth/machine';
+import { defaultMachineFile, identityFileExposure, readMachineIdentity } from '../auth/machine';
 import { OAuthEndpoints } from '../auth/oauth';
 import type { SecretStore } from '../auth/secret-store';
-import { REFRESH_REFUSED, TokenSet, TOKENS_SECRET } from '../auth/token-set';
+import { dropLegacySignIn, signInSlot } from '../auth/sign-in-slot';
+import { REFRESH_REFUSED, TokenSet } from '../auth/token-set';
 import { AssistantsModel } from './assistants-model';
 import { RequestBudget } from './budget';
 import { CardModel } from './card-model';
@@ -125,6 +127,7 @@ class ClientCoreImpl implements ClientCore {
   readonly gestures;
 
   constructor(private readonly o: ClientCoreOptions) {
+    checkServiceAddress(o.baseUrl);
     this.clock = o.clock ?? systemClock;
     this.timers = o.timers ?? systemTimers;
     this.log = redactingLogger(o.logger ?? silentLogger);
@@ -190,7 +193,7 @@ class ClientCoreImpl implements ClientCore {
     this.gestures = this.minter;
     if (o.secretStore.onDidChange) {
       this.storeWatch = o.secretStore.onDidChange(({ key }) => {
-        if (key === TOKENS_SECRET) void this.onTokensChanged();
+        if (this.tokens && key === this.tokens.storeKey) void this.onTokensChanged();
       });
     }
   }
@@ -207,7 +210,14 @@ class ClientCoreImpl implements ClientCore {
 
   start(): Promise<void> {
     this.starting ??= (async () => {
-      const tokens = await this.tokenSet();
+      let tokens: TokenSet;
+      try {
+        tokens = await this.tokenSet();
+      } catch (e) {
+        if (!(e instanceof NotSetUpError)) throw e;
+        this.setState({ kind: 'not-set-up', reason: e.message });
+        return;
+      }
       if (await tokens.load()) await this.startSync();
       else this.setState({ kind: 'signed-out' });
     })().finally(() => {
@@ -217,7 +227,13 @@ class ClientCoreImpl implements ClientCore {
   }
 
   async signIn(options: SignInOptions = {}): Promise<Me> {
-    const tokens = await this.tokenSet();
+    let tokens: TokenSet;
+    try {
+      tokens = await this.tokenSet();
+    } catch (e) {
+      if (e instanceof NotSetUpError && !this.syncing) this.setState({ kind: 'not-set-up', reason: e.message });
+      throw e;
+    }
     const machineFile = this.o.machineFile ?? defaultMachineFile();
     const before = this.stateValue;
     this.inDeviceFlow = true;
@@ -516,13 +532,24 @@ class ClientCoreImpl implements ClientCore {
 
   private tokenSet(): Promise<TokenSet> {
     this.tokensReady ??= (async () => {
-      const lock = FileLock.in(this.o.lockDir, 'refresh');
-      const key = await DpopKey.loadOrCreate(this.o.secretStore, lock);
+      // The sign-in belongs to this service and this computer (see sign-in-slot.ts).
+      const machineFile = this.o.machineFile ?? defaultMachineFile();
+      const identity = await readMachineIdentity(machineFile);
+      const exposed = await identityFileExposure(machineFile);
+      if (exposed) this.log.warn(exposed);
+      const slot = signInSlot(this.o.baseUrl, identity.id);
+      await dropLegacySignIn(this.o.secretStore, this.log);
+      const lock = FileLock.in(this.o.lockDir, slot.lockName);
+      const key = await DpopKey.loadOrCreate(this.o.secretStore, slot.dpopKeyKey, lock);
       this.tokens = new TokenSet({
-        store: this.o.secretStore, endpoints: this.endpoints, key, clock: this.serverTime, logger: this.log, lock,
+        store: this.o.secretStore, slot, endpoints: this.endpoints, key, clock: this.serverTime, logger: this.log, lock,
       });
       return this.tokens;
     })();
+    // A missing identity file is not remembered: setting the computer up later must work.
+    this.tokensReady.catch(() => {
+      this.tokensReady = undefined;
+    });
     return this.tokensReady;
   }
 

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Agent, EnvHttpProxyAgent, ProxyAgent } from 'undici';
-import { NetworkError } from '../../src/api/errors';
-import { createDispatcher, createTransport } from '../../src/api/http';
+import { MalformedResponseError, NetworkError } from '../../src/api/errors';
+import { createDispatcher, createTransport, MAX_RESPONSE_BYTES } from '../../src/api/http';
 import { systemCertificates } from '../../src/api/system-certificates';
 import { deadPort, startProxy } from '../helpers/proxy';
 
@@ -144,5 +144,64 @@ describe('api http: agent, proxies, timeouts', () => {
     const t = createTransport();
     await assert.rejects(t.send({ method: 'GET', url: `http://127.0.0.1:${port}/v1/me`, headers: {} }), (e: unknown) => e instanceof NetworkError && /ECONNREFUSED/.test(e.message));
     await t.close();
+  });
+});
+
+describe('api http: a response body is read up to a cap', () => {
+  /** A server whose body is `size` bytes of JSON-ish text, sent in chunks; records how it ended. */
+  async function bigServer(size: number, o: { declareLength: boolean }) {
+    const seen = { written: 0, finished: false, closedEarly: false };
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', ...(o.declareLength ? { 'content-length': String(size) } : {}) });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      res.on('close', () => { if (!res.writableFinished) seen.closedEarly = true; });
+      const pump = () => {
+        while (seen.written < size) {
+          const n = Math.min(chunk.length, size - seen.written);
+          seen.written += n;
+          if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void res.once('drain', pump);
+        }
+        res.end(() => { seen.finished = true; });
+      };
+      pump();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/cards`;
+    return { url, seen, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  }
+
+  for (const declareLength of [false, true]) {
+    it(`over ${MAX_RESPONSE_BYTES} bytes (${declareLength ? 'declared' : 'chunked'}): a clear error, the connection aborted, nothing parsed`, async () => {
+      const size = 64 * MAX_RESPONSE_BYTES;
+      const s = await bigServer(size, { declareLength });
+      const transport = createTransport();
+      try {
+        await assert.rejects(transport.send({ method: 'GET', url: s.url, headers: {} }), (e: unknown) => {
+          assert.ok(e instanceof MalformedResponseError, String(e));
+          assert.equal(e.reason, 'too-large');
+          assert.match(e.message, /too-large/);
+          assert.ok(e.message.includes(s.url));
+          return true;
+        });
+        for (let i = 0; i < 500 && !s.seen.closedEarly && !s.seen.finished; i++) await new Promise((r) => setTimeout(r, 5));
+        assert.equal(s.seen.finished, false, 'the client did not read the whole body');
+        assert.ok(s.seen.closedEarly, 'the connection was aborted');
+      } finally {
+        await transport.close();
+        await s.close();
+      }
+    });
+  }
+
+  it('a body at the cap is read whole', async () => {
+    const s = await bigServer(MAX_RESPONSE_BYTES, { declareLength: false });
+    const transport = createTransport();
+    try {
+      const res = await transport.send({ method: 'GET', url: s.url, headers: {} });
+      assert.equal(Buffer.byteLength(res.text), MAX_RESPONSE_BYTES);
+    } finally {
+      await transport.close();
+      await s.close();
+    }
   });
 });

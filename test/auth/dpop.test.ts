@@ -4,7 +4,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileLock } from '../../src/auth/file-lock';
-import { athOf, DpopKey, DPOP_KEY_SECRET, htuOf } from '../../src/auth/dpop';
+import { athOf, DpopKey, htuOf } from '../../src/auth/dpop';
+
+const DPOP_KEY_SECRET = 'test.dpopKey';
 import { jose } from '../../src/auth/jose';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 
@@ -56,14 +58,14 @@ describe('auth: DPoP key and proofs', () => {
 
   it('the key is kept in the secret store and reused; a damaged one is replaced', async () => {
     const store = new MemorySecretStore();
-    const k1 = await DpopKey.loadOrCreate(store);
-    const k2 = await DpopKey.loadOrCreate(store);
+    const k1 = await DpopKey.loadOrCreate(store, DPOP_KEY_SECRET);
+    const k2 = await DpopKey.loadOrCreate(store, DPOP_KEY_SECRET);
     assert.equal(k1.thumbprint, k2.thumbprint);
     const stored = JSON.parse((await store.get(DPOP_KEY_SECRET))!);
     assert.equal(stored.kty, 'EC');
     assert.ok(stored.d, 'the private JWK is what the store keeps');
     await store.store(DPOP_KEY_SECRET, '{not json');
-    const k3 = await DpopKey.loadOrCreate(store);
+    const k3 = await DpopKey.loadOrCreate(store, DPOP_KEY_SECRET);
     assert.notEqual(k3.thumbprint, k1.thumbprint);
   });
 });
@@ -72,7 +74,7 @@ describe('auth: one key for every window', () => {
   it('windows starting at once over one store with the shared lock end with the same key', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-key-'));
     const store = new MemorySecretStore();
-    const keys = await Promise.all(Array.from({ length: 5 }, () => DpopKey.loadOrCreate(store, FileLock.in(dir, 'refresh'))));
+    const keys = await Promise.all(Array.from({ length: 5 }, () => DpopKey.loadOrCreate(store, DPOP_KEY_SECRET, FileLock.in(dir, 'refresh'))));
     assert.equal(new Set(keys.map((k) => k.thumbprint)).size, 1);
   });
 });

@@ -4,7 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DpopKey } from '../../src/auth/dpop';
 import { NotSetUpError } from '../../src/auth/errors';
-import { createAttestation, defaultMachineFile, readMachineIdentity } from '../../src/auth/machine';
+import type { Logger } from '../../src/api/runtime';
+import { createAttestation, defaultMachineFile, identityFileExposure, readMachineIdentity } from '../../src/auth/machine';
+import { makeTestWorld } from '../sync/harness';
 
 async function tmp(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'ac-machine-'));
@@ -65,5 +67,40 @@ describe('auth: computer identity and attestation', () => {
     assert.equal(claims.iat, 2_000_000_000);
     assert.ok(claims.exp - claims.iat <= 300 && claims.exp > claims.iat);
     assert.ok(claims.jti);
+  });
+});
+
+describe('auth: an identity file others can read is pointed out', () => {
+  const posix = process.platform !== 'win32';
+
+  it('mode & 0o077 set: a warning naming the file and saying chmod 600; private: none', async function () {
+    if (!posix) this.skip();
+    const { file } = await identity(await tmp());
+    await fs.chmod(file, 0o644);
+    const warning = await identityFileExposure(file);
+    assert.ok(warning, 'a group/other-readable identity file is reported');
+    assert.ok(warning.includes(file));
+    assert.match(warning, /chmod 600/);
+    assert.match(warning, /644/);
+    await fs.chmod(file, 0o640);
+    assert.ok(await identityFileExposure(file), 'group-readable alone is reported too');
+    await fs.chmod(file, 0o600);
+    assert.equal(await identityFileExposure(file), undefined);
+    assert.equal(await identityFileExposure(path.join(path.dirname(file), 'absent.json')), undefined);
+  });
+
+  it('the client core logs the warning when it reads an exposed identity file', async function () {
+    if (!posix) this.skip();
+    const w = await makeTestWorld();
+    try {
+      await fs.chmod(w.machineFile, 0o604);
+      const warnings: string[] = [];
+      const logger: Logger = { info() {}, warn: (m) => warnings.push(m), error() {} };
+      const core = w.core({ logger });
+      await core.start();
+      assert.ok(warnings.some((m) => m.includes(w.machineFile) && /chmod 600/.test(m)), warnings.join('\n'));
+    } finally {
+      await w.close();
+    }
   });
 });

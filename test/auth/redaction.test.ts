@@ -1,10 +1,10 @@
 // Secrets never reach a log: a whole session (sign-in, refresh, retries, an answer, a failure)
 // with a capturing logger, then every secret the session held is searched for in the lines.
 import { strict as assert } from 'node:assert';
+import { redact } from '../../src/api/runtime';
 import type { Logger } from '../../src/api/runtime';
-import { DPOP_KEY_SECRET } from '../../src/auth/dpop';
 import { MemorySecretStore } from '../../src/auth/secret-store';
-import { TOKENS_SECRET } from '../../src/auth/token-set';
+import { signInSlot } from '../../src/auth/sign-in-slot';
 import { eventually, makeTestWorld, settle, signInCore } from '../sync/harness';
 import type { TestWorld } from '../sync/harness';
 
@@ -25,14 +25,15 @@ describe('auth: secrets never reach a log', () => {
     const core = w.core({ store, logger });
     core.feed.setFocused(true);
     await signInCore(w, core);
+    const slot = signInSlot(w.url, w.machineId);
     const secrets = new Set<string>();
     const collect = async () => {
-      const t = JSON.parse((await store.get(TOKENS_SECRET)) ?? '{}');
+      const t = JSON.parse((await store.get(slot.tokensKey)) ?? '{}');
       if (t.accessToken) secrets.add(t.accessToken);
       if (t.refreshToken) secrets.add(t.refreshToken);
     };
     await collect();
-    const key = JSON.parse((await store.get(DPOP_KEY_SECRET))!);
+    const key = JSON.parse((await store.get(slot.dpopKeyKey))!);
     secrets.add(key.d);
     // Retries and failures log; a refresh logs.
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 503, times: 2 });
@@ -58,5 +59,43 @@ describe('auth: secrets never reach a log', () => {
     for (const s of secrets) {
       for (const l of lines) assert.ok(!l.includes(s), `a secret leaked into: ${l}`);
     }
+  });
+});
+
+describe('auth: redaction of token shapes', () => {
+  const opaque = 'opq_9f8e7d6c5b4a39281706';
+
+  it('camelCase and snake_case token fields in objects, at any depth', () => {
+    const facts = { accessToken: opaque, refreshToken: opaque, nested: { a: { b: { c: { d2: { e: { refreshToken: opaque } } } } } } };
+    const out = JSON.stringify(redact(facts));
+    assert.ok(!out.includes(opaque), out);
+    const deep = JSON.stringify(redact({ l1: { l2: { l3: { l4: { l5: { l6: [{ note: `DPoP ${opaque}` }] } } } } } }));
+    assert.ok(!deep.includes(opaque), deep);
+  });
+
+  it('token fields inside JSON text and form bodies', () => {
+    for (const text of [
+      `stored {"accessToken":"${opaque}","refreshToken":"${opaque}","expiresAt":1}`,
+      `reply {"access_token": "${opaque}", "token_type":"DPoP", "refresh_token" : "${opaque}"}`,
+      `escaped {\\"refreshToken\\":\\"${opaque}\\"}`,
+      `body grant_type=refresh_token&refresh_token=${opaque}&client_id=x`,
+      `poll device_code=${opaque}`,
+    ]) {
+      const out = redact(text) as string;
+      assert.ok(!out.includes(opaque), out);
+    }
+    assert.match(redact('{"accessToken":"x1y2z3w4"}') as string, /accessToken/, 'the field name stays: the line still says what was there');
+  });
+
+  it('Authorization values in any case: DPoP, Bearer, dpop, bearer', () => {
+    for (const text of [`Authorization: DPoP ${opaque}`, `authorization: bearer ${opaque}`, `BEARER ${opaque}`, `header dpop=${opaque}`]) {
+      const out = redact(text) as string;
+      assert.ok(!out.includes(opaque), out);
+    }
+  });
+
+  it('ordinary words are kept', () => {
+    assert.equal(redact('refresh refused: invalid_grant'), 'refresh refused: invalid_grant');
+    assert.equal(redact('access token refreshed'), 'access token refreshed');
   });
 });

@@ -6,16 +6,18 @@ import { DpopKey } from '../../src/auth/dpop';
 import { FileLock } from '../../src/auth/file-lock';
 import { OAuthEndpoints } from '../../src/auth/oauth';
 import { FileSecretStore } from '../../src/auth/secret-store';
+import { signInSlot } from '../../src/auth/sign-in-slot';
 import { TokenSet } from '../../src/auth/token-set';
 
 async function main() {
-  const [storeFile, lockDir, baseUrl, nowMs] = process.argv.slice(2);
+  const [storeFile, lockDir, baseUrl, nowMs, computerId] = process.argv.slice(2);
   const store = new FileSecretStore(storeFile!);
   const clock = { now: () => Number(nowMs) };
   const transport = createTransport();
   const endpoints = new OAuthEndpoints({ baseUrl: baseUrl!, clientId: 'assistant-cards-vscode', transport, nonces: new NonceStore(), clock, userAgent: 'refresh-child' });
-  const key = await DpopKey.loadOrCreate(store);
-  const tokens = new TokenSet({ store, endpoints, key, clock, lock: FileLock.in(lockDir!, 'refresh') });
+  const slot = signInSlot(baseUrl!, computerId!);
+  const key = await DpopKey.loadOrCreate(store, slot.dpopKeyKey);
+  const tokens = new TokenSet({ store, slot, endpoints, key, clock, lock: FileLock.in(lockDir!, slot.lockName) });
   await tokens.load();
   process.stdout.write('ready\n');
   await new Promise<void>((r) => process.stdin.once('data', () => r()));

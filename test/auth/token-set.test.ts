@@ -1,12 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { ApiClient } from '../../src/api/client';
 import { OAuthRefusalError } from '../../src/api/errors';
+import type { HttpRequest } from '../../src/api/http';
 import { DpopKey } from '../../src/auth/dpop';
-import { SignedOutError } from '../../src/auth/errors';
+import { SignedOutError, TokenOriginError } from '../../src/auth/errors';
 import type { OAuthEndpoints } from '../../src/auth/oauth';
 import { FileSecretStore, MemorySecretStore } from '../../src/auth/secret-store';
-import { TokenSet, TOKENS_SECRET } from '../../src/auth/token-set';
+import { signInSlot } from '../../src/auth/sign-in-slot';
+import { TokenSet } from '../../src/auth/token-set';
 import { makeTestWorld, settle, signInCore } from '../sync/harness';
 import type { TestWorld } from '../sync/harness';
 
@@ -50,17 +53,17 @@ describe('auth: token set against the sandbox', () => {
     const mismatches: string[] = [];
     core.transport.send = async (req) => {
       if (req.url.includes('/v1/')) {
-        const stored = JSON.parse((await store.get(TOKENS_SECRET)) ?? '{}');
+        const stored = JSON.parse((await store.get(signInSlot(w.url, w.machineId).tokensKey)) ?? '{}');
         if (req.headers.authorization !== `DPoP ${stored.accessToken}`) mismatches.push(req.url);
       }
       return inner(req);
     };
     await signInCore(w, core);
-    const first = JSON.parse((await store.get(TOKENS_SECRET))!);
+    const first = JSON.parse((await store.get(signInSlot(w.url, w.machineId).tokensKey))!);
     await w.timers.advance(14 * MIN);
     await core.cards.refresh();
     await settle(w.transports);
-    const second = JSON.parse((await store.get(TOKENS_SECRET))!);
+    const second = JSON.parse((await store.get(signInSlot(w.url, w.machineId).tokensKey))!);
     assert.notEqual(second.refreshToken, first.refreshToken, 'rotated');
     assert.notEqual(second.accessToken, first.accessToken);
     const refreshes = core.transport.log.filter((l) => l.path === '/oauth/token' && l.body?.includes('grant_type=refresh_token') && l.status === 200);
@@ -79,10 +82,10 @@ describe('auth: token set against the sandbox', () => {
     const store = new FileSecretStore(storeFile);
     const core = w.core({ store, lockDir });
     await signInCore(w, core);
-    const before = JSON.parse((await store.get(TOKENS_SECRET))!);
+    const before = JSON.parse((await store.get(signInSlot(w.url, w.machineId).tokensKey))!);
     await core.dispose();
     w.sb.advance(14 * MIN); // both see a token about to expire
-    const args = [storeFile, lockDir, w.url, String(w.sb.clock.now())];
+    const args = [storeFile, lockDir, w.url, String(w.sb.clock.now()), w.machineId];
     const a = runChild(args);
     const b = runChild(args);
     await Promise.all([a.line(1), b.line(1)]);
@@ -92,7 +95,7 @@ describe('auth: token set against the sandbox', () => {
     assert.ok(ra.ok, ra.error);
     assert.ok(rb.ok, rb.error);
     assert.equal(ra.accessToken, rb.accessToken, 'the second used the pair the first stored');
-    const after = JSON.parse((await store.get(TOKENS_SECRET))!);
+    const after = JSON.parse((await store.get(signInSlot(w.url, w.machineId).tokensKey))!);
     assert.notEqual(after.refreshToken, before.refreshToken);
     // The sign-in still works: a fresh window on the same store reads /v1/me.
     const again = w.core({ store, lockDir });
@@ -105,8 +108,9 @@ describe('auth: token set rules (scripted endpoints)', () => {
   function setup(refresh: (rt: string) => Promise<unknown>) {
     const store = new MemorySecretStore();
     let now = 0;
-    const endpoints = { refresh: async (rt: string) => refresh(rt) } as unknown as OAuthEndpoints;
-    return { store, clock: { now: () => now }, set: (t: number) => (now = t), endpoints };
+    const endpoints = { origin: 'http://svc', refresh: async (rt: string) => refresh(rt) } as unknown as OAuthEndpoints;
+    const slot = signInSlot('http://svc', 'mch_test');
+    return { store, slot, clock: { now: () => now }, set: (t: number) => (now = t), endpoints };
   }
 
   it('one refresh at a time in a process: concurrent callers share it', async () => {
@@ -117,7 +121,7 @@ describe('auth: token set rules (scripted endpoints)', () => {
       return { access_token: `at-${calls}`, token_type: 'DPoP', expires_in: 900, refresh_token: `rt-${calls}` };
     });
     const { key } = await DpopKey.generate();
-    const t = new TokenSet({ store: s.store, endpoints: s.endpoints, key, clock: s.clock });
+    const t = new TokenSet({ store: s.store, slot: s.slot, endpoints: s.endpoints, key, clock: s.clock });
     await t.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
     s.set(890_000);
     const tokens = await Promise.all([t.accessToken(), t.accessToken(), t.accessToken()]);
@@ -129,10 +133,10 @@ describe('auth: token set rules (scripted endpoints)', () => {
     const { key } = await DpopKey.generate();
     const s = setup(async () => {
       // Another window rotated while our refresh was on its way.
-      await s.store.store(TOKENS_SECRET, JSON.stringify({ accessToken: 'at-other', refreshToken: 'rt-other', expiresAt: 2_000_000, scope: '' }));
+      await s.store.store(s.slot.tokensKey, JSON.stringify({ accessToken: 'at-other', refreshToken: 'rt-other', expiresAt: 2_000_000, scope: '', origin: 'http://svc', computerId: 'mch_test' }));
       throw new OAuthRefusalError(400, 'invalid_grant', 'used', 'http://svc/oauth/token');
     });
-    const t = new TokenSet({ store: s.store, endpoints: s.endpoints, key, clock: s.clock });
+    const t = new TokenSet({ store: s.store, slot: s.slot, endpoints: s.endpoints, key, clock: s.clock });
     await t.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
     s.set(890_000);
     assert.equal(await t.accessToken(), 'at-other');
@@ -140,14 +144,14 @@ describe('auth: token set rules (scripted endpoints)', () => {
     const s2 = setup(async () => {
       throw new OAuthRefusalError(400, 'invalid_grant', 'revoked', 'http://svc/oauth/token');
     });
-    const t2 = new TokenSet({ store: s2.store, endpoints: s2.endpoints, key, clock: s2.clock });
+    const t2 = new TokenSet({ store: s2.store, slot: s2.slot, endpoints: s2.endpoints, key, clock: s2.clock });
     let signedOut = 0;
     t2.onDidSignOut(() => signedOut++);
     await t2.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
     s2.set(890_000);
     await assert.rejects(t2.accessToken(), SignedOutError);
     assert.equal(signedOut, 1);
-    assert.equal(await s2.store.get(TOKENS_SECRET), undefined);
+    assert.equal(await s2.store.get(s2.slot.tokensKey), undefined);
   });
 
   it('a network failure during refresh keeps the sign-in (no sign-out for being offline)', async () => {
@@ -155,10 +159,47 @@ describe('auth: token set rules (scripted endpoints)', () => {
     const s = setup(async () => {
       throw new Error('ECONNREFUSED');
     });
-    const t = new TokenSet({ store: s.store, endpoints: s.endpoints, key, clock: s.clock });
+    const t = new TokenSet({ store: s.store, slot: s.slot, endpoints: s.endpoints, key, clock: s.clock });
     await t.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
     s.set(890_000);
     await assert.rejects(t.accessToken(), /ECONNREFUSED/);
-    assert.ok(await s.store.get(TOKENS_SECRET));
+    assert.ok(await s.store.get(s.slot.tokensKey));
+  });
+
+  it('a token never goes to an origin other than the one that issued it (requests and refresh)', async () => {
+    const { key } = await DpopKey.generate();
+    let refreshes = 0;
+    const s = setup(async () => {
+      refreshes++;
+      return { access_token: 'at-1', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-1' };
+    });
+    const t = new TokenSet({ store: s.store, slot: s.slot, endpoints: s.endpoints, key, clock: s.clock });
+    await t.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
+    // A client pointed at another service with this sign-in: nothing leaves.
+    const sent: HttpRequest[] = [];
+    const transport = { send: async (r: HttpRequest) => { sent.push(r); return { status: 200, headers: { 'content-type': 'application/json' }, text: '{}' }; }, close: async () => undefined };
+    const timers = { setTimeout: (fn: () => void) => { fn(); return { cancel() {} }; } };
+    const elsewhere = new ApiClient({ baseUrl: 'http://svc.evil:8080', transport, auth: t, clock: s.clock, timers, userAgent: 'x' });
+    await assert.rejects(elsewhere.me(), (e: unknown) => e instanceof TokenOriginError && e.issuer === 'http://svc' && e.target === 'http://svc.evil:8080');
+    assert.equal(sent.length, 0);
+    const home = new ApiClient({ baseUrl: 'http://svc', transport, auth: t, clock: s.clock, timers, userAgent: 'x' });
+    await home.me().catch(() => undefined);
+    assert.equal(sent.length, 1, 'the issuing origin still gets it');
+    // A refresh through another service's token endpoint: the refresh token stays home.
+    const foreign = new TokenSet({ store: s.store, slot: s.slot, endpoints: { ...s.endpoints, origin: 'https://other.example', refresh: s.endpoints.refresh } as unknown as OAuthEndpoints, key, clock: s.clock });
+    s.set(890_000);
+    await assert.rejects(foreign.accessToken(), TokenOriginError);
+    assert.equal(refreshes, 0);
+    assert.ok(await s.store.get(s.slot.tokensKey), 'and the sign-in is kept');
+  });
+
+  it('a stored record naming another service or computer is no sign-in here', async () => {
+    const { key } = await DpopKey.generate();
+    const s = setup(async () => { throw new Error('no refresh expected'); });
+    await s.store.store(s.slot.tokensKey, JSON.stringify({ accessToken: 'at-x', refreshToken: 'rt-x', expiresAt: 2_000_000, scope: '', origin: 'http://other', computerId: 'mch_test' }));
+    const t = new TokenSet({ store: s.store, slot: s.slot, endpoints: s.endpoints, key, clock: s.clock });
+    assert.equal(await t.load(), false);
+    await s.store.store(s.slot.tokensKey, JSON.stringify({ accessToken: 'at-x', refreshToken: 'rt-x', expiresAt: 2_000_000, scope: '', origin: 'http://svc', computerId: 'mch_other' }));
+    assert.equal(await t.load(), false);
   });
 });

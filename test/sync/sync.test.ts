@@ -2,9 +2,8 @@
 // scope, presses with their retries, and the problems a press can meet.
 import { strict as assert } from 'node:assert';
 import { HighStakesError, VersionConflictError } from '../../src/api/errors';
-import { DPOP_KEY_SECRET } from '../../src/auth/dpop';
 import { MemorySecretStore } from '../../src/auth/secret-store';
-import { TOKENS_SECRET } from '../../src/auth/token-set';
+import { signInSlot } from '../../src/auth/sign-in-slot';
 import { eventually, makeTestWorld, settle, signInCore } from './harness';
 import type { TestWorld } from './harness';
 
@@ -371,13 +370,14 @@ describe('sync: starting offline, gotIt, revoked sign-in', () => {
     await w.card();
     await core.cards.refresh();
     // Another copy with the same key signs in: the old sign-in is replaced on the service.
+    const slot = signInSlot(w.url, w.machineId);
     const otherStore = new MemorySecretStore();
-    await otherStore.store(DPOP_KEY_SECRET, (await store.get(DPOP_KEY_SECRET))!);
+    await otherStore.store(slot.dpopKeyKey, (await store.get(slot.dpopKeyKey))!);
     const other = w.core({ store: otherStore });
     await signInCore(w, other);
     await core.cards.refresh().catch(() => undefined);
     await eventually(() => core.state.kind === 'signed-out');
     assert.equal(core.cards.list('pending').length, 0);
-    assert.equal(await store.get(TOKENS_SECRET), undefined);
+    assert.equal(await store.get(slot.tokensKey), undefined);
   });
 });
