@@ -140,7 +140,7 @@ export class App implements vscode.Disposable {
     this.log = createLog();
     this.status = new CardsStatusBar();
     this.secrets = vscodeSecretStore(ctx.secrets);
-    this.launcher = new SandboxLauncher(ctx.extensionUri, this.log);
+    this.launcher = new SandboxLauncher(ctx.extensionUri, this.log, path.join(ctx.globalStorageUri.fsPath, 'sandbox'));
     this.auth = new CardsAuthProvider({ current: () => this.live?.core, signIn: () => this.signIn() });
     ctx.subscriptions.push(
       this, this.log, this.status, this.auth, this.launcher, this.secrets,
@@ -210,11 +210,14 @@ export class App implements vscode.Disposable {
 
   async startSandbox(): Promise<void> {
     try {
-      const url = await vscode.window.withProgress(
+      const { url, machineFile: identity } = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Assistant Cards: starting the local sandbox' },
         () => this.launcher.start(machineFile()),
       );
-      await vscode.workspace.getConfiguration('assistantCards').update('baseUrl', url, vscode.ConfigurationTarget.Global);
+      const cfg = vscode.workspace.getConfiguration('assistantCards');
+      await cfg.update('baseUrl', url, vscode.ConfigurationTarget.Global);
+      // The person's identity of a real service stays as it is; the sandbox made one of its own.
+      if (path.resolve(identity) !== path.resolve(machineFile())) await cfg.update('machineFile', identity, vscode.ConfigurationTarget.Global);
       await this.refreshState();
       const pick = await vscode.window.showInformationMessage(`Assistant Cards: the local sandbox runs at ${url} and this computer is set up for it.`, 'Sign In');
       if (pick) await this.signIn();

@@ -1,9 +1,12 @@
 // "Start Local Sandbox": one click from "this computer is not set up" to a working service.
-// Starts the bundled sandbox (dist/sandbox.js --port 0 --demo --machine-file F) as a child process:
-// its demo seeds this computer (written to F) with assistants and cards. When the sandbox does not
-// report that, this computer's identity is made with POST /_sandbox/machines {name, writeTo: F}.
-// The caller then points baseUrl at it.
+// Starts the bundled sandbox (dist/sandbox.js --port 0 --demo --machine-file F --work W) as a child
+// process: its demo seeds this computer with assistants and cards, in F when F is free or a
+// sandbox's own, otherwise (F is the identity of a real service, which stays untouched) in a file
+// of its own in W, whose path it prints. When the sandbox does not report a demo computer, this
+// computer's identity is made with POST /_sandbox/machines {name, writeTo: F}. The caller then
+// points baseUrl, and the identity file when it is another, at it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Log } from './log';
@@ -12,20 +15,25 @@ export class SandboxLauncher implements vscode.Disposable {
   private child: ChildProcess | undefined;
   private url: string | undefined;
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly log: Log) {}
+  private identity: string | undefined;
+
+  /** `workDir`: the sandbox's own folder (identity files it makes go there). */
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: Log, private readonly workDir: string) {}
 
   get running(): string | undefined { return this.url; }
 
-  async start(machineFile: string): Promise<string> {
-    if (this.url && this.child && this.child.exitCode === null) return this.url;
+  /** The service address, and the identity file this computer has for it. */
+  async start(machineFile: string): Promise<{ url: string; machineFile: string }> {
+    if (this.url && this.identity && this.child && this.child.exitCode === null) return { url: this.url, machineFile: this.identity };
     const script = vscode.Uri.joinPath(this.extensionUri, 'dist', 'sandbox.js').fsPath;
+    fs.mkdirSync(this.workDir, { recursive: true });
     // In desktop VS Code execPath is Electron: run it as plain Node.
-    const child = spawn(process.execPath, [script, '--port', '0', '--demo', '--machine-file', machineFile], {
+    const child = spawn(process.execPath, [script, '--port', '0', '--demo', '--machine-file', machineFile, '--work', this.workDir], {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    let demoWrote = false;
+    let demoFile: string | undefined;
     const url = await new Promise<string>((resolve, reject) => {
       let buf = '';
       const timer = setTimeout(() => reject(new Error('the sandbox did not start within 20 s')), 20_000);
@@ -35,7 +43,8 @@ export class SandboxLauncher implements vscode.Disposable {
         const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(buf);
         // The demo line follows the address at once; wait for it briefly.
         if (m) setTimeout(() => { clearTimeout(timer); resolve(m[1]!); }, /demo: computer/.test(buf) ? 0 : 300);
-        if (/demo: computer mch_[A-Za-z0-9_-]+ \(identity file /.test(buf)) demoWrote = true;
+        const demo = /demo: computer mch_[A-Za-z0-9_-]+ \(identity file (.+)\)\n/.exec(buf);
+        if (demo) demoFile = demo[1];
       });
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (d: string) => this.log.debug(`sandbox: ${d.trimEnd()}`));
@@ -44,10 +53,11 @@ export class SandboxLauncher implements vscode.Disposable {
     });
     child.on('exit', (code) => { this.log.info(`sandbox exited (${code})`); this.url = undefined; });
     this.log.info(`sandbox listening on ${url}`);
-    if (demoWrote) {
-      this.log.info(`sandbox: its demo set this computer up in ${machineFile}`);
+    if (demoFile) {
+      this.log.info(`sandbox: its demo set this computer up in ${demoFile}`);
       this.url = url;
-      return url;
+      this.identity = demoFile;
+      return { url, machineFile: demoFile };
     }
     const res = await fetch(`${url}/_sandbox/machines`, {
       method: 'POST',
@@ -57,12 +67,14 @@ export class SandboxLauncher implements vscode.Disposable {
     if (!res.ok) throw new Error(`the sandbox refused to set up this computer (${res.status})`);
     this.log.info(`sandbox: this computer's identity written to ${machineFile}`);
     this.url = url;
-    return url;
+    this.identity = machineFile;
+    return { url, machineFile };
   }
 
   dispose(): void {
     if (this.child && this.child.exitCode === null) this.child.kill('SIGTERM');
     this.child = undefined;
     this.url = undefined;
+    this.identity = undefined;
   }
 }
