@@ -14,7 +14,8 @@ import { driver, driverAvailable } from './helpers/driver';
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const inPanel = (selector: string, timeout?: number) => ({ selector, frames: WV, ...(timeout ? { timeout } : {}) });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const TOAST = '.notifications-toasts .notification-list-item-message';
+// The notifications centre lists the same message as its toast (toasts may not show headless).
+const MESSAGE = '.notifications-center .notification-list-item-message';
 
 describe('hardening: the editor (extension host)', function () {
   this.timeout(240_000);
@@ -47,11 +48,12 @@ describe('hardening: the editor (extension host)', function () {
       const shownBefore = n.shown;
       const c = await newCard(w, { kind: 'approval', title, blocking: true });
       await until('the notification', () => n.shown > shownBefore, 60_000);
-      await driver.waitFor({ selector: `${TOAST}:has-text("Deploy?")`, timeout: 30_000 });
+      await vscode.commands.executeCommand('notifications.showList');
+      await driver.waitFor({ selector: `${MESSAGE}:has-text("Deploy?")`, timeout: 30_000 });
       await driver.screenshot('hardening-notification-link');
-      assert.equal(await driver.count({ selector: `${TOAST} a` }), 0, 'no anchor in the notification');
-      assert.ok((await driver.text({ selector: `${TOAST}:has-text("Deploy?")` })).includes('[Open card]'), 'the card\'s words are shown as written');
-      await driver.click({ selector: `${TOAST}:has-text("Deploy?")` });
+      assert.equal(await driver.count({ selector: `${MESSAGE} a` }), 0, 'no anchor in the notification');
+      assert.ok((await driver.text({ selector: `${MESSAGE}:has-text("Deploy?")` })).includes('[Open card]'), 'the card\'s words are shown as written');
+      await driver.click({ selector: `${MESSAGE}:has-text("Deploy?")` });
       await sleep(3_000);
       assert.equal(fs.existsSync(marker), false, 'the terminal received nothing');
       assert.equal((await sandboxCard(w, c.id)).status, 'pending');
@@ -60,6 +62,7 @@ describe('hardening: the editor (extension host)', function () {
       fs.rmSync(marker, { force: true });
       probe.dispose();
       await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
     }
   });
 
@@ -92,15 +95,15 @@ describe('hardening: the editor (extension host)', function () {
     // The person is typing elsewhere; the panel gets focus and their `1`, Enter arrive at once.
     await vscode.commands.executeCommand('workbench.action.focusSideBar');
     await sleep(700);
-    await driver.press('1', inPanel('body'));
-    await driver.press('Enter', inPanel('body'));
+    await driver.press('1', inPanel('#title'));
+    await driver.type('\n'); // Enter, to the focused panel
     await sleep(1_000);
     assert.equal(await driver.count(inPanel('.option.chosen')), 0, 'the key picked nothing');
     assert.equal((await sandboxCard(w, c.id)).status, 'pending', 'Enter answered nothing');
-    // Now focused for a while: the same keys are the person's.
-    await driver.press('1', inPanel('body'));
+    // Now focused for a while: the same keys, typed into the focused panel, are the person's.
+    await driver.type('1');
     await driver.waitFor(inPanel('.option.chosen', 15_000));
-    await driver.press('Enter', inPanel('body'));
+    await driver.type('\n');
     await driver.waitFor(inPanel('#countdown', 15_000));
     const h = await until('the assistant to hear the answer', async () => { const x = await heard(w, c.id); return x.length ? x : undefined; }, 30_000);
     await sleep(1_000);
