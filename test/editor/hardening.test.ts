@@ -95,7 +95,8 @@ describe('hardening: the editor (extension host)', function () {
     // The person is typing elsewhere; the panel gets focus and their `1`, Enter arrive at once.
     await vscode.commands.executeCommand('workbench.action.focusSideBar');
     await sleep(700);
-    await driver.press('1', inPanel('#title'));
+    await driver.click(inPanel('#title'));
+    await driver.type('1');
     await driver.type('\n'); // Enter, to the focused panel
     await sleep(1_000);
     assert.equal(await driver.count(inPanel('.option.chosen')), 0, 'the key picked nothing');
