@@ -149,14 +149,6 @@ function writeSettings(userData, baseUrl, machineFile) {
   fs.writeFileSync(machine, JSON.stringify(ours, null, 2));
 }
 
-function demoTerminals(baseUrl, machineFile) {
-  const sandbox = path.join(root, 'dist', 'sandbox.js');
-  const q = (s) => (process.platform === 'win32' ? `"${s}"` : `'${s.replace(/'/g, "'\\''")}'`);
-  return ['builder', 'reviewer'].map((name) => ({
-    name: `demo assistant: ${name}`,
-    command: `node ${q(sandbox)} assistant --base ${baseUrl} --name ${name} --machine-file ${q(machineFile)}`,
-  }));
-}
 
 async function runDesktop(ws, env) {
   const userData = path.join(work, 'user-data');
@@ -223,7 +215,7 @@ async function main() {
   const ws = writeWorkspace(baseUrl);
   writeSettings(path.join(work, 'user-data'), baseUrl, machineFile);
   const env = { ...process.env, ASSISTANT_CARDS_SANDBOX_URL: baseUrl };
-  if (!flag('--no-demo-terminals')) env.ASSISTANT_CARDS_DEMO_TERMINALS = JSON.stringify(demoTerminals(baseUrl, machineFile));
+  if (!flag('--no-demo-terminals')) env.ASSISTANT_CARDS_DEMO_TERMINALS = JSON.stringify({ baseUrl, machineFile, assistants: ['builder', 'reviewer'] });
 
   const desktop = !flag('--code-server') && onPath('code');
   if (desktop) {

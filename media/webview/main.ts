@@ -2,6 +2,7 @@
 // reports presses back; it never talks to the service. Everything from the card is text.
 import type { Card } from '../../src/api/schemas';
 import { ago, localDateTimeToIso, secondsLeft, seen } from '../../src/editor/shared/format';
+import { AnswerKeyGuard } from '../../src/editor/shared/key-guard';
 import type { AssistantChoice, Draft, FromWebview, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
 import type { Child } from './dom';
 import { clear, h } from './dom';
@@ -49,6 +50,21 @@ const ui: UiState = {
 vscode.setState({ cardId, draft: ui.draft });
 
 const post = (m: FromWebview) => vscode.postMessage(m);
+
+// Keys that pick or answer wait a moment after a card (or a new version) shows and after the
+// panel gets focus: keys typed for the editor a moment ago are not the person's answer.
+const keyGuard = new AnswerKeyGuard();
+window.addEventListener('focus', () => keyGuard.arm());
+document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') keyGuard.arm(); });
+
+/**
+ * A button's click handler that ignores a keyboard activation (Enter or Space on the focused
+ * button: `detail` 0) while answering keys wait. A mouse click always counts.
+ */
+const pressed = (act: () => void) => (e: Event) => {
+  if ((e as MouseEvent).detail === 0 && !keyGuard.allows()) { e.preventDefault(); return; }
+  act();
+};
 const now = () => Date.now() + ui.clockSkewMs;
 
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
@@ -64,6 +80,7 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
   switch (m.type) {
     case 'card': {
       const newVersion = ui.card !== undefined && ui.shownVersion !== m.shownVersion;
+      if (!ui.card || newVersion || ui.card.version !== m.card.version) keyGuard.arm();
       ui.card = m.card;
       ui.shownVersion = m.shownVersion;
       ui.changedSinceAnswer = m.changedSinceAnswer ?? (ui.changedSinceAnswer && !newVersion);
@@ -243,11 +260,11 @@ function body(c: Card): Child {
   parts.push(textArea('note', 'Note to the assistant (optional)', 2));
   const actions: Child[] = c.kind === 'approval'
     ? [
-        h('button', { class: 'primary', key: 'approve', disabled: disabled(), on: { click: () => answer({ approved: true }) } }, 'Approve'),
-        h('button', { key: 'decline', disabled: disabled(), on: { click: () => answer({ approved: false }) } }, 'Decline'),
+        h('button', { class: 'primary', key: 'approve', disabled: disabled(), on: { click: pressed(() => answer({ approved: true })) } }, 'Approve'),
+        h('button', { key: 'decline', disabled: disabled(), on: { click: pressed(() => answer({ approved: false })) } }, 'Decline'),
       ]
-    : [h('button', { class: 'primary', id: 'answer', key: 'answer', disabled: disabled() || !canAnswer(c), on: { click: () => answerFromForm(c) } }, 'Answer')];
-  actions.push(h('button', { key: 'theyDecide', disabled: disabled(), title: 'Hand the decision back to the assistant', on: { click: () => answer({ theyDecide: true }) } }, 'You decide'));
+    : [h('button', { class: 'primary', id: 'answer', key: 'answer', disabled: disabled() || !canAnswer(c), on: { click: pressed(() => answerFromForm(c)) } }, 'Answer')];
+  actions.push(h('button', { key: 'theyDecide', disabled: disabled(), title: 'Hand the decision back to the assistant', on: { click: pressed(() => answer({ theyDecide: true })) } }, 'You decide'));
   parts.push(h('div', { class: 'actions' }, ...actions));
   return h('section', { class: 'answer' }, ...parts);
 }
@@ -374,7 +391,7 @@ function updateBody(c: Card): HTMLElement {
     h('p', {}, facts.join(' · ')),
     c.url ? h('p', {}, h('button', { class: 'link', key: 'update-link', on: { click: (e) => { e.preventDefault(); post({ type: 'openLink', url: c.url! }); } } }, linkText(c.url))) : false,
     h('div', { class: 'actions' },
-      h('button', { class: 'primary', key: 'gotit', disabled: disabled(), on: { click: () => post({ type: 'answer', version: ui.shownVersion, body: {} }) } }, 'Got it')),
+      h('button', { class: 'primary', key: 'gotit', disabled: disabled(), on: { click: pressed(() => post({ type: 'answer', version: ui.shownVersion, body: {} })) } }, 'Got it')),
   );
 }
 
@@ -420,7 +437,7 @@ function handOverSection(c: Card): Child {
     const to = c.delegatedTo;
     return h('section', { class: 'handover' }, h('h2', {}, 'With a helper'),
       to ? h('p', {}, `Handed to ${helperName(to.assistantId, to.agentId)}, mode ${to.mode === 'loop' ? 'loop (its answer comes to you first)' : 'freely'}.`) : false,
-      h('button', { key: 'takeBack', disabled: disabled(), on: { click: () => post({ type: 'takeBack', version: ui.shownVersion }) } }, 'Take back'));
+      h('button', { key: 'takeBack', disabled: disabled(), on: { click: pressed(() => post({ type: 'takeBack', version: ui.shownVersion })) } }, 'Take back'));
   }
   if (!waitsOnYou(c) || c.kind === 'update') return false;
   if (!ui.showHandOver) {
@@ -453,11 +470,11 @@ function handOverSection(c: Card): Child {
     list.length === 0 ? h('p', { class: 'muted' }, 'No other assistants are in reach.') : false,
     h('div', { class: 'actions' }, sel, agentSel, mode), note,
     h('div', { class: 'actions' },
-      h('button', { class: 'primary', key: 'handover-send', disabled: disabled() || list.length === 0, on: { click: () => {
+      h('button', { class: 'primary', key: 'handover-send', disabled: disabled() || list.length === 0, on: { click: pressed(() => {
         if (!sel.value) return;
         post({ type: 'delegate', version: ui.shownVersion, assistantId: sel.value, ...(agentSel.value ? { agentId: agentSel.value } : {}),
           mode: mode.value === 'loop' ? 'loop' : 'freely', ...(note.value.trim() ? { note: note.value.trim() } : {}) });
-      } } }, 'Hand over'),
+      }) } }, 'Hand over'),
       h('button', { key: 'handover-cancel', on: { click: () => { ui.showHandOver = false; render(); } } }, 'Cancel')));
 }
 
@@ -473,11 +490,11 @@ function messageSection(c: Card): Child {
   if (!waitsOnYou(c) || c.kind === 'update') return false;
   return h('section', { class: 'message' }, h('h2', {}, 'Write to the assistant'),
     textArea('message', 'The assistant acts on your words as the answer', 2),
-    h('button', { key: 'send-message', disabled: disabled(), on: { click: () => {
+    h('button', { key: 'send-message', disabled: disabled(), on: { click: pressed(() => {
       const text = ui.draft.message?.trim();
       if (!text) { ui.problem = { code: 'bad_input', message: 'Write something first.', next: 'Type your words, then Send.' }; render(); return; }
       post({ type: 'message', version: ui.shownVersion, body: text });
-    } } }, 'Send'));
+    }) } }, 'Send'));
 }
 
 // ----- History -----
@@ -512,10 +529,15 @@ document.addEventListener('keydown', (e) => {
   const c = ui.card;
   if (!c) return;
   if (typing) {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && waitsOnYou(c) && c.kind !== 'approval' && c.kind !== 'update') { e.preventDefault(); answerFromForm(c); }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && waitsOnYou(c) && c.kind !== 'approval' && c.kind !== 'update') {
+      e.preventDefault();
+      if (keyGuard.allows()) answerFromForm(c);
+    }
     return;
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
+  // Too soon after the card showed or the panel got focus: no pick, no answer, no button press.
+  if ((e.key === 'Enter' || e.key === ' ' || /^[1-9]$/.test(e.key)) && !keyGuard.allows()) { e.preventDefault(); return; }
   if (/^[1-9]$/.test(e.key) && waitsOnYou(c)) {
     const o = c.options?.[Number(e.key) - 1];
     if (o && !disabled()) { e.preventDefault(); pick(o.id, !!c.multi); }

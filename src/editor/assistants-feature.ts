@@ -1,8 +1,10 @@
 // Issue 6 in one registration: the assistants view, terminal matching, workspace scope, presence,
-// "Go to terminal", "Cards of the active terminal", and the demo terminals `npm start` asks for.
+// "Go to terminal" and "Cards of the active terminal" (demo-terminals.ts opens `npm start`'s terminals).
 // extension.ts lists `registerAssistantsFeature` in CORE_FEATURES (built per client core) and
 // hands `ASSISTANTS_HANDLERS` to the commands (they dispatch to the current feature).
 import * as vscode from 'vscode';
+import { say } from './say';
+import { plainText } from './shared/plain-text';
 import type { Assistant, CardListEntry } from '../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../sync/contract';
 import { AssistantsTree, type AssistantsTreeNode } from './assistants-view';
@@ -36,9 +38,6 @@ export interface AssistantsFeature {
   };
 }
 
-/** `npm start` passes the demo terminals to open through this variable (see docs/decisions.md). */
-export const DEMO_TERMINALS_ENV = 'ASSISTANT_CARDS_DEMO_TERMINALS';
-
 let current: AssistantsFeature | undefined;
 /** The feature of this window's live client core, if any (for the panel and commands). */
 export function assistantsFeature(): AssistantsFeature | undefined { return current; }
@@ -54,7 +53,7 @@ export const ASSISTANTS_HANDLERS = {
 };
 
 function notReady(): undefined {
-  void vscode.window.showInformationMessage('Assistant Cards: sign in first; then the assistants of this window\'s terminals are known.');
+  void say.info('Assistant Cards: sign in first; then the assistants of this window\'s terminals are known.');
   return undefined;
 }
 
@@ -85,7 +84,7 @@ export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log)
 
   const show = (terminal: vscode.Terminal | undefined, what: string): boolean => {
     if (terminal) { terminal.show(false); return true; }
-    void vscode.window.showInformationMessage(
+    void say.info(
       `Assistant Cards: ${what} does not run in a terminal of this window. Its live sessions are listed in the Assistants view.`);
     return false;
   };
@@ -127,8 +126,6 @@ export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log)
       ? 'Assistant Cards: every card of this computer'
       : 'Assistant Cards: cards of the assistants in this window\'s terminals', 3000);
   };
-
-  openDemoTerminals(log);
 
   const feature: AssistantsFeature & vscode.Disposable = {
     matcher, tree, scope, presence, focusTerminalForCard,
@@ -198,12 +195,12 @@ async function pickAndFocus(assistants: readonly Assistant[], matcher: TerminalM
     for (const g of a.agents) {
       for (const s of g.liveSessions) {
         const m = matcher.terminalOf(s.appSessionId);
-        if (m) items.push({ label: `${a.name} / ${g.name}`, description: `terminal "${m.terminal.name}"`, detail: s.cwd, terminal: m.terminal });
+        if (m) items.push({ label: plainText(`${a.name} / ${g.name}`, 120), description: `terminal "${plainText(m.terminal.name, 60)}"`, detail: plainText(s.cwd, 200), terminal: m.terminal });
       }
     }
   }
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('Assistant Cards: no live assistant runs in a terminal of this window.');
+    void say.info('Assistant Cards: no live assistant runs in a terminal of this window.');
     return false;
   }
   const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Go to the terminal of…' });
@@ -212,30 +209,3 @@ async function pickAndFocus(assistants: readonly Assistant[], matcher: TerminalM
   return true;
 }
 
-/**
- * `npm start` sets ASSISTANT_CARDS_DEMO_TERMINALS to `[{name, command}]`: open each terminal
- * (unless one of that name is already open, e.g. after a window reload) and type the command,
- * as a person would start an assistant in their shell.
- */
-let demoTerminalsOpened = false;
-function openDemoTerminals(log: Log): void {
-  const raw = process.env[DEMO_TERMINALS_ENV];
-  if (!raw || demoTerminalsOpened) return;
-  demoTerminalsOpened = true; // once per extension host, not once per client core
-  let list: { name?: unknown; command?: unknown; cwd?: unknown }[];
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    list = Array.isArray(parsed) ? parsed as typeof list : [];
-  } catch {
-    log.warn(`${DEMO_TERMINALS_ENV} is not JSON; no demo terminals opened`);
-    return;
-  }
-  for (const t of list) {
-    if (typeof t.name !== 'string' || typeof t.command !== 'string') continue;
-    if (vscode.window.terminals.some((x) => x.name === t.name)) continue;
-    const terminal = vscode.window.createTerminal({ name: t.name, ...(typeof t.cwd === 'string' ? { cwd: t.cwd } : {}) });
-    terminal.sendText(t.command, true);
-    terminal.show(true);
-    log.info(`demo: opened terminal "${t.name}"`);
-  }
-}

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Agent, Assistant, LiveSession } from '../api/schemas';
 import { DisposableBase } from './disposable';
 import { ago } from './shared/format';
+import { plainLines, plainText } from './shared/plain-text';
 import type { TerminalMatcher } from './terminals';
 
 export interface AssistantNode { kind: 'assistant'; assistantId: string }
@@ -86,18 +87,20 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       if (!assistant) return new vscode.TreeItem('(gone)');
       const live = assistant.agents.some((g) => g.state === 'live' || g.liveSessions.length > 0);
       const terminal = this.matcher.terminalFor({ assistantId: assistant.id });
-      const item = new vscode.TreeItem(assistant.name,
+      const item = new vscode.TreeItem(plainText(assistant.name, 80) || '(no name)',
         assistant.agents.length ? (live ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed)
           : vscode.TreeItemCollapsibleState.None);
       item.id = `a:${assistant.id}`;
       const open = assistant.agents.reduce((n, g) => n + g.openCards, 0);
       // Short enough for a narrow side bar; the open count is on each agent and in the tooltip.
-      item.description = [assistant.appName || assistant.app, assistant.machine.name].filter(Boolean).join(' · ');
+      item.description = [plainText(assistant.appName || assistant.app, 40), plainText(assistant.machine.name, 40)].filter(Boolean).join(' · ');
       item.iconPath = new vscode.ThemeIcon(live ? 'circle-filled' : 'circle-outline',
         live ? new vscode.ThemeColor('charts.green') : undefined);
-      item.tooltip = new vscode.MarkdownString(undefined, false);
-      item.tooltip.appendText(`${assistant.name} (${assistant.appName || assistant.app}) on ${assistant.machine.name}, ${open} open card${open === 1 ? '' : 's'}\n`);
-      item.tooltip.appendText(terminal ? `Runs in terminal "${terminal.name}" of this window` : 'Not in a terminal of this window');
+      // A plain string: a MarkdownString would render links and icons from these names.
+      item.tooltip = plainLines([
+        `${plainText(assistant.name, 200)} (${plainText(assistant.appName || assistant.app, 80)}) on ${plainText(assistant.machine.name, 80)}, ${open} open card${open === 1 ? '' : 's'}`,
+        terminal ? `Runs in terminal "${plainText(terminal.name, 80)}" of this window` : 'Not in a terminal of this window',
+      ]);
       item.contextValue = terminal ? 'assistant assistant:terminal' : 'assistant';
       item.command = focus(terminal);
       return item;
@@ -106,13 +109,14 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     if (el.kind === 'agent') {
       if (!agent) return new vscode.TreeItem('(gone)');
       const terminal = this.matcher.terminalFor({ assistantId: el.assistantId, agentId: agent.id });
-      const item = new vscode.TreeItem(agent.name, agent.liveSessions.length
+      const item = new vscode.TreeItem(plainText(agent.name, 80) || '(no name)', agent.liveSessions.length
         ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       item.id = `g:${el.assistantId}/${agent.id}`;
-      const when = agent.state === 'live' ? 'live' : agent.liveAt ? `${agent.state}, live ${ago(agent.liveAt, this.now())}` : agent.state;
+      const state = plainText(agent.state, 20);
+      const when = state === 'live' ? 'live' : agent.liveAt ? `${state}, live ${ago(agent.liveAt, this.now())}` : state;
       item.description = [when, `${agent.openCards} open`].join(' · ');
       item.iconPath = new vscode.ThemeIcon(agent.state === 'live' ? 'pulse' : 'person');
-      item.tooltip = `${agent.name}: ${when}, ${agent.openCards} open card${agent.openCards === 1 ? '' : 's'}`;
+      item.tooltip = `${plainText(agent.name, 200)}: ${when}, ${agent.openCards} open card${agent.openCards === 1 ? '' : 's'}`;
       item.contextValue = terminal ? 'agent assistant:terminal' : 'agent';
       item.command = focus(terminal);
       return item;
@@ -120,19 +124,19 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
 
     if (!session) return new vscode.TreeItem('(ended)');
     const match = this.matcher.terminalOf(session.appSessionId);
-    const item = new vscode.TreeItem(path.basename(session.cwd) || session.cwd, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(plainText(path.basename(session.cwd) || session.cwd, 80) || '(no folder)', vscode.TreeItemCollapsibleState.None);
     item.id = `s:${el.assistantId}/${el.agentId}/${session.appSessionId}`;
-    item.description = match ? `terminal "${match.terminal.name}"` : 'not in this window';
+    item.description = match ? `terminal "${plainText(match.terminal.name, 60)}"` : 'not in this window';
     item.iconPath = new vscode.ThemeIcon(match ? 'terminal' : 'debug-disconnect');
     const t = session.terminal;
-    item.tooltip = [
-      session.cwd,
-      t?.pid !== undefined ? `shell pid ${t.pid}` : '',
-      t?.tty ? `tty ${t.tty}` : '',
-      t?.program ? `in ${t.program}` : '',
-      match ? `matched to "${match.terminal.name}" by ${match.by}` : 'no terminal of this window matches',
+    item.tooltip = plainLines([
+      plainText(session.cwd, 300),
+      t?.pid !== undefined ? `shell pid ${plainText(String(t.pid), 20)}` : '',
+      t?.tty ? `tty ${plainText(t.tty, 60)}` : '',
+      t?.program ? `in ${plainText(t.program, 60)}` : '',
+      match ? `matched to "${plainText(match.terminal.name, 80)}" by ${match.by}` : 'no terminal of this window matches',
       `live ${ago(session.liveAt, this.now())}`,
-    ].filter(Boolean).join('\n');
+    ]);
     item.contextValue = match ? 'session assistant:terminal' : 'session';
     item.command = focus(match?.terminal);
     return item;

@@ -9,7 +9,7 @@ import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
 import { contextValueOf } from './shared/card-view';
-import { oneLine } from './shared/format';
+import { plainText } from './shared/plain-text';
 import { problemMessage } from './shared/problem-messages';
 import type { Draft, FromWebview, ToWebview } from './shared/protocol';
 import { isFromWebview, safeExternalUrl } from './shared/protocol';
@@ -46,11 +46,11 @@ export class CardPanels extends DisposableBase {
     this._register(deps.core.onDidChangeState(() => { for (const p of this.panels.values()) p.connectionChanged(); }));
   }
 
-  /** Opens (or reveals) the panel of a card. */
-  open(cardId: string, column: vscode.ViewColumn = vscode.ViewColumn.Active): CardPanel {
+  /** Opens (or reveals) the panel of a card; `preserveFocus` when the person did not ask for it. */
+  open(cardId: string, column: vscode.ViewColumn = vscode.ViewColumn.Active, preserveFocus = false): CardPanel {
     const existing = this.panels.get(cardId);
-    if (existing) { existing.panel.reveal(column); return existing; }
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Card', column, this.options());
+    if (existing) { existing.panel.reveal(column, preserveFocus); return existing; }
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Card', { viewColumn: column, preserveFocus }, this.options());
     return this.adopt(cardId, panel);
   }
 
@@ -162,7 +162,7 @@ export class CardPanel extends DisposableBase {
       const card = fresh ?? await this.deps.core.cards.whole(this.cardId);
       if (this.isDisposed) return;
       this.card = card;
-      this.panel.title = oneLine(card.title, 40) || 'Card';
+      this.panel.title = plainText(card.title, 40) || 'Card';
       if (this.undoUntil && Date.parse(this.undoUntil) <= Date.now()) this.undoUntil = undefined;
       if (card.status !== 'answered' && card.status !== 'delegated') this.undoUntil = undefined;
       if (this.panel.active) setContext(CONTEXT.activePanelCard, contextValueOf(card));

@@ -1,11 +1,13 @@
 // Quick picks so every action works from the palette without the mouse: pick a card, then an
-// option. Labels come from untrusted card text, so they pass through oneLine (no control or
-// direction-override characters, bounded length).
+// option. Labels come from untrusted card text, so they pass through plainText (no control or
+// direction-override characters, no `$(icon)`, bounded length).
 import * as vscode from 'vscode';
+import { say } from './say';
 import type { Card, CardListEntry } from '../api/schemas';
 import type { ClientCore, Group } from '../sync';
 import { lookOf } from './shared/card-view';
-import { localDateTimeToIso, oneLine } from './shared/format';
+import { localDateTimeToIso } from './shared/format';
+import { plainText } from './shared/plain-text';
 
 interface CardPickItem extends vscode.QuickPickItem { id?: string }
 
@@ -32,7 +34,7 @@ export async function pickCard(
     }
   }
   if (!items.length) {
-    void vscode.window.showInformationMessage(`Assistant Cards: no card fits "${title}".`);
+    void say.info(`Assistant Cards: no card fits "${title}".`);
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'Pick a card' });
@@ -43,7 +45,7 @@ type AnswerPick = { kind: 'answer'; body: Record<string, unknown> } | { kind: 'g
 
 /** Asks the person for an answer to a card, by kind. */
 export async function pickAnswer(card: Card): Promise<AnswerPick> {
-  const title = oneLine(card.title, 100);
+  const title = plainText(card.title, 100);
   const theyDecide: vscode.QuickPickItem = { label: '$(sparkle) You decide', description: 'hand the decision back to the assistant' };
   switch (card.kind) {
     case 'update': {
@@ -62,9 +64,9 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
       for (const ask of card.asks ?? []) {
         let v: string | undefined;
         if (ask.options?.length) {
-          v = (await vscode.window.showQuickPick(ask.options.map((o) => ({ label: oneLine(o.label, 200), id: o.id })), { title: oneLine(ask.title, 100) }))?.id;
+          v = (await vscode.window.showQuickPick(ask.options.map((o) => ({ label: plainText(o.label, 200), id: o.id })), { title: plainText(ask.title, 100) }))?.id;
         } else {
-          v = await vscode.window.showInputBox({ title: oneLine(ask.title, 100), prompt: 'Your answer' });
+          v = await vscode.window.showInputBox({ title: plainText(ask.title, 100), prompt: 'Your answer' });
         }
         if (v === undefined) return undefined;
         answers[ask.id] = v;
@@ -76,7 +78,7 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
       if (options.length) {
         const rec = new Set(card.recommendedIds ?? []);
         const items = options.map((o, i) => ({
-          label: `${i < 9 ? `${i + 1}. ` : ''}${oneLine(o.label, 200)}`,
+          label: `${i < 9 ? `${i + 1}. ` : ''}${plainText(o.label, 200)}`,
           description: rec.has(o.id) ? '★ recommended' : '',
           id: o.id,
         }));
@@ -117,13 +119,13 @@ function toIso(v: string, tz: string): string | undefined {
 export async function pickHelper(core: ClientCore): Promise<{ assistantId: string; agentId?: string; mode: 'freely' | 'loop'; note?: string } | undefined> {
   await core.assistants.refresh().catch(() => undefined);
   const list = core.assistants.list();
-  if (!list.length) { void vscode.window.showInformationMessage('Assistant Cards: no assistant is in reach to hand over to.'); return undefined; }
-  const a = await vscode.window.showQuickPick(list.map((x) => ({ label: oneLine(x.name, 80), description: `${oneLine(x.appName, 40)} · ${oneLine(x.machine.name, 40)}`, id: x.id })), { title: 'Hand over to' });
+  if (!list.length) { void say.info('Assistant Cards: no assistant is in reach to hand over to.'); return undefined; }
+  const a = await vscode.window.showQuickPick(list.map((x) => ({ label: plainText(x.name, 80), description: `${plainText(x.appName, 40)} · ${plainText(x.machine.name, 40)}`, id: x.id })), { title: 'Hand over to' });
   if (!a) return undefined;
   const agents = list.find((x) => x.id === a.id)?.agents ?? [];
   let agentId: string | undefined;
   if (agents.length) {
-    const g = await vscode.window.showQuickPick([{ label: 'Any agent', id: '' }, ...agents.map((x) => ({ label: oneLine(x.name, 80), description: x.state, id: x.id }))], { title: 'Which agent' });
+    const g = await vscode.window.showQuickPick([{ label: 'Any agent', id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(x.state, 20), id: x.id }))], { title: 'Which agent' });
     if (!g) return undefined;
     agentId = g.id || undefined;
   }

@@ -1,6 +1,7 @@
 // The cards tree (`assistantCards.cards`): five groups, stable ids, getParent for reveal, and
 // one item refreshed when one card changes. The badge shows how many cards wait on the person.
 import * as vscode from 'vscode';
+import { say } from './say';
 import type { CardListEntry } from '../api/schemas';
 import type { CardModelView, Group } from '../sync/contract';
 import { CONTEXT, setContext } from './context-keys';
@@ -100,6 +101,19 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     return n;
   }
 
+  /**
+   * Whether `arg` is the very node object this tree handed to VS Code: what a command receives
+   * when the person used this tree's menus. A look-alike object from elsewhere is not.
+   */
+  owns(arg: unknown): arg is CardNode {
+    return typeof arg === 'object' && arg !== null && this.cardNodes.get((arg as Partial<CardNode>).id ?? '') === arg;
+  }
+
+  /** The node of a card, as the tree's menus pass it (for tests that stand in for the person). */
+  nodeOf(id: string): CardNode | undefined {
+    return this.model.get(id) ? this.cardNode(id) : undefined;
+  }
+
   private async loadDone(): Promise<void> {
     this.doneLoaded = true;
     this.doneFailed = false;
@@ -110,7 +124,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
       this.doneLoaded = false;
       this.doneFailed = true;
       this.log.warn(`loading done cards failed: ${String(e)}`);
-      void vscode.window.showWarningMessage(`Assistant Cards: could not load the Done cards (${(e as Error).message ?? String(e)}).`, 'Retry')
+      void say.warn(`Assistant Cards: could not load the Done cards (${(e as Error).message ?? String(e)}).`, 'Retry')
         .then((x) => { if (x) void this.loadDone(); });
       return;
     }
@@ -184,7 +198,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(COLORS[look.color]!) : undefined);
     item.contextValue = look.contextValue;
     item.accessibilityInformation = { label: `${look.label}, ${look.description}` };
-    item.command = { command: 'assistantCards.openCard', title: 'Open card', arguments: [el.id] };
+    item.command = { command: 'assistantCards.openCard', title: 'Open card', arguments: [this.cardNode(el.id)] };
     return item;
   }
 

@@ -1,15 +1,19 @@
 // Every command the manifest contributes, registered in one place. The ids come from one list so a
-// test can compare them with package.json. Each card action works from the palette (quick picks),
-// from the tree's menus (the node is passed) and with a card id (tests, notifications).
+// test can compare them with package.json. Each card action works from the palette (quick picks)
+// and from the tree's menus (the tree's own node is passed). Called with anything else (a card id
+// from another extension or a command link, a look-alike node), an action opens the card and
+// does nothing more: only the person's press acts.
 import * as vscode from 'vscode';
+import { say } from './say';
 import type { Card, CardListEntry } from '../api/schemas';
 import type { ClientCore, PressAction } from '../sync';
-import type { CardsTree, Node } from './cards-tree';
+import type { CardsTree } from './cards-tree';
 import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
 import type { Log } from './log';
 import { runPress, type Outcome } from './press-runner';
 import type { CardFilter } from './shared/card-view';
-import { oneLine, secondsLeft } from './shared/format';
+import { secondsLeft } from './shared/format';
+import { plainText } from './shared/plain-text';
 import { problemMessage } from './shared/problem-messages';
 import { safeExternalUrl } from './shared/protocol';
 
@@ -26,7 +30,7 @@ export interface CommandHost {
   log: Log;
   core(): ClientCore | undefined;
   tree(): CardsTree | undefined;
-  openCard(id: string): void;
+  openCard(id: string, opts?: { preserveFocus?: boolean }): void;
   signIn(): Promise<unknown>;
   signOut(): Promise<void>;
   /** Re-reads settings and the computer identity file; rebuilds the core when they changed. */
@@ -38,11 +42,23 @@ export interface CommandHost {
 /** The handlers of the assistants feature (terminals and scope), passed in by extension.ts. */
 export type ExtraHandlers = Record<'focusTerminal' | 'cardsOfActiveTerminal' | 'toggleScope', (...args: unknown[]) => unknown>;
 
-const cardIdOf = (arg: unknown): string | undefined => {
-  if (typeof arg === 'string' && /^req_[A-Za-z0-9-]+$/.test(arg)) return arg;
-  const n = arg as Partial<Node> | undefined;
-  if (n && n.kind === 'card' && typeof n.id === 'string') return n.id;
-  return undefined;
+const CARD_ID = /^req_[A-Za-z0-9-]{1,100}$/;
+
+/** A card id named by a string or an object's `id`, if it looks like one (nothing is trusted). */
+const cardIdIn = (arg: unknown): string | undefined => {
+  const id = typeof arg === 'string' ? arg : typeof arg === 'object' && arg !== null ? (arg as { id?: unknown }).id : undefined;
+  return typeof id === 'string' && CARD_ID.test(id) ? id : undefined;
+};
+
+/**
+ * Who named the card of a command: nobody (the palette: the person picks), the person (the
+ * node this tree handed out), or someone else (anything else: an id string, a look-alike).
+ */
+type Target = { from: 'pick' } | { from: 'tree'; id: string } | { from: 'elsewhere'; id: string | undefined };
+const targetOf = (arg: unknown, tree: CardsTree | undefined): Target => {
+  if (arg === undefined) return { from: 'pick' };
+  if (tree?.owns(arg)) return { from: 'tree', id: arg.id };
+  return { from: 'elsewhere', id: cardIdIn(arg) };
 };
 
 const waitsOnYou = (c: CardListEntry) => c.status === 'pending' && c.turn === 'you';
@@ -53,7 +69,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
   const needCore = (): ClientCore | undefined => {
     const core = host.core();
     if (!core || core.state.kind !== 'online' && core.state.kind !== 'offline') {
-      void vscode.window.showWarningMessage('Assistant Cards: sign in first.', 'Sign In')
+      void say.warn('Assistant Cards: sign in first.', 'Sign In')
         .then((p) => { if (p) void vscode.commands.executeCommand(commandId('signIn')); });
       return undefined;
     }
@@ -66,18 +82,25 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
    * instead of acted on (only the answer's own pick shows the fresh card: `showsFresh`).
    */
   const resolveCard = async (core: ClientCore, arg: unknown, title: string, groups: Parameters<typeof pickCard>[1], accept?: (c: CardListEntry) => boolean, showsFresh = false): Promise<Card | undefined> => {
-    const id = cardIdOf(arg) ?? await pickCard(core, groups, title, accept);
+    const target = targetOf(arg, host.tree());
+    if (target.from === 'elsewhere') {
+      // Not the person's press: show the card (without taking the keyboard) and act on nothing.
+      log.info(`a card action was called with something other than this window's tree node: ${target.id ? `opened ${target.id} instead` : 'ignored'}`);
+      if (target.id && core.cards.get(target.id)) host.openCard(target.id, { preserveFocus: true });
+      return undefined;
+    }
+    const id = target.from === 'tree' ? target.id : await pickCard(core, groups, title, accept);
     if (!id) return undefined;
     const seen = core.cards.get(id)?.version;
     let card: Card;
     try {
       card = await core.cards.whole(id);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Assistant Cards: could not read the card (${(e as Error).message}). Refresh the view and try again.`);
+      void say.error(`Assistant Cards: could not read the card (${(e as Error).message}). Refresh the view and try again.`);
       return undefined;
     }
     if (!showsFresh && seen !== undefined && card.version > seen) {
-      void vscode.window.showInformationMessage('Assistant Cards: the card changed since you saw it. It is open now: look again, then choose.');
+      void say.info('Assistant Cards: the card changed since you saw it. It is open now: look again, then choose.');
       host.openCard(id);
       return undefined;
     }
@@ -87,7 +110,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
   const refuseHighStakes = (card: Card): boolean => {
     if (!card.highStakes) return false;
     const p = problemMessage('high_stakes');
-    void vscode.window.showWarningMessage(`Assistant Cards: ${p.message}`, 'Open in Browser')
+    void say.warn(`Assistant Cards: ${p.message}`, 'Open in Browser')
       .then((x) => { if (x) void openUrl(card.url); });
     return true;
   };
@@ -99,7 +122,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     if (!out.ok) {
       const p = problemMessage(out.problem.code, { ...(out.problem.retryAfterS ? { retryAfterS: out.problem.retryAfterS } : {}), ...(out.problem.detail ? { detail: out.problem.detail } : {}) });
       const buttons = out.problem.code === 'version_conflict' ? ['Open Card'] : out.problem.code === 'high_stakes' ? ['Open in Browser'] : [];
-      void vscode.window.showErrorMessage(`Assistant Cards: ${p.message} ${p.next}`, ...buttons).then((x) => {
+      void say.error(`Assistant Cards: ${p.message} ${p.next}`, ...buttons).then((x) => {
         if (x === 'Open Card') host.openCard(card.id);
         if (x === 'Open in Browser') void openUrl(out.problem.url ?? card.url);
       });
@@ -109,7 +132,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
 
   const openUrl = async (url: string | undefined) => {
     const safe = url ? safeExternalUrl(url) : undefined;
-    if (!safe) { void vscode.window.showWarningMessage('Assistant Cards: this card has no web address to open.'); return; }
+    if (!safe) { void say.warn('Assistant Cards: this card has no web address to open.'); return; }
     await vscode.env.openExternal(vscode.Uri.parse(safe, true));
   };
 
@@ -117,8 +140,8 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     if (!out.ok) return;
     const undoUntil = out.value.undoUntil;
     const left = secondsLeft(undoUntil, Date.now());
-    void vscode.window.showInformationMessage(
-      `Assistant Cards: answered "${oneLine(card.title, 60)}". The assistant hears it in ${left} s.`, 'Undo',
+    void say.info(
+      `Assistant Cards: answered "${plainText(card.title, 60)}". The assistant hears it in ${left} s.`, 'Undo',
     ).then(async (x) => {
       if (x !== 'Undo') return;
       // The version this message told of; a card changed since is refused, never undone unseen.
@@ -137,7 +160,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
         await core.cards.refresh();
       } catch (e) {
         log.warn(`refresh failed: ${String(e)}`);
-        void vscode.window.showErrorMessage(`Assistant Cards: could not read your cards (${(e as Error).message ?? String(e)}). It tries again by itself; check the connection or the log.`, 'Show Log')
+        void say.error(`Assistant Cards: could not read your cards (${(e as Error).message ?? String(e)}). It tries again by itself; check the connection or the log.`, 'Show Log')
           .then((x) => { if (x) log.show(); });
       }
     },
@@ -146,13 +169,15 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
 
     openCard: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const id = cardIdOf(arg) ?? await pickCard(core, ['pending', 'agent', 'snoozed', 'delegated', 'done'], 'Open a card');
-      if (id) host.openCard(id);
+      const target = targetOf(arg, host.tree());
+      const id = target.from === 'pick' ? await pickCard(core, ['pending', 'agent', 'snoozed', 'delegated', 'done'], 'Open a card') : target.id;
+      // Opened from elsewhere, the panel shows without taking the keyboard from the person.
+      if (id) host.openCard(id, { preserveFocus: target.from === 'elsewhere' });
     },
     nextCard: () => {
       const core = needCore(); if (!core) return;
       const next = core.cards.list('pending').find(waitsOnYou);
-      if (!next) { void vscode.window.showInformationMessage('Assistant Cards: nothing waits on you.'); return; }
+      if (!next) { void say.info('Assistant Cards: nothing waits on you.'); return; }
       host.openCard(next.id);
       void host.tree()?.reveal(next.id).catch(() => undefined);
     },
@@ -160,7 +185,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       const core = needCore(); if (!core) return;
       const card = await resolveCard(core, arg, 'Answer a card', ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
       if (!card || refuseHighStakes(card)) return;
-      if (!waitsOnYou(card)) { void vscode.window.showInformationMessage('Assistant Cards: this card no longer waits on you.'); return; }
+      if (!waitsOnYou(card)) { void say.info('Assistant Cards: this card no longer waits on you.'); return; }
       const pick = await pickAnswer(card);
       if (!pick) return;
       const out = await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
@@ -171,23 +196,23 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       const card = await resolveCard(core, arg, 'Close a notice', ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
       if (!card || refuseHighStakes(card)) return;
       const out = await press(core, card, { type: 'gotIt' }, 'gotIt');
-      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: notice closed.');
+      if (out.ok) void say.info('Assistant Cards: notice closed.');
     },
     undo: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
       const card = await resolveCard(core, arg, 'Undo an answer', ['pending', 'agent'], (c) => c.status === 'answered');
       if (!card) return;
       const out = await press(core, card, { type: 'undo' }, 'undo');
-      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: undone; the card waits on you again.');
+      if (out.ok) void say.info('Assistant Cards: undone; the card waits on you again.');
     },
     writeToAssistant: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
       const card = await resolveCard(core, arg, 'Write to the assistant', ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
       if (!card || refuseHighStakes(card)) return;
-      const body = await vscode.window.showInputBox({ title: `Write to the assistant: ${oneLine(card.title, 60)}`, prompt: 'The assistant acts on your words as the answer', validateInput: (v) => (v.trim() ? (v.length > 10_000 ? 'At most 10,000 characters' : undefined) : 'Write something') });
+      const body = await vscode.window.showInputBox({ title: `Write to the assistant: ${plainText(card.title, 60)}`, prompt: 'The assistant acts on your words as the answer', validateInput: (v) => (v.trim() ? (v.length > 10_000 ? 'At most 10,000 characters' : undefined) : 'Write something') });
       if (!body) return;
       const out = await press(core, card, { type: 'message', body, via: 'text' }, 'message');
-      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: sent to the assistant.');
+      if (out.ok) void say.info('Assistant Cards: sent to the assistant.');
     },
     later: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
@@ -196,14 +221,14 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       const until = await pickLater(host.timeZone());
       if (!until) return;
       const out = await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
-      if (out.ok) void vscode.window.showInformationMessage(`Assistant Cards: in Later until ${new Date(out.value.until ?? until).toLocaleString()}.`);
+      if (out.ok) void say.info(`Assistant Cards: in Later until ${new Date(out.value.until ?? until).toLocaleString()}.`);
     },
     back: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
       const card = await resolveCard(core, arg, 'Bring a card back', ['snoozed']);
       if (!card || refuseHighStakes(card)) return;
       const out = await press(core, card, { type: 'back' }, 'back');
-      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: back in the stack.');
+      if (out.ok) void say.info('Assistant Cards: back in the stack.');
     },
     handOver: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
@@ -212,14 +237,14 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       const to = await pickHelper(core);
       if (!to) return;
       const out = await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate');
-      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: handed over.');
+      if (out.ok) void say.info('Assistant Cards: handed over.');
     },
     takeBack: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
       const card = await resolveCard(core, arg, 'Take a card back', ['delegated']);
       if (!card || refuseHighStakes(card)) return;
       const out = await press(core, card, { type: 'takeBack' }, 'takeBack');
-      if (out.ok) void vscode.window.showInformationMessage('Assistant Cards: taken back; it waits on you again.');
+      if (out.ok) void say.info('Assistant Cards: taken back; it waits on you again.');
     },
     openInBrowser: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
@@ -262,12 +287,12 @@ async function pickFilter(core: ClientCore, tree: CardsTree): Promise<void> {
   const section = (label: string, dim: 'areas' | 'assistants' | 'apps', entries: [string, string][]) => {
     if (!entries.length) return;
     items.push({ label, kind: vscode.QuickPickItemKind.Separator });
-    for (const [value, name] of entries) items.push({ label: oneLine(name, 80), description: value, dim, value, picked: cur[dim]?.includes(value) ?? false });
+    for (const [value, name] of entries) items.push({ label: plainText(name, 80), description: plainText(value, 80), dim, value, picked: cur[dim]?.includes(value) ?? false });
   };
   section('Area', 'areas', [...areas]);
   section('Assistant', 'assistants', [...assistants]);
   section('App', 'apps', [...apps].map((a) => [a, a]));
-  if (!items.length) { void vscode.window.showInformationMessage('Assistant Cards: no areas, assistants or apps to filter by yet.'); return; }
+  if (!items.length) { void say.info('Assistant Cards: no areas, assistants or apps to filter by yet.'); return; }
   const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Filter cards (none picked: show all)' });
   if (!picked) return;
   const f: CardFilter = {};

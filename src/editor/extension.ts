@@ -6,12 +6,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { say } from './say';
 import type { Me } from '../api/schemas';
 import { redact as redactFacts } from '../api/runtime';
 import { createClientCore, identityFileExposure, InsecureAddressError, type ClientCore, type ConnectionState } from '../sync';
 import { CardsAuthProvider } from './auth-provider';
 import { CardPanels } from './card-panel';
 import { CardsTree } from './cards-tree';
+import { DEMO_TERMINALS_ENV, openDemoTerminals } from './demo-terminals';
 import { ASSISTANTS_HANDLERS, assistantsFeature, registerAssistantsFeature, type AssistantsFeature } from './assistants-feature';
 import { registerCommands } from './commands';
 import { CONTEXT, setContext, stateKey } from './context-keys';
@@ -41,7 +43,7 @@ export interface FeatureContext {
   core: ClientCore;
   log: Log;
   tree: CardsTree;
-  openCard(id: string): void;
+  openCard(id: string, opts?: { preserveFocus?: boolean }): void;
 }
 export type CoreFeature = (ctx: FeatureContext) => vscode.Disposable;
 
@@ -50,9 +52,16 @@ export type CoreFeature = (ctx: FeatureContext) => vscode.Disposable;
  *   registerAssistantsFeature,   // src/editor/assistants.ts: assistants view, terminals, presence
  * A feature that registers the assistants view must be listed so the placeholder below stays away.
  */
+let demoTerminalsAsked = false;
 export const CORE_FEATURES: CoreFeature[] = [
   // Issue 6: assistants view, terminal matching, workspace scope, presence.
   (ctx) => registerAssistantsFeature(ctx.core, ctx.log),
+  // The demo terminals `npm start` asks for.
+  (ctx) => {
+    // Once per extension host, not once per client core.
+    if (!demoTerminalsAsked) { demoTerminalsAsked = true; openDemoTerminals(ctx.log, process.env[DEMO_TERMINALS_ENV], ctx.extension); }
+    return { dispose: () => undefined };
+  },
 ];
 class EmptyTree implements vscode.TreeDataProvider<never> {
   getTreeItem(element: never): vscode.TreeItem { return element; }
@@ -148,7 +157,7 @@ export class App implements vscode.Disposable {
         log: this.log,
         core: () => this.live?.core,
         tree: () => this.live?.tree,
-        openCard: (id) => this.openCard(id),
+        openCard: (id, opts) => this.openCard(id, opts),
         signIn: () => this.signIn(),
         signOut: () => this.signOut(),
         refreshState: () => this.refreshState(),
@@ -178,8 +187,9 @@ export class App implements vscode.Disposable {
     return { dispose: () => { sub.dispose(); this.machineWatcher?.dispose(); } };
   }
 
-  openCard(id: string): void {
-    this.live?.panels.open(id);
+  /** `preserveFocus`: shown without taking the keyboard (when the person did not ask for it). */
+  openCard(id: string, opts: { preserveFocus?: boolean } = {}): void {
+    this.live?.panels.open(id, vscode.ViewColumn.Active, opts.preserveFocus ?? false);
   }
 
   async signIn(): Promise<Me | undefined> {
@@ -187,7 +197,7 @@ export class App implements vscode.Disposable {
     if (!this.live) {
       await this.refreshState();
       if (!this.live) {
-        const pick = await vscode.window.showWarningMessage(
+        const pick = await say.warn(
           'Assistant Cards: this computer is not set up (no computer identity file, or no service address).',
           'Start Local Sandbox', 'Open Settings');
         if (pick === 'Start Local Sandbox') await this.startSandbox();
@@ -219,11 +229,11 @@ export class App implements vscode.Disposable {
       // The person's identity of a real service stays as it is; the sandbox made one of its own.
       if (path.resolve(identity) !== path.resolve(machineFile())) await cfg.update('machineFile', identity, vscode.ConfigurationTarget.Global);
       await this.refreshState();
-      const pick = await vscode.window.showInformationMessage(`Assistant Cards: the local sandbox runs at ${url} and this computer is set up for it.`, 'Sign In');
+      const pick = await say.info(`Assistant Cards: the local sandbox runs at ${url} and this computer is set up for it.`, 'Sign In');
       if (pick) await this.signIn();
     } catch (e) {
       this.log.error(`sandbox: ${String(e)}`);
-      void vscode.window.showErrorMessage(`Assistant Cards: the local sandbox did not start: ${(e as Error).message}. See the log.`, 'Show Log')
+      void say.error(`Assistant Cards: the local sandbox did not start: ${(e as Error).message}. See the log.`, 'Show Log')
         .then((p) => { if (p) this.log.show(); });
     }
   }
@@ -303,8 +313,7 @@ export class App implements vscode.Disposable {
       const text = s.reason === 'app-removed'
         ? 'Assistant Cards: this app was removed from your account, so the service refuses it. Sign in again to allow it.'
         : 'Assistant Cards: your sign-in ended. Sign in again to keep seeing your cards.';
-      this.reauthPrompt = vscode.window
-        .showWarningMessage(text, 'Sign In')
+      this.reauthPrompt = say.warn(text, 'Sign In')
         .then((p) => { if (p) void this.signIn(); })
         .then(() => { this.reauthPrompt = undefined; }, () => { this.reauthPrompt = undefined; });
     }

@@ -3,9 +3,10 @@
 // the tree and the status bar still count them. A toast hides by itself after a while but its
 // promise stays open until dismissed, so "shows" ends at dismissal or after SHOWN_MS.
 import * as vscode from 'vscode';
+import { say } from './say';
 import type { ClientCore } from '../sync';
 import { DisposableBase } from './disposable';
-import { oneLine } from './shared/format';
+import { plainText } from './shared/plain-text';
 
 const SHOWN_MS = 30_000;
 
@@ -24,8 +25,7 @@ export class BlockingNotifier extends DisposableBase {
       const until = Date.now() + SHOWN_MS;
       this.showingUntil = until;
       this.shown++;
-      void vscode.window
-        .showInformationMessage(`A blocking card waits on you: ${oneLine(c.title, 100)}`, 'Open')
+      void say.info(`A blocking card waits on you: ${plainText(c.title, 100)}`, 'Open')
         .then((pick) => { if (pick === 'Open') open(c.id); }, () => undefined)
         .then(() => { if (this.showingUntil === until) this.showingUntil = 0; });
     }));

@@ -3,6 +3,7 @@
 // the active terminal" narrows workspace scope to one terminal until the scope is toggled, the
 // terminal closes, or it is asked again with no terminal active.
 import * as vscode from 'vscode';
+import { say } from './say';
 import type { CardModelView } from '../sync/contract';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
@@ -76,7 +77,7 @@ export class ScopeController extends DisposableBase {
   /** "Cards of the active terminal" (palette) or of the terminal its context menu was opened on. */
   async cardsOfTerminal(terminal: vscode.Terminal | undefined = vscode.window.activeTerminal): Promise<void> {
     if (!terminal) {
-      void vscode.window.showInformationMessage('Assistant Cards: no terminal is active. Open or focus the terminal your assistant runs in, then try again.');
+      void say.info('Assistant Cards: no terminal is active. Open or focus the terminal your assistant runs in, then try again.');
       return;
     }
     await this.matcher.rematch();
@@ -88,7 +89,7 @@ export class ScopeController extends DisposableBase {
       ? `Assistant Cards: showing the cards of terminal "${terminal.name}".`
       : `Assistant Cards: no live assistant runs in terminal "${terminal.name}", so no cards are shown.`;
     // Not awaited: the command is done once the tree is narrowed; the message may stay open.
-    void vscode.window.showInformationMessage(message, 'Show all of this window').then((pick) => {
+    void say.info(message, 'Show all of this window').then((pick) => {
       if (pick && this.terminal === terminal) this.clearTerminal();
     });
   }

@@ -2,6 +2,7 @@
 // code, a "Copy and open" button (clipboard + the verification page), finishing by itself once
 // the code is allowed. One sign-in at a time: a second call joins the first.
 import * as vscode from 'vscode';
+import { say } from './say';
 import type { Me } from '../api/schemas';
 import type { ClientCore, DeviceProgress } from '../sync';
 import type { Log } from './log';
@@ -32,21 +33,21 @@ async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
       try {
         const me = await core.signIn({ onProgress, signal: abort.signal });
         log.info(`sign-in: signed in (grant ${me.grant.id})`);
-        void vscode.window.showInformationMessage(`Assistant Cards: signed in${me.grant.machine ? ` on ${me.grant.machine.name}` : ''}.`);
+        void say.info(`Assistant Cards: signed in${me.grant.machine ? ` on ${me.grant.machine.name}` : ''}.`);
         return me;
       } catch (e) {
         const err = e as { kind?: string; reason?: string; message?: string; whatToDo?: string };
         if (err.kind === 'device-flow' && err.reason === 'cancelled') { log.info('sign-in: cancelled'); return undefined; }
         log.warn(`sign-in failed: ${err.message ?? String(e)}`);
         if (err.kind === 'not-set-up') {
-          const pick = await vscode.window.showErrorMessage(
+          const pick = await say.error(
             `Assistant Cards: this computer is not set up. ${err.whatToDo ?? ''}`, 'Start Local Sandbox', 'Show Log');
           if (pick === 'Start Local Sandbox') void vscode.commands.executeCommand('assistantCards.startSandbox');
           if (pick === 'Show Log') log.show();
         } else if (err.kind === 'network') {
-          void vscode.window.showErrorMessage('Assistant Cards: the service cannot be reached. Check assistantCards.baseUrl and try again.');
+          void say.error('Assistant Cards: the service cannot be reached. Check assistantCards.baseUrl and try again.');
         } else {
-          void vscode.window.showErrorMessage(`Assistant Cards: ${err.message ?? 'sign-in failed.'}`, 'Sign In Again')
+          void say.error(`Assistant Cards: ${err.message ?? 'sign-in failed.'}`, 'Sign In Again')
             .then((p) => { if (p) void vscode.commands.executeCommand('assistantCards.signIn'); });
         }
         return undefined;
@@ -58,7 +59,7 @@ async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
 }
 
 async function offerCopyAndOpen(userCode: string, uri: string, signal: AbortSignal): Promise<void> {
-  const pick = await vscode.window.showInformationMessage(
+  const pick = await say.info(
     `Assistant Cards: sign in with the code ${userCode}.`, 'Copy and Open');
   if (pick !== 'Copy and Open' || signal.aborted) return;
   await vscode.env.clipboard.writeText(userCode);

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionState, Counts } from '../sync/contract';
 import { DisposableBase } from './disposable';
+import { plainText } from './shared/plain-text';
 
 export class CardsStatusBar extends DisposableBase {
   readonly item: vscode.StatusBarItem;
@@ -37,13 +38,13 @@ export class CardsStatusBar extends DisposableBase {
         it.command = 'assistantCards.cards.focus';
         return;
       case 'signing-in':
-        it.text = `$(sync~spin) Cards: code ${this.state.userCode}`;
+        it.text = `$(sync~spin) Cards: code ${plainText(this.state.userCode, 20)}`;
         it.tooltip = 'Signing in: allow the code on the approval page.';
         it.command = 'assistantCards.signIn';
         return;
       case 'offline':
         it.text = `$(debug-disconnect) Cards: offline (${this.counts.waiting})`;
-        it.tooltip = `The service cannot be reached: ${this.state.lastError}. Cards refresh by themselves once it is back.`;
+        it.tooltip = `The service cannot be reached: ${plainText(this.state.lastError, 200)}. Cards refresh by themselves once it is back.`;
         it.command = 'assistantCards.refresh';
         return;
       case 'online': {

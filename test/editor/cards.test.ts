@@ -243,14 +243,14 @@ describe('cards (extension host, sandbox)', function () {
     panel.dispose();
   });
 
-  it('commands act with a card id: Back, Take back, Open next card', async () => {
+  it('commands act on the tree\'s node (the person\'s menu press): Back, Open next card', async () => {
     const c = await newCard(w, { kind: 'text', title: 'Later via command' });
     await until('the card', () => core().cards.get(c.id));
     const panel = await openPanel(c.id);
     await press(panel, { type: 'later', version: panel.shown()!.version, until: 'tomorrow' });
     panel.dispose();
     await until('in Later', () => core().cards.get(c.id)?.status === 'snoozed');
-    await vscode.commands.executeCommand('assistantCards.back', c.id);
+    await vscode.commands.executeCommand('assistantCards.back', tree().nodeOf(c.id));
     assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     await vscode.commands.executeCommand('assistantCards.nextCard');
     const first = core().cards.list('pending').find((x) => x.turn === 'you')!;
@@ -269,7 +269,7 @@ describe('cards (extension host, sandbox)', function () {
       await send({ title: 'Build broke', severity: 'error', dedupeKey: 'b1', text: 'and again, worse' });
       assert.ok((await sandboxCard(w, notice.cardId)).version > seen.version, 'the service holds a newer version');
       assert.equal(core().cards.get(notice.cardId)?.version, seen.version, 'the tree still shows the old one');
-      await vscode.commands.executeCommand('assistantCards.gotIt', notice.cardId);
+      await vscode.commands.executeCommand('assistantCards.gotIt', tree().nodeOf(notice.cardId));
       assert.equal((await sandboxCard(w, notice.cardId)).status, 'pending', 'not closed unseen');
       await until('the card opened to look again', () => w.app.live!.panels.get(notice.cardId));
     } finally {

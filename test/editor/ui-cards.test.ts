@@ -93,11 +93,14 @@ describe('cards in the workbench (Playwright)', function () {
     const c = await newCard(w!, { kind: 'choice', title: 'Keep the cache?', options: [{ id: 'y', label: 'Keep it' }, { id: 'n', label: 'Drop it' }] });
     await driver.waitFor(row('Keep the cache?'));
     await openOnly(c.id, 'Keep the cache?');
-    await driver.press('1', inPanel('body'));
+    // Keys wait a moment after the card shows and the panel gets focus (ANSWER_KEYS_QUIET_MS).
+    await driver.click(inPanel('#title'));
+    await settle(800);
+    await driver.type('1');
     await driver.waitFor(inPanel('label.option.chosen:has-text("Keep it")'));
-    await driver.press('Enter', inPanel('body'));
+    await driver.type('\n');
     await driver.waitFor(inPanel('#countdown'));
-    await driver.press('u', inPanel('body'));
+    await driver.type('u');
     await driver.waitFor(inPanel('.notice:has-text("Undone")'));
     await driver.screenshot('ui-08-undone');
     assert.equal((await sandboxCard(w!, c.id)).status, 'pending');

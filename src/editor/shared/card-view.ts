@@ -1,7 +1,8 @@
 // How one card reads in the tree, the status bar and notifications: label, description, tooltip,
 // icon and the context value menus key on. Pure, so it is tested without an editor.
 import type { CardListEntry } from '../../api/schemas';
-import { ago, oneLine, seen, until } from './format';
+import { ago, seen, until } from './format';
+import { plainText } from './plain-text';
 
 export type IconColor = 'red' | 'yellow' | 'blue' | 'green' | 'gray' | undefined;
 
@@ -55,11 +56,11 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   if (c.kind === 'update') {
     const hook = field(c, 'webhook');
     const from = field(c, 'from');
-    if (hook?.name) parts.push(oneLine(hook.name, 40));
-    if (from) parts.push(oneLine(from, 40));
+    if (hook?.name) parts.push(plainText(hook.name, 40));
+    if (from) parts.push(plainText(from, 40));
     parts.push(seen(field(c, 'count'), field(c, 'lastAt') ?? field(c, 'createdAt'), nowMs));
   } else if (assistant) {
-    parts.push(oneLine(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 60));
+    parts.push(plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 60));
   }
   if (c.status === 'snoozed') {
     const u = field(c, 'until');
@@ -69,7 +70,7 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
     const at = field(c, 'changedAt');
     if (at) parts.push(ago(at, nowMs));
   }
-  if (c.urgency) parts.push(oneLine(c.urgency, 20));
+  if (c.urgency) parts.push(plainText(c.urgency, 20));
   if (c.blocking) parts.push('blocking');
   if (c.highStakes) parts.push('high stakes');
 
@@ -84,13 +85,13 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   else if (c.blocking && c.status === 'pending' && c.turn === 'you' && !color) color = 'red';
 
   const summary = field(c, 'summary');
-  const tip = [oneLine(c.title, 300)];
-  if (summary) tip.push(oneLine(summary, 500));
+  const tip = [plainText(c.title, 300)];
+  if (summary) tip.push(plainText(summary, 500));
   tip.push(parts.join(' · '));
   if (c.highStakes) tip.push('High stakes: can only be answered in the browser.');
 
   return {
-    label: oneLine(c.title, 120) || '(no title)',
+    label: plainText(c.title, 120) || '(no title)',
     description: parts.join(' · '),
     tooltip: tip.filter(Boolean).join('\n'),
     icon,

@@ -1,0 +1,12 @@
+// The only way this extension shows a notification. Its text often carries words from the
+// service (card titles, names, problem details), and VS Code turns `[label](command:…)` in a
+// notification into a link that runs the command: the whole text is made inert first. Never
+// modal, so a notification never takes the keyboard from what the person is typing.
+import * as vscode from 'vscode';
+import { inert } from './shared/plain-text';
+
+export const say = {
+  info: <T extends string>(text: string, ...buttons: T[]): Thenable<T | undefined> => vscode.window.showInformationMessage(inert(text), ...buttons),
+  warn: <T extends string>(text: string, ...buttons: T[]): Thenable<T | undefined> => vscode.window.showWarningMessage(inert(text), ...buttons),
+  error: <T extends string>(text: string, ...buttons: T[]): Thenable<T | undefined> => vscode.window.showErrorMessage(inert(text), ...buttons),
+};

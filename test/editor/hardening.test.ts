@@ -1,0 +1,136 @@
+// Hardening of the editor side, in the real workbench: card text in a notification is no command
+// link; an action command called with a bare card id acts on nothing; keys that reach the panel
+// the moment it gets focus answer nothing; a command in the environment is never typed into a
+// terminal.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { openDemoTerminals } from '../../src/editor/demo-terminals';
+import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { driver, driverAvailable } from './helpers/driver';
+
+const WV = ['iframe.webview.ready', 'iframe#active-frame'];
+const inPanel = (selector: string, timeout?: number) => ({ selector, frames: WV, ...(timeout ? { timeout } : {}) });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The notifications centre lists the same message as its toast (toasts may not show headless).
+const MESSAGE = '.notifications-center .notification-list-item-message';
+
+describe('hardening: the editor (extension host)', function () {
+  this.timeout(240_000);
+  let w: World;
+  const core = () => w.app.live!.core;
+
+  before(async () => {
+    w = await wire();
+    await signInApproved(w);
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await unwire(w);
+  });
+
+  it('a card title carrying a command link shows in its notification as text: no anchor, clicking it runs nothing', async function () {
+    if (!driverAvailable()) this.skip();
+    const marker = path.join(os.tmpdir(), `assistant-cards-pwned-${process.pid}-${Date.now()}`);
+    const probe = vscode.window.createTerminal({ name: 'hardening probe' });
+    probe.show(true);
+    await sleep(2_000); // its shell starts
+    // What the outside review sent: a link that types into the active terminal when clicked.
+    const args = encodeURIComponent(JSON.stringify({ text: `touch ${marker}\r` }));
+    const title = `Deploy? [Open card](command:workbench.action.terminal.sendSequence?${args})`;
+    const n = w.app.live!.notifier;
+    n.focused = () => true; // headless chromium cannot report focus
+    try {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const shownBefore = n.shown;
+      const c = await newCard(w, { kind: 'approval', title, blocking: true });
+      await until('the notification', () => n.shown > shownBefore, 60_000);
+      await vscode.commands.executeCommand('notifications.showList');
+      await driver.waitFor({ selector: `${MESSAGE}:has-text("Deploy?")`, timeout: 30_000 });
+      await driver.screenshot('hardening-notification-link');
+      assert.equal(await driver.count({ selector: `${MESSAGE} a` }), 0, 'no anchor in the notification');
+      assert.ok((await driver.text({ selector: `${MESSAGE}:has-text("Deploy?")` })).includes('[Open card]'), 'the card\'s words are shown as written');
+      await driver.click({ selector: `${MESSAGE}:has-text("Deploy?")` });
+      await sleep(3_000);
+      assert.equal(fs.existsSync(marker), false, 'the terminal received nothing');
+      assert.equal((await sandboxCard(w, c.id)).status, 'pending');
+    } finally {
+      n.focused = () => vscode.window.state.focused;
+      fs.rmSync(marker, { force: true });
+      probe.dispose();
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
+    }
+  });
+
+  it('an action command with a bare card id (or a look-alike node) acts on nothing and opens the card; the tree\'s own node acts', async () => {
+    const hook = await w.sb.control<{ id: string; url: string }>('POST', '/_sandbox/webhooks', { name: 'Builds', area: { id: 'prj_ci', name: 'CI' } });
+    const notice = await (await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Build broke', severity: 'error', dedupeKey: 'hardening' }) })).json() as { cardId: string };
+    await until('the notice in the model', () => core().cards.get(notice.cardId));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('assistantCards.gotIt', notice.cardId);
+    await vscode.commands.executeCommand('assistantCards.gotIt', { kind: 'card', id: notice.cardId });
+    await vscode.commands.executeCommand('assistantCards.later', notice.cardId);
+    assert.equal((await sandboxCard(w, notice.cardId)).status, 'pending', 'the card is as it was');
+    await until('the card opened instead', () => w.app.live!.panels.get(notice.cardId));
+    // What the tree's context menu passes when the person chooses "Got it" there.
+    const node = w.app.live!.tree.nodeOf(notice.cardId);
+    assert.ok(node);
+    await vscode.commands.executeCommand('assistantCards.gotIt', node);
+    await until('closed by the person\'s press', async () => (await sandboxCard(w, notice.cardId)).status !== 'pending');
+    w.app.live!.panels.get(notice.cardId)?.dispose();
+  });
+
+  it('keys reaching the panel the moment it gets focus answer nothing; the same keys a moment later answer once', async function () {
+    if (!driverAvailable()) this.skip();
+    const c = await newCard(w, { kind: 'choice', title: 'Which region?', options: [{ id: 'eu', label: 'Europe' }, { id: 'us', label: 'America' }] });
+    await until('the card in the model', () => core().cards.get(c.id));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    w.app.openCard(c.id);
+    await until('its panel', () => w.app.live!.panels.get(c.id)?.isReady(), 90_000);
+    await driver.waitFor(inPanel('#title', 60_000));
+    // The person is typing elsewhere; the panel gets focus and their `1`, Enter arrive at once.
+    await vscode.commands.executeCommand('workbench.action.focusSideBar');
+    await sleep(700);
+    await driver.click(inPanel('#title'));
+    await driver.type('1');
+    await driver.type('\n'); // Enter, to the focused panel
+    await sleep(1_000);
+    assert.equal(await driver.count(inPanel('.option.chosen')), 0, 'the key picked nothing');
+    assert.equal((await sandboxCard(w, c.id)).status, 'pending', 'Enter answered nothing');
+    // Now focused for a while: the same keys, typed into the focused panel, are the person's.
+    await driver.type('1');
+    await driver.waitFor(inPanel('.option.chosen', 15_000));
+    await driver.type('\n');
+    await driver.waitFor(inPanel('#countdown', 15_000));
+    const h = await until('the assistant to hear the answer', async () => { const x = await heard(w, c.id); return x.length ? x : undefined; }, 30_000);
+    await sleep(1_000);
+    assert.equal((await heard(w, c.id)).length, 1, 'answered once');
+    assert.deepEqual(h[0]!.body.choiceIds, ['eu']);
+    w.app.live!.panels.get(c.id)?.dispose();
+  });
+
+  it('demo terminals: a command in the environment is never typed into a terminal', async () => {
+    const marker = path.join(os.tmpdir(), `assistant-cards-demo-pwned-${process.pid}-${Date.now()}`);
+    const name = 'demo assistant: hostile';
+    // The variable as it was before: terminals with commands, and a request with one tucked in.
+    for (const raw of [
+      JSON.stringify([{ name, command: `touch ${marker}` }]),
+      JSON.stringify({ baseUrl: `http://127.0.0.1:1; touch ${marker}`, machineFile: '/tmp/m.json', assistants: ['hostile'], command: `touch ${marker}` }),
+    ]) {
+      const opened = openDemoTerminals(w.app.log, raw, { extensionPath: vscode.extensions.getExtension('assistant-cards.assistant-cards')!.extensionPath });
+      assert.equal(opened, 0, raw);
+    }
+    await sleep(3_000);
+    try {
+      assert.equal(vscode.window.terminals.some((t) => t.name === name), false, 'no terminal opened');
+      assert.equal(fs.existsSync(marker), false, 'nothing ran');
+    } finally {
+      for (const t of vscode.window.terminals) if (t.name === name) t.dispose();
+      fs.rmSync(marker, { force: true });
+    }
+  });
+});
