@@ -283,10 +283,35 @@ async function waitHttp(url, ms, isDead) {
   throw new Error(`code-server did not answer ${url} within ${ms} ms`);
 }
 
+/**
+ * For the untrusted window: the extension as a person has it, a VSIX of this build installed into
+ * the window's extensions folder (VS Code never holds trust against an extension under
+ * development, so the suite's usual extensionDevelopmentPath would prove nothing), and a tiny
+ * extension with no code as the development path the test payload needs. Returns that path.
+ */
+function installForRestrictedMode(cs, d) {
+  const vsix = path.join(d.tmp, 'assistant-cards.vsix');
+  const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const pack = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (pack.status !== 0) throw new Error(`vsce package failed: ${pack.stderr || pack.stdout}`);
+  const install = spawnSync(cs.node, [cs.entry, '--user-data-dir', d.userData, '--extensions-dir', d.extensions, '--install-extension', vsix], {
+    encoding: 'utf8', env: { ...process.env, HOME: d.home },
+  });
+  if (install.status !== 0) throw new Error(`code-server --install-extension failed: ${install.stderr || install.stdout}`);
+  const runner = path.join(d.tmp, 'test-runner-extension');
+  fs.mkdirSync(runner, { recursive: true });
+  fs.writeFileSync(path.join(runner, 'package.json'), JSON.stringify({
+    name: 'host-test-runner', publisher: 'assistant-cards-tests', version: '0.0.0', engines: { vscode: '*' },
+    capabilities: { untrustedWorkspaces: { supported: true }, virtualWorkspaces: true },
+  }, null, 2));
+  return runner;
+}
+
 async function runCodeServer(opts, d, indexJs, untrusted) {
   const target = targetNamed(opts.vscode);
   const cs = ensureCodeServer({ target });
   const min = target.name === 'min';
+  const devPath = untrusted ? installForRestrictedMode(cs, d) : root;
   const port = await freePort();
   fs.writeFileSync(d.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const serverLog = fs.createWriteStream(path.join(d.tmp, 'code-server.log'));
@@ -349,7 +374,7 @@ async function runCodeServer(opts, d, indexJs, untrusted) {
     await page.exposeFunction('codeAutomationExit', (code) => { resolveExit(Number(code)); });
     const authority = `vscode-remote://127.0.0.1:${port}`;
     const payload = [
-      ['extensionDevelopmentPath', `${authority}${root}`],
+      ['extensionDevelopmentPath', `${authority}${devPath}`],
       ['extensionTestsPath', `${authority}${indexJs}`],
       ['extensionEnvironment', JSON.stringify(env)],
     ];
