@@ -25,9 +25,6 @@ export class TreeViewSlot<T> implements vscode.Disposable {
     this.view = vscode.window.createTreeView(viewId, { treeDataProvider: provider, showCollapseAll: true });
   }
 
-  /** True while `source` is what the view shows. */
-  showing(source: vscode.TreeDataProvider<T>): boolean { return this.source === source; }
-
   /**
    * Shows `source`'s rows until the returned disposable is disposed; then the view is empty again
    * (its welcome shows), unless another source took over meanwhile.
