@@ -148,7 +148,7 @@ if (runs('host')) {
     if (value('--gap-ms')) env.ASSISTANT_CARDS_BENCH_GAP_MS = value('--gap-ms');
     if (value('--burst-cards')) env.ASSISTANT_CARDS_BENCH_BURST_CARDS = value('--burst-cards');
     try {
-      const r = await runHostTests({ build: false, index: path.join(outdir, 'index.js'), env, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false });
+      const r = await runHostTests({ build: false, index: path.join(outdir, 'index.js'), env, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, window: 'trusted' });
       const figures = fs.existsSync(outFile) ? JSON.parse(fs.readFileSync(outFile, 'utf8')) : {};
       if (figures.cardToTree) {
         result.cardToTreeP50Ms = round(figures.cardToTree.p50Ms, 1);

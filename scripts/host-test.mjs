@@ -5,6 +5,13 @@
 //
 //   node scripts/host-test.mjs [--grep <regex>] [--results <file.json>] [--electron] [--keep]
 //                              [--no-build --index <index.js>] [--env NAME=value ...]
+//                              [--vscode current|min] [--window trusted|untrusted|both]
+//
+// --vscode: which code-server (install-code-server.mjs TARGETS; default ASSISTANT_CARDS_VSCODE or
+// current): `min` is VS Code 1.93, the oldest engines.vscode allows. --window: the suite runs in a
+// window with workspace trust off (`trusted`), and the *.untrusted.test.ts files run alone in a
+// second window with trust on and its folder not trusted, i.e. Restricted Mode (`untrusted`);
+// default both, one after the other, counts summed.
 //
 // The suite gets, through the extension host's environment (extensionEnvironment):
 //   ASSISTANT_CARDS_TEST_ROOT       the repo (dist/sandbox.js lives under it)
@@ -23,14 +30,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensureCodeServer } from './install-code-server.mjs';
+import { ensureCodeServer, targetNamed } from './install-code-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium';
 const TIMEOUT_MS = Number(process.env.ASSISTANT_CARDS_HOST_TIMEOUT_MS ?? 20 * 60_000);
 
 function parseArgs(argv) {
-  const o = { grep: undefined, results: undefined, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, build: true, env: {} };
+  const o = {
+    grep: undefined, results: undefined, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, build: true, env: {},
+    vscode: process.env.ASSISTANT_CARDS_VSCODE ?? 'current', window: 'both',
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--grep' || a === '-g') o.grep = argv[++i];
@@ -39,6 +49,11 @@ function parseArgs(argv) {
     else if (a === '--keep') o.keep = true;
     else if (a === '--no-build') o.build = false;
     else if (a === '--index') o.index = argv[++i];
+    else if (a === '--vscode') o.vscode = argv[++i];
+    else if (a === '--window') {
+      o.window = argv[++i];
+      if (!['trusted', 'untrusted', 'both'].includes(o.window)) throw new Error(`--window wants trusted, untrusted or both, got "${o.window}"`);
+    }
     else if (a === '--env') {
       const kv = argv[++i] ?? '';
       const eq = kv.indexOf('=');
@@ -102,7 +117,8 @@ function writeMachineFile(file) {
   fs.writeFileSync(file, JSON.stringify({ id: `mch_test${crypto.randomBytes(6).toString('hex')}`, name: 'host-test computer', baseUrl: 'http://127.0.0.1:9', privateJwk }, null, 2));
 }
 
-function prepareDirs() {
+/** untrusted: workspace trust on and the folder not trusted (Restricted Mode), no prompt at start. */
+function prepareDirs({ untrusted = false } = {}) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-host-'));
   const d = {
     tmp,
@@ -125,7 +141,8 @@ function prepareDirs() {
   // in the user settings and the remote (Machine) settings, never in the workspace.
   const settings = JSON.stringify({
     'assistantCards.machineFile': d.machineFile,
-    'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, 'telemetry.telemetryLevel': 'off',
+    'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off',
+    'security.workspace.trust.enabled': untrusted, 'security.workspace.trust.startupPrompt': 'never',
     'workbench.tips.enabled': false, 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false,
     'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false,
     'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden',
@@ -169,7 +186,7 @@ function readResults(file) {
   return undefined;
 }
 
-function testEnv(d, opts, extra) {
+function testEnv(d, opts, extra, untrusted = false) {
   const env = {};
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('ASSISTANT_CARDS_TEST_') && v !== undefined) env[k] = v;
   Object.assign(env, {
@@ -180,6 +197,7 @@ function testEnv(d, opts, extra) {
     ASSISTANT_CARDS_TEST_RESULTS: d.results,
     ASSISTANT_CARDS_TEST_LOG: d.log,
     ...(opts.grep ? { ASSISTANT_CARDS_TEST_GREP: opts.grep } : {}),
+    ...(untrusted ? { ASSISTANT_CARDS_TEST_UNTRUSTED: '1' } : {}),
     ...extra,
     ...opts.env,
   });
@@ -265,20 +283,60 @@ async function waitHttp(url, ms, isDead) {
   throw new Error(`code-server did not answer ${url} within ${ms} ms`);
 }
 
-async function runCodeServer(opts, d, indexJs) {
-  const cs = ensureCodeServer();
+/**
+ * For the untrusted window: the extension as a person has it, a VSIX of this build installed into
+ * the window's extensions folder (VS Code never holds trust against an extension under
+ * development, so the suite's usual extensionDevelopmentPath would prove nothing), and a tiny
+ * extension with no code as the development path the test payload needs. Returns that path.
+ */
+function installForRestrictedMode(cs, d) {
+  const vsix = path.join(d.tmp, 'assistant-cards.vsix');
+  const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const pack = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (pack.status !== 0) throw new Error(`vsce package failed: ${pack.stderr || pack.stdout}`);
+  const install = spawnSync(cs.node, [cs.entry, '--user-data-dir', d.userData, '--extensions-dir', d.extensions, '--install-extension', vsix], {
+    encoding: 'utf8', env: { ...process.env, HOME: d.home },
+  });
+  if (install.status !== 0) throw new Error(`code-server --install-extension failed: ${install.stderr || install.stdout}`);
+  const runner = path.join(d.tmp, 'test-runner-extension');
+  fs.mkdirSync(runner, { recursive: true });
+  fs.writeFileSync(path.join(runner, 'package.json'), JSON.stringify({
+    name: 'host-test-runner', publisher: 'assistant-cards-tests', version: '0.0.0', engines: { vscode: '*' },
+    capabilities: { untrustedWorkspaces: { supported: true }, virtualWorkspaces: true },
+  }, null, 2));
+  return runner;
+}
+
+async function runCodeServer(opts, d, indexJs, untrusted) {
+  const target = targetNamed(opts.vscode);
+  const cs = ensureCodeServer({ target });
+  const min = target.name === 'min';
+  const devPath = untrusted ? installForRestrictedMode(cs, d) : root;
   const port = await freePort();
   fs.writeFileSync(d.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const serverLog = fs.createWriteStream(path.join(d.tmp, 'code-server.log'));
+  const ctx = { browser: undefined, pages: new Map() };
+  const bridge = await startBridge(ctx);
+  const driverUrl = `http://127.0.0.1:${bridge.address().port}`;
+  const base = `http://127.0.0.1:${port}`;
+  const env = testEnv(d, opts, { ASSISTANT_CARDS_TEST_DRIVER: driverUrl, ASSISTANT_CARDS_TEST_VSCODE_URL: base }, untrusted);
   const child = spawn(cs.node, [
     cs.entry, '--config', d.config, '--user-data-dir', d.userData, '--extensions-dir', d.extensions,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
+    ...(untrusted ? [] : ['--disable-workspace-trust']),
+    // code-server 4.93 has no --vscode-option (and needs none for the test payload).
+    ...(min ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
   ], {
     cwd: d.workspace,
     detached: true, // its own process group, killed whole at the end (a watcher child outlives it otherwise)
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))), HOME: d.home, XDG_CONFIG_HOME: path.join(d.home, '.config'), XDG_DATA_HOME: path.join(d.home, '.local/share'), PATH: `${path.dirname(cs.node)}${path.delimiter}${process.env.PATH ?? ''}` },
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
+      // VS Code 1.93's remote extension host ignores the payload's extensionEnvironment; it
+      // inherits code-server's own environment, so the test variables go there too.
+      ...(min ? env : {}),
+      HOME: d.home, XDG_CONFIG_HOME: path.join(d.home, '.config'), XDG_DATA_HOME: path.join(d.home, '.local/share'), PATH: `${path.dirname(cs.node)}${path.delimiter}${process.env.PATH ?? ''}`,
+    },
   });
   child.stdout.pipe(serverLog);
   child.stderr.pipe(serverLog);
@@ -296,13 +354,9 @@ async function runCodeServer(opts, d, indexJs) {
   // Ctrl+C reaches only the terminal's process group, not code-server's own: stop it here.
   for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { killGroup(); process.exit(130); });
 
-  const ctx = { browser: undefined, pages: new Map() };
-  const bridge = await startBridge(ctx);
-  const driverUrl = `http://127.0.0.1:${bridge.address().port}`;
   let browser;
   const stopTail = tail(d.log);
   try {
-    const base = `http://127.0.0.1:${port}`;
     await waitHttp(`${base}/healthz`, 60_000, () => dead);
     const { chromium } = await import('playwright-core');
     browser = await chromium.launchPersistentContext(d.browserProfile, {
@@ -319,14 +373,13 @@ async function runCodeServer(opts, d, indexJs) {
     });
     await page.exposeFunction('codeAutomationExit', (code) => { resolveExit(Number(code)); });
     const authority = `vscode-remote://127.0.0.1:${port}`;
-    const env = testEnv(d, opts, { ASSISTANT_CARDS_TEST_DRIVER: driverUrl, ASSISTANT_CARDS_TEST_VSCODE_URL: base });
     const payload = [
-      ['extensionDevelopmentPath', `${authority}${root}`],
+      ['extensionDevelopmentPath', `${authority}${devPath}`],
       ['extensionTestsPath', `${authority}${indexJs}`],
       ['extensionEnvironment', JSON.stringify(env)],
     ];
     const url = `${base}/?folder=${encodeURIComponent(d.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    say(`code-server ${base}, workspace ${d.workspace}`);
+    say(`code-server ${target.codeServer} (VS Code ${target.vscode}) ${base}, ${untrusted ? 'untrusted' : 'trusted'} workspace ${d.workspace}`);
     await page.goto(url);
     const timeout = new Promise((r) => setTimeout(() => r('timeout'), TIMEOUT_MS).unref());
     const code = await Promise.race([exited, timeout]);
@@ -357,14 +410,13 @@ async function runElectron(opts, d, indexJs) {
   } finally { stopTail(); }
 }
 
-export async function runHostTests(opts) {
+/** One window's run: fresh folders, code-server (or test-electron), the results it wrote. */
+async function runWindow(opts, indexJs, untrusted) {
   const started = Date.now();
-  if (!opts.build && !opts.index) throw new Error('--no-build needs --index <out/.../index.js>');
-  const indexJs = opts.build ? await build() : path.resolve(opts.index);
-  const d = prepareDirs();
+  const d = prepareDirs({ untrusted });
   let code;
   try {
-    code = opts.electron ? await runElectron(opts, d, indexJs) : await runCodeServer(opts, d, indexJs);
+    code = opts.electron ? await runElectron(opts, d, indexJs) : await runCodeServer(opts, d, indexJs, untrusted);
   } catch (e) {
     say(`could not run: ${e instanceof Error ? e.message : e}`);
     code = 1;
@@ -376,12 +428,31 @@ export async function runHostTests(opts) {
   } else if (code !== 0 && results.failed === 0) {
     results = { ...results, failed: 1, failures: [{ title: 'extension host exited with an error', error: `exit ${code}` }] };
   }
-  say(`${results.passed} passed, ${results.failed} failed, ${results.pending ?? 0} pending in ${((Date.now() - started) / 1000).toFixed(1)} s (${opts.electron ? 'test-electron' : 'code-server'})`);
+  const where = opts.electron ? 'test-electron' : `code-server, VS Code ${targetNamed(opts.vscode).vscode}, ${untrusted ? 'untrusted' : 'trusted'} window`;
+  say(`${results.passed} passed, ${results.failed} failed, ${results.pending ?? 0} pending in ${((Date.now() - started) / 1000).toFixed(1)} s (${where})`);
+  if (!opts.keep) fs.rmSync(d.tmp, { recursive: true, force: true });
+  else say(`kept ${d.tmp}`);
+  return results;
+}
+
+export async function runHostTests(opts) {
+  if (!opts.build && !opts.index) throw new Error('--no-build needs --index <out/.../index.js>');
+  targetNamed(opts.vscode); // an unknown --vscode fails before anything is built
+  const indexJs = opts.build ? await build() : path.resolve(opts.index);
+  // test-electron has no untrusted window of its own: it runs the trusted suite only.
+  const windows = opts.electron ? [false] : { trusted: [false], untrusted: [true], both: [false, true] }[opts.window ?? 'both'];
+  const results = { passed: 0, failed: 0, pending: 0, failures: [] };
+  for (const untrusted of windows) {
+    const r = await runWindow(opts, indexJs, untrusted);
+    results.passed += r.passed;
+    results.failed += r.failed;
+    results.pending += r.pending ?? 0;
+    results.failures.push(...(r.failures ?? []));
+  }
+  if (windows.length > 1) say(`${results.passed} passed, ${results.failed} failed, ${results.pending} pending in all`);
   if (opts.results) fs.writeFileSync(opts.results, JSON.stringify(results, null, 2));
-  if (!opts.keep) {
-    fs.rmSync(d.tmp, { recursive: true, force: true });
-    if (opts.build) fs.rmSync(path.dirname(indexJs), { recursive: true, force: true });
-  } else say(`kept ${d.tmp} and ${path.dirname(indexJs)}`);
+  if (opts.build && !opts.keep) fs.rmSync(path.dirname(indexJs), { recursive: true, force: true });
+  else if (opts.keep) say(`kept ${path.dirname(indexJs)}`);
   return results;
 }
 

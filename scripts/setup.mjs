@@ -70,11 +70,13 @@ const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'i
 
 /**
  * Each Debian package the tests that run VS Code need, with how to tell it is there. `chromium`
- * opens the workbench (`browser`); the rest build code-server's native modules (`buildTools`, only
+ * opens the workbench (`browser`); `ripgrep` is the `rg` code-server 4.93 is given; the rest build code-server's native modules (`buildTools`, only
  * until code-server is installed in .cache/).
  */
-export function systemPackages({ browser = true, buildTools = true, chromium = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium' } = {}) {
+export function systemPackages({ browser = true, buildTools = true, ripgrep = false, chromium = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium' } = {}) {
   const packages = browser ? [{ name: 'chromium', present: () => fs.existsSync(chromium) }] : [];
+  // code-server 4.93's @vscode/ripgrep downloads `rg` from GitHub unless it is given one: Debian's.
+  if (ripgrep) packages.push({ name: 'ripgrep', present: () => onPath('rg') });
   if (buildTools) {
     packages.push(
       { name: 'pkg-config', present: () => onPath('pkg-config') },

@@ -1,10 +1,11 @@
 // `npm test`: on a fresh clone it first sets up what it needs (scripts/setup.mjs: Node check,
 // `npm ci`, Debian's packages for the tests that run VS Code), then runs typecheck, lint, the
-// plain-Node tests, then the extension-host suite, in that order.
+// plain-Node tests, then the extension-host suite on the current VS Code and again on VS Code 1.93
+// (the oldest engines.vscode allows), in that order.
 // Every tier runs even when an earlier one failed, so one run shows everything. The last line is
 // `N passed, M failed` over every tier (typecheck and lint count as one check each); the exit
 // code is non-zero if anything failed.
-//   npm test -- --tiers typecheck,lint,node,host   (a subset, same closing line)
+//   npm test -- --tiers typecheck,lint,node,host,host-min   (a subset, same closing line)
 //   npm test -- --grep <regex>                      (filters the node and host tests)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,14 +13,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies, ensureNode, ensureSystemPackages, SetupError, systemPackages } from './setup.mjs';
-import { codeServerInstalled } from './install-code-server.mjs';
+import { codeServerInstalled, TARGETS } from './install-code-server.mjs';
 
 ensureNode();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const arg = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const tiers = (arg('--tiers') ?? 'typecheck,lint,node,host').split(',').map((t) => t.trim());
+const tiers = (arg('--tiers') ?? 'typecheck,lint,node,host,host-min').split(',').map((t) => t.trim());
 const grep = arg('--grep');
 const bin = (pkg, rel) => path.join(root, 'node_modules', pkg, rel);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-test-'));
@@ -86,8 +87,12 @@ if (!setupStep('dependencies', () => ensureDependencies())) {
 // The host tier and the plain-Node tests that start VS Code (test/scripts: npm start, the VSIX)
 // need chromium, and the build tools until code-server is installed.
 const VSCODE_NODE_TESTS = ['test/scripts/start.test.ts', 'test/scripts/vsix.test.ts'];
-const vscodeReady = !(tiers.includes('node') || tiers.includes('host'))
-  || setupStep('packages for VS Code', () => ensureSystemPackages(systemPackages({ buildTools: !codeServerInstalled() })));
+const min = tiers.includes('host-min');
+const vscodeReady = !(tiers.includes('node') || tiers.includes('host') || min)
+  || setupStep('packages for VS Code', () => ensureSystemPackages(systemPackages({
+    buildTools: !codeServerInstalled(TARGETS.current) || (min && !codeServerInstalled(TARGETS.min)),
+    ripgrep: min && !codeServerInstalled(TARGETS.min),
+  })));
 
 if (tiers.includes('typecheck')) oneCheck('typecheck (tsc --noEmit)', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
 if (tiers.includes('lint')) oneCheck('lint (eslint .)', [bin('eslint', 'bin/eslint.js'), '.']);
@@ -99,6 +104,10 @@ if (tiers.includes('node')) {
 if (tiers.includes('host') && vscodeReady) {
   const out = path.join(tmp, 'host.json');
   counted('extension-host tests (VS Code)', [path.join(root, 'scripts', 'host-test.mjs'), '--results', out, ...(grep ? ['--grep', grep] : [])], out);
+}
+if (min && vscodeReady) {
+  const out = path.join(tmp, 'host-min.json');
+  counted('extension-host tests (VS Code 1.93)', [path.join(root, 'scripts', 'host-test.mjs'), '--vscode', 'min', '--results', out, ...(grep ? ['--grep', grep] : [])], out);
 }
 
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import type { Log } from './log';
 import { PresenceReporter } from './presence';
 import { ScopeController } from './scope';
 import { TerminalMatcher } from './terminals';
+import type { TreeViewSlot } from './tree-view-slot';
 
 /** What this feature needs of the client core (ClientCore of src/sync has all of it). */
 export interface AssistantsFeatureCore {
@@ -62,14 +63,14 @@ async function toggleScopeSetting(): Promise<void> {
   await config.update('scope', config.get<string>('scope') === 'machine' ? 'workspace' : 'machine', vscode.ConfigurationTarget.Global);
 }
 
-export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log): AssistantsFeature & vscode.Disposable {
+export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log, view: TreeViewSlot<AssistantsTreeNode>): AssistantsFeature & vscode.Disposable {
   const subs: vscode.Disposable[] = [];
   const matcher = new TerminalMatcher({
     assistants: () => core.assistants.list(),
     onDidChangeAssistants: core.assistants.changed,
     localMachineId: () => (core.state.kind === 'online' ? core.state.me.grant.machine?.id : undefined),
   }, log);
-  const tree = new AssistantsTree(core.assistants, matcher);
+  const tree = new AssistantsTree(core.assistants, matcher, view);
   const scope = new ScopeController(core.cards, matcher, log);
   const presence = core.presence
     ? new PresenceReporter(core.presence, core.feed, () => core.state.kind === 'online', core.onDidChangeState, log)

@@ -9,6 +9,7 @@ import { DisposableBase } from './disposable';
 import { ago } from './shared/format';
 import { plainLines, plainText } from './shared/plain-text';
 import type { TerminalMatcher } from './terminals';
+import type { TreeViewSlot } from './tree-view-slot';
 
 export interface AssistantNode { kind: 'assistant'; assistantId: string }
 export interface AgentNode { kind: 'agent'; assistantId: string; agentId: string }
@@ -31,12 +32,13 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
   constructor(
     private readonly source: AssistantsSource,
     private readonly matcher: TerminalMatcher,
+    /** The `assistantCards.assistants` view, made once for the extension's life; this tree is its source while it lives. */
+    slot: TreeViewSlot<AssistantsTreeNode>,
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.view = this._register(vscode.window.createTreeView('assistantCards.assistants', {
-      treeDataProvider: this, showCollapseAll: true,
-    }));
+    this.view = slot.view;
+    this._register(slot.show(this));
     this._register(matcher.onDidChange(() => this.refresh()));
   }
 

@@ -9,6 +9,7 @@ import { DisposableBase } from './disposable';
 import type { CardFilter } from './shared/card-view';
 import { isFilterEmpty, lookOf, passes } from './shared/card-view';
 import type { Log } from './log';
+import type { TreeViewSlot } from './tree-view-slot';
 
 export const GROUPS: readonly Group[] = ['pending', 'agent', 'snoozed', 'delegated', 'done'];
 
@@ -44,13 +45,14 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   constructor(
     private readonly model: CardModelView,
     private readonly log: Log,
+    /** The `assistantCards.cards` view, made once for the extension's life; this tree is its source while it lives. */
+    slot: TreeViewSlot<Node>,
     /** True while signed in (online or offline with what was read): otherwise the tree is empty so the welcome view shows. */
     private readonly showing: () => boolean = () => true,
   ) {
     super();
-    this.view = this._register(vscode.window.createTreeView('assistantCards.cards', {
-      treeDataProvider: this, showCollapseAll: true,
-    }));
+    this.view = slot.view;
+    this._register(slot.show(this));
     this._register(model.added((c) => {
       // The first card replaces the "nothing waits" welcome with the groups.
       if (this.rootEmpty()) this.emitter.fire(undefined); else this.refreshGroup(this.model.groupOf(c.id));
@@ -202,11 +204,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     return item;
   }
 
-  override dispose(): void {
-    // The activity bar keeps a disposed view's badge otherwise.
-    if (!this.isDisposed) this.view.badge = undefined;
-    super.dispose();
-  }
+  // The view outlives this tree: the slot clears the badge and "filtered" when this tree lets go of it.
 
   async reveal(id: string): Promise<void> {
     if (!this.model.get(id)) return;

@@ -1,7 +1,8 @@
 // Activation. Cheap and synchronous: the status bar, the commands, the auth provider and the views
 // are set up at once; the client core is built and started after, so activate() stays fast.
 // One "live" set (core + tree + panels + notifier + features) exists per service address; when the
-// address or the computer identity changes it is rebuilt.
+// address or the computer identity changes it is rebuilt. The two tree views are made once, at
+// activation, and outlive every live set (tree-view-slot.ts says why).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,7 +13,8 @@ import { redact as redactFacts } from '../api/runtime';
 import { createClientCore, identityFileExposure, InsecureAddressError, type ClientCore, type ConnectionState } from '../sync';
 import { CardsAuthProvider } from './auth-provider';
 import { CardPanels } from './card-panel';
-import { CardsTree } from './cards-tree';
+import { CardsTree, type Node as CardsTreeNode } from './cards-tree';
+import type { AssistantsTreeNode } from './assistants-view';
 import { DEMO_TERMINALS_ENV, openDemoTerminals } from './demo-terminals';
 import { ASSISTANTS_HANDLERS, assistantsFeature, registerAssistantsFeature, type AssistantsFeature } from './assistants-feature';
 import { registerCommands } from './commands';
@@ -24,6 +26,7 @@ import { SandboxLauncher } from './sandbox-launcher';
 import { vscodeSecretStore } from './secret-storage';
 import { signInInteractive } from './sign-in';
 import { CardsStatusBar } from './status-bar';
+import { TreeViewSlot } from './tree-view-slot';
 
 /** DESIGN: the computer identity file's default place. */
 export function defaultMachineFile(): string {
@@ -43,6 +46,8 @@ export interface FeatureContext {
   core: ClientCore;
   log: Log;
   tree: CardsTree;
+  /** The Assistants view (made once); a feature's tree shows in it through `show`. */
+  assistantsView: TreeViewSlot<AssistantsTreeNode>;
   openCard(id: string, opts?: { preserveFocus?: boolean }): void;
 }
 export type CoreFeature = (ctx: FeatureContext) => vscode.Disposable;
@@ -55,7 +60,7 @@ export type CoreFeature = (ctx: FeatureContext) => vscode.Disposable;
 let demoTerminalsAsked = false;
 export const CORE_FEATURES: CoreFeature[] = [
   // Issue 6: assistants view, terminal matching, workspace scope, presence.
-  (ctx) => registerAssistantsFeature(ctx.core, ctx.log),
+  (ctx) => registerAssistantsFeature(ctx.core, ctx.log, ctx.assistantsView),
   // The demo terminals `npm start` asks for.
   (ctx) => {
     // Once per extension host, not once per client core.
@@ -63,10 +68,6 @@ export const CORE_FEATURES: CoreFeature[] = [
     return { dispose: () => undefined };
   },
 ];
-class EmptyTree implements vscode.TreeDataProvider<never> {
-  getTreeItem(element: never): vscode.TreeItem { return element; }
-  getChildren(): never[] { return []; }
-}
 
 /** The baseUrl to use: the setting, else the identity file's. Undefined when neither is there. */
 function resolveBaseUrl(file: string): string | undefined {
@@ -90,7 +91,7 @@ class Live implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(readonly core: ClientCore, readonly key: string, app: App) {
-    this.tree = new CardsTree(core.cards, app.log, () => core.state.kind === 'online' || core.state.kind === 'offline');
+    this.tree = new CardsTree(core.cards, app.log, app.cardsView, () => core.state.kind === 'online' || core.state.kind === 'offline');
     this.panels = new CardPanels({
       core, log: app.log, extensionUri: app.ctx.extensionUri, workspaceState: app.ctx.workspaceState,
       timeZone: systemTimeZone, online: () => core.state.kind === 'online',
@@ -104,11 +105,12 @@ class Live implements vscode.Disposable {
       vscode.window.onDidChangeWindowState((s) => core.feed.setFocused(s.focused)),
     );
     core.feed.setFocused(vscode.window.state.focused);
-    const featureCtx: FeatureContext = { extension: app.ctx, core, log: app.log, tree: this.tree, openCard: (id) => app.openCard(id) };
+    const featureCtx: FeatureContext = {
+      extension: app.ctx, core, log: app.log, tree: this.tree, assistantsView: app.assistantsView, openCard: (id) => app.openCard(id),
+    };
     for (const f of CORE_FEATURES) {
       try { this.subs.push(f(featureCtx)); } catch (e) { app.log.error(`feature failed to start: ${String(e)}`); }
     }
-    if (!CORE_FEATURES.length) this.subs.push(vscode.window.registerTreeDataProvider('assistantCards.assistants', new EmptyTree()));
     app.status.setCounts(core.cards.counts());
   }
 
@@ -138,9 +140,10 @@ export class App implements vscode.Disposable {
   readonly status: CardsStatusBar;
   readonly auth: CardsAuthProvider;
   readonly launcher: SandboxLauncher;
+  readonly cardsView: TreeViewSlot<CardsTreeNode>;
+  readonly assistantsView: TreeViewSlot<AssistantsTreeNode>;
   live: Live | undefined;
   private readonly secrets;
-  private noCoreViews: vscode.Disposable[] = [];
   private reauthPrompt: Thenable<unknown> | undefined;
   private lastState: ConnectionState = { kind: 'signed-out' };
   private rebuilding: Promise<void> = Promise.resolve();
@@ -151,7 +154,10 @@ export class App implements vscode.Disposable {
     this.secrets = vscodeSecretStore(ctx.secrets);
     this.launcher = new SandboxLauncher(ctx.extensionUri, this.log, path.join(ctx.globalStorageUri.fsPath, 'sandbox'));
     this.auth = new CardsAuthProvider({ current: () => this.live?.core, signIn: () => this.signIn() });
+    this.cardsView = new TreeViewSlot<CardsTreeNode>('assistantCards.cards');
+    this.assistantsView = new TreeViewSlot<AssistantsTreeNode>('assistantCards.assistants');
     ctx.subscriptions.push(
+      this.cardsView, this.assistantsView,
       this, this.log, this.status, this.auth, this.launcher, this.secrets,
       ...registerCommands({
         log: this.log,
@@ -252,7 +258,6 @@ export class App implements vscode.Disposable {
     if (this.live && this.live.key === key) return;
     void this.live?.dispose();
     this.live = undefined;
-    for (const d of this.noCoreViews.splice(0)) d.dispose();
     if (!baseUrl || !fs.existsSync(file)) {
       this.log.info(baseUrl ? `not set up: no identity file at ${file}` : 'not set up: no service address and no identity file');
       this.showNoCore({ kind: 'not-set-up', reason: 'missing' });
@@ -291,11 +296,8 @@ export class App implements vscode.Disposable {
     live.started = core.start().catch((e: unknown) => this.log.warn(`start: ${String(e)}`));
   }
 
+  /** No client core: the views are empty already (the old live set let go of them); the welcome says why. */
   private showNoCore(state: ConnectionState): void {
-    this.noCoreViews.push(
-      vscode.window.registerTreeDataProvider('assistantCards.cards', new EmptyTree()),
-      vscode.window.registerTreeDataProvider('assistantCards.assistants', new EmptyTree()),
-    );
     this.onState(state);
   }
 
@@ -322,7 +324,6 @@ export class App implements vscode.Disposable {
   dispose(): Promise<void> {
     const done = this.live?.dispose() ?? Promise.resolve();
     this.live = undefined;
-    for (const d of this.noCoreViews.splice(0)) d.dispose();
     return done;
   }
 }

@@ -1,5 +1,6 @@
 // The mocha bootstrap the extension host loads (extensionTestsPath -> out/test/editor/index.js).
-// It runs every compiled *.test.js next to it, prints the spec report into the log file the
+// It runs every compiled *.test.js next to it (in the untrusted window host-test.mjs opens
+// with ASSISTANT_CARDS_TEST_UNTRUSTED=1: only the *.untrusted.test.js ones, and elsewhere all but them), prints the spec report into the log file the
 // runner follows (the host's console does not reach the terminal), and writes the counts to the
 // results file the runner reads. Rejecting makes the host exit non-zero.
 import * as fs from 'node:fs';
@@ -28,7 +29,8 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
   const grep = process.env.ASSISTANT_CARDS_TEST_GREP;
   if (grep) mocha.grep(new RegExp(grep));
-  for (const f of testFiles(__dirname)) mocha.addFile(f);
+  const untrusted = process.env.ASSISTANT_CARDS_TEST_UNTRUSTED === '1';
+  for (const f of testFiles(__dirname)) if (f.endsWith('.untrusted.test.js') === untrusted) mocha.addFile(f);
 
   const failures: { title: string; error: string }[] = [];
   const stats = await new Promise<Mocha.Stats>((resolve, reject) => {

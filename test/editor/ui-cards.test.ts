@@ -206,7 +206,8 @@ describe('cards in the workbench (Playwright)', function () {
     const c = await newCard(w!, { kind: 'choice', title: 'Palette question', options: [{ id: 'red', label: 'Red' }, { id: 'blue', label: 'Blue' }] });
     await until('the card', () => core().cards.get(c.id));
     await driver.press('F1');
-    await driver.waitFor({ selector: '.quick-input-widget input' });
+    // The filter box's own input: 1.93's widget also holds a hidden "toggle all" checkbox input.
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
     await driver.type('Assistant Cards: Answer');
     await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Assistant Cards: Answer")' });
     await driver.press('Enter');
