@@ -26,6 +26,7 @@ import { SandboxLauncher } from './sandbox-launcher';
 import { vscodeSecretStore } from './secret-storage';
 import { signInInteractive } from './sign-in';
 import { CardsStatusBar } from './status-bar';
+import { registerCardLinks } from './terminal-links';
 import { TreeViewSlot } from './tree-view-slot';
 
 /** DESIGN: the computer identity file's default place. */
@@ -171,6 +172,7 @@ export class App implements vscode.Disposable {
         timeZone: systemTimeZone,
       }, ASSISTANTS_HANDLERS),
       this.watchMachineFile(),
+      registerCardLinks((id) => this.openCard(id)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         // assistantCards.scope is followed by issue 6's ScopeController.
         if (e.affectsConfiguration('assistantCards.baseUrl') || e.affectsConfiguration('assistantCards.machineFile') || affectsNetwork(e)) void this.refreshState();
