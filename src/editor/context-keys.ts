@@ -16,6 +16,8 @@ export const CONTEXT = {
   noCards: 'assistantCards.noCards',
   /** Number of cards waiting on the person ("Open Next Card" shows in the view menu when > 0). */
   waiting: 'assistantCards.waiting',
+  /** True once the person answered a card in this window (the walkthrough's "answer" step ticks). */
+  answered: 'assistantCards.answered',
 } as const;
 
 export type StateKey = 'signedOut' | 'notSetUp' | 'signingIn' | 'offline' | 'signedIn';
