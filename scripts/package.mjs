@@ -1,5 +1,6 @@
 // `npm run package`: a release build (minified) and a VSIX by @vscode/vsce at
-// artifacts/assistant-cards.vsix. Checks what went in: no sources, tests or source maps.
+// artifacts/assistant-cards.vsix, with README.vsix.md (written for people installing it) as its
+// README. Checks what went in (no sources, tests or source maps) and fails on any vsce warning.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,17 +8,32 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const VSIX = path.join(root, 'artifacts', 'assistant-cards.vsix');
+/** The Marketplace / Open VSX README; the repository's README.md is for developers. */
+export const VSIX_README = 'README.vsix.md';
 
 function run(args) {
   // stdin closed: vsce asks questions (missing LICENSE, repository) only on a terminal.
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  process.stdout.write(r.stdout ?? '');
+  process.stderr.write(r.stderr ?? '');
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+  return `${r.stdout ?? ''}${r.stderr ?? ''}`;
+}
+
+/** vsce's warnings (missing repository, LICENSE, ...) in its output, without colours: each is a release blocker here. */
+export function vsceWarnings(output) {
+  // eslint-disable-next-line no-control-regex
+  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  // Plain: " WARNING  text" (the rest of a long warning follows on the next lines, printed above);
+  // on GitHub Actions: "::warning::text".
+  return plain.split('\n').filter((l) => /^\s*WARNING\b|^::warning/i.test(l))
+    .map((l) => l.replace(/^\s*WARNING\s*|^::warning[^:]*::/i, '').trim());
 }
 
 /** The files `vsce ls` says the VSIX holds. */
 export function vsixFiles() {
   const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies', '--readme-path', VSIX_README], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`vsce ls failed: ${r.stderr}`);
   return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
 }
@@ -28,7 +44,14 @@ export function packageVsix() {
   const unwanted = files.filter((f) => /\.map$|(^|\/)(src|test|scripts|out|\.cache)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
   if (unwanted.length) throw new Error(`the VSIX would hold files it should not (fix .vscodeignore): ${unwanted.join(', ')}`);
   fs.mkdirSync(path.dirname(VSIX), { recursive: true });
-  run([path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--no-rewrite-relative-links', '-o', VSIX]);
+  // Relative links (the screenshots) become links into the repository: the Marketplace page
+  // cannot show files from inside the VSIX.
+  const output = run([path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--readme-path', VSIX_README, '-o', VSIX]);
+  const warnings = vsceWarnings(output);
+  if (warnings.length) {
+    fs.rmSync(VSIX, { force: true });
+    throw new Error(`vsce warned (fix package.json, no VSIX made):\n  ${warnings.join('\n  ')}`);
+  }
   const bytes = fs.statSync(VSIX).size;
   console.log(`[package] ${path.relative(root, VSIX)}: ${(bytes / 1024).toFixed(1)} KB, ${files.length} files`);
   return { path: VSIX, bytes, files };

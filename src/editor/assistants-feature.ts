@@ -51,6 +51,7 @@ export const ASSISTANTS_HANDLERS = {
   focusTerminal: (arg?: unknown) => (current ? current.commands.focusTerminal(arg) : notReady()),
   cardsOfActiveTerminal: (arg?: unknown) => (current ? current.commands.cardsOfActiveTerminal(arg) : notReady()),
   toggleScope: () => (current ? current.commands.toggleScope() : toggleScopeSetting()),
+  clearTerminalScope: () => current?.scope.clearTerminal(),
 };
 
 function notReady(): undefined {

@@ -5,10 +5,8 @@ import type { Card } from '../api/schemas';
 import type { ClientCore, Press, PressAction, UserGesture } from '../sync';
 import type { Outcome } from './press-runner';
 import { runPress } from './press-runner';
-import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
-import { contextValueOf } from './shared/card-view';
 import { plainText } from './shared/plain-text';
 import { problemMessage } from './shared/problem-messages';
 import type { Draft, FromWebview, ToWebview } from './shared/protocol';
@@ -111,14 +109,7 @@ export class CardPanel extends DisposableBase {
       const gesture = isAction(m) ? deps.core.gestures.fromUiEvent(`panel:${m.type}`) : undefined;
       void this.onMessage(m, gesture).catch((e: unknown) => deps.log.error(`card panel: ${String(e)}`));
     }));
-    this._register(panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active && this.card) setContext(CONTEXT.activePanelCard, contextValueOf(this.card));
-      else if (!e.webviewPanel.active) setContext(CONTEXT.activePanelCard, '');
-    }));
-    this._register(panel.onDidDispose(() => {
-      setContext(CONTEXT.activePanelCard, '');
-      this.dispose();
-    }));
+    this._register(panel.onDidDispose(() => this.dispose()));
     void this.load();
   }
 
@@ -165,7 +156,6 @@ export class CardPanel extends DisposableBase {
       this.panel.title = plainText(card.title, 40) || 'Card';
       if (this.undoUntil && Date.parse(this.undoUntil) <= Date.now()) this.undoUntil = undefined;
       if (card.status !== 'answered' && card.status !== 'delegated') this.undoUntil = undefined;
-      if (this.panel.active) setContext(CONTEXT.activePanelCard, contextValueOf(card));
       if (this.ready) this.postCard(changedSinceAnswer);
     } catch (e) {
       const code = (e as { code?: string }).code;

@@ -20,7 +20,8 @@ import { safeExternalUrl } from './shared/protocol';
 export const COMMAND_NAMES = [
   'signIn', 'signOut', 'refresh', 'openCard', 'answer', 'undo', 'writeToAssistant', 'later', 'back',
   'handOver', 'takeBack', 'openInBrowser', 'showLog', 'focusTerminal', 'startSandbox', 'gotIt',
-  'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard',
+  'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard', 'clearFilter', 'showWholeComputer',
+  'showThisWindow',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -40,7 +41,9 @@ export interface CommandHost {
 }
 
 /** The handlers of the assistants feature (terminals and scope), passed in by extension.ts. */
-export type ExtraHandlers = Record<'focusTerminal' | 'cardsOfActiveTerminal' | 'toggleScope', (...args: unknown[]) => unknown>;
+export type ExtraHandlers = Record<'focusTerminal' | 'cardsOfActiveTerminal' | 'toggleScope', (...args: unknown[]) => unknown>
+  /** Ends "cards of one terminal" (not a command: the clear-filter button does it too). */
+  & { clearTerminalScope(): void };
 
 const CARD_ID = /^req_[A-Za-z0-9-]{1,100}$/;
 
@@ -60,6 +63,8 @@ const targetOf = (arg: unknown, tree: CardsTree | undefined): Target => {
   if (tree?.owns(arg)) return { from: 'tree', id: arg.id };
   return { from: 'elsewhere', id: cardIdIn(arg) };
 };
+
+const scopeIsMachine = (): boolean => vscode.workspace.getConfiguration('assistantCards').get<string>('scope') === 'machine';
 
 const waitsOnYou = (c: CardListEntry) => c.status === 'pending' && c.turn === 'you';
 
@@ -255,7 +260,17 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       const core = needCore(); const tree = host.tree(); if (!core || !tree) return;
       await pickFilter(core, tree);
     },
-    ...extra,
+    // The view title's clear button: shown while a filter or one terminal narrows the tree.
+    clearFilter: () => {
+      host.tree()?.setFilter({});
+      extra.clearTerminalScope();
+    },
+    // The view title's scope button, one per scope so its icon shows the scope in force.
+    showWholeComputer: () => (scopeIsMachine() ? undefined : extra.toggleScope()),
+    showThisWindow: () => (scopeIsMachine() ? extra.toggleScope() : undefined),
+    focusTerminal: extra.focusTerminal,
+    cardsOfActiveTerminal: extra.cardsOfActiveTerminal,
+    toggleScope: extra.toggleScope,
   };
   return COMMAND_NAMES.map((name) => vscode.commands.registerCommand(commandId(name), (...args: unknown[]) => {
     try {

@@ -8,14 +8,16 @@ export const CONTEXT = {
   state: 'assistantCards.state',
   /** True while a card filter is active (the clear-filter button shows). */
   filtered: 'assistantCards.filtered',
+  /** True while the cards tree shows the cards of one terminal only (the clear-filter button shows). */
+  terminalScope: 'assistantCards.terminalScope',
+  /** The scope setting in force, `workspace` or `machine` (which scope button, so which icon, shows). */
+  scope: 'assistantCards.scope',
   /** True when signed in and no card is in any group (the "nothing waits" welcome shows). */
   noCards: 'assistantCards.noCards',
-  /** Number of cards waiting on the person. */
+  /** Number of cards waiting on the person ("Open Next Card" shows in the view menu when > 0). */
   waiting: 'assistantCards.waiting',
-  /** True when this extension can start the bundled local sandbox. */
-  canStartSandbox: 'assistantCards.canStartSandbox',
-  /** The card shown in the focused card panel, its context value (card:pending, ...). */
-  activePanelCard: 'assistantCards.activePanelCard',
+  /** True once the person answered a card in this window (the walkthrough's "answer" step ticks). */
+  answered: 'assistantCards.answered',
 } as const;
 
 export type StateKey = 'signedOut' | 'notSetUp' | 'signingIn' | 'offline' | 'signedIn';

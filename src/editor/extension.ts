@@ -354,7 +354,6 @@ export interface ExtensionApi {
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   app = new App(context);
-  setContext(CONTEXT.canStartSandbox, true);
   void app.refreshState();
   return { app, assistants: assistantsFeature };
 }

@@ -4,6 +4,7 @@
 import type { Card } from '../api/schemas';
 import type { ClientCore, Press, PressAction, UserGesture } from '../sync';
 import type { PressResult } from '../sync/press';
+import { CONTEXT, setContext } from './context-keys';
 import type { Log } from './log';
 
 export interface ActionProblem {
@@ -48,6 +49,7 @@ export async function runPress(
     }
     const value = await press.send();
     log.info(`${action.type} on ${seen.id} (v${seen.version}) from ${gesture.source}: ok, now v${value.version}`);
+    if (action.type === 'answer' || action.type === 'gotIt') setContext(CONTEXT.answered, true);
     return { ok: true, value };
   } catch (e) {
     if (moveOn?.signal?.aborted) {

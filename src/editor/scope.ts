@@ -5,17 +5,13 @@
 import * as vscode from 'vscode';
 import { say } from './say';
 import type { CardModelView } from '../sync/contract';
+import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
 import type { TerminalMatcher } from './terminals';
 
 export type ScopeSetting = 'workspace' | 'machine';
 export type AppliedScope = { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
-
-/** Context key: true while the cards tree shows the cards of one terminal only. */
-export const TERMINAL_SCOPE_KEY = 'assistantCards.terminalScope';
-/** Context key: the scope in force, `workspace` or `machine` (for view-title toggle icons). */
-export const SCOPE_KEY = 'assistantCards.scope';
 
 export function scopeSetting(): ScopeSetting {
   return vscode.workspace.getConfiguration('assistantCards').get<string>('scope') === 'machine' ? 'machine' : 'workspace';
@@ -53,8 +49,8 @@ export class ScopeController extends DisposableBase {
     if (this.isDisposed) return;
     const scope = this.current();
     const key = JSON.stringify(scope);
-    void vscode.commands.executeCommand('setContext', TERMINAL_SCOPE_KEY, this.terminal !== undefined);
-    void vscode.commands.executeCommand('setContext', SCOPE_KEY, scopeSetting());
+    setContext(CONTEXT.terminalScope, this.terminal !== undefined);
+    setContext(CONTEXT.scope, scopeSetting());
     if (key === this.last) return;
     this.last = key;
     this.log.debug(`scope: ${scope.kind === 'machine' ? 'machine' : `workspace, ${scope.assistantIds.length} assistants${this.terminal ? ` of terminal "${this.terminal.name}"` : ''}`}`);

@@ -166,6 +166,25 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     feature().scope.clearTerminal();
   });
 
+  it('the Cards view title: Clear Filter ends a filter and one terminal\'s narrowing; each scope button sets the scope it names', async () => {
+    const tree = w.app.live!.tree;
+    two.show(false);
+    await until('terminal two active', () => vscode.window.activeTerminal === two);
+    await vscode.commands.executeCommand('assistantCards.cardsOfActiveTerminal');
+    assert.equal(feature().scope.terminalInScope(), two);
+    tree.setFilter({ apps: ['cursor'] });
+    await vscode.commands.executeCommand('assistantCards.clearFilter');
+    assert.deepEqual(tree.getFilter(), {});
+    assert.equal(feature().scope.terminalInScope(), undefined);
+
+    // One button per scope (its icon shows the scope in force): pressing one twice keeps its scope.
+    const scopeNow = () => vscode.workspace.getConfiguration('assistantCards').get('scope');
+    for (const [command, scope] of [['showWholeComputer', 'machine'], ['showWholeComputer', 'machine'], ['showThisWindow', 'workspace'], ['showThisWindow', 'workspace']] as const) {
+      await vscode.commands.executeCommand(`assistantCards.${command}`);
+      assert.equal(scopeNow(), scope, command);
+    }
+  });
+
   it('presence: here:true while focused and active, here:false once on blur, nothing while turned off', async () => {
     const presence = feature().presence;
     assert.ok(presence, 'presence runs for a core with presence');

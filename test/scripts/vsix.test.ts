@@ -1,15 +1,21 @@
-// `npm run package` makes a small VSIX without sources, tests or maps; installed into code-server
-// (as a person installs a downloaded VSIX), the extension activates in a real extension host.
+// `npm run package` makes a small VSIX without sources, tests or maps, with no vsce warning, the
+// README written for people installing it, the 128x128 icon and the walkthrough's media; installed
+// into code-server (as a person installs a downloaded VSIX), the extension activates in a real
+// extension host.
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 
 const root = path.resolve(__dirname, '..', '..');
 const vsix = path.join(root, 'artifacts', 'assistant-cards.vsix');
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { name: string; publisher: string; version: string };
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  name: string; publisher: string; version: string; icon?: string;
+  contributes: { walkthroughs?: { steps: { media: { image?: string; markdown?: string } }[] }[] };
+};
 const extensionId = `${manifest.publisher}.${manifest.name}`;
 
 function codeServer(): { node: string; entry: string } {
@@ -27,6 +33,36 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The entries of a zip (a VSIX), read with Node alone: the central directory, then each entry. */
+function readZip(file: string): Map<string, Buffer> {
+  const buf = fs.readFileSync(file);
+  const end = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  assert.ok(end >= 0, 'a zip end record');
+  const count = buf.readUInt16LE(end + 10);
+  let at = buf.readUInt32LE(end + 16);
+  const out = new Map<string, Buffer>();
+  for (let i = 0; i < count; i++) {
+    assert.equal(buf.readUInt32LE(at), 0x02014b50, 'a central directory entry');
+    const method = buf.readUInt16LE(at + 10);
+    const size = buf.readUInt32LE(at + 20);
+    const nameLen = buf.readUInt16LE(at + 28);
+    const local = buf.readUInt32LE(at + 42);
+    const name = buf.toString('utf8', at + 46, at + 46 + nameLen);
+    const data = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+    const raw = buf.subarray(data, data + size);
+    out.set(name, method === 8 ? zlib.inflateRawSync(raw) : Buffer.from(raw));
+    at += 46 + nameLen + buf.readUInt16LE(at + 30) + buf.readUInt16LE(at + 32);
+  }
+  return out;
+}
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG signature');
+  assert.equal(png.toString('ascii', 12, 16), 'IHDR');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
 function walk(dir: string, out: string[] = []): string[] {
   if (!fs.existsSync(dir)) return out;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -41,12 +77,65 @@ describe('packaging: the VSIX', function () {
   let tmp: string;
   let cs: { node: string; entry: string };
   let server: ChildProcess | undefined;
+  let packaged: { status: number | null; output: string };
 
   before(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-vsix-'));
+    fs.rmSync(vsix, { force: true }); // never a VSIX of an earlier run
     const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    assert.equal(r.status, 0, `npm run package failed:\n${r.stdout}\n${r.stderr}`);
+    packaged = { status: r.status, output: `${r.stdout}\n${r.stderr}` };
     cs = codeServer();
+  });
+
+  it('is packaged without a single vsce warning', () => {
+    assert.doesNotMatch(packaged.output, /WARNING|::warning/i, packaged.output);
+    assert.equal(packaged.status, 0, `npm run package failed:\n${packaged.output}`);
+  });
+
+  it('makes the package script fail, with the warning, when vsce warns', () => {
+    // A bare extension without a repository field: vsce warns, the script must say so and stop.
+    const bare = path.join(tmp, 'bare');
+    fs.mkdirSync(bare, { recursive: true });
+    fs.writeFileSync(path.join(bare, 'package.json'), JSON.stringify({ name: 'bare', publisher: 'p', version: '0.0.1', license: 'MIT', engines: { vscode: '^1.93.0' } }));
+    fs.writeFileSync(path.join(bare, 'LICENSE'), 'MIT');
+    fs.writeFileSync(path.join(bare, 'README.md'), '# Bare\n\nAn extension for this test.\n');
+    fs.writeFileSync(path.join(bare, '.vscodeignore'), '');
+    const vsce = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '-o', path.join(bare, 'bare.vsix')], { cwd: bare, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const check = spawnSync(process.execPath, ['--input-type=module', '-e',
+      `import { vsceWarnings } from ${JSON.stringify(path.join(root, 'scripts', 'package.mjs'))}; process.stdin.setEncoding('utf8'); let s = ''; process.stdin.on('data', (d) => { s += d; }).on('end', () => console.log(JSON.stringify(vsceWarnings(s))));`,
+    ], { input: `${vsce.stdout}\n${vsce.stderr}`, encoding: 'utf8' });
+    const warnings = JSON.parse(check.stdout) as string[];
+    assert.equal(warnings.length, 1, check.stdout + check.stderr);
+    assert.match(warnings[0] ?? '', /'repository' field is missing/);
+  });
+
+  it('carries the README written for people installing it: what it does, a screenshot, sign-in, settings, privacy', () => {
+    const readme = readZip(vsix).get('extension/readme.md')?.toString('utf8') ?? '';
+    for (const heading of ['## What it does', '## Getting started', '## Keys', '## Settings', '## Privacy']) assert.ok(readme.includes(heading), `readme has ${heading}`);
+    assert.match(readme, /no telemetry/i);
+    assert.match(readme, /Presence/);
+    // The developers' README stays in the repository.
+    assert.doesNotMatch(readme, /npm test/);
+    // The screenshot: a PNG in the repository, linked over https for the Marketplace page.
+    const shots = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1] ?? '');
+    assert.ok(shots.length > 0, 'a screenshot');
+    for (const url of shots) {
+      assert.match(url, /^https:\/\/.+\/(media\/screenshots\/[\w-]+\.png)$/);
+      const rel = /(media\/screenshots\/[\w-]+\.png)$/.exec(url)?.[1] ?? '';
+      assert.ok(fs.existsSync(path.join(root, rel)), `${rel} is in the repository`);
+    }
+  });
+
+  it('carries a 128x128 PNG icon and every walkthrough medium', () => {
+    const entries = readZip(vsix);
+    assert.ok(manifest.icon, 'package.json names an icon');
+    const icon = entries.get(`extension/${manifest.icon}`);
+    assert.ok(icon, `${manifest.icon} is in the VSIX`);
+    assert.deepEqual(pngSize(icon), { width: 128, height: 128 });
+    const media = (manifest.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => [s.media.image, s.media.markdown]))
+      .filter((m): m is string => typeof m === 'string');
+    assert.ok(media.length > 0, 'the walkthrough has media');
+    for (const m of media) assert.ok(entries.has(`extension/${m}`), `${m} is in the VSIX`);
   });
 
   after(() => {
@@ -57,8 +146,7 @@ describe('packaging: the VSIX', function () {
   it('is small and holds the bundles and assets, not sources, tests or source maps', () => {
     const bytes = fs.statSync(vsix).size;
     assert.ok(bytes < 2 * 1024 * 1024, `VSIX is ${bytes} bytes`);
-    const ls = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
-    const files = ls.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+    const files = [...readZip(vsix).keys()].filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
     assert.ok(files.includes('dist/extension.js') && files.includes('package.json'), files.join(', '));
     assert.deepEqual(files.filter((f) => /\.map$|\.ts$|^(src|test|scripts|out|node_modules)\//.test(f)), []);
   });
