@@ -1,7 +1,8 @@
 // The card panel's script (bundled to dist/webview.js). It renders the card the host sends and
 // reports presses back; it never talks to the service. Everything from the card is text.
+import { bundleTranslator, setLocale, setTranslator, t } from '../../src/editor/shared/l10n';
 import type { Card } from '../../src/api/schemas';
-import { ago, localDateTimeToIso, secondsLeft, seen } from '../../src/editor/shared/format';
+import { ago, dateTime, localDateTimeToIso, secondsLeft, seen } from '../../src/editor/shared/format';
 import { AnswerKeyGuard } from '../../src/editor/shared/key-guard';
 import type { AssistantChoice, Draft, FromWebview, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
 import type { Child } from './dom';
@@ -78,6 +79,13 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
   const m = ev.data;
   if (!m || typeof m !== 'object') return;
   switch (m.type) {
+    case 'words': {
+      setTranslator(bundleTranslator(m.bundle));
+      setLocale(m.locale);
+      document.documentElement.lang = m.locale;
+      render();
+      break;
+    }
     case 'card': {
       const newVersion = ui.card !== undefined && ui.shownVersion !== m.shownVersion;
       if (!ui.card || newVersion || ui.card.version !== m.card.version) keyGuard.arm();
@@ -125,7 +133,7 @@ function render(): void {
     // The first read failed: say so and what happens next (it is read again once back online).
     root.appendChild(ui.problem
       ? h('p', { class: 'problem', role: 'alert' }, `${ui.problem.message} ${ui.problem.next}`)
-      : h('p', { class: 'muted' }, 'Loading the card…'));
+      : h('p', { class: 'muted' }, t('Loading the card…')));
     return;
   }
   root.append(
@@ -134,7 +142,7 @@ function render(): void {
     ...(c.summary ? [h('p', { class: 'summary' }, c.summary)] : []),
     ...[proposal(c), body(c), laterSection(c), handOverSection(c), messageSection(c), history(c)]
       .filter((x): x is HTMLElement => x instanceof HTMLElement),
-    h('footer', { class: 'keys muted' }, '1–9 pick an option · Enter answers · U undo · L Later · Esc closes'),
+    h('footer', { class: 'keys muted' }, t('1–9 pick an option · Enter answers · U undo · L Later · Esc closes')),
   );
   if (focusKey) (root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) as HTMLElement | null)?.focus();
   tick();
@@ -154,45 +162,45 @@ function header(c: Card): HTMLElement {
     h('div', { class: 'badges' },
       h('span', { class: `badge kind kind-${safeClass(c.kind)}` }, kindLabel(c)),
       h('span', { class: 'badge state' }, stateLabel(c)),
-      c.blocking ? h('span', { class: 'badge blocking' }, 'blocking') : false,
-      c.highStakes ? h('span', { class: 'badge stakes' }, 'high stakes') : false,
+      c.blocking ? h('span', { class: 'badge blocking' }, t('blocking')) : false,
+      c.highStakes ? h('span', { class: 'badge stakes' }, t('high stakes')) : false,
     ),
     h('h1', { id: 'title' }, c.title),
     h('p', { class: 'meta muted' }, meta.join(' · '),
-      c.assistant ? h('button', { class: 'link', key: 'go-terminal', title: 'Show the terminal where the asking assistant runs', on: { click: () => post({ type: 'goToTerminal' }) } }, 'Go to terminal') : false),
+      c.assistant ? h('button', { class: 'link', key: 'go-terminal', title: t('Show the terminal where the asking assistant runs'), on: { click: () => post({ type: 'goToTerminal' }) } }, t('Go to terminal')) : false),
     c.highStakes ? h('div', { class: 'banner stakes', role: 'note' },
-      h('span', {}, 'High stakes: this card spends money, cannot be undone or goes public, so it is answered only in the service. Every action here is off.'),
-      c.url ? h('button', { class: 'primary', key: 'open-browser', on: { click: () => post({ type: 'openInBrowser' }) } }, 'Open in browser') : false,
+      h('span', {}, t('High stakes: this card spends money, cannot be undone or goes public, so it is answered only in the service. Every action here is off.')),
+      c.url ? h('button', { class: 'primary', key: 'open-browser', on: { click: () => post({ type: 'openInBrowser' }) } }, t('Open in browser')) : false,
     ) : false,
     ui.changedSinceAnswer ? h('div', { class: 'banner changed', role: 'alert' },
-      `This card changed after you saw it (now version ${c.version}). Nothing was sent. Read it again and answer.`) : false,
+      t('This card changed after you saw it (now version {0}). Nothing was sent. Read it again and answer.', c.version)) : false,
   );
 }
 
 function kindLabel(c: Card): string {
   switch (c.kind) {
-    case 'choice': return c.multi ? 'choose several' : 'choose one';
-    case 'approval': return 'approval';
-    case 'text': return 'question';
-    case 'questions': return 'questions';
-    case 'failure': return 'failed step';
-    case 'update': return `notice${c.severity ? ` · ${c.severity}` : ''}`;
+    case 'choice': return c.multi ? t('choose several') : t('choose one');
+    case 'approval': return t('approval');
+    case 'text': return t('question');
+    case 'questions': return t('questions');
+    case 'failure': return t('failed step');
+    case 'update': return c.severity ? t('notice · {0}', c.severity) : t('notice');
     default: return c.kind;
   }
 }
 
 function stateLabel(c: Card): string {
-  if (c.status === 'pending') return c.turn === 'you' ? 'waiting on you' : 'waiting on the assistant';
-  if (c.status === 'answered') return 'answered';
-  if (c.status === 'snoozed') return 'in Later';
-  if (c.status === 'delegated') return 'with a helper';
-  if (c.status === 'done') return 'done';
+  if (c.status === 'pending') return c.turn === 'you' ? t('waiting on you') : t('waiting on the assistant');
+  if (c.status === 'answered') return t('answered');
+  if (c.status === 'snoozed') return t('in Later');
+  if (c.status === 'delegated') return t('with a helper');
+  if (c.status === 'done') return t('done');
   return c.status;
 }
 
 function statusArea(): HTMLElement {
   const el = h('section', { id: 'status', role: 'status', aria: { live: 'polite' } });
-  if (ui.busy) el.appendChild(h('p', { class: 'muted' }, 'Sending…'));
+  if (ui.busy) el.appendChild(h('p', { class: 'muted' }, t('Sending…')));
   if (ui.notice) el.appendChild(h('p', { class: 'notice' }, ui.notice));
   const left = secondsLeft(ui.undoUntil, now());
   if (ui.undoUntil && left > 0) {
@@ -200,7 +208,7 @@ function statusArea(): HTMLElement {
     const delegated = ui.card?.status === 'delegated';
     el.appendChild(h('div', { class: 'undo' },
       h('span', { id: 'countdown' }, countdownText(left)),
-      delegated ? false : h('button', { key: 'undo', disabled: disabled(), on: { click: undo } }, 'Undo'),
+      delegated ? false : h('button', { key: 'undo', disabled: disabled(), on: { click: undo } }, t('Undo')),
     ));
   }
   // A conflict is already explained by the banner above the title.
@@ -208,15 +216,15 @@ function statusArea(): HTMLElement {
     const p = ui.problem;
     el.appendChild(h('div', { class: 'problem', role: 'alert' },
       h('strong', {}, p.message), ' ', h('span', {}, p.next),
-      p.url ? h('button', { key: 'problem-open', on: { click: () => post({ type: 'openInBrowser' }) } }, 'Open in browser') : false,
+      p.url ? h('button', { key: 'problem-open', on: { click: () => post({ type: 'openInBrowser' }) } }, t('Open in browser')) : false,
     ));
   }
   return el;
 }
 
 const countdownText = (s: number) => (ui.card?.status === 'delegated'
-  ? `The helper can see it in ${s} s.`
-  : `The assistant hears it in ${s} s.`);
+  ? t('The helper can see it in {0} s.', s)
+  : t('The assistant hears it in {0} s.', s));
 
 /** Updates only the countdown text, once a quarter second, until the hold is over. */
 let tickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -227,7 +235,7 @@ function tick(): void {
   const el = document.getElementById('countdown');
   if (left <= 0) {
     ui.undoUntil = undefined;
-    ui.notice = ui.card?.status === 'delegated' ? 'The helper has it now.' : 'The assistant has heard your answer.';
+    ui.notice = ui.card?.status === 'delegated' ? t('The helper has it now.') : t('The assistant has heard your answer.');
     render();
     return;
   }
@@ -238,7 +246,7 @@ function tick(): void {
 function proposal(c: Card): Child {
   if (!c.proposal) return false;
   const rows = Object.entries(c.proposal).map(([k, v]) => h('li', {}, `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`));
-  return h('section', { class: 'proposal' }, h('h2', {}, 'The helper proposes'), h('ul', {}, ...rows));
+  return h('section', { class: 'proposal' }, h('h2', {}, t('The helper proposes')), h('ul', {}, ...rows));
 }
 
 // ----- answering -----
@@ -250,21 +258,21 @@ function body(c: Card): Child {
   switch (c.kind) {
     case 'choice': parts.push(optionsList(c, !!c.multi)); break;
     case 'approval': break;
-    case 'text': parts.push(textArea('text', 'Your answer', 4)); break;
+    case 'text': parts.push(textArea('text', t('Your answer'), 4)); break;
     case 'questions': parts.push(...(c.asks ?? []).map((ask, i) => askBlock(ask, i))); break;
     case 'failure': parts.push(stepsList(c)); if (c.options?.length) parts.push(optionsList(c, false)); break;
     default:
       if (c.options?.length) parts.push(optionsList(c, !!c.multi));
-      parts.push(textArea('text', 'Your answer', 3));
+      parts.push(textArea('text', t('Your answer'), 3));
   }
-  parts.push(textArea('note', 'Note to the assistant (optional)', 2));
+  parts.push(textArea('note', t('Note to the assistant (optional)'), 2));
   const actions: Child[] = c.kind === 'approval'
     ? [
-        h('button', { class: 'primary', key: 'approve', disabled: disabled(), on: { click: pressed(() => answer({ approved: true })) } }, 'Approve'),
-        h('button', { key: 'decline', disabled: disabled(), on: { click: pressed(() => answer({ approved: false })) } }, 'Decline'),
+        h('button', { class: 'primary', key: 'approve', disabled: disabled(), on: { click: pressed(() => answer({ approved: true })) } }, t('Approve')),
+        h('button', { key: 'decline', disabled: disabled(), on: { click: pressed(() => answer({ approved: false })) } }, t('Decline')),
       ]
-    : [h('button', { class: 'primary', id: 'answer', key: 'answer', disabled: disabled() || !canAnswer(c), on: { click: pressed(() => answerFromForm(c)) } }, 'Answer')];
-  actions.push(h('button', { key: 'theyDecide', disabled: disabled(), title: 'Hand the decision back to the assistant', on: { click: pressed(() => answer({ theyDecide: true })) } }, 'You decide'));
+    : [h('button', { class: 'primary', id: 'answer', key: 'answer', disabled: disabled() || !canAnswer(c), on: { click: pressed(() => answerFromForm(c)) } }, t('Answer'))];
+  actions.push(h('button', { key: 'theyDecide', disabled: disabled(), title: t('Hand the decision back to the assistant'), on: { click: pressed(() => answer({ theyDecide: true })) } }, t('You decide')));
   parts.push(h('div', { class: 'actions' }, ...actions));
   return h('section', { class: 'answer' }, ...parts);
 }
@@ -272,7 +280,7 @@ function body(c: Card): Child {
 function optionsList(c: Card, multi: boolean): HTMLElement {
   const rec = new Set(c.recommendedIds ?? []);
   const chosen = new Set(ui.draft.choiceIds ?? []);
-  const list = h('div', { class: 'options', role: multi ? 'group' : 'radiogroup', aria: { label: 'Options' } });
+  const list = h('div', { class: 'options', role: multi ? 'group' : 'radiogroup', aria: { label: t('Options') } });
   (c.options ?? []).forEach((o, i) => {
     const id = `opt-${i}`;
     const input = h('input', {
@@ -323,7 +331,7 @@ function stepsList(c: Card): HTMLElement {
     h('li', { class: `step step-${safeClass(s.state ?? 'unknown')}` },
       h('span', { class: 'label' }, s.title), s.state ? h('span', { class: 'badge' }, s.state) : false,
       s.detail ? h('div', { class: 'muted detail' }, s.detail) : false,
-      i === failedIdx ? h('span', { class: 'muted' }, ' (the step that failed)') : false)));
+      i === failedIdx ? h('span', { class: 'muted' }, t(' (the step that failed)')) : false)));
 }
 
 function textArea(field: 'text' | 'note' | 'message', label: string, rows: number): HTMLElement {
@@ -391,7 +399,7 @@ function updateBody(c: Card): HTMLElement {
     h('p', {}, facts.join(' · ')),
     c.url ? h('p', {}, h('button', { class: 'link', key: 'update-link', on: { click: (e) => { e.preventDefault(); post({ type: 'openLink', url: c.url! }); } } }, linkText(c.url))) : false,
     h('div', { class: 'actions' },
-      h('button', { class: 'primary', key: 'gotit', disabled: disabled(), on: { click: pressed(() => post({ type: 'answer', version: ui.shownVersion, body: {} })) } }, 'Got it')),
+      h('button', { class: 'primary', key: 'gotit', disabled: disabled(), on: { click: pressed(() => post({ type: 'answer', version: ui.shownVersion, body: {} })) } }, t('Got it'))),
   );
 }
 
@@ -404,29 +412,29 @@ function linkText(url: string): string {
 
 function laterSection(c: Card): Child {
   if (c.status === 'snoozed') {
-    return h('section', { class: 'later' }, h('h2', {}, 'Later'),
-      h('p', {}, `Back ${c.until ? new Date(c.until).toLocaleString(undefined, { timeZone: ui.timeZone }) : 'soon'}.`),
-      h('button', { key: 'back', disabled: disabled(), on: { click: () => post({ type: 'back', version: ui.shownVersion }) } }, 'Back now'));
+    return h('section', { class: 'later' }, h('h2', {}, t('Later')),
+      h('p', {}, c.until ? t('Back {0}.', dateTime(c.until, ui.timeZone)) : t('Back soon.')),
+      h('button', { key: 'back', disabled: disabled(), on: { click: () => post({ type: 'back', version: ui.shownVersion }) } }, t('Back now')));
   }
   if (!waitsOnYou(c)) return false;
   const later = (until: string) => { if (!disabled()) post({ type: 'later', version: ui.shownVersion, until }); };
-  return h('section', { class: 'later', id: 'later' }, h('h2', {}, 'Later'),
+  return h('section', { class: 'later', id: 'later' }, h('h2', {}, t('Later')),
     h('div', { class: 'actions' },
-      h('button', { key: 'later-1h', disabled: disabled(), on: { click: () => later('1h') } }, 'In 1 hour'),
-      h('button', { key: 'later-tonight', disabled: disabled(), on: { click: () => later('tonight') } }, 'Tonight (6 PM)'),
-      h('button', { key: 'later-tomorrow', disabled: disabled(), on: { click: () => later('tomorrow') } }, 'Tomorrow (8 AM)'),
+      h('button', { key: 'later-1h', disabled: disabled(), on: { click: () => later('1h') } }, t('In 1 hour')),
+      h('button', { key: 'later-tonight', disabled: disabled(), on: { click: () => later('tonight') } }, t('Tonight (6 PM)')),
+      h('button', { key: 'later-tomorrow', disabled: disabled(), on: { click: () => later('tomorrow') } }, t('Tomorrow (8 AM)')),
     ),
     h('div', { class: 'actions' },
-      h('input', { type: 'date', key: 'later-date', value: ui.draft.laterDate ?? '', disabled: disabled(), aria: { label: 'Date' },
+      h('input', { type: 'date', key: 'later-date', value: ui.draft.laterDate ?? '', disabled: disabled(), aria: { label: t('Date') },
         on: { input: (e) => { ui.draft.laterDate = (e.target as HTMLInputElement).value; saveDraft(); } } }),
-      h('input', { type: 'time', key: 'later-time', value: ui.draft.laterTime ?? '', disabled: disabled(), aria: { label: 'Time' },
+      h('input', { type: 'time', key: 'later-time', value: ui.draft.laterTime ?? '', disabled: disabled(), aria: { label: t('Time') },
         on: { input: (e) => { ui.draft.laterTime = (e.target as HTMLInputElement).value; saveDraft(); } } }),
       h('button', { key: 'later-at', disabled: disabled(), on: { click: () => {
         const iso = localDateTimeToIso(ui.draft.laterDate ?? '', ui.draft.laterTime ?? '', ui.timeZone);
-        if (!iso) { ui.problem = { code: 'bad_input', message: 'Pick a date and a time.', next: 'Both fields are needed.' }; render(); return; }
+        if (!iso) { ui.problem = { code: 'bad_input', message: t('Pick a date and a time.'), next: t('Both fields are needed.') }; render(); return; }
         later(iso);
-      } } }, 'Later until then'),
-      h('span', { class: 'muted' }, `time zone ${ui.timeZone}`),
+      } } }, t('Later until then')),
+      h('span', { class: 'muted' }, t('time zone {0}', ui.timeZone)),
     ));
 }
 
@@ -435,25 +443,25 @@ function laterSection(c: Card): Child {
 function handOverSection(c: Card): Child {
   if (c.status === 'delegated') {
     const to = c.delegatedTo;
-    return h('section', { class: 'handover' }, h('h2', {}, 'With a helper'),
-      to ? h('p', {}, `Handed to ${helperName(to.assistantId, to.agentId)}, mode ${to.mode === 'loop' ? 'loop (its answer comes to you first)' : 'freely'}.`) : false,
-      h('button', { key: 'takeBack', disabled: disabled(), on: { click: pressed(() => post({ type: 'takeBack', version: ui.shownVersion })) } }, 'Take back'));
+    return h('section', { class: 'handover' }, h('h2', {}, t('With a helper')),
+      to ? h('p', {}, t('Handed to {0}, mode {1}.', helperName(to.assistantId, to.agentId), to.mode === 'loop' ? t('loop (its answer comes to you first)') : t('freely'))) : false,
+      h('button', { key: 'takeBack', disabled: disabled(), on: { click: pressed(() => post({ type: 'takeBack', version: ui.shownVersion })) } }, t('Take back')));
   }
   if (!waitsOnYou(c) || c.kind === 'update') return false;
   if (!ui.showHandOver) {
     return h('section', { class: 'handover' },
-      h('button', { key: 'handover-open', disabled: disabled(), on: { click: () => { ui.showHandOver = true; post({ type: 'loadAssistants' }); render(); } } }, 'Hand over…'));
+      h('button', { key: 'handover-open', disabled: disabled(), on: { click: () => { ui.showHandOver = true; post({ type: 'loadAssistants' }); render(); } } }, t('Hand over…')));
   }
   const list = ui.assistants;
-  if (!list) return h('section', { class: 'handover' }, h('p', { class: 'muted' }, 'Loading assistants…'));
+  if (!list) return h('section', { class: 'handover' }, h('p', { class: 'muted' }, t('Loading assistants…')));
   // The picks live in the draft: a re-render (a new version, a refusal, busy) keeps them.
-  const sel = h('select', { key: 'handover-assistant', aria: { label: 'Assistant' } }) as HTMLSelectElement;
+  const sel = h('select', { key: 'handover-assistant', aria: { label: t('Assistant') } }) as HTMLSelectElement;
   for (const a of list) sel.appendChild(h('option', { value: a.id }, `${a.name} (${a.appName})`));
   if (list.some((a) => a.id === ui.draft.delegateAssistantId)) sel.value = ui.draft.delegateAssistantId!;
-  const agentSel = h('select', { key: 'handover-agent', aria: { label: 'Agent' } }) as HTMLSelectElement;
+  const agentSel = h('select', { key: 'handover-agent', aria: { label: t('Agent') } }) as HTMLSelectElement;
   const fillAgents = () => {
     clear(agentSel);
-    agentSel.appendChild(h('option', { value: '' }, 'any agent'));
+    agentSel.appendChild(h('option', { value: '' }, t('any agent')));
     const agents = list.find((a) => a.id === sel.value)?.agents ?? [];
     for (const g of agents) agentSel.appendChild(h('option', { value: g.id }, `${g.name} (${g.state})`));
     agentSel.value = agents.some((g) => g.id === ui.draft.delegateAgentId) ? ui.draft.delegateAgentId! : '';
@@ -461,21 +469,21 @@ function handOverSection(c: Card): Child {
   sel.addEventListener('change', () => { ui.draft.delegateAssistantId = sel.value; ui.draft.delegateAgentId = ''; fillAgents(); saveDraft(); });
   agentSel.addEventListener('change', () => { ui.draft.delegateAgentId = agentSel.value; saveDraft(); });
   fillAgents();
-  const mode = h('select', { key: 'handover-mode', aria: { label: 'Mode' } }, h('option', { value: 'freely' }, 'freely: its answer goes straight to the asking assistant'), h('option', { value: 'loop' }, 'loop: its answer comes to me first')) as HTMLSelectElement;
+  const mode = h('select', { key: 'handover-mode', aria: { label: t('Mode') } }, h('option', { value: 'freely' }, t('freely: its answer goes straight to the asking assistant')), h('option', { value: 'loop' }, t('loop: its answer comes to me first'))) as HTMLSelectElement;
   mode.value = ui.draft.delegateMode === 'loop' ? 'loop' : 'freely';
   mode.addEventListener('change', () => { ui.draft.delegateMode = mode.value; saveDraft(); });
-  const note = h('input', { type: 'text', key: 'handover-note', placeholder: 'Note for the helper (optional)', value: ui.draft.delegateNote ?? '',
+  const note = h('input', { type: 'text', key: 'handover-note', placeholder: t('Note for the helper (optional)'), value: ui.draft.delegateNote ?? '',
     on: { input: (e) => { ui.draft.delegateNote = (e.target as HTMLInputElement).value; saveDraft(); } } }) as HTMLInputElement;
-  return h('section', { class: 'handover' }, h('h2', {}, 'Hand over'),
-    list.length === 0 ? h('p', { class: 'muted' }, 'No other assistants are in reach.') : false,
+  return h('section', { class: 'handover' }, h('h2', {}, t('Hand over')),
+    list.length === 0 ? h('p', { class: 'muted' }, t('No other assistants are in reach.')) : false,
     h('div', { class: 'actions' }, sel, agentSel, mode), note,
     h('div', { class: 'actions' },
       h('button', { class: 'primary', key: 'handover-send', disabled: disabled() || list.length === 0, on: { click: pressed(() => {
         if (!sel.value) return;
         post({ type: 'delegate', version: ui.shownVersion, assistantId: sel.value, ...(agentSel.value ? { agentId: agentSel.value } : {}),
           mode: mode.value === 'loop' ? 'loop' : 'freely', ...(note.value.trim() ? { note: note.value.trim() } : {}) });
-      }) } }, 'Hand over'),
-      h('button', { key: 'handover-cancel', on: { click: () => { ui.showHandOver = false; render(); } } }, 'Cancel')));
+      }) } }, t('Hand over')),
+      h('button', { key: 'handover-cancel', on: { click: () => { ui.showHandOver = false; render(); } } }, t('Cancel'))));
 }
 
 function helperName(assistantId: string, agentId?: string): string {
@@ -488,22 +496,22 @@ function helperName(assistantId: string, agentId?: string): string {
 
 function messageSection(c: Card): Child {
   if (!waitsOnYou(c) || c.kind === 'update') return false;
-  return h('section', { class: 'message' }, h('h2', {}, 'Write to the assistant'),
-    textArea('message', 'The assistant acts on your words as the answer', 2),
+  return h('section', { class: 'message' }, h('h2', {}, t('Write to the assistant')),
+    textArea('message', t('The assistant acts on your words as the answer'), 2),
     h('button', { key: 'send-message', disabled: disabled(), on: { click: pressed(() => {
       const text = ui.draft.message?.trim();
-      if (!text) { ui.problem = { code: 'bad_input', message: 'Write something first.', next: 'Type your words, then Send.' }; render(); return; }
+      if (!text) { ui.problem = { code: 'bad_input', message: t('Write something first.'), next: t('Type your words, then Send.') }; render(); return; }
       post({ type: 'message', version: ui.shownVersion, body: text });
-    }) } }, 'Send'));
+    }) } }, t('Send')));
 }
 
 // ----- History -----
 
 function history(c: Card): Child {
   const entries = c.history ?? [];
-  const from = c.answeredFrom ? `Answered from ${c.answeredFrom.app}${c.answeredFrom.machine ? ` on ${c.answeredFrom.machine.name}` : ''}.` : '';
+  const from = c.answeredFrom ? t('Answered from {0}{1}.', c.answeredFrom.app, c.answeredFrom.machine ? ` on ${c.answeredFrom.machine.name}` : '') : '';
   if (!entries.length && !from) return false;
-  return h('section', { class: 'history' }, h('h2', {}, 'History'),
+  return h('section', { class: 'history' }, h('h2', {}, t('History')),
     from ? h('p', {}, from) : false,
     h('ul', {}, ...entries.map((e) => {
       const who = [e.by, e.appName ?? e.app, e.machine?.name].filter(Boolean).join(' · ');

@@ -55,7 +55,7 @@ export const ASSISTANTS_HANDLERS = {
 };
 
 function notReady(): undefined {
-  void say.info('Assistant Cards: sign in first; then the assistants of this window\'s terminals are known.');
+  void say.info(vscode.l10n.t('Assistant Cards: sign in first; then the assistants of this window\'s terminals are known.'));
   return undefined;
 }
 
@@ -87,7 +87,7 @@ export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log,
   const show = (terminal: vscode.Terminal | undefined, what: string): boolean => {
     if (terminal) { terminal.show(false); return true; }
     void say.info(
-      `Assistant Cards: ${what} does not run in a terminal of this window. Its live sessions are listed in the Assistants view.`);
+      vscode.l10n.t('Assistant Cards: {0} does not run in a terminal of this window. Its live sessions are listed in the Assistants view.', what));
     return false;
   };
 
@@ -96,17 +96,17 @@ export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log,
     if (!target.assistant && core.cards.whole) {
       try { target = await core.cards.whole(card.id); } catch (e) { log.warn(`focus terminal: ${(e as Error).message}`); }
     }
-    if (!target.assistant) return show(undefined, 'The assistant that asked this card');
+    if (!target.assistant) return show(undefined, vscode.l10n.t('The assistant that asked this card'));
     await matcher.rematch();
     return show(matcher.terminalFor({ assistantId: target.assistant.id, agentId: target.agent?.id }),
-      `The assistant that asked "${'title' in card ? String(card.title) : card.id}"`);
+      vscode.l10n.t('The assistant that asked "{0}"', 'title' in card ? String(card.title) : card.id));
   };
 
   const focusTerminal = async (arg?: unknown): Promise<boolean> => {
     if (isTreeNode(arg)) {
       const terminal = arg.kind === 'session' ? matcher.terminalFor({ appSessionId: arg.appSessionId })
         : matcher.terminalFor({ assistantId: arg.assistantId, agentId: arg.kind === 'agent' ? arg.agentId : undefined });
-      return show(terminal, 'This assistant');
+      return show(terminal, vscode.l10n.t('This assistant'));
     }
     const cardId = typeof arg === 'string' ? arg : isCardRef(arg) ? arg.id : undefined;
     if (cardId) {
@@ -125,8 +125,8 @@ export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log,
   const toggleScope = async (): Promise<void> => {
     const next = await scope.toggle();
     void vscode.window.setStatusBarMessage(next === 'machine'
-      ? 'Assistant Cards: every card of this computer'
-      : 'Assistant Cards: cards of the assistants in this window\'s terminals', 3000);
+      ? vscode.l10n.t('Assistant Cards: every card of this computer')
+      : vscode.l10n.t('Assistant Cards: cards of the assistants in this window\'s terminals'), 3000);
   };
 
   const feature: AssistantsFeature & vscode.Disposable = {
@@ -202,10 +202,10 @@ async function pickAndFocus(assistants: readonly Assistant[], matcher: TerminalM
     }
   }
   if (items.length === 0) {
-    void say.info('Assistant Cards: no live assistant runs in a terminal of this window.');
+    void say.info(vscode.l10n.t('Assistant Cards: no live assistant runs in a terminal of this window.'));
     return false;
   }
-  const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: 'Go to the terminal of…' });
+  const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Go to the terminal of…') });
   if (!pick) return false;
   pick.terminal.show(false);
   return true;

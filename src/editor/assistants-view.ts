@@ -83,13 +83,13 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
   getTreeItem(el: AssistantsTreeNode): vscode.TreeItem {
     const { assistant, agent, session } = this.find(el);
     const focus = (terminal: vscode.Terminal | undefined): vscode.Command | undefined =>
-      terminal ? { command: FOCUS_TERMINAL, title: 'Go to terminal', arguments: [el] } : undefined;
+      terminal ? { command: FOCUS_TERMINAL, title: vscode.l10n.t('Go to terminal'), arguments: [el] } : undefined;
 
     if (el.kind === 'assistant') {
       if (!assistant) return new vscode.TreeItem('(gone)');
       const live = assistant.agents.some((g) => g.state === 'live' || g.liveSessions.length > 0);
       const terminal = this.matcher.terminalFor({ assistantId: assistant.id });
-      const item = new vscode.TreeItem(plainText(assistant.name, 80) || '(no name)',
+      const item = new vscode.TreeItem(plainText(assistant.name, 80) || vscode.l10n.t('(no name)'),
         assistant.agents.length ? (live ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed)
           : vscode.TreeItemCollapsibleState.None);
       item.id = `a:${assistant.id}`;
@@ -100,8 +100,8 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
         live ? new vscode.ThemeColor('charts.green') : undefined);
       // A plain string: a MarkdownString would render links and icons from these names.
       item.tooltip = plainLines([
-        `${plainText(assistant.name, 200)} (${plainText(assistant.appName || assistant.app, 80)}) on ${plainText(assistant.machine.name, 80)}, ${open} open card${open === 1 ? '' : 's'}`,
-        terminal ? `Runs in terminal "${plainText(terminal.name, 80)}" of this window` : 'Not in a terminal of this window',
+        vscode.l10n.t('{0} ({1}) on {2}, {3} open card{4}', plainText(assistant.name, 200), plainText(assistant.appName || assistant.app, 80), plainText(assistant.machine.name, 80), open, open === 1 ? '' : 's'),
+        terminal ? vscode.l10n.t('Runs in terminal "{0}" of this window', plainText(terminal.name, 80)) : vscode.l10n.t('Not in a terminal of this window'),
       ]);
       item.contextValue = terminal ? 'assistant assistant:terminal' : 'assistant';
       item.command = focus(terminal);
@@ -111,14 +111,14 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     if (el.kind === 'agent') {
       if (!agent) return new vscode.TreeItem('(gone)');
       const terminal = this.matcher.terminalFor({ assistantId: el.assistantId, agentId: agent.id });
-      const item = new vscode.TreeItem(plainText(agent.name, 80) || '(no name)', agent.liveSessions.length
+      const item = new vscode.TreeItem(plainText(agent.name, 80) || vscode.l10n.t('(no name)'), agent.liveSessions.length
         ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       item.id = `g:${el.assistantId}/${agent.id}`;
       const state = plainText(agent.state, 20);
       const when = state === 'live' ? 'live' : agent.liveAt ? `${state}, live ${ago(agent.liveAt, this.now())}` : state;
       item.description = [when, `${agent.openCards} open`].join(' · ');
       item.iconPath = new vscode.ThemeIcon(agent.state === 'live' ? 'pulse' : 'person');
-      item.tooltip = `${plainText(agent.name, 200)}: ${when}, ${agent.openCards} open card${agent.openCards === 1 ? '' : 's'}`;
+      item.tooltip = vscode.l10n.t('{0}: {1}, {2} open card{3}', plainText(agent.name, 200), when, agent.openCards, agent.openCards === 1 ? '' : 's');
       item.contextValue = terminal ? 'agent assistant:terminal' : 'agent';
       item.command = focus(terminal);
       return item;
@@ -126,17 +126,17 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
 
     if (!session) return new vscode.TreeItem('(ended)');
     const match = this.matcher.terminalOf(session.appSessionId);
-    const item = new vscode.TreeItem(plainText(path.basename(session.cwd) || session.cwd, 80) || '(no folder)', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(plainText(path.basename(session.cwd) || session.cwd, 80) || vscode.l10n.t('(no folder)'), vscode.TreeItemCollapsibleState.None);
     item.id = `s:${el.assistantId}/${el.agentId}/${session.appSessionId}`;
-    item.description = match ? `terminal "${plainText(match.terminal.name, 60)}"` : 'not in this window';
+    item.description = match ? `terminal "${plainText(match.terminal.name, 60)}"` : vscode.l10n.t('not in this window');
     item.iconPath = new vscode.ThemeIcon(match ? 'terminal' : 'debug-disconnect');
     const t = session.terminal;
     item.tooltip = plainLines([
       plainText(session.cwd, 300),
-      t?.pid !== undefined ? `shell pid ${plainText(String(t.pid), 20)}` : '',
+      t?.pid !== undefined ? vscode.l10n.t('shell pid {0}', plainText(String(t.pid), 20)) : '',
       t?.tty ? `tty ${plainText(t.tty, 60)}` : '',
       t?.program ? `in ${plainText(t.program, 60)}` : '',
-      match ? `matched to "${plainText(match.terminal.name, 80)}" by ${match.by}` : 'no terminal of this window matches',
+      match ? vscode.l10n.t('matched to "{0}" by {1}', plainText(match.terminal.name, 80), match.by) : vscode.l10n.t('no terminal of this window matches'),
       `live ${ago(session.liveAt, this.now())}`,
     ]);
     item.contextValue = match ? 'session assistant:terminal' : 'session';

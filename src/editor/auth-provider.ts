@@ -45,7 +45,7 @@ export class CardsAuthProvider extends DisposableBase implements vscode.Authenti
 
   async createSession(): Promise<vscode.AuthenticationSession> {
     const me = await this.source.signIn();
-    if (!me) throw new Error('Sign-in did not finish.');
+    if (!me) throw new Error(vscode.l10n.t('Sign-in did not finish.'));
     const s = toSession(me);
     this.update({ kind: 'online', me });
     return s;

@@ -48,7 +48,7 @@ export class CardPanels extends DisposableBase {
   open(cardId: string, column: vscode.ViewColumn = vscode.ViewColumn.Active, preserveFocus = false): CardPanel {
     const existing = this.panels.get(cardId);
     if (existing) { existing.panel.reveal(column, preserveFocus); return existing; }
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Card', { viewColumn: column, preserveFocus }, this.options());
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, vscode.l10n.t('Card'), { viewColumn: column, preserveFocus }, this.options());
     return this.adopt(cardId, panel);
   }
 
@@ -153,7 +153,7 @@ export class CardPanel extends DisposableBase {
       const card = fresh ?? await this.deps.core.cards.whole(this.cardId);
       if (this.isDisposed) return;
       this.card = card;
-      this.panel.title = plainText(card.title, 40) || 'Card';
+      this.panel.title = plainText(card.title, 40) || vscode.l10n.t('Card');
       if (this.undoUntil && Date.parse(this.undoUntil) <= Date.now()) this.undoUntil = undefined;
       if (card.status !== 'answered' && card.status !== 'delegated') this.undoUntil = undefined;
       if (this.ready) this.postCard(changedSinceAnswer);
@@ -197,6 +197,7 @@ export class CardPanel extends DisposableBase {
     switch (m.type) {
       case 'ready':
         this.ready = true;
+        this.post({ type: 'words', bundle: vscode.l10n.bundle, locale: vscode.env.language });
         if (this.card) this.postCard(); else await this.load();
         return;
       case 'draft':
@@ -287,13 +288,13 @@ function isAction(m: FromWebview): m is ActionMessage {
 }
 
 const DONE: Record<ActionMessage['type'], string> = {
-  answer: 'Answered.',
-  undo: 'Undone: the card waits on you again.',
-  message: 'Sent to the assistant.',
-  later: 'Put in Later.',
-  back: 'Back in the stack.',
-  delegate: 'Handed over.',
-  takeBack: 'Taken back: it waits on you again.',
+  answer: vscode.l10n.t('Answered.'),
+  undo: vscode.l10n.t('Undone: the card waits on you again.'),
+  message: vscode.l10n.t('Sent to the assistant.'),
+  later: vscode.l10n.t('Put in Later.'),
+  back: vscode.l10n.t('Back in the stack.'),
+  delegate: vscode.l10n.t('Handed over.'),
+  takeBack: vscode.l10n.t('Taken back: it waits on you again.'),
 };
 
 function toAction(m: ActionMessage, card: Card | undefined, timeZone: string): PressAction {

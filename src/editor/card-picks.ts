@@ -11,9 +11,9 @@ import { plainText } from './shared/plain-text';
 
 interface CardPickItem extends vscode.QuickPickItem { id?: string }
 
-const GROUP_TITLE: Record<Group, string> = {
-  pending: 'Waiting on you', agent: 'Waiting on the assistant', snoozed: 'Later', delegated: 'With a helper', done: 'Done',
-};
+const groupTitles = (): Record<Group, string> => ({
+  pending: vscode.l10n.t('Waiting on you'), agent: vscode.l10n.t('Waiting on the assistant'), snoozed: vscode.l10n.t('Later'), delegated: vscode.l10n.t('With a helper'), done: vscode.l10n.t('Done'),
+});
 
 /** Pick a card from the given groups, filtered by `accept`. Undefined when cancelled or none. */
 export async function pickCard(
@@ -27,17 +27,17 @@ export async function pickCard(
   for (const g of groups) {
     const cards = core.cards.list(g).filter(accept);
     if (!cards.length) continue;
-    items.push({ label: GROUP_TITLE[g], kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: groupTitles()[g], kind: vscode.QuickPickItemKind.Separator });
     for (const c of cards) {
       const look = lookOf(c, now);
       items.push({ id: c.id, label: `$(${look.icon}) ${look.label}`, description: look.description });
     }
   }
   if (!items.length) {
-    void say.info(`Assistant Cards: no card fits "${title}".`);
+    void say.info(vscode.l10n.t('Assistant Cards: no card fits "{0}".', title));
     return undefined;
   }
-  const pick = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'Pick a card' });
+  const pick = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: vscode.l10n.t('Pick a card') });
   return pick?.id;
 }
 
@@ -46,15 +46,15 @@ type AnswerPick = { kind: 'answer'; body: Record<string, unknown> } | { kind: 'g
 /** Asks the person for an answer to a card, by kind. */
 export async function pickAnswer(card: Card): Promise<AnswerPick> {
   const title = plainText(card.title, 100);
-  const theyDecide: vscode.QuickPickItem = { label: '$(sparkle) You decide', description: 'hand the decision back to the assistant' };
+  const theyDecide: vscode.QuickPickItem = { label: vscode.l10n.t('$(sparkle) You decide'), description: vscode.l10n.t('hand the decision back to the assistant') };
   switch (card.kind) {
     case 'update': {
-      const ok = await vscode.window.showQuickPick([{ label: '$(pass) Got it', description: 'close this notice' }], { title });
+      const ok = await vscode.window.showQuickPick([{ label: vscode.l10n.t('$(pass) Got it'), description: vscode.l10n.t('close this notice') }], { title });
       return ok ? { kind: 'gotIt' } : undefined;
     }
     case 'approval': {
       const p = await vscode.window.showQuickPick([
-        { label: '$(check) Approve', id: true }, { label: '$(close) Decline', id: false }, { ...theyDecide, id: 'decide' },
+        { label: vscode.l10n.t('$(check) Approve'), id: true }, { label: vscode.l10n.t('$(close) Decline'), id: false }, { ...theyDecide, id: 'decide' },
       ] as (vscode.QuickPickItem & { id: boolean | string })[], { title });
       if (!p) return undefined;
       return p.id === 'decide' ? { kind: 'answer', body: { theyDecide: true } } : { kind: 'answer', body: { approved: p.id } };
@@ -66,7 +66,7 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
         if (ask.options?.length) {
           v = (await vscode.window.showQuickPick(ask.options.map((o) => ({ label: plainText(o.label, 200), id: o.id })), { title: plainText(ask.title, 100) }))?.id;
         } else {
-          v = await vscode.window.showInputBox({ title: plainText(ask.title, 100), prompt: 'Your answer' });
+          v = await vscode.window.showInputBox({ title: plainText(ask.title, 100), prompt: vscode.l10n.t('Your answer') });
         }
         if (v === undefined) return undefined;
         answers[ask.id] = v;
@@ -83,14 +83,14 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
           id: o.id,
         }));
         if (card.multi) {
-          const p = await vscode.window.showQuickPick(items, { title, canPickMany: true, placeHolder: 'Pick one or more' });
+          const p = await vscode.window.showQuickPick(items, { title, canPickMany: true, placeHolder: vscode.l10n.t('Pick one or more') });
           return p?.length ? { kind: 'answer', body: { choiceIds: p.map((x) => x.id) } } : undefined;
         }
-        const p = await vscode.window.showQuickPick([...items, { ...theyDecide, id: '' }], { title, placeHolder: 'Pick an option' });
+        const p = await vscode.window.showQuickPick([...items, { ...theyDecide, id: '' }], { title, placeHolder: vscode.l10n.t('Pick an option') });
         if (!p) return undefined;
         return p.id ? { kind: 'answer', body: { choiceIds: [p.id] } } : { kind: 'answer', body: { theyDecide: true } };
       }
-      const text = await vscode.window.showInputBox({ title, prompt: 'Your answer', validateInput: (v) => (v.trim() ? undefined : 'Write an answer') });
+      const text = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Your answer'), validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Write an answer')) });
       return text === undefined ? undefined : { kind: 'answer', body: { text, via: 'text' } };
     }
   }
@@ -99,14 +99,14 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
 /** "1h", "tonight", "tomorrow" or an ISO time from a typed local date and time. */
 export async function pickLater(timeZone: string): Promise<string | undefined> {
   const p = await vscode.window.showQuickPick([
-    { label: 'In 1 hour', id: '1h' }, { label: 'Tonight', description: '6:00 PM', id: 'tonight' },
-    { label: 'Tomorrow', description: '8:00 AM', id: 'tomorrow' }, { label: 'Pick a date and time…', id: 'custom' },
-  ], { title: `Later (time zone ${timeZone})` });
+    { label: vscode.l10n.t('In 1 hour'), id: '1h' }, { label: vscode.l10n.t('Tonight'), description: '6:00 PM', id: 'tonight' },
+    { label: vscode.l10n.t('Tomorrow'), description: '8:00 AM', id: 'tomorrow' }, { label: vscode.l10n.t('Pick a date and time…'), id: 'custom' },
+  ], { title: vscode.l10n.t('Later (time zone {0})', timeZone) });
   if (!p) return undefined;
   if (p.id !== 'custom') return p.id;
   const typed = await vscode.window.showInputBox({
-    title: 'Later until', prompt: `Local date and time, e.g. 2026-11-23 09:30 (${timeZone})`,
-    validateInput: (v) => (toIso(v, timeZone) ? undefined : 'Use YYYY-MM-DD HH:MM'),
+    title: vscode.l10n.t('Later until'), prompt: vscode.l10n.t('Local date and time, e.g. 2026-11-23 09:30 ({0})', timeZone),
+    validateInput: (v) => (toIso(v, timeZone) ? undefined : vscode.l10n.t('Use YYYY-MM-DD HH:MM')),
   });
   return typed === undefined ? undefined : toIso(typed, timeZone);
 }
@@ -119,22 +119,22 @@ function toIso(v: string, tz: string): string | undefined {
 export async function pickHelper(core: ClientCore): Promise<{ assistantId: string; agentId?: string; mode: 'freely' | 'loop'; note?: string } | undefined> {
   await core.assistants.refresh().catch(() => undefined);
   const list = core.assistants.list();
-  if (!list.length) { void say.info('Assistant Cards: no assistant is in reach to hand over to.'); return undefined; }
-  const a = await vscode.window.showQuickPick(list.map((x) => ({ label: plainText(x.name, 80), description: `${plainText(x.appName, 40)} · ${plainText(x.machine.name, 40)}`, id: x.id })), { title: 'Hand over to' });
+  if (!list.length) { void say.info(vscode.l10n.t('Assistant Cards: no assistant is in reach to hand over to.')); return undefined; }
+  const a = await vscode.window.showQuickPick(list.map((x) => ({ label: plainText(x.name, 80), description: `${plainText(x.appName, 40)} · ${plainText(x.machine.name, 40)}`, id: x.id })), { title: vscode.l10n.t('Hand over to') });
   if (!a) return undefined;
   const agents = list.find((x) => x.id === a.id)?.agents ?? [];
   let agentId: string | undefined;
   if (agents.length) {
-    const g = await vscode.window.showQuickPick([{ label: 'Any agent', id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(x.state, 20), id: x.id }))], { title: 'Which agent' });
+    const g = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any agent'), id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(x.state, 20), id: x.id }))], { title: vscode.l10n.t('Which agent') });
     if (!g) return undefined;
     agentId = g.id || undefined;
   }
   const m = await vscode.window.showQuickPick([
-    { label: 'Freely', description: "the helper's answer goes straight to the asking assistant", id: 'freely' as const },
-    { label: 'Loop me in', description: "the helper's answer comes to me first", id: 'loop' as const },
-  ], { title: 'Mode' });
+    { label: vscode.l10n.t('Freely'), description: vscode.l10n.t('the helper\'s answer goes straight to the asking assistant'), id: 'freely' as const },
+    { label: vscode.l10n.t('Loop me in'), description: vscode.l10n.t('the helper\'s answer comes to me first'), id: 'loop' as const },
+  ], { title: vscode.l10n.t('Mode') });
   if (!m) return undefined;
-  const note = await vscode.window.showInputBox({ title: 'Note for the helper (optional)' });
+  const note = await vscode.window.showInputBox({ title: vscode.l10n.t('Note for the helper (optional)') });
   if (note === undefined) return undefined;
   return { assistantId: a.id, ...(agentId ? { agentId } : {}), mode: m.id, ...(note.trim() ? { note: note.trim() } : {}) };
 }

@@ -13,13 +13,13 @@ import type { TreeViewSlot } from './tree-view-slot';
 
 export const GROUPS: readonly Group[] = ['pending', 'agent', 'snoozed', 'delegated', 'done'];
 
-const GROUP_LABEL: Record<Group, string> = {
-  pending: 'Waiting on you',
-  agent: 'Waiting on the assistant',
-  snoozed: 'Later',
-  delegated: 'With a helper',
-  done: 'Done (30 days)',
-};
+const groupLabels = (): Record<Group, string> => ({
+  pending: vscode.l10n.t('Waiting on you'),
+  agent: vscode.l10n.t('Waiting on the assistant'),
+  snoozed: vscode.l10n.t('Later'),
+  delegated: vscode.l10n.t('With a helper'),
+  done: vscode.l10n.t('Done (30 days)'),
+});
 
 export interface GroupNode { kind: 'group'; group: Group }
 export interface CardNode { kind: 'card'; id: string }
@@ -86,7 +86,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
 
   private updateBadge(waiting: number): void {
     this.view.badge = waiting > 0
-      ? { value: waiting, tooltip: waiting === 1 ? '1 card waits on you' : `${waiting} cards wait on you` }
+      ? { value: waiting, tooltip: waiting === 1 ? vscode.l10n.t('1 card waits on you') : vscode.l10n.t('{0} cards wait on you', waiting) }
       : undefined;
     setContext(CONTEXT.waiting, waiting);
     // The group label carries its count: refresh just that group row.
@@ -126,7 +126,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
       this.doneLoaded = false;
       this.doneFailed = true;
       this.log.warn(`loading done cards failed: ${String(e)}`);
-      void say.warn(`Assistant Cards: could not load the Done cards (${(e as Error).message ?? String(e)}).`, 'Retry')
+      void say.warn(vscode.l10n.t('Assistant Cards: could not load the Done cards ({0}).', (e as Error).message ?? String(e)), vscode.l10n.t('Retry'))
         .then((x) => { if (x) void this.loadDone(); });
       return;
     }
@@ -179,7 +179,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     if (el.kind === 'group') {
       const n = el.group === 'done' && !this.doneLoaded ? undefined : this.visible(el.group).length;
       const item = new vscode.TreeItem(
-        GROUP_LABEL[el.group],
+        groupLabels()[el.group],
         el.group === 'pending' || el.group === 'agent'
           ? vscode.TreeItemCollapsibleState.Expanded
           : vscode.TreeItemCollapsibleState.Collapsed,
@@ -200,7 +200,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(COLORS[look.color]!) : undefined);
     item.contextValue = look.contextValue;
     item.accessibilityInformation = { label: `${look.label}, ${look.description}` };
-    item.command = { command: 'assistantCards.openCard', title: 'Open card', arguments: [this.cardNode(el.id)] };
+    item.command = { command: 'assistantCards.openCard', title: vscode.l10n.t('Open card'), arguments: [this.cardNode(el.id)] };
     return item;
   }
 

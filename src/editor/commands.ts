@@ -74,7 +74,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
   const needCore = (): ClientCore | undefined => {
     const core = host.core();
     if (!core || core.state.kind !== 'online' && core.state.kind !== 'offline') {
-      void say.warn('Assistant Cards: sign in first.', 'Sign In')
+      void say.warn(vscode.l10n.t('Assistant Cards: sign in first.'), vscode.l10n.t('Sign In'))
         .then((p) => { if (p) void vscode.commands.executeCommand(commandId('signIn')); });
       return undefined;
     }
@@ -101,11 +101,11 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     try {
       card = await core.cards.whole(id);
     } catch (e) {
-      void say.error(`Assistant Cards: could not read the card (${(e as Error).message}). Refresh the view and try again.`);
+      void say.error(vscode.l10n.t('Assistant Cards: could not read the card ({0}). Refresh the view and try again.', (e as Error).message));
       return undefined;
     }
     if (!showsFresh && seen !== undefined && card.version > seen) {
-      void say.info('Assistant Cards: the card changed since you saw it. It is open now: look again, then choose.');
+      void say.info(vscode.l10n.t('Assistant Cards: the card changed since you saw it. It is open now: look again, then choose.'));
       host.openCard(id);
       return undefined;
     }
@@ -115,7 +115,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
   const refuseHighStakes = (card: Card): boolean => {
     if (!card.highStakes) return false;
     const p = problemMessage('high_stakes');
-    void say.warn(`Assistant Cards: ${p.message}`, 'Open in Browser')
+    void say.warn(vscode.l10n.t('Assistant Cards: {0}', p.message), vscode.l10n.t('Open in Browser'))
       .then((x) => { if (x) void openUrl(card.url); });
     return true;
   };
@@ -126,10 +126,10 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     const out = await runPress(core, gesture, { id: card.id, version: card.version, ...(card.highStakes ? { highStakes: true } : {}), ...(card.url ? { url: card.url } : {}) }, action, log);
     if (!out.ok) {
       const p = problemMessage(out.problem.code, { ...(out.problem.retryAfterS ? { retryAfterS: out.problem.retryAfterS } : {}), ...(out.problem.detail ? { detail: out.problem.detail } : {}) });
-      const buttons = out.problem.code === 'version_conflict' ? ['Open Card'] : out.problem.code === 'high_stakes' ? ['Open in Browser'] : [];
-      void say.error(`Assistant Cards: ${p.message} ${p.next}`, ...buttons).then((x) => {
-        if (x === 'Open Card') host.openCard(card.id);
-        if (x === 'Open in Browser') void openUrl(out.problem.url ?? card.url);
+      const buttons = out.problem.code === 'version_conflict' ? [vscode.l10n.t('Open Card')] : out.problem.code === 'high_stakes' ? [vscode.l10n.t('Open in Browser')] : [];
+      void say.error(vscode.l10n.t('Assistant Cards: {0} {1}', p.message, p.next), ...buttons).then((x) => {
+        if (x === vscode.l10n.t('Open Card')) host.openCard(card.id);
+        if (x === vscode.l10n.t('Open in Browser')) void openUrl(out.problem.url ?? card.url);
       });
     }
     return out;
@@ -137,7 +137,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
 
   const openUrl = async (url: string | undefined) => {
     const safe = url ? safeExternalUrl(url) : undefined;
-    if (!safe) { void say.warn('Assistant Cards: this card has no web address to open.'); return; }
+    if (!safe) { void say.warn(vscode.l10n.t('Assistant Cards: this card has no web address to open.')); return; }
     await vscode.env.openExternal(vscode.Uri.parse(safe, true));
   };
 
@@ -146,9 +146,9 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     const undoUntil = out.value.undoUntil;
     const left = secondsLeft(undoUntil, Date.now());
     void say.info(
-      `Assistant Cards: answered "${plainText(card.title, 60)}". The assistant hears it in ${left} s.`, 'Undo',
+      vscode.l10n.t('Assistant Cards: answered "{0}". The assistant hears it in {1} s.', plainText(card.title, 60), left), vscode.l10n.t('Undo'),
     ).then(async (x) => {
-      if (x !== 'Undo') return;
+      if (x !== vscode.l10n.t('Undo')) return;
       // The version this message told of; a card changed since is refused, never undone unseen.
       await press(core, { ...card, version: out.value.version }, { type: 'undo' }, 'undo');
     });
@@ -165,7 +165,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
         await core.cards.refresh();
       } catch (e) {
         log.warn(`refresh failed: ${String(e)}`);
-        void say.error(`Assistant Cards: could not read your cards (${(e as Error).message ?? String(e)}). It tries again by itself; check the connection or the log.`, 'Show Log')
+        void say.error(vscode.l10n.t('Assistant Cards: could not read your cards ({0}). It tries again by itself; check the connection or the log.', (e as Error).message ?? String(e)), vscode.l10n.t('Show Log'))
           .then((x) => { if (x) log.show(); });
       }
     },
@@ -175,22 +175,22 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     openCard: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
       const target = targetOf(arg, host.tree());
-      const id = target.from === 'pick' ? await pickCard(core, ['pending', 'agent', 'snoozed', 'delegated', 'done'], 'Open a card') : target.id;
+      const id = target.from === 'pick' ? await pickCard(core, ['pending', 'agent', 'snoozed', 'delegated', 'done'], vscode.l10n.t('Open a card')) : target.id;
       // Opened from elsewhere, the panel shows without taking the keyboard from the person.
       if (id) host.openCard(id, { preserveFocus: target.from === 'elsewhere' });
     },
     nextCard: () => {
       const core = needCore(); if (!core) return;
       const next = core.cards.list('pending').find(waitsOnYou);
-      if (!next) { void say.info('Assistant Cards: nothing waits on you.'); return; }
+      if (!next) { void say.info(vscode.l10n.t('Assistant Cards: nothing waits on you.')); return; }
       host.openCard(next.id);
       void host.tree()?.reveal(next.id).catch(() => undefined);
     },
     answer: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Answer a card', ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
+      const card = await resolveCard(core, arg, vscode.l10n.t('Answer a card'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
       if (!card || refuseHighStakes(card)) return;
-      if (!waitsOnYou(card)) { void say.info('Assistant Cards: this card no longer waits on you.'); return; }
+      if (!waitsOnYou(card)) { void say.info(vscode.l10n.t('Assistant Cards: this card no longer waits on you.')); return; }
       const pick = await pickAnswer(card);
       if (!pick) return;
       const out = await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
@@ -198,62 +198,62 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     },
     gotIt: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Close a notice', ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
+      const card = await resolveCard(core, arg, vscode.l10n.t('Close a notice'), ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
       if (!card || refuseHighStakes(card)) return;
       const out = await press(core, card, { type: 'gotIt' }, 'gotIt');
-      if (out.ok) void say.info('Assistant Cards: notice closed.');
+      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: notice closed.'));
     },
     undo: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Undo an answer', ['pending', 'agent'], (c) => c.status === 'answered');
+      const card = await resolveCard(core, arg, vscode.l10n.t('Undo an answer'), ['pending', 'agent'], (c) => c.status === 'answered');
       if (!card) return;
       const out = await press(core, card, { type: 'undo' }, 'undo');
-      if (out.ok) void say.info('Assistant Cards: undone; the card waits on you again.');
+      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: undone; the card waits on you again.'));
     },
     writeToAssistant: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Write to the assistant', ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
+      const card = await resolveCard(core, arg, vscode.l10n.t('Write to the assistant'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
       if (!card || refuseHighStakes(card)) return;
-      const body = await vscode.window.showInputBox({ title: `Write to the assistant: ${plainText(card.title, 60)}`, prompt: 'The assistant acts on your words as the answer', validateInput: (v) => (v.trim() ? (v.length > 10_000 ? 'At most 10,000 characters' : undefined) : 'Write something') });
+      const body = await vscode.window.showInputBox({ title: vscode.l10n.t('Write to the assistant: {0}', plainText(card.title, 60)), prompt: vscode.l10n.t('The assistant acts on your words as the answer'), validateInput: (v) => (v.trim() ? (v.length > 10_000 ? vscode.l10n.t('At most 10,000 characters') : undefined) : vscode.l10n.t('Write something')) });
       if (!body) return;
       const out = await press(core, card, { type: 'message', body, via: 'text' }, 'message');
-      if (out.ok) void say.info('Assistant Cards: sent to the assistant.');
+      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: sent to the assistant.'));
     },
     later: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Put a card in Later', ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
+      const card = await resolveCard(core, arg, vscode.l10n.t('Put a card in Later'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
       if (!card || refuseHighStakes(card)) return;
       const until = await pickLater(host.timeZone());
       if (!until) return;
       const out = await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
-      if (out.ok) void say.info(`Assistant Cards: in Later until ${new Date(out.value.until ?? until).toLocaleString()}.`);
+      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: in Later until {0}.', new Date(out.value.until ?? until).toLocaleString()));
     },
     back: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Bring a card back', ['snoozed']);
+      const card = await resolveCard(core, arg, vscode.l10n.t('Bring a card back'), ['snoozed']);
       if (!card || refuseHighStakes(card)) return;
       const out = await press(core, card, { type: 'back' }, 'back');
-      if (out.ok) void say.info('Assistant Cards: back in the stack.');
+      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: back in the stack.'));
     },
     handOver: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Hand a card over', ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
+      const card = await resolveCard(core, arg, vscode.l10n.t('Hand a card over'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
       if (!card || refuseHighStakes(card)) return;
       const to = await pickHelper(core);
       if (!to) return;
       const out = await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate');
-      if (out.ok) void say.info('Assistant Cards: handed over.');
+      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: handed over.'));
     },
     takeBack: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Take a card back', ['delegated']);
+      const card = await resolveCard(core, arg, vscode.l10n.t('Take a card back'), ['delegated']);
       if (!card || refuseHighStakes(card)) return;
       const out = await press(core, card, { type: 'takeBack' }, 'takeBack');
-      if (out.ok) void say.info('Assistant Cards: taken back; it waits on you again.');
+      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
     },
     openInBrowser: async (arg?: unknown) => {
       const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, 'Open a card in the browser', ['pending', 'agent', 'snoozed', 'delegated', 'done']);
+      const card = await resolveCard(core, arg, vscode.l10n.t('Open a card in the browser'), ['pending', 'agent', 'snoozed', 'delegated', 'done']);
       if (card) await openUrl(card.url);
     },
     filter: async () => {
@@ -304,11 +304,11 @@ async function pickFilter(core: ClientCore, tree: CardsTree): Promise<void> {
     items.push({ label, kind: vscode.QuickPickItemKind.Separator });
     for (const [value, name] of entries) items.push({ label: plainText(name, 80), description: plainText(value, 80), dim, value, picked: cur[dim]?.includes(value) ?? false });
   };
-  section('Area', 'areas', [...areas]);
-  section('Assistant', 'assistants', [...assistants]);
-  section('App', 'apps', [...apps].map((a) => [a, a]));
-  if (!items.length) { void say.info('Assistant Cards: no areas, assistants or apps to filter by yet.'); return; }
-  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Filter cards (none picked: show all)' });
+  section(vscode.l10n.t('Area'), 'areas', [...areas]);
+  section(vscode.l10n.t('Assistant'), 'assistants', [...assistants]);
+  section(vscode.l10n.t('App'), 'apps', [...apps].map((a) => [a, a]));
+  if (!items.length) { void say.info(vscode.l10n.t('Assistant Cards: no areas, assistants or apps to filter by yet.')); return; }
+  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('Filter cards (none picked: show all)') });
   if (!picked) return;
   const f: CardFilter = {};
   for (const p of picked) if (p.dim && p.value) (f[p.dim] ??= []).push(p.value);

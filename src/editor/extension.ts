@@ -20,6 +20,7 @@ import { ASSISTANTS_HANDLERS, assistantsFeature, registerAssistantsFeature, type
 import { registerCommands } from './commands';
 import { CONTEXT, setContext, stateKey } from './context-keys';
 import { createLog, type Log } from './log';
+import { setLocale, setTranslator } from './shared/l10n';
 import { affectsNetwork, networkKey, networkSettings } from './network-settings';
 import { BlockingNotifier } from './notifier';
 import { SandboxLauncher } from './sandbox-launcher';
@@ -32,7 +33,7 @@ import { TreeViewSlot } from './tree-view-slot';
 /** DESIGN: the computer identity file's default place. */
 export function defaultMachineFile(): string {
   return process.platform === 'win32'
-    ? path.join(process.env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'assistant-cards', 'machine.json')
+    ? path.join(process.env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'assistant-cards', 'machine.json') // l10n-ignore: not words for people
     : path.join(os.homedir(), '.config', 'assistant-cards', 'machine.json');
 }
 
@@ -206,10 +207,10 @@ export class App implements vscode.Disposable {
       await this.refreshState();
       if (!this.live) {
         const pick = await say.warn(
-          'Assistant Cards: this computer is not set up (no computer identity file, or no service address).',
-          'Start Local Sandbox', 'Open Settings');
-        if (pick === 'Start Local Sandbox') await this.startSandbox();
-        if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'assistantCards');
+          vscode.l10n.t('Assistant Cards: this computer is not set up (no computer identity file, or no service address).'),
+          vscode.l10n.t('Start Local Sandbox'), vscode.l10n.t('Open Settings'));
+        if (pick === vscode.l10n.t('Start Local Sandbox')) await this.startSandbox();
+        if (pick === vscode.l10n.t('Open Settings')) void vscode.commands.executeCommand('workbench.action.openSettings', 'assistantCards');
         return undefined;
       }
     }
@@ -229,7 +230,7 @@ export class App implements vscode.Disposable {
   async startSandbox(): Promise<void> {
     try {
       const { url, machineFile: identity } = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Assistant Cards: starting the local sandbox' },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Assistant Cards: starting the local sandbox') },
         () => this.launcher.start(machineFile()),
       );
       const cfg = vscode.workspace.getConfiguration('assistantCards');
@@ -237,11 +238,11 @@ export class App implements vscode.Disposable {
       // The person's identity of a real service stays as it is; the sandbox made one of its own.
       if (path.resolve(identity) !== path.resolve(machineFile())) await cfg.update('machineFile', identity, vscode.ConfigurationTarget.Global);
       await this.refreshState();
-      const pick = await say.info(`Assistant Cards: the local sandbox runs at ${url} and this computer is set up for it.`, 'Sign In');
+      const pick = await say.info(vscode.l10n.t('Assistant Cards: the local sandbox runs at {0} and this computer is set up for it.', url), vscode.l10n.t('Sign In'));
       if (pick) await this.signIn();
     } catch (e) {
       this.log.error(`sandbox: ${String(e)}`);
-      void say.error(`Assistant Cards: the local sandbox did not start: ${(e as Error).message}. See the log.`, 'Show Log')
+      void say.error(vscode.l10n.t('Assistant Cards: the local sandbox did not start: {0}. See the log.', (e as Error).message), vscode.l10n.t('Show Log'))
         .then((p) => { if (p) this.log.show(); });
     }
   }
@@ -281,13 +282,13 @@ export class App implements vscode.Disposable {
     } catch (e) {
       this.log.error(`client core: ${String(e)}`);
       // An http: address to another computer is the person's to fix: say so, not just "offline".
-      if (e instanceof InsecureAddressError) void vscode.window.showErrorMessage(`Assistant Cards: ${e.message}`);
+      if (e instanceof InsecureAddressError) void vscode.window.showErrorMessage(vscode.l10n.t('Assistant Cards: {0}', e.message));
       this.showNoCore({ kind: 'offline', since: Date.now(), lastError: (e as Error).message });
       return;
     }
     // The core logs it when it reads the file; the person is told here.
     void identityFileExposure(file).then((warning) => {
-      if (warning) void vscode.window.showWarningMessage(`Assistant Cards: ${warning}`);
+      if (warning) void vscode.window.showWarningMessage(vscode.l10n.t('Assistant Cards: {0}', warning));
     });
     const live = new Live(core, key, this);
     this.live = live;
@@ -315,9 +316,9 @@ export class App implements vscode.Disposable {
     const ended = s.kind === 'signed-out' && (s.reason === 'refused' || s.reason === 'app-removed');
     if (prev.kind === 'online' && ended && !this.reauthPrompt) {
       const text = s.reason === 'app-removed'
-        ? 'Assistant Cards: this app was removed from your account, so the service refuses it. Sign in again to allow it.'
-        : 'Assistant Cards: your sign-in ended. Sign in again to keep seeing your cards.';
-      this.reauthPrompt = say.warn(text, 'Sign In')
+        ? vscode.l10n.t('Assistant Cards: this app was removed from your account, so the service refuses it. Sign in again to allow it.')
+        : vscode.l10n.t('Assistant Cards: your sign-in ended. Sign in again to keep seeing your cards.');
+      this.reauthPrompt = say.warn(text, vscode.l10n.t('Sign In'))
         .then((p) => { if (p) void this.signIn(); })
         .then(() => { this.reauthPrompt = undefined; }, () => { this.reauthPrompt = undefined; });
     }
@@ -353,6 +354,9 @@ export interface ExtensionApi {
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  // The words of the code shared with the card panel (src/editor/shared) in VS Code's language.
+  setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
+  setLocale(vscode.env.language);
   app = new App(context);
   void app.refreshState();
   return { app, assistants: assistantsFeature };

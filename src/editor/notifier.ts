@@ -25,8 +25,8 @@ export class BlockingNotifier extends DisposableBase {
       const until = Date.now() + SHOWN_MS;
       this.showingUntil = until;
       this.shown++;
-      void say.info(`A blocking card waits on you: ${plainText(c.title, 100)}`, 'Open')
-        .then((pick) => { if (pick === 'Open') open(c.id); }, () => undefined)
+      void say.info(vscode.l10n.t('A blocking card waits on you: {0}', plainText(c.title, 100)), vscode.l10n.t('Open'))
+        .then((pick) => { if (pick === vscode.l10n.t('Open')) open(c.id); }, () => undefined)
         .then(() => { if (this.showingUntil === until) this.showingUntil = 0; });
     }));
   }

@@ -88,5 +88,5 @@ function windowActive(s: vscode.WindowState): boolean {
 }
 
 function describe(i: PresenceInputs): string {
-  return Object.entries(i).filter(([, v]) => !v).map(([k]) => `not ${k}`).join(', ') || 'focused and active';
+  return Object.entries(i).filter(([, v]) => !v).map(([k]) => `not ${k}`).join(', ') || 'focused and active'; // l10n-ignore: not words for people
 }

@@ -36,7 +36,7 @@ export class SandboxLauncher implements vscode.Disposable {
     let demoFile: string | undefined;
     const url = await new Promise<string>((resolve, reject) => {
       let buf = '';
-      const timer = setTimeout(() => reject(new Error('the sandbox did not start within 20 s')), 20_000);
+      const timer = setTimeout(() => reject(new Error(vscode.l10n.t('the sandbox did not start within 20 s'))), 20_000);
       child.stdout!.setEncoding('utf8');
       child.stdout!.on('data', (d: string) => {
         buf += d;
@@ -48,7 +48,7 @@ export class SandboxLauncher implements vscode.Disposable {
       });
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (d: string) => this.log.debug(`sandbox: ${d.trimEnd()}`));
-      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the sandbox exited (code ${code})`)); });
+      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(vscode.l10n.t('the sandbox exited (code {0})', String(code)))); });
       child.once('error', (e) => { clearTimeout(timer); reject(e); });
     });
     child.on('exit', (code) => { this.log.info(`sandbox exited (${code})`); this.url = undefined; });
@@ -62,9 +62,9 @@ export class SandboxLauncher implements vscode.Disposable {
     const res = await fetch(`${url}/_sandbox/machines`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: os.hostname() || 'this computer', writeTo: machineFile }),
+      body: JSON.stringify({ name: os.hostname() || vscode.l10n.t('this computer'), writeTo: machineFile }),
     });
-    if (!res.ok) throw new Error(`the sandbox refused to set up this computer (${res.status})`);
+    if (!res.ok) throw new Error(vscode.l10n.t('the sandbox refused to set up this computer ({0})', res.status));
     this.log.info(`sandbox: this computer's identity written to ${machineFile}`);
     this.url = url;
     this.identity = machineFile;

@@ -73,7 +73,7 @@ export class ScopeController extends DisposableBase {
   /** "Cards of the active terminal" (palette) or of the terminal its context menu was opened on. */
   async cardsOfTerminal(terminal: vscode.Terminal | undefined = vscode.window.activeTerminal): Promise<void> {
     if (!terminal) {
-      void say.info('Assistant Cards: no terminal is active. Open or focus the terminal your assistant runs in, then try again.');
+      void say.info(vscode.l10n.t('Assistant Cards: no terminal is active. Open or focus the terminal your assistant runs in, then try again.'));
       return;
     }
     await this.matcher.rematch();
@@ -82,10 +82,10 @@ export class ScopeController extends DisposableBase {
     const ids = this.matcher.assistantIdsIn(terminal);
     await vscode.commands.executeCommand('assistantCards.cards.focus');
     const message = ids.length
-      ? `Assistant Cards: showing the cards of terminal "${terminal.name}".`
-      : `Assistant Cards: no live assistant runs in terminal "${terminal.name}", so no cards are shown.`;
+      ? vscode.l10n.t('Assistant Cards: showing the cards of terminal "{0}".', terminal.name)
+      : vscode.l10n.t('Assistant Cards: no live assistant runs in terminal "{0}", so no cards are shown.', terminal.name);
     // Not awaited: the command is done once the tree is narrowed; the message may stay open.
-    void say.info(message, 'Show all of this window').then((pick) => {
+    void say.info(message, vscode.l10n.t('Show all of this window')).then((pick) => {
       if (pick && this.terminal === terminal) this.clearTerminal();
     });
   }

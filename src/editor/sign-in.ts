@@ -17,23 +17,23 @@ export function signInInteractive(core: ClientCore, log: Log): Promise<Me | unde
 
 async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Assistant Cards: signing in', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Assistant Cards: signing in'), cancellable: true },
     async (progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
       const onProgress = (p: DeviceProgress) => {
         if (p.step === 'code') {
-          progress.report({ message: `your code is ${p.userCode}. Allow it on the approval page; this finishes by itself.` });
+          progress.report({ message: vscode.l10n.t('your code is {0}. Allow it on the approval page; this finishes by itself.', p.userCode) });
           log.info('sign-in: device code issued, waiting for approval');
           void offerCopyAndOpen(p.userCode, p.verificationUriComplete, abort.signal);
         } else if (p.step === 'approved') {
-          progress.report({ message: 'allowed, finishing…' });
+          progress.report({ message: vscode.l10n.t('allowed, finishing…') });
         }
       };
       try {
         const me = await core.signIn({ onProgress, signal: abort.signal });
         log.info(`sign-in: signed in (grant ${me.grant.id})`);
-        void say.info(`Assistant Cards: signed in${me.grant.machine ? ` on ${me.grant.machine.name}` : ''}.`);
+        void say.info(vscode.l10n.t('Assistant Cards: signed in{0}.', me.grant.machine ? ` on ${me.grant.machine.name}` : ''));
         return me;
       } catch (e) {
         const err = e as { kind?: string; reason?: string; message?: string; whatToDo?: string };
@@ -41,13 +41,13 @@ async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
         log.warn(`sign-in failed: ${err.message ?? String(e)}`);
         if (err.kind === 'not-set-up') {
           const pick = await say.error(
-            `Assistant Cards: this computer is not set up. ${err.whatToDo ?? ''}`, 'Start Local Sandbox', 'Show Log');
-          if (pick === 'Start Local Sandbox') void vscode.commands.executeCommand('assistantCards.startSandbox');
-          if (pick === 'Show Log') log.show();
+            vscode.l10n.t('Assistant Cards: this computer is not set up. {0}', err.whatToDo ?? ''), vscode.l10n.t('Start Local Sandbox'), vscode.l10n.t('Show Log'));
+          if (pick === vscode.l10n.t('Start Local Sandbox')) void vscode.commands.executeCommand('assistantCards.startSandbox');
+          if (pick === vscode.l10n.t('Show Log')) log.show();
         } else if (err.kind === 'network') {
-          void say.error('Assistant Cards: the service cannot be reached. Check assistantCards.baseUrl and try again.');
+          void say.error(vscode.l10n.t('Assistant Cards: the service cannot be reached. Check assistantCards.baseUrl and try again.'));
         } else {
-          void say.error(`Assistant Cards: ${err.message ?? 'sign-in failed.'}`, 'Sign In Again')
+          void say.error(vscode.l10n.t('Assistant Cards: {0}', err.message ?? 'sign-in failed.'), vscode.l10n.t('Sign In Again'))
             .then((p) => { if (p) void vscode.commands.executeCommand('assistantCards.signIn'); });
         }
         return undefined;
@@ -60,8 +60,8 @@ async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
 
 async function offerCopyAndOpen(userCode: string, uri: string, signal: AbortSignal): Promise<void> {
   const pick = await say.info(
-    `Assistant Cards: sign in with the code ${userCode}.`, 'Copy and Open');
-  if (pick !== 'Copy and Open' || signal.aborted) return;
+    vscode.l10n.t('Assistant Cards: sign in with the code {0}.', userCode), vscode.l10n.t('Copy and Open'));
+  if (pick !== vscode.l10n.t('Copy and Open') || signal.aborted) return;
   await vscode.env.clipboard.writeText(userCode);
   const safe = safeExternalUrl(uri);
   if (safe) await vscode.env.openExternal(vscode.Uri.parse(safe, true));

@@ -28,23 +28,23 @@ export class CardsStatusBar extends DisposableBase {
     it.backgroundColor = undefined;
     switch (this.state.kind) {
       case 'signed-out':
-        it.text = '$(bell-slash) Cards: sign in';
-        it.tooltip = 'Assistant Cards: signed out. Click to sign in.';
+        it.text = vscode.l10n.t('$(bell-slash) Cards: sign in');
+        it.tooltip = vscode.l10n.t('Assistant Cards: signed out. Click to sign in.');
         it.command = 'assistantCards.signIn';
         return;
       case 'not-set-up':
-        it.text = '$(warning) Cards: not set up';
-        it.tooltip = 'This computer is not set up for Assistant Cards.';
+        it.text = vscode.l10n.t('$(warning) Cards: not set up');
+        it.tooltip = vscode.l10n.t('This computer is not set up for Assistant Cards.');
         it.command = 'assistantCards.cards.focus';
         return;
       case 'signing-in':
-        it.text = `$(sync~spin) Cards: code ${plainText(this.state.userCode, 20)}`;
-        it.tooltip = 'Signing in: allow the code on the approval page.';
+        it.text = vscode.l10n.t('$(sync~spin) Cards: code {0}', plainText(this.state.userCode, 20));
+        it.tooltip = vscode.l10n.t('Signing in: allow the code on the approval page.');
         it.command = 'assistantCards.signIn';
         return;
       case 'offline':
-        it.text = `$(debug-disconnect) Cards: offline (${this.counts.waiting})`;
-        it.tooltip = `The service cannot be reached: ${plainText(this.state.lastError, 200)}. Cards refresh by themselves once it is back.`;
+        it.text = vscode.l10n.t('$(debug-disconnect) Cards: offline ({0})', this.counts.waiting);
+        it.tooltip = vscode.l10n.t('The service cannot be reached: {0}. Cards refresh by themselves once it is back.', plainText(this.state.lastError, 200));
         it.command = 'assistantCards.refresh';
         return;
       case 'online': {
@@ -52,11 +52,11 @@ export class CardsStatusBar extends DisposableBase {
         it.text = n > 0 ? `$(bell-dot) ${n}` : '$(bell) 0';
         const blocking = this.counts.blockingWaiting;
         it.tooltip = n === 0
-          ? 'No cards wait on you.'
-          : `${n === 1 ? '1 card waits' : `${n} cards wait`} on you${blocking ? ` (${blocking} blocking)` : ''}. Click to open the next.`;
+          ? vscode.l10n.t('No cards wait on you.')
+          : vscode.l10n.t('{0} on you{1}. Click to open the next.', n === 1 ? '1 card waits' : `${n} cards wait`, blocking ? ` (${blocking} blocking)` : '');
         it.command = 'assistantCards.nextCard';
         if (blocking > 0) it.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-        it.accessibilityInformation = { label: `Assistant Cards: ${n} waiting` };
+        it.accessibilityInformation = { label: vscode.l10n.t('Assistant Cards: {0} waiting', n) };
       }
     }
   }

@@ -1,5 +1,6 @@
 // How one card reads in the tree, the status bar and notifications: label, description, tooltip,
 // icon and the context value menus key on. Pure, so it is tested without an editor.
+import { t } from './l10n';
 import type { CardListEntry } from '../../api/schemas';
 import { ago, seen, until } from './format';
 import { plainText } from './plain-text';
@@ -72,7 +73,7 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   }
   if (c.urgency) parts.push(plainText(c.urgency, 20));
   if (c.blocking) parts.push('blocking');
-  if (c.highStakes) parts.push('high stakes');
+  if (c.highStakes) parts.push(t('high stakes'));
 
   let icon = KIND_ICON[c.kind] ?? 'circle-outline';
   let color: IconColor;
@@ -88,10 +89,10 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   const tip = [plainText(c.title, 300)];
   if (summary) tip.push(plainText(summary, 500));
   tip.push(parts.join(' · '));
-  if (c.highStakes) tip.push('High stakes: can only be answered in the browser.');
+  if (c.highStakes) tip.push(t('High stakes: can only be answered in the browser.'));
 
   return {
-    label: plainText(c.title, 120) || '(no title)',
+    label: plainText(c.title, 120) || t('(no title)'),
     description: parts.join(' · '),
     tooltip: tip.filter(Boolean).join('\n'),
     icon,

@@ -2,6 +2,7 @@
 // environment only says where the local sandbox is and which demo assistants to start; it never
 // carries a command. Each terminal starts the bundled demo assistant (dist/sandbox.js in this
 // extension's own folder) against a loopback address. Pure: no `vscode`, tested in plain Node.
+import { t } from './l10n';
 import * as path from 'node:path';
 
 /** What `npm start` puts in ASSISTANT_CARDS_DEMO_TERMINALS (JSON). */
@@ -34,23 +35,23 @@ export function demoTerminalsFor(raw: string | undefined, extensionPath: string,
   let req: Partial<DemoTerminalsRequest>;
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { terminals: [], refused: 'not a {baseUrl, machineFile, assistants} object' };
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { terminals: [], refused: t('not a {baseUrl, machineFile, assistants} object') };
     req = parsed as Partial<DemoTerminalsRequest>;
   } catch {
-    return { terminals: [], refused: 'not JSON' };
+    return { terminals: [], refused: t('not JSON') };
   }
-  if (typeof req.baseUrl !== 'string' || !LOOPBACK_URL.test(req.baseUrl)) return { terminals: [], refused: 'baseUrl is not a loopback http address' };
-  if (typeof req.machineFile !== 'string' || !path.isAbsolute(req.machineFile)) return { terminals: [], refused: 'machineFile is not an absolute path' };
+  if (typeof req.baseUrl !== 'string' || !LOOPBACK_URL.test(req.baseUrl)) return { terminals: [], refused: t('baseUrl is not a loopback http address') };
+  if (typeof req.machineFile !== 'string' || !path.isAbsolute(req.machineFile)) return { terminals: [], refused: t('machineFile is not an absolute path') };
   const names = Array.isArray(req.assistants) ? req.assistants : [];
   if (!names.length || names.length > MAX_TERMINALS || !names.every((n): n is string => typeof n === 'string' && ASSISTANT_NAME.test(n))) {
-    return { terminals: [], refused: `assistants must be 1 to ${MAX_TERMINALS} short lowercase names` };
+    return { terminals: [], refused: t('assistants must be 1 to {0} short lowercase names', MAX_TERMINALS) };
   }
   const script = quote(path.join(extensionPath, 'dist', 'sandbox.js'), platform);
   const machineFile = quote(req.machineFile, platform);
-  if (!script || !machineFile) return { terminals: [], refused: 'a path cannot be quoted safely for this shell' };
+  if (!script || !machineFile) return { terminals: [], refused: t('a path cannot be quoted safely for this shell') };
   return {
     terminals: names.map((name) => ({
-      name: `demo assistant: ${name}`,
+      name: t('demo assistant: {0}', name),
       command: `node ${script} assistant --base ${req.baseUrl} --name ${name} --machine-file ${machineFile}`,
     })),
   };

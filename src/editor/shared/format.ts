@@ -1,41 +1,51 @@
 // Small pure formatters shared by the tree, the status bar and the card panel. No `vscode` here.
+import { displayLocale, t } from './l10n';
 
-/** "just now", "5 min ago", "3 h ago", "2 days ago". */
+/** "just now", "5 minutes ago", "yesterday": Intl in VS Code's display language. */
 export function ago(iso: string | undefined, nowMs: number): string {
   if (!iso) return '';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '';
-  const s = Math.round((nowMs - t) / 1000);
-  if (s < 45) return 'just now';
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return '';
+  const s = Math.round((nowMs - at) / 1000);
+  if (s < 45) return t('just now');
   const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
+  const rtf = new Intl.RelativeTimeFormat(displayLocale(), { numeric: 'auto' });
+  if (m < 60) return rtf.format(-m, 'minute');
   const h = Math.round(m / 60);
-  if (h < 24) return `${h} h ago`;
-  const d = Math.round(h / 24);
-  return d === 1 ? 'yesterday' : `${d} days ago`;
+  if (h < 24) return rtf.format(-h, 'hour');
+  return rtf.format(-Math.round(h / 24), 'day');
 }
 
-/** "in 5 min", "in 3 h", "tomorrow 08:00", or a date for farther away. */
+/** "in 5 minutes", "in 3 hours (14:30)", or a weekday, date and time for farther away. */
 export function until(iso: string | undefined, nowMs: number, timeZone?: string): string {
   if (!iso) return '';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '';
-  const s = Math.round((t - nowMs) / 1000);
-  if (s <= 0) return 'now';
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return '';
+  const s = Math.round((at - nowMs) / 1000);
+  if (s <= 0) return t('now');
   const m = Math.round(s / 60);
-  if (m < 60) return `in ${Math.max(1, m)} min`;
-  const opts: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hour12: false, ...(timeZone ? { timeZone } : {}) };
+  const rtf = new Intl.RelativeTimeFormat(displayLocale(), { numeric: 'auto' });
+  if (m < 60) return rtf.format(Math.max(1, m), 'minute');
+  const opts: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', ...(timeZone ? { timeZone } : {}) };
   const h = Math.round(m / 60);
-  if (h < 12) return `in ${h} h (${new Intl.DateTimeFormat('en-GB', opts).format(t)})`;
-  return new Intl.DateTimeFormat('en-GB', { ...opts, weekday: 'short', day: 'numeric', month: 'short' }).format(t);
+  if (h < 12) return t('{0} ({1})', rtf.format(h, 'hour'), new Intl.DateTimeFormat(displayLocale(), opts).format(at));
+  return new Intl.DateTimeFormat(displayLocale(), { ...opts, weekday: 'short', day: 'numeric', month: 'short' }).format(at);
 }
 
-/** "seen 3 times, 5 min ago" for notices. */
+/** A date and time in the display language and the person's time zone (history, Later). */
+export function dateTime(iso: string | undefined, timeZone?: string): string {
+  if (!iso) return '';
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return '';
+  return new Intl.DateTimeFormat(displayLocale(), { dateStyle: 'medium', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(at);
+}
+
+/** "seen 3 times, 5 minutes ago" for notices. */
 export function seen(count: number | undefined, lastAt: string | undefined, nowMs: number): string {
   const n = count ?? 1;
   const when = ago(lastAt, nowMs);
-  const times = n === 1 ? 'seen once' : `seen ${n} times`;
-  return when ? `${times}, ${when}` : times;
+  const times = n === 1 ? t('seen once') : t('seen {0} times', n);
+  return when ? t('{0}, {1}', times, when) : times;
 }
 
 /** A one-line, bounded version of untrusted text for tree labels and notifications. */
@@ -74,7 +84,7 @@ export function localDateTimeToIso(date: string, time: string, timeZone: string)
 
 function zoneOffsetMs(atMs: number, timeZone: string): number | undefined {
   try {
-    const parts = new Intl.DateTimeFormat('en-US', {
+    const parts = new Intl.DateTimeFormat('en-US', { // l10n-ignore: not words for people
       timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
       hour: '2-digit', minute: '2-digit', second: '2-digit',
     }).formatToParts(atMs);

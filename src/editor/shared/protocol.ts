@@ -35,6 +35,8 @@ export interface Draft {
 
 /** Host -> webview. */
 export type ToWebview =
+  /** First, before the card: VS Code's translations (message -> words; none for English) and display language. */
+  | { type: 'words'; bundle: Record<string, string> | undefined; locale: string }
   | {
       type: 'card';
       card: Card;

@@ -1,26 +1,31 @@
 import * as assert from 'node:assert/strict';
+import { setLocale } from '../../../src/editor/shared/l10n';
 import { ago, localDateTimeToIso, oneLine, secondsLeft, seen, until } from '../../../src/editor/shared/format';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
 describe('formatting', () => {
+  // VS Code's display language, as the extension sets it at activation.
+  before(() => setLocale('en'));
+  after(() => setLocale(undefined));
+
   it('says how long ago', () => {
     assert.equal(ago('2026-11-22T11:59:50Z', NOW), 'just now');
-    assert.equal(ago('2026-11-22T11:55:00Z', NOW), '5 min ago');
-    assert.equal(ago('2026-11-22T09:00:00Z', NOW), '3 h ago');
+    assert.equal(ago('2026-11-22T11:55:00Z', NOW), '5 minutes ago');
+    assert.equal(ago('2026-11-22T09:00:00Z', NOW), '3 hours ago');
     assert.equal(ago('2026-11-21T12:00:00Z', NOW), 'yesterday');
     assert.equal(ago('2026-11-19T12:00:00Z', NOW), '3 days ago');
     assert.equal(ago('garbage', NOW), '');
   });
 
   it('says when a card comes back', () => {
-    assert.equal(until('2026-11-22T12:10:00Z', NOW), 'in 10 min');
-    assert.match(until('2026-11-22T15:00:00Z', NOW, 'UTC'), /^in 3 h \(15:00\)$/);
+    assert.equal(until('2026-11-22T12:10:00Z', NOW), 'in 10 minutes');
+    assert.match(until('2026-11-22T15:00:00Z', NOW, 'UTC'), /^in 3 hours \((15:00|03:00 PM)\)$/);
     assert.equal(until('2026-11-22T11:00:00Z', NOW), 'now');
   });
 
   it('counts notices', () => {
-    assert.equal(seen(3, '2026-11-22T11:55:00Z', NOW), 'seen 3 times, 5 min ago');
+    assert.equal(seen(3, '2026-11-22T11:55:00Z', NOW), 'seen 3 times, 5 minutes ago');
     assert.equal(seen(undefined, undefined, NOW), 'seen once');
   });
 

@@ -43,7 +43,7 @@ describe('card looks', () => {
 
   it('show how often and how long ago a notice was seen, with its severity', () => {
     const l = lookOf({ ...base, kind: 'update', count: 3, lastAt: '2026-11-22T11:55:00Z', severity: 'error', webhook: { name: 'Deploys' }, from: 'Cloudflare' } as CardListEntry, NOW);
-    assert.match(l.description, /Deploys · Cloudflare · seen 3 times, 5 min ago/);
+    assert.match(l.description, /Deploys · Cloudflare · seen 3 times, 5 minutes ago/);
     assert.equal(l.icon, 'error');
     assert.equal(l.color, 'red');
   });

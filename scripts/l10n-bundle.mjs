@@ -1,0 +1,46 @@
+// Writes l10n/bundle.l10n.json: every message of `vscode.l10n.t(...)` in src/editor and of the
+// shared `t(...)` (src/editor/shared, media/webview), English to English. It is the file a
+// translator copies to bundle.l10n.<language>.json. `npm test` checks it is current
+// (test/scripts/l10n.test.ts). Usage: node scripts/l10n-bundle.mjs
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BUNDLE = path.join(root, 'l10n', 'bundle.l10n.json');
+
+function files(dir, out = []) {
+  for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) files(rel, out);
+    else if (e.name.endsWith('.ts')) out.push(rel);
+  }
+  return out;
+}
+
+/** The messages, sorted, as the bundle's JSON text. */
+export function extract() {
+  const messages = new Set();
+  for (const rel of ['src/editor', 'media/webview'].flatMap((d) => files(d))) {
+    const sf = ts.createSourceFile(rel, fs.readFileSync(path.join(root, rel), 'utf8'), ts.ScriptTarget.ES2022, true);
+    const visit = (node) => {
+      if (ts.isCallExpression(node)) {
+        const e = node.expression;
+        const name = ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? `${e.expression.getText(sf)}.${e.name.text}` : '';
+        const first = node.arguments[0];
+        if ((name === 't' || name.endsWith('l10n.t')) && first && (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) messages.add(first.text);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  const sorted = [...messages].sort();
+  return `${JSON.stringify(Object.fromEntries(sorted.map((m) => [m, m])), null, 2)}\n`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  fs.mkdirSync(path.dirname(BUNDLE), { recursive: true });
+  fs.writeFileSync(BUNDLE, extract());
+  console.log(`wrote ${path.relative(root, BUNDLE)}`);
+}
