@@ -2,6 +2,7 @@
 // reports presses back; it never talks to the service. Everything from the card is text.
 import type { Card } from '../../src/api/schemas';
 import { ago, localDateTimeToIso, secondsLeft, seen } from '../../src/editor/shared/format';
+import { historyLine } from '../../src/editor/shared/history-line';
 import type { AssistantChoice, Draft, FromWebview, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
 import type { Child } from './dom';
 import { clear, h } from './dom';
@@ -29,6 +30,9 @@ interface UiState {
   assistants?: AssistantChoice[];
   busy?: string;
   notice?: string;
+  /** What the person answered (or wrote), shown under the result as plain text. */
+  answered?: string;
+  sentWords: Record<string, string>;
   problem?: ShownProblem;
   gone?: string;
   showHandOver: boolean;
@@ -43,6 +47,7 @@ const ui: UiState = {
   clockSkewMs: 0,
   draft: saved?.cardId === cardId && saved.draft ? saved.draft : {},
   showHandOver: false,
+  sentWords: {},
 };
 // The panel's card id in its state from the start, so a window reload restores this panel
 // (the serializer reads it), drafted or not.
@@ -76,6 +81,9 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
       const ids = new Set((m.card.options ?? []).map((o) => o.id));
       if (ui.draft.choiceIds) ui.draft.choiceIds = ui.draft.choiceIds.filter((id) => ids.has(id));
       ui.gone = undefined;
+      ui.sentWords = m.sentWords ?? ui.sentWords;
+      // Undone or taken back: the card asks again, so what was answered no longer stands.
+      if (waitsOnYou(m.card) && m.card.turn === 'you' && ui.busy === undefined && newVersion) ui.answered = undefined;
       // Name the helper of a handed-over card.
       if (m.card.status === 'delegated' && !ui.assistants) post({ type: 'loadAssistants' });
       render();
@@ -85,6 +93,7 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
     case 'busy': ui.busy = m.action; ui.problem = undefined; ui.notice = undefined; render(); break;
     case 'done':
       ui.busy = undefined; ui.notice = m.message; ui.problem = undefined; ui.changedSinceAnswer = false;
+      ui.answered = m.answered;
       ui.shownVersion = m.version;
       if (m.undoUntil) { ui.undoUntil = m.undoUntil; ui.clockSkewMs = m.nowMs - Date.now(); }
       if (m.action === 'answer' || m.action === 'message') { ui.draft = {}; saveDraft(); }
@@ -177,6 +186,7 @@ function statusArea(): HTMLElement {
   const el = h('section', { id: 'status', role: 'status', aria: { live: 'polite' } });
   if (ui.busy) el.appendChild(h('p', { class: 'muted' }, 'Sending…'));
   if (ui.notice) el.appendChild(h('p', { class: 'notice' }, ui.notice));
+  if (ui.answered) el.appendChild(h('p', { class: 'answered', id: 'answered' }, ui.answered));
   const left = secondsLeft(ui.undoUntil, now());
   if (ui.undoUntil && left > 0) {
     // A hand-over is undone with Take back (below); an answer with Undo.
@@ -199,7 +209,7 @@ function statusArea(): HTMLElement {
 
 const countdownText = (s: number) => (ui.card?.status === 'delegated'
   ? `The helper can see it in ${s} s.`
-  : `The assistant hears it in ${s} s.`);
+  : ui.card?.kind === 'update' ? `Closes in ${s} s.` : `The assistant hears it in ${s} s.`);
 
 /** Updates only the countdown text, once a quarter second, until the hold is over. */
 let tickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -210,7 +220,9 @@ function tick(): void {
   const el = document.getElementById('countdown');
   if (left <= 0) {
     ui.undoUntil = undefined;
-    ui.notice = ui.card?.status === 'delegated' ? 'The helper has it now.' : 'The assistant has heard your answer.';
+    // A notice has no assistant: its Got it just closes it.
+    ui.notice = ui.card?.status === 'delegated' ? 'The helper has it now.'
+      : ui.card?.kind === 'update' ? 'Got it — closed.' : 'The assistant has heard your answer.';
     render();
     return;
   }
@@ -489,10 +501,10 @@ function history(c: Card): Child {
   return h('section', { class: 'history' }, h('h2', {}, 'History'),
     from ? h('p', {}, from) : false,
     h('ul', {}, ...entries.map((e) => {
-      const who = [e.by, e.appName ?? e.app, e.machine?.name].filter(Boolean).join(' · ');
+      const line = historyLine(e, ui.timeZone, ui.sentWords);
       return h('li', {},
-        h('span', { class: 'muted' }, new Date(e.at).toLocaleString(undefined, { timeZone: ui.timeZone })), ' ',
-        h('strong', {}, e.type), who ? ` — ${who}` : '', e.detail ? ` — ${e.detail}` : '');
+        h('span', { class: 'muted' }, line.at), ' ',
+        h('strong', {}, line.what), line.who ? ` — ${line.who}` : '', line.detail ? ` — ${line.detail}` : '');
     })));
 }
 

@@ -1,6 +1,6 @@
-// The device-flow sign-in as the person sees it: a cancellable progress notification with the
-// code, a "Copy and open" button (clipboard + the verification page), finishing by itself once
-// the code is allowed. One sign-in at a time: a second call joins the first.
+// The device-flow sign-in as the person sees it: ONE notification with the code and Copy (the
+// code), Open (the verification page) and Cancel, progress in the status bar, finishing by itself
+// once the code is allowed. One sign-in at a time: a second call joins the first.
 import * as vscode from 'vscode';
 import type { Me } from '../api/schemas';
 import type { ClientCore, DeviceProgress } from '../sync';
@@ -16,15 +16,16 @@ export function signInInteractive(core: ClientCore, log: Log): Promise<Me | unde
 
 async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Assistant Cards: signing in', cancellable: true },
-    async (progress, token) => {
+    // The status bar, not a second notification: the code's notification is the only one.
+    { location: vscode.ProgressLocation.Window, title: 'Assistant Cards: signing in' },
+    async (progress) => {
       const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
+      const finished = new AbortController();
       const onProgress = (p: DeviceProgress) => {
         if (p.step === 'code') {
-          progress.report({ message: `your code is ${p.userCode}. Allow it on the approval page; this finishes by itself.` });
+          progress.report({ message: 'waiting for the code to be allowed' });
           log.info('sign-in: device code issued, waiting for approval');
-          void offerCopyAndOpen(p.userCode, p.verificationUriComplete, abort.signal);
+          void offerCode(p.userCode, p.verificationUriComplete, abort, finished.signal);
         } else if (p.step === 'approved') {
           progress.report({ message: 'allowed, finishing…' });
         }
@@ -51,17 +52,26 @@ async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
         }
         return undefined;
       } finally {
-        sub.dispose();
+        finished.abort();
       }
     },
   );
 }
 
-async function offerCopyAndOpen(userCode: string, uri: string, signal: AbortSignal): Promise<void> {
-  const pick = await vscode.window.showInformationMessage(
-    `Assistant Cards: sign in with the code ${userCode}.`, 'Copy and Open');
-  if (pick !== 'Copy and Open' || signal.aborted) return;
-  await vscode.env.clipboard.writeText(userCode);
-  const safe = safeExternalUrl(uri);
-  if (safe) await vscode.env.openExternal(vscode.Uri.parse(safe, true));
+/** The code's notification: Copy and Open bring it back (the person may need the other one next). */
+async function offerCode(userCode: string, uri: string, cancel: AbortController, finished: AbortSignal): Promise<void> {
+  let opened = false;
+  while (!cancel.signal.aborted && !finished.aborted) {
+    const pick = await vscode.window.showInformationMessage(opened
+      ? `Assistant Cards: sign in with the code ${userCode} on the page that opened. This finishes by itself once you allow it.`
+      : `Assistant Cards: sign in with the code ${userCode}. Open the sign-in page and allow this editor there.`,
+    'Copy', 'Open', 'Cancel');
+    if (pick === undefined || finished.aborted) return; // dismissed: the sign-in still finishes by itself
+    if (pick === 'Cancel') { cancel.abort(); return; }
+    if (pick === 'Copy') await vscode.env.clipboard.writeText(userCode);
+    if (pick === 'Open') {
+      const safe = safeExternalUrl(uri);
+      if (safe) opened = await vscode.env.openExternal(vscode.Uri.parse(safe, true));
+    }
+  }
 }

@@ -58,9 +58,9 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
     if (hook?.name) parts.push(oneLine(hook.name, 40));
     if (from) parts.push(oneLine(from, 40));
     parts.push(seen(field(c, 'count'), field(c, 'lastAt') ?? field(c, 'createdAt'), nowMs));
-  } else if (assistant) {
-    parts.push(oneLine(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 60));
   }
+  // Who asks leads the label: two assistants asking the same question differ at any sidebar width.
+  const asker = c.kind !== 'update' && assistant ? oneLine(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 32) : '';
   if (c.status === 'snoozed') {
     const u = field(c, 'until');
     if (u) parts.push(`back ${until(u, nowMs, timeZone)}`);
@@ -85,12 +85,13 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
 
   const summary = field(c, 'summary');
   const tip = [oneLine(c.title, 300)];
+  if (assistant) tip.push(`Asked by ${oneLine(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 80)} (${oneLine(assistant.app, 40)})`);
   if (summary) tip.push(oneLine(summary, 500));
   tip.push(parts.join(' · '));
   if (c.highStakes) tip.push('High stakes: can only be answered in the browser.');
 
   return {
-    label: oneLine(c.title, 120) || '(no title)',
+    label: `${asker ? `${asker}: ` : ''}${oneLine(c.title, 120 - (asker ? asker.length + 2 : 0)) || '(no title)'}`,
     description: parts.join(' · '),
     tooltip: tip.filter(Boolean).join('\n'),
     icon,
