@@ -51,6 +51,9 @@ describe('after an hour of use (Playwright)', function () {
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
     const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
     const toast = `.notifications-toasts .notification-toast:has-text("${s.userCode}")`;
+    try {
+    await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
+    await driver.screenshot('hour-01-sign-in-light');
     await driver.waitFor({ selector: toast });
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
     await settle(800);
@@ -64,9 +67,12 @@ describe('after an hour of use (Playwright)', function () {
     await theme('Default Dark Modern');
     await settle(800);
     await driver.screenshot('hour-01-sign-in-code-dark');
-    await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode });
-    await until('signed in', () => core().state.kind === 'online');
-    core().feed.setFocused(true);
+    } finally {
+      // Signed in whatever happened above, so the tests after this one run.
+      await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode });
+      await until('signed in', () => core().state.kind === 'online');
+      core().feed.setFocused(true);
+    }
   });
 
   for (const [look, name] of THEMES) {
