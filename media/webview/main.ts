@@ -3,6 +3,7 @@
 import { bundleTranslator, setLocale, setTranslator, t } from '../../src/editor/shared/l10n';
 import type { Card } from '../../src/api/schemas';
 import { ago, dateTime, localDateTimeToIso, secondsLeft, seen } from '../../src/editor/shared/format';
+import { historyLine } from '../../src/editor/shared/history-line';
 import { AnswerKeyGuard } from '../../src/editor/shared/key-guard';
 import type { AssistantChoice, Draft, FromWebview, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
 import type { Child } from './dom';
@@ -31,6 +32,9 @@ interface UiState {
   assistants?: AssistantChoice[];
   busy?: string;
   notice?: string;
+  /** What the person answered (or wrote), shown under the result as plain text. */
+  answered?: string;
+  sentWords: Record<string, string>;
   problem?: ShownProblem;
   gone?: string;
   showHandOver: boolean;
@@ -45,6 +49,7 @@ const ui: UiState = {
   clockSkewMs: 0,
   draft: saved?.cardId === cardId && saved.draft ? saved.draft : {},
   showHandOver: false,
+  sentWords: {},
 };
 // The panel's card id in its state from the start, so a window reload restores this panel
 // (the serializer reads it), drafted or not.
@@ -101,6 +106,9 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
       const ids = new Set((m.card.options ?? []).map((o) => o.id));
       if (ui.draft.choiceIds) ui.draft.choiceIds = ui.draft.choiceIds.filter((id) => ids.has(id));
       ui.gone = undefined;
+      ui.sentWords = m.sentWords ?? ui.sentWords;
+      // Undone or taken back: the card asks again, so what was answered no longer stands.
+      if (waitsOnYou(m.card) && m.card.turn === 'you' && ui.busy === undefined && newVersion) ui.answered = undefined;
       // Name the helper of a handed-over card.
       if (m.card.status === 'delegated' && !ui.assistants) post({ type: 'loadAssistants' });
       render();
@@ -110,6 +118,7 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
     case 'busy': ui.busy = m.action; ui.problem = undefined; ui.notice = undefined; render(); break;
     case 'done':
       ui.busy = undefined; ui.notice = m.message; ui.problem = undefined; ui.changedSinceAnswer = false;
+      ui.answered = m.answered;
       ui.shownVersion = m.version;
       if (m.undoUntil) { ui.undoUntil = m.undoUntil; ui.clockSkewMs = m.nowMs - Date.now(); }
       if (m.action === 'answer' || m.action === 'message') { ui.draft = {}; saveDraft(); }
@@ -202,6 +211,7 @@ function statusArea(): HTMLElement {
   const el = h('section', { id: 'status', role: 'status', aria: { live: 'polite' } });
   if (ui.busy) el.appendChild(h('p', { class: 'muted' }, t('Sending…')));
   if (ui.notice) el.appendChild(h('p', { class: 'notice' }, ui.notice));
+  if (ui.answered) el.appendChild(h('p', { class: 'answered', id: 'answered' }, ui.answered));
   const left = secondsLeft(ui.undoUntil, now());
   if (ui.undoUntil && left > 0) {
     // A hand-over is undone with Take back (below); an answer with Undo.
@@ -224,7 +234,7 @@ function statusArea(): HTMLElement {
 
 const countdownText = (s: number) => (ui.card?.status === 'delegated'
   ? t('The helper can see it in {0} s.', s)
-  : t('The assistant hears it in {0} s.', s));
+  : ui.card?.kind === 'update' ? t('Closes in {0} s.', s) : t('The assistant hears it in {0} s.', s));
 
 /** Updates only the countdown text, once a quarter second, until the hold is over. */
 let tickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -235,7 +245,9 @@ function tick(): void {
   const el = document.getElementById('countdown');
   if (left <= 0) {
     ui.undoUntil = undefined;
-    ui.notice = ui.card?.status === 'delegated' ? t('The helper has it now.') : t('The assistant has heard your answer.');
+    // A notice has no assistant: its Got it just closes it.
+    ui.notice = ui.card?.status === 'delegated' ? t('The helper has it now.')
+      : ui.card?.kind === 'update' ? t('Got it — closed.') : t('The assistant has heard your answer.');
     render();
     return;
   }
@@ -514,10 +526,10 @@ function history(c: Card): Child {
   return h('section', { class: 'history' }, h('h2', {}, t('History')),
     from ? h('p', {}, from) : false,
     h('ul', {}, ...entries.map((e) => {
-      const who = [e.by, e.appName ?? e.app, e.machine?.name].filter(Boolean).join(' · ');
+      const line = historyLine(e, ui.timeZone, ui.sentWords);
       return h('li', {},
-        h('span', { class: 'muted' }, new Date(e.at).toLocaleString(undefined, { timeZone: ui.timeZone })), ' ',
-        h('strong', {}, e.type), who ? ` — ${who}` : '', e.detail ? ` — ${e.detail}` : '');
+        h('span', { class: 'muted' }, line.at), ' ',
+        h('strong', {}, line.what), line.who ? ` — ${line.who}` : '', line.detail ? ` — ${line.detail}` : '');
     })));
 }
 

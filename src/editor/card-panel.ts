@@ -3,10 +3,12 @@
 import * as vscode from 'vscode';
 import type { Card } from '../api/schemas';
 import type { ClientCore, Press, PressAction, UserGesture } from '../sync';
+import { afterPress } from './after-press';
 import type { Outcome } from './press-runner';
 import { runPress } from './press-runner';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
+import { answerSummary } from './shared/answer-summary';
 import { plainText } from './shared/plain-text';
 import { problemMessage } from './shared/problem-messages';
 import type { Draft, FromWebview, ToWebview } from './shared/protocol';
@@ -119,6 +121,7 @@ export class CardPanel extends DisposableBase {
     if (this.isDisposed) return;
     this.inFlight?.cancel();
     this.inFlight = undefined;
+    clearTimeout(this.holdTimer);
     super.dispose();
     this.panel.dispose();
     for (const l of this.disposeListeners) l();
@@ -173,6 +176,7 @@ export class CardPanel extends DisposableBase {
     if (!card) return;
     this.shownVersions.add(card.version);
     const draft = this.deps.workspaceState.get<Draft>(draftKey(this.cardId));
+    const sentWords = this.deps.workspaceState.get<Record<string, string>>(sentWordsKey(this.cardId));
     this.post({
       type: 'card',
       card,
@@ -183,6 +187,7 @@ export class CardPanel extends DisposableBase {
       canAct: !card.highStakes && (this.shownOnline = this.deps.online()),
       ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}),
       nowMs: Date.now(),
+      ...(sentWords ? { sentWords } : {}),
     });
   }
 
@@ -262,11 +267,20 @@ export class CardPanel extends DisposableBase {
       if (this.isDisposed) return;
       if (out.ok) {
         this.undoUntil = m.type === 'answer' || m.type === 'delegate' ? localDeadline(out.value.undoUntil) : undefined;
-        if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);
+        // The tree shows what the panel shows, at the same moment: the model takes the result now.
+        if (card) this.deps.core.cards.upsert(afterPress(card, m.type, out.value, this.undoUntil));
         // The result is shown with its version: an Undo pressed before the reload names it.
         this.shownVersions.add(out.value.version);
-        this.post({ type: 'done', action: m.type, message: DONE[m.type], version: out.value.version, ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}), nowMs: Date.now() });
+        const notice = card?.kind === 'update';
+        const answered = m.type === 'answer' ? answerSummary(card, m.body) : m.type === 'message' ? vscode.l10n.t('You wrote: {0}', m.body) : '';
+        this.post({
+          type: 'done', action: m.type, message: notice && m.type === 'answer' ? vscode.l10n.t('Got it — closed.') : DONE[m.type], version: out.value.version,
+          ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}), nowMs: Date.now(), ...(answered ? { answered } : {}),
+        });
+        if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);
+        if (m.type === 'message' && out.value.messageId) await this.rememberWords(out.value.messageId, m.body);
         this.busy = false; // the person may press Undo while the card is read again
+        this.readWhenHoldEnds();
         await this.load();
       } else {
         const p = out.problem;
@@ -278,6 +292,22 @@ export class CardPanel extends DisposableBase {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A notice closes when its hold ends: read it then, so every view drops it at that moment. */
+  private holdTimer: ReturnType<typeof setTimeout> | undefined;
+  private readWhenHoldEnds(): void {
+    clearTimeout(this.holdTimer);
+    const end = this.undoUntil ? Date.parse(this.undoUntil) : NaN;
+    if (Number.isNaN(end)) return;
+    this.holdTimer = setTimeout(() => { if (!this.isDisposed) this.cardChanged(); }, Math.max(0, end - Date.now()) + 200);
+  }
+
+  /** The history names a message by its id only: keep the words sent from here (the last 50). */
+  private async rememberWords(messageId: string, words: string): Promise<void> {
+    const key = sentWordsKey(this.cardId);
+    const entries = Object.entries(this.deps.workspaceState.get<Record<string, string>>(key) ?? {}).slice(-49);
+    await this.deps.workspaceState.update(key, Object.fromEntries([...entries, [messageId, words]]));
   }
 }
 
@@ -328,3 +358,4 @@ export function localDeadline(undoUntil: string | undefined, now = Date.now()): 
 }
 
 export const draftKey = (cardId: string) => `assistantCards.draft.${cardId}`;
+const sentWordsKey = (cardId: string) => `assistantCards.sentWords.${cardId}`;

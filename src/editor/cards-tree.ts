@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { say } from './say';
 import type { CardListEntry } from '../api/schemas';
+import { groupOf } from '../sync/card-model';
 import type { CardModelView, Group } from '../sync/contract';
 import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
@@ -39,6 +40,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   private doneLoaded = false;
   /** The last read of Done failed: only the person (Retry, expanding it again) asks again. */
   private doneFailed = false;
+  /** Items showing Undo (`card:held`): redrawn when their hold ends, so Undo goes with it. */
+  private readonly holdTimers = new Map<string, ReturnType<typeof setTimeout>>();
   /** How many tree items were rendered since the last reset (for the bench's rerender figure). */
   renderedItems = 0;
 
@@ -60,10 +63,10 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     this._register(model.removed(({ id, previous }) => {
       this.cardNodes.delete(id);
       // The last open card gone: the root empties so the "nothing waits" welcome shows.
-      if (this.openCount() === 0) this.emitter.fire(undefined); else this.refreshGroup(groupOfEntry(previous));
+      if (this.openCount() === 0) this.emitter.fire(undefined); else this.refreshGroup(groupOf(previous));
     }));
     this._register(model.changed(({ card, previous }) => {
-      const before = groupOfEntry(previous);
+      const before = groupOf(previous);
       const now = this.model.groupOf(card.id);
       if (before === now) this.emitter.fire(this.cardNode(card.id));
       else { this.refreshGroup(before); this.refreshGroup(now); }
@@ -199,9 +202,26 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     item.tooltip = look.tooltip; // plain string: card text is untrusted, never markdown here
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(COLORS[look.color]!) : undefined);
     item.contextValue = look.contextValue;
+    if (/\bcard:held\b/.test(look.contextValue)) this.redrawWhenHoldEnds(card);
     item.accessibilityInformation = { label: `${look.label}, ${look.description}` };
     item.command = { command: 'assistantCards.openCard', title: vscode.l10n.t('Open card'), arguments: [this.cardNode(el.id)] };
     return item;
+  }
+
+  private redrawWhenHoldEnds(card: CardListEntry): void {
+    const end = 'undoUntil' in card && typeof card.undoUntil === 'string' ? Date.parse(card.undoUntil) : NaN;
+    if (Number.isNaN(end)) return;
+    clearTimeout(this.holdTimers.get(card.id));
+    this.holdTimers.set(card.id, setTimeout(() => {
+      this.holdTimers.delete(card.id);
+      if (!this.isDisposed && this.model.get(card.id)) this.emitter.fire(this.cardNode(card.id));
+    }, Math.max(0, end - Date.now()) + 50));
+  }
+
+  override dispose(): void {
+    for (const t of this.holdTimers.values()) clearTimeout(t);
+    this.holdTimers.clear();
+    super.dispose();
   }
 
   // The view outlives this tree: the slot clears the badge and "filtered" when this tree lets go of it.
@@ -210,10 +230,4 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     if (!this.model.get(id)) return;
     await this.view.reveal(this.cardNode(id), { select: true, focus: false, expand: true });
   }
-}
-
-function groupOfEntry(c: CardListEntry): Group {
-  if (c.status === 'pending') return c.turn === 'you' ? 'pending' : 'agent';
-  if (c.status === 'snoozed' || c.status === 'delegated' || c.status === 'done') return c.status as Group;
-  return 'agent';
 }

@@ -282,13 +282,13 @@ export class App implements vscode.Disposable {
     } catch (e) {
       this.log.error(`client core: ${String(e)}`);
       // An http: address to another computer is the person's to fix: say so, not just "offline".
-      if (e instanceof InsecureAddressError) void vscode.window.showErrorMessage(vscode.l10n.t('Assistant Cards: {0}', e.message));
+      if (e instanceof InsecureAddressError) void say.error(vscode.l10n.t('Assistant Cards: {0}', e.message));
       this.showNoCore({ kind: 'offline', since: Date.now(), lastError: (e as Error).message });
       return;
     }
     // The core logs it when it reads the file; the person is told here.
     void identityFileExposure(file).then((warning) => {
-      if (warning) void vscode.window.showWarningMessage(vscode.l10n.t('Assistant Cards: {0}', warning));
+      if (warning) void say.warn(vscode.l10n.t('Assistant Cards: {0}', warning));
     });
     const live = new Live(core, key, this);
     this.live = live;

@@ -1,6 +1,6 @@
-// The device-flow sign-in as the person sees it: a cancellable progress notification with the
-// code, a "Copy and open" button (clipboard + the verification page), finishing by itself once
-// the code is allowed. One sign-in at a time: a second call joins the first.
+// The device-flow sign-in as the person sees it: a cancellable progress notification, and ONE
+// notification with the code and a "Copy and Open" button (clipboard + the verification page),
+// finishing by itself once the code is allowed. One sign-in at a time: a second call joins the first.
 import * as vscode from 'vscode';
 import { say } from './say';
 import type { Me } from '../api/schemas';
@@ -23,7 +23,8 @@ async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
       const sub = token.onCancellationRequested(() => abort.abort());
       const onProgress = (p: DeviceProgress) => {
         if (p.step === 'code') {
-          progress.report({ message: vscode.l10n.t('your code is {0}. Allow it on the approval page; this finishes by itself.', p.userCode) });
+          // The code shows in one notification only (the one with Copy and Open below).
+          progress.report({ message: vscode.l10n.t('waiting for the code to be allowed') });
           log.info('sign-in: device code issued, waiting for approval');
           void offerCopyAndOpen(p.userCode, p.verificationUriComplete, abort.signal);
         } else if (p.step === 'approved') {

@@ -31,7 +31,8 @@ export function groupOf(card: CardListEntry): Group {
     case 'done':
       return 'done';
     case 'answered':
-      return 'agent'; // held for undo, then heard: not waiting on the person
+      // A notice has no assistant: its Got it closes it (Done). An answer is held, then heard.
+      return card.kind === 'update' ? 'done' : 'agent';
     default:
       return card.turn === 'you' ? 'pending' : 'agent';
   }

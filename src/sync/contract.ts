@@ -50,6 +50,8 @@ export interface CardModelView extends CardEvents {
   refresh(): Promise<void>;
   /** Done cards are loaded only when asked (the tree expands the group). */
   loadDone(): Promise<void>;
+  /** A card as a press's answer left it: every view shows it at once, before any read. */
+  upsert(card: Card): void;
 }
 
 export interface AssistantsView {

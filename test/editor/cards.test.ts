@@ -64,10 +64,10 @@ describe('cards (extension host, sandbox)', function () {
     const kids = tree().getChildren(groups[0]);
     const node = kids.find((n) => n.kind === 'card' && n.id === a.id)!;
     const item = tree().getTreeItem(node);
-    assert.equal(item.label, 'Which database?');
+    assert.equal(item.label, 'Claude · main: Which database?');
     assert.equal(item.id, `card:${a.id}`);
     assert.equal(item.contextValue, 'card:pending');
-    assert.match(String(item.description), /Claude · main · today · blocking/);
+    assert.match(String(item.description), /today · blocking/);
     assert.deepEqual(tree().getParent(node), groups[0], 'getParent finds its group (reveal)');
     const waiting = core().cards.counts().waiting;
     assert.ok(waiting >= 2);

@@ -36,6 +36,18 @@ describe('sync: card model', () => {
     assert.equal(groupOf(card('a', { status: 'parked', turn: 'you' })), 'pending');
   });
 
+  it('a notice answered with Got it is closing, not waiting on an assistant: Done, out of the live groups', () => {
+    assert.equal(groupOf(card('a', { kind: 'update', status: 'answered', turn: 'agent' })), 'done');
+    const { api } = fakeApi({});
+    const m = new CardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'machine' });
+    m.upsert(card('req_n', { kind: 'update' }));
+    m.upsert(card('req_n', { kind: 'update', status: 'answered', turn: 'agent', version: 2 }));
+    assert.deepEqual(m.list('agent').map((c) => c.id), []);
+    assert.deepEqual(m.list('pending').map((c) => c.id), []);
+    assert.equal(m.counts().waiting, 0);
+  });
+
   it('a full read fills the groups in order; a second read emits only the differences', async () => {
     const lists: Record<string, CardListEntry[]> = {
       pending: [card('req_b'), card('req_a', { turn: 'agent' }), card('req_c', { blocking: true })],

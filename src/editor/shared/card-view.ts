@@ -60,9 +60,9 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
     if (hook?.name) parts.push(plainText(hook.name, 40));
     if (from) parts.push(plainText(from, 40));
     parts.push(seen(field(c, 'count'), field(c, 'lastAt') ?? field(c, 'createdAt'), nowMs));
-  } else if (assistant) {
-    parts.push(plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 60));
   }
+  // Who asks leads the label: two assistants asking the same question differ at any sidebar width.
+  const asker = c.kind !== 'update' && assistant ? plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 32) : '';
   if (c.status === 'snoozed') {
     const u = field(c, 'until');
     if (u) parts.push(`back ${until(u, nowMs, timeZone)}`);
@@ -87,12 +87,13 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
 
   const summary = field(c, 'summary');
   const tip = [plainText(c.title, 300)];
+  if (assistant) tip.push(t('Asked by {0} ({1})', plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 80), plainText(assistant.app, 40)));
   if (summary) tip.push(plainText(summary, 500));
   tip.push(parts.join(' · '));
   if (c.highStakes) tip.push(t('High stakes: can only be answered in the browser.'));
 
   return {
-    label: plainText(c.title, 120) || t('(no title)'),
+    label: `${asker ? `${asker}: ` : ''}${plainText(c.title, 120 - (asker ? asker.length + 2 : 0)) || t('(no title)')}`,
     description: parts.join(' · '),
     tooltip: tip.filter(Boolean).join('\n'),
     icon,

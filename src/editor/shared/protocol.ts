@@ -50,11 +50,13 @@ export type ToWebview =
       /** The signed-in app's own undo window (absent when there is nothing to undo here). */
       undoUntil?: string;
       nowMs: number;
+      /** Words this editor sent to the assistant, by message id (the history names only the id). */
+      sentWords?: Record<string, string>;
     }
   | { type: 'assistants'; assistants: AssistantChoice[] }
   | { type: 'busy'; action: string }
   /** `version`: the card's version after the press, shown with the message (Undo names it). */
-  | { type: 'done'; action: string; message: string; version: number; undoUntil?: string; nowMs: number }
+  | { type: 'done'; action: string; message: string; version: number; undoUntil?: string; nowMs: number; answered?: string }
   | { type: 'problem'; action: string; problem: ShownProblem }
   | { type: 'gone'; message: string };
 

@@ -35,9 +35,10 @@ describe('card looks', () => {
     assert.equal(contextValueOf({ ...base, status: 'answered', undoUntil: '2026-11-22T11:00:03Z' } as CardListEntry, NOW), 'card:answered');
   });
 
-  it('show assistant, urgency, blocking and high stakes', () => {
+  it('show assistant (first, in the label), urgency, blocking and high stakes', () => {
     const l = lookOf({ ...base, urgency: 'today', blocking: true, highStakes: true, assistant: { id: 'con_a', name: 'Claude', app: 'claude-code' }, agent: { id: 'agt_1', name: 'main' } } as CardListEntry, NOW);
-    assert.equal(l.description, 'Claude · main · today · blocking · high stakes');
+    assert.equal(l.label, 'Claude · main: Pick');
+    assert.equal(l.description, 'today · blocking · high stakes');
     assert.equal(l.icon, 'shield');
   });
 
