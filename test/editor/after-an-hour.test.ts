@@ -50,21 +50,24 @@ describe('after an hour of use (Playwright)', function () {
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
     const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
-    const toast = `.notifications-toasts .notification-toast:has-text("${s.userCode}")`;
+    // The notifications centre lists every notification (toasts may not show in the headless
+    // workbench); the code must be in exactly one of them, the one with Copy and Open.
+    const item = `.notifications-center .notification-list-item:has-text("${s.userCode}")`;
     try {
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
     await driver.screenshot('hour-01-sign-in-light');
-    await driver.waitFor({ selector: toast });
-    await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
     await settle(800);
-    assert.equal(await driver.count({ selector: toast }), 1, 'the code shows in one notification');
+    await vscode.commands.executeCommand('notifications.showList');
+    await driver.waitFor({ selector: item });
+    assert.equal(await driver.count({ selector: item }), 1, 'the code shows in one notification');
+    await driver.waitFor({ selector: `${item} .monaco-button:text-is("Copy and Open")` });
     const welcome = await driver.text({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
     assert.doesNotMatch(welcome, /page that opened/, 'no page has opened yet');
     await driver.screenshot('hour-01-sign-in-code-light');
-    await driver.waitFor({ selector: `${toast} .monaco-button:text-is("Copy and Open")` });
     await theme('Default Dark Modern');
     await settle(800);
     await driver.screenshot('hour-01-sign-in-code-dark');
+    await vscode.commands.executeCommand('notifications.hideList');
     } finally {
       // Signed in whatever happened above, so the tests after this one run.
       await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode });
