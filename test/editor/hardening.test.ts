@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { openDemoTerminals } from '../../src/editor/demo-terminals';
 import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { testEnv } from './helpers/env';
 
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const inPanel = (selector: string, timeout?: number) => ({ selector, frames: WV, ...(timeout ? { timeout } : {}) });
@@ -34,13 +35,16 @@ describe('hardening: the editor (extension host)', function () {
 
   it('a card title carrying a command link shows in its notification as text: no anchor, clicking it runs nothing', async function () {
     if (!driverAvailable()) this.skip();
-    const marker = path.join(os.tmpdir(), `assistant-cards-pwned-${process.pid}-${Date.now()}`);
-    const probe = vscode.window.createTerminal({ name: 'hardening probe' });
+    // What the outside review sent (under the notification's 100-character cut, so the link is
+    // whole): clicked, it types `id>pwned` into the active terminal, whose
+    // folder is the workspace.
+    const marker = path.join(testEnv.workspace, 'pwned');
+    fs.rmSync(marker, { force: true });
+    const probe = vscode.window.createTerminal({ name: 'hardening probe', cwd: testEnv.workspace });
     probe.show(true);
     await sleep(2_000); // its shell starts
-    // What the outside review sent: a link that types into the active terminal when clicked.
-    const args = encodeURIComponent(JSON.stringify({ text: `touch ${marker}\r` }));
-    const title = `Deploy? [Open card](command:workbench.action.terminal.sendSequence?${args})`;
+    const title = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"})';
+    assert.ok(title.length < 100, 'whole under the notification\'s cut');
     const n = w.app.live!.notifier;
     n.focused = () => true; // headless chromium cannot report focus
     try {
