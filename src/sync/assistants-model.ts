@@ -5,26 +5,33 @@ import { Emitter } from '../api/runtime';
 import type { Assistant } from '../api/schemas';
 import type { AssistantsView } from './contract';
 
+export interface AssistantsModelOptions {
+  api: ApiClient;
+  /** Lets the session gate background reads (budget). */
+  beforeRead?: () => Promise<void>;
+  /** What `refresh()` does (the session: a read that reports offline/online); default `read()`. */
+  refresh?: () => Promise<void>;
+}
+
 export class AssistantsModel implements AssistantsView {
   private assistants: readonly Assistant[] = [];
   private last = '[]';
   private readonly changedE = new Emitter<readonly Assistant[]>();
   readonly changed = this.changedE.event;
-  refreshHook: (() => Promise<void>) | undefined;
 
-  constructor(private readonly api: ApiClient, private readonly beforeRead?: () => Promise<void>) {}
+  constructor(private readonly o: AssistantsModelOptions) {}
 
   list(): readonly Assistant[] {
     return this.assistants;
   }
 
   async refresh(): Promise<void> {
-    await (this.refreshHook ? this.refreshHook() : this.read());
+    await (this.o.refresh ? this.o.refresh() : this.read());
   }
 
   async read(): Promise<void> {
-    await this.beforeRead?.();
-    this.set(await this.api.assistants());
+    await this.o.beforeRead?.();
+    this.set(await this.o.api.assistants());
   }
 
   set(list: readonly Assistant[]): void {

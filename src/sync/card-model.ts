@@ -47,6 +47,8 @@ export interface CardModelOptions {
   syncSignal?: () => AbortSignal | undefined;
   /** Reads one card (the session coalesces them and tells the person's from background ones). */
   readCard?: (id: string, o: { byPerson: boolean; signal?: AbortSignal }) => Promise<Card>;
+  /** What `refresh()` does (the session: a full read that reports offline/online); default a full read. */
+  refresh?: () => Promise<void>;
 }
 
 export class CardModel implements CardModelView {
@@ -114,11 +116,8 @@ export class CardModel implements CardModelView {
     this.scopeE.fire(this.scope);
   }
 
-  /** Set by the session: a full read through it (so it can report offline/online). */
-  refreshHook: (() => Promise<void>) | undefined;
-
   async refresh(): Promise<void> {
-    await (this.refreshHook ? this.refreshHook() : this.fullRead());
+    await (this.o.refresh ? this.o.refresh() : this.fullRead());
   }
 
   async loadDone(): Promise<void> {

@@ -109,7 +109,7 @@ export class Press {
     private readonly sender: PressSender,
   ) {}
 
-  /** @internal used by session.ts: spends the gesture, refuses high-stakes cards before any request. */
+  /** @internal used by press-sending.ts: spends the gesture, refuses high-stakes cards before any request. */
   static create(gesture: UserGesture, card: SeenCard, action: PressAction, sender: PressSender, clock: Clock): Press {
     UserGesture.spend(gesture, clock.now());
     if (card.highStakes) throw new HighStakesError(card.id, card.url);

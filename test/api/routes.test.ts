@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { ApiProblemError, OAuthRefusalError } from '../../src/api/errors';
 import { PROBLEM_CODES } from '../../src/api/schemas';
+import { MemorySecretStore } from '../../src/auth/secret-store';
 import { PROBLEM_STATUS } from '../../src/sandbox/problems';
 import { makeTestWorld, settle, signInCore } from '../sync/harness';
 import type { TestWorld } from '../sync/harness';
@@ -18,10 +19,14 @@ describe('api: every route and problem against the sandbox', () => {
     await w.close();
   });
 
-  async function signedApi() {
-    const core = w.core();
-    await signInCore(w, core);
-    return { core, api: core.internals.api };
+  /** A client core signed in, and a raw client of its own on the same sign-in (as another window). */
+  async function signedApi(o: { scopes?: string[] } = {}) {
+    const store = new MemorySecretStore();
+    const core = w.core({ store });
+    await signInCore(w, core, o);
+    const link = w.link(store);
+    assert.ok(await (await link.tokenSet()).load(), 'the sign-in is in the store');
+    return { core, api: link.api };
   }
 
   it('the 13 routes answer with their typed shapes', async () => {
@@ -96,10 +101,9 @@ describe('api: every route and problem against the sandbox', () => {
   }
 
   it('a scope the person did not allow is insufficient_scope, an OAuth refusal', async () => {
-    const core = w.core();
-    await signInCore(w, core, { scopes: ['cards:read'] });
+    const { api } = await signedApi({ scopes: ['cards:read'] });
     const c = await w.card();
-    await assert.rejects(core.internals.api.answer(c.id, { version: c.version }, w8()), (e: unknown) => e instanceof OAuthRefusalError && e.error === 'insufficient_scope' && e.status === 403);
+    await assert.rejects(api.answer(c.id, { version: c.version }, w8()), (e: unknown) => e instanceof OAuthRefusalError && e.error === 'insufficient_scope' && e.status === 403);
     await settle(w.transports);
   });
 });

@@ -13,6 +13,8 @@ import { startSandbox } from '../../src/sandbox/index';
 import type { RunningSandbox } from '../../src/sandbox/index';
 import { createClientCore } from '../../src/sync/session';
 import type { ClientCoreOptions } from '../../src/sync/session';
+import { createServiceClient } from '../../src/sync/service-client';
+import type { ServiceClient } from '../../src/sync/service-client';
 
 export interface Logged {
   method: string;
@@ -140,6 +142,11 @@ export interface TestWorld {
   ctl(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
   card(fields?: Record<string, unknown>): Promise<{ id: string; version: number; [k: string]: unknown }>;
   core(o?: Partial<ClientCoreOptions> & { store?: SecretStore }): ReturnType<typeof createClientCore> & { transport: CountingTransport };
+  /**
+   * A service link of its own (the raw HTTP client) on the sign-in `store` holds, built the way
+   * the core builds its own: like another window of the same sign-in.
+   */
+  link(store: SecretStore): ServiceClient & { transport: CountingTransport };
   close(): Promise<void>;
 }
 
@@ -198,6 +205,16 @@ export async function makeTestWorld(): Promise<TestWorld> {
       });
       cores.push(c);
       return Object.assign(c, { transport });
+    },
+    link(store) {
+      const transport = new CountingTransport();
+      transports.push(transport);
+      const link = createServiceClient({
+        baseUrl: url, secretStore: store, machineFile, lockDir: path.join(dir, 'locks'),
+        clock: timers.clock, timers, logger: { info() {}, warn() {}, error() {} }, random: () => 0.5, transport,
+      });
+      cores.push({ dispose: () => transport.close() });
+      return Object.assign(link, { transport });
     },
     async close() {
       for (const c of cores) await c.dispose().catch(() => undefined);

@@ -1,7 +1,8 @@
-// Issue 7, the press rule: "the person presses, the extension acts". Two halves:
-//  - statically, every code path in src/ able to send answer, undo, messages, later, back,
-//    delegate or take-back is enumerated and shown to start from a Press (src/sync/press.ts), made
-//    from a UserGesture minted in a UI event handler, on the card version the person was shown;
+// The press rule: "the person presses, the extension acts". Two halves:
+//  - statically, through the TypeScript compiler (symbols, not text), every use in src/ of the
+//    client's card writes (answer, undo, messages, later, back, delegate, take-back) is shown to
+//    be in the press-sending unit, reached only from a Press (src/sync/press.ts) made from a
+//    UserGesture minted in a UI event handler, on the card version the person was shown;
 //  - dynamically, against the sandbox (requests counted on the sandbox's side of the wire by an
 //    HTTP forwarder), each action sends exactly one request for one press, with the shown version,
 //    and a timer, a feed event or a reused gesture sends nothing; high-stakes cards are refused in
@@ -16,6 +17,9 @@ import * as path from 'node:path';
 import { HighStakesError, VersionConflictError } from '../../src/api/errors';
 import { GESTURE_FRESH_MS, PressRefusedError } from '../../src/sync/press';
 import type { PressAction, UserGesture } from '../../src/sync/press';
+import ts from 'typescript';
+import { ancestor, containerOf, SourceGraph } from './source-graph';
+import type { Reference } from './source-graph';
 import { makeTestWorld, signInCore } from './harness';
 import type { TestWorld } from './harness';
 
@@ -49,39 +53,69 @@ function sites(re: RegExp): string[] {
 
 const onlyFiles = (s: string[]) => [...new Set(s.map((x) => x.split(':')[0]))].sort();
 
-describe('the press rule: static map of every path that can act on a card', () => {
-  it('the seven action routes are built only in src/api/client.ts, each in its one client function', () => {
-    const routes = sites(/\/(answer|undo|messages|later|back|delegate|take-back)[`'"]/);
-    assert.deepEqual(onlyFiles(routes), ['api/client.ts'], `routes built elsewhere: ${routes.join(', ')}`);
-    const fns = sites(/^\s{2}(answer|undo|message|later|back|delegate|takeBack)\(id: string/);
-    assert.equal(fns.length, 7, fns.join(', '));
+describe('the press rule: static map of every path that can act on a card', function () {
+  // The compiler reads every client file once (a few seconds on a busy machine).
+  this.timeout(120_000);
+  let g: SourceGraph;
+  before(() => {
+    g = new SourceGraph();
+  });
+  const where = (refs: Reference[]) => [...new Set(refs.map((r) => `${r.file}:${r.container}`))].sort();
+  /** A reference that constructs (`new X(...)`). */
+  const made = (r: Reference) => ts.isNewExpression(r.node.parent) && r.node.parent.expression === r.node;
+  const writeMethods = () => g.methodsCalling('api/client.ts', 'ApiClient', 'write');
+
+  it('the seven card writes are the ApiClient methods that write, and only api/client.ts builds their routes', () => {
+    assert.deepEqual(writeMethods().sort(), ['answer', 'back', 'delegate', 'later', 'message', 'takeBack', 'undo']);
+    // Only those methods reach the private write (no other way to POST to a card).
+    assert.deepEqual(where(g.references(g.member('api/client.ts', 'ApiClient', 'write'))),
+      writeMethods().map((m) => `api/client.ts:ApiClient.${m}`).sort());
+    const routes: string[] = [];
+    for (const sf of g.clientFiles()) {
+      const visit = (n: ts.Node): void => {
+        const text = ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n) ? n.text : undefined;
+        if (text !== undefined && /\/(answer|undo|messages|later|back|delegate|take-back)$/.test(text)) routes.push(`${path.basename(sf.fileName)}:${containerOf(n)}`);
+        ts.forEachChild(n, visit);
+      };
+      visit(sf);
+    }
+    assert.deepEqual(routes.sort(), writeMethods().map((m) => `client.ts:ApiClient.${m}`).sort(), 'each route built once, in its own method');
   });
 
-  it('the client functions are called only in session.ts sendPress, which only a Press calls', () => {
-    const calls = sites(/\bapi\.(answer|undo|message|later|back|delegate|takeBack)\(/);
-    assert.deepEqual(onlyFiles(calls), ['sync/session.ts'], calls.join(', '));
-    const session = fs.readFileSync(path.join(SRC, 'sync/session.ts'), 'utf8');
-    const start = session.indexOf('  private async sendPress(');
-    const end = session.indexOf('\n  // ----', start);
-    assert.ok(start > 0 && end > start, 'sendPress found');
-    for (const m of session.matchAll(/\bapi\.(answer|undo|message|later|back|delegate|takeBack)\(/g)) {
-      assert.ok(m.index > start && m.index < end, `api.${m[1]} called outside sendPress`);
-    }
-    // sendPress is handed to Press.create and to nothing else.
-    const refs = [...session.matchAll(/sendPress\(/g)].length;
-    assert.equal(refs, 2, 'the definition and the one sender given to Press.create');
-    assert.match(session, /return Press\.create\(gesture, seen, action, \(c, a, ctx\) => this\.sendPress\(c, a, ctx\), this\.clock\);/);
-    // Nobody reaches the ApiClient around the core.
-    assert.deepEqual(sites(/\binternals\b/).filter((s) => !s.startsWith('sync/session.ts')), [], 'internals used outside the core');
-    assert.deepEqual(sites(/new ApiClient\(/).map((s) => s.split(':')[0]), ['sync/session.ts']);
+  it('the card writes are called only by the press-sending unit\'s send, which only a Press made from a gesture calls', () => {
+    // Every use of a card write, through any object of any file: inside PressSending.send only.
+    const uses = writeMethods().flatMap((m) => g.references(g.member('api/client.ts', 'ApiClient', m)));
+    assert.deepEqual(where(uses), ['sync/press-sending.ts:PressSending.send'], 'a card write reached from elsewhere');
+    // send is used once: the sender handed to Press.create in PressSending.press.
+    const sends = g.references(g.member('sync/press-sending.ts', 'PressSending', 'send'));
+    assert.deepEqual(where(sends), ['sync/press-sending.ts:PressSending.press'], 'send used outside press()');
+    assert.equal(sends.length, 1, 'send is handed out once');
+    const create = g.member('sync/press.ts', 'Press', 'create');
+    const call = ancestor(sends[0]!.node, ts.isCallExpression);
+    const handedTo = call && ancestor(call, ts.isCallExpression);
+    assert.ok(handedTo && ts.isPropertyAccessExpression(handedTo.expression) && g.same(g.checker.getSymbolAtLocation(handedTo.expression.name), create),
+      'send is the sender of Press.create');
+    // press(gesture, ...) passes its own gesture first: Press.create spends it before anything is sent.
+    const press = g.member('sync/press-sending.ts', 'PressSending', 'press').valueDeclaration as ts.MethodDeclaration;
+    const gesture = press.parameters[0]!;
+    assert.equal(g.checker.typeToString(g.checker.getTypeAtLocation(gesture)), 'UserGesture');
+    const first = handedTo.arguments[0]!;
+    assert.ok(ts.isIdentifier(first) && g.same(g.checker.getSymbolAtLocation(first), g.checker.getSymbolAtLocation(gesture.name)!), 'the gesture given to press() is the one spent');
   });
 
   it('a Press is made only by core.press, from a gesture minted only by the core\'s minter', () => {
-    assert.deepEqual(onlyFiles(sites(/Press\.create\(/)), ['sync/session.ts']);
-    assert.deepEqual(onlyFiles(sites(/UserGesture\.mint\(/)), ['sync/press.ts']);
-    assert.deepEqual(onlyFiles(sites(/createGestureMinter\(/)), ['sync/press.ts', 'sync/session.ts']);
+    assert.deepEqual(where(g.references(g.member('sync/press.ts', 'Press', 'create'))), ['sync/press-sending.ts:PressSending.press']);
+    assert.deepEqual(where(g.references(g.member('sync/press-sending.ts', 'PressSending', 'press'))), ['sync/session.ts:ClientCoreImpl.press']);
+    assert.deepEqual(where(g.references(g.topLevel('sync/press-sending.ts', 'PressSending')).filter(made)),
+      ['sync/session.ts:ClientCoreImpl.constructor'], 'one press sender, the core\'s');
+    assert.deepEqual(where(g.references(g.member('sync/press.ts', 'UserGesture', 'mint'))), ['sync/press.ts:createGestureMinter']);
+    assert.deepEqual(where(g.references(g.topLevel('sync/press.ts', 'createGestureMinter'))).filter((w) => !w.endsWith('<top level>')),
+      ['sync/session.ts:ClientCoreImpl.constructor']);
     // core.press is called by the editor's press runner only.
-    assert.deepEqual(onlyFiles(sites(/\bcore\.press\(/)), ['editor/press-runner.ts']);
+    assert.deepEqual(where(g.references(g.member('sync/contract.ts', 'ClientCore', 'press'))).map((w) => w.split(':')[0]), ['editor/press-runner.ts']);
+    // Nobody builds a client of their own around the core.
+    assert.deepEqual(where(g.references(g.topLevel('api/client.ts', 'ApiClient')).filter(made)),
+      ['sync/service-client.ts:createServiceClient']);
   });
 
   it('gestures are minted in UI event handlers only: the panel\'s message from a click/key, and a palette pick', () => {
@@ -97,7 +131,7 @@ describe('the press rule: static map of every path that can act on a card', () =
   });
 
   it('timers, the feed and the models hold no way to press', () => {
-    const background = sources().filter(({ file }) => !['editor/card-panel.ts', 'editor/commands.ts', 'editor/press-runner.ts', 'sync/session.ts', 'sync/press.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
+    const background = sources().filter(({ file }) => !['editor/card-panel.ts', 'editor/commands.ts', 'editor/press-runner.ts', 'sync/session.ts', 'sync/press.ts', 'sync/press-sending.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
     for (const { file, text } of background) {
       const code = text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
       assert.doesNotMatch(code, /fromUiEvent|runPress|\.press\(|Press\.create|UserGesture\.mint/, `${file} can reach a press`);

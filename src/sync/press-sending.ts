@@ -1,0 +1,93 @@
+// Sends the person's presses: the one place that calls the client's card writes (answer, undo,
+// messages, later, back, delegate, take-back), and only for a Press made from a UserGesture.
+import type { ApiClient } from '../api/client';
+import { ApiProblemError, HighStakesError, NetworkError, VersionConflictError } from '../api/errors';
+import type { Clock } from '../api/runtime';
+import type { CardModel } from './card-model';
+import { Press } from './press';
+import type { PressAction, PressResult, SeenCard, SendContext, UserGesture } from './press';
+import type { CardReads } from './reads';
+
+export interface PressSendingOptions {
+  baseUrl: string;
+  api: ApiClient;
+  model: CardModel;
+  reads: CardReads;
+  clock: Clock;
+  /** The service answered a press: the connection state. */
+  onSent: () => void;
+  /** A press could not reach the service: the connection state. */
+  onNetworkFailure: (e: NetworkError) => void;
+}
+
+export class PressSending {
+  constructor(private readonly o: PressSendingOptions) {}
+
+  /** A press of a card the person saw; sent by `press.send()`. */
+  press(gesture: UserGesture, card: SeenCard, action: PressAction): Press {
+    // The model's word counts too: a caller that left the flag out still cannot act on it.
+    const held = this.o.model.get(card.id);
+    const heldUrl = held && 'url' in held ? held.url : undefined;
+    const seen = held?.highStakes && !card.highStakes ? { ...card, highStakes: true, url: card.url ?? heldUrl } : card;
+    return Press.create(gesture, seen, action, (c, a, ctx) => this.send(c, a, ctx), this.o.clock);
+  }
+
+  private async send(card: SeenCard, action: PressAction, ctx: SendContext): Promise<PressResult> {
+    const { api, model, reads } = this.o;
+    // The reads of this card that follow are the person's, not background work.
+    reads.pressed(card.id);
+    // Only an answer (Got it too) is checked by the service against the version; the other
+    // actions are checked here so nothing acts on a card version the person has not seen.
+    const held = model.get(card.id);
+    if (held && held.version > card.version && action.type !== 'answer' && action.type !== 'gotIt') {
+      const fresh = await reads.read(card.id, { byPerson: true }).catch(() => undefined);
+      throw new VersionConflictError(card.id, fresh, new ApiProblemError({
+        type: `${this.o.baseUrl}/docs/api/errors#version_conflict`, title: 'The card changed', status: 409,
+        code: 'version_conflict', detail: `The card is at version ${held.version}; you saw ${card.version}.`, requestId: 'rid_client',
+      }, `${this.o.baseUrl}/v1/cards/${card.id}`));
+    }
+    const w = { idempotencyKey: ctx.idempotencyKey, stillWaiting: ctx.stillWaiting, signal: ctx.signal };
+    try {
+      let result: PressResult;
+      switch (action.type) {
+        case 'answer':
+          result = await api.answer(card.id, { ...action.answer, version: card.version }, w);
+          break;
+        case 'gotIt':
+          result = await api.answer(card.id, { version: card.version }, w);
+          break;
+        case 'undo':
+          result = await api.undo(card.id, w);
+          break;
+        case 'message':
+          result = await api.message(card.id, { body: action.body, via: action.via }, w);
+          break;
+        case 'later':
+          result = await api.later(card.id, { until: action.until, timeZone: action.timeZone }, w);
+          break;
+        case 'back':
+          result = await api.back(card.id, w);
+          break;
+        case 'delegate':
+          result = await api.delegate(card.id, { to: action.to, mode: action.mode, note: action.note }, w);
+          break;
+        case 'takeBack':
+          result = await api.takeBack(card.id, w);
+          break;
+      }
+      this.o.onSent();
+      // Show the outcome at once (the feed will say so too; this window may not own it).
+      void model.applyChanges([{ type: 'card.changed', cardId: card.id, at: '' }], { byPerson: true }).catch(() => undefined);
+      return result;
+    } catch (e) {
+      if (e instanceof ApiProblemError && e.code === 'version_conflict') {
+        const fresh = await reads.read(card.id, { byPerson: true }).catch(() => undefined);
+        if (fresh) model.upsert(fresh);
+        throw new VersionConflictError(card.id, fresh, e);
+      }
+      if (e instanceof ApiProblemError && e.code === 'high_stakes') throw new HighStakesError(card.id, e.url);
+      if (e instanceof NetworkError) this.o.onNetworkFailure(e);
+      throw e;
+    }
+  }
+}
