@@ -1,7 +1,7 @@
 // `npm run bench`: measures what issue 7 asks and writes artifacts/bench.json. One run of each
 // figure (this machine is shared and noisy: ratios and percentiles come from that one run).
 //
-//   node scripts/bench.mjs [--only package,tree,idle,load,host] [--skip-host] [--skip-load] [--cards N] [--gap-ms MS] [--burst-cards N]
+//   node scripts/bench.mjs [--only package,tree,idle,load,host,burst] [--skip-host] [--skip-load] [--cards N] [--gap-ms MS] [--burst-cards N]
 //
 // Steps (each isolated: a failing step leaves its keys null and the exit code 1):
 //  1. `npm run package`'s release build + VSIX     -> extensionBundleBytes, vsixBytes
@@ -10,6 +10,7 @@
 //  4. bench/sandbox-load.ts (sandbox child on core 0, load from this side) -> sandbox*
 //  5. bench/host/card-to-tree.ts in code-server via scripts/host-test.mjs (release bundle)
 //                                                   -> cardToTreeP50Ms, cardToTreeP95Ms (paced), cardToTreeBurst*, activateMs
+//  6. `--only burst`: step 5's burst alone (about 2 minutes instead of 20) -> cardToTreeBurst*
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,7 +30,7 @@ const GOALS = {
   cardToTreeP50Ms: { max: 250, note: 'p95 is the goal' },
   cardToTreeP95Ms: { max: 250 },
   cardToTreeBurstP50Ms: { note: 'cards 300 ms apart: beyond the waits limit' },
-  cardToTreeBurstP95Ms: { note: 'the 2 s poll after the waits share' },
+  cardToTreeBurstP95Ms: { max: 500, note: 'quick feed reads while changes keep coming' },
   activateMs: { note: 'loadAndActivateMs is the goal' },
   // The extension loads in every window at startup: loading dist/extension.js plus activate().
   loadAndActivateMs: { max: 30 },
@@ -129,8 +130,15 @@ if (runs('load')) {
   });
 }
 
-if (runs('host')) {
-  await step('extension host (code-server): card to tree, activate()', async () => {
+// The burst alone is asked for by name (a full run measures it in the host step).
+const burstOnly = !!only?.includes('burst') && !runs('host');
+if (runs('host') || burstOnly) {
+  await step(burstOnly ? 'extension host (code-server): card to tree, burst only' : 'extension host (code-server): card to tree, activate()', async () => {
+    if (burstOnly) {
+      // No package step before it: the release build of the sources as they are.
+      const b = spawnSync(process.execPath, ['esbuild.mjs', '--release'], { cwd: root, stdio: 'inherit' });
+      if (b.status !== 0) throw new Error('node esbuild.mjs --release failed');
+    }
     const esbuild = await import('esbuild');
     const outdir = path.join(root, 'out', `bench-${process.pid}`);
     fs.rmSync(outdir, { recursive: true, force: true });
@@ -147,8 +155,12 @@ if (runs('host')) {
     if (value('--cards')) env.ASSISTANT_CARDS_BENCH_CARDS = value('--cards');
     if (value('--gap-ms')) env.ASSISTANT_CARDS_BENCH_GAP_MS = value('--gap-ms');
     if (value('--burst-cards')) env.ASSISTANT_CARDS_BENCH_BURST_CARDS = value('--burst-cards');
+    if (burstOnly) env.ASSISTANT_CARDS_BENCH_BURST_ONLY = '1';
     try {
-      const r = await runHostTests({ build: false, index: path.join(outdir, 'index.js'), env, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, window: 'trusted' });
+      const r = await runHostTests({
+        build: false, index: path.join(outdir, 'index.js'), env, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, window: 'trusted',
+        ...(burstOnly ? { grep: 'card made on the sandbox' } : {}),
+      });
       const figures = fs.existsSync(outFile) ? JSON.parse(fs.readFileSync(outFile, 'utf8')) : {};
       if (figures.cardToTree) {
         result.cardToTreeP50Ms = round(figures.cardToTree.p50Ms, 1);
@@ -158,7 +170,7 @@ if (runs('host')) {
         result.cardToTreeBurstP50Ms = round(figures.cardToTreeBurst.p50Ms, 1);
         result.cardToTreeBurstP95Ms = round(figures.cardToTreeBurst.p95Ms, 1);
       }
-      if (figures.activate) {
+      if (figures.activate && !burstOnly) {
         result.activateMs = round(figures.activate.activateMs);
         result.loadAndActivateMs = round(figures.activate.loadAndActivateMs);
       }

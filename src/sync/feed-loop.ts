@@ -16,6 +16,16 @@ export const NON_OWNER_POLL_MS = 30_000;
 export const BUSY_POLL_MS = 2_000;
 /** The same while the person is pressing here: their presses used the waits, the feed reads for them. */
 export const PERSON_BUSY_POLL_MS = 750;
+/**
+ * The same while changes keep coming (a burst of cards: each ended a held wait, so the waits
+ * share is used up): the next card shows within a quarter second, not two. A burst is short, so
+ * these reads stay far inside the reads class (the budget still gates them).
+ */
+export const BURST_POLL_MS = 250;
+/** Quick reads in a row that find nothing end the burst: back to the 2 s pace. */
+export const BURST_QUIET_POLLS = 3;
+/** Background reads kept free in a burst's minute (card reads, a full read): quick reads stop short of them. */
+export const BURST_READS_KEPT = 40;
 
 export interface FeedLoopOptions {
   api: ApiClient;
@@ -27,6 +37,8 @@ export interface FeedLoopOptions {
   beforeRead: (waits: boolean, signal?: AbortSignal) => Promise<void>;
   /** False when the waits class is used up for now: then read without waiting, slowly. */
   canWait: () => boolean;
+  /** Room for the quick reads of a burst (they must not use the reads share up). */
+  canPollQuickly?: () => boolean;
   /** The person pressed something a moment ago: non-waiting reads are theirs, and quicker. */
   personActive?: () => boolean;
   onSuccess: () => void;
@@ -44,6 +56,8 @@ export class FeedLoop {
   private loopDone: Promise<void> | undefined;
   private failures = 0;
   private readAllAfterBegin = false;
+  /** Quick reads left before the owner polls at the 2 s pace again (refilled by every change seen). */
+  private burstPolls = 0;
   /** Number of change lists applied (tests and the bench observe progress through it). */
   applied = 0;
 
@@ -78,6 +92,7 @@ export class FeedLoop {
     this.cursor = undefined;
     this.failures = 0;
     this.readAllAfterBegin = false;
+    this.burstPolls = 0;
   }
 
   /** Ownership changed (or anything else worth a fresh look): end the current wait at once. */
@@ -106,11 +121,13 @@ export class FeedLoop {
         }
         const wantWait = owner && !immediate;
         const wait = wantWait && this.o.canWait() ? LONG_POLL_WAIT_SECONDS : 0;
+        // Changes still coming while the waits share is used: read again shortly (BURST_POLL_MS).
+        const burst = wantWait && wait === 0 && this.burstPolls > 0 && (this.o.canPollQuickly?.() ?? true);
         // Many changes in a minute used the waits budget: poll without waiting for a while. While
         // the person presses, their presses caused those changes: the reads are theirs (no budget
         // wait) and come quicker, so a new card still shows within a second.
         const forPerson = wantWait && wait === 0 && (this.o.personActive?.() ?? false);
-        if (wantWait && wait === 0) await sleep(this.o.timers, forPerson ? PERSON_BUSY_POLL_MS : BUSY_POLL_MS, signal);
+        if (wantWait && wait === 0) await sleep(this.o.timers, burst ? BURST_POLL_MS : forPerson ? PERSON_BUSY_POLL_MS : BUSY_POLL_MS, signal);
         if (!forPerson) await this.o.beforeRead(wait > 0, signal);
         if (signal.aborted && this.running) continue;
         const res: ChangeList = await this.o.api.changes(
@@ -120,6 +137,7 @@ export class FeedLoop {
         if (res.changes.length) await this.o.model.applyChanges(res.changes);
         this.cursor = res.cursor; // moved only once the changes are applied
         this.applied++;
+        if (owner) this.burstPolls = res.changes.length ? BURST_QUIET_POLLS : Math.max(0, this.burstPolls - 1);
         this.failures = 0;
         this.o.onSuccess();
         immediate = res.more;

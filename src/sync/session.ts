@@ -22,7 +22,7 @@ import { INITIAL_CONNECTION, nextConnection } from './connection-state';
 import type { Connection, ConnectionEvent } from './connection-state';
 import type { ClientCore, ConnectionState, FeedOwnership, SignInOptions, SignOutReason } from './contract';
 import { FeedLease } from './feed-lease';
-import { FeedLoop } from './feed-loop';
+import { BURST_READS_KEPT, FeedLoop } from './feed-loop';
 import { FeedOwner } from './feed-ownership';
 import { createGestureMinter } from './press';
 import type { Press, PressAction, SeenCard, UserGesture } from './press';
@@ -152,6 +152,8 @@ class ClientCoreImpl implements ClientCore {
       isOwner: () => this.owner.isOwner(),
       beforeRead: (waits, signal) => this.schedule.budgetWait(waits, signal),
       canWait: () => this.budget.delayFor(['wait']) === 0,
+      // A burst reads quickly only while it leaves room in the reads share for the cards themselves.
+      canPollQuickly: () => this.budget.backgroundLeft('read') > BURST_READS_KEPT && this.budget.backgroundLeft('person') > BURST_READS_KEPT,
       personActive: () => this.reads.personActive(),
       onSuccess: () => this.markOnline(),
       onFailure: (e) => this.handleFailure(e),

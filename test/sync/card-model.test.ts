@@ -136,11 +136,13 @@ describe('sync: request budget', () => {
     assert.equal(b.delayFor(['wait']), 30_000);
     now = 60_001;
     assert.equal(b.delayFor(['wait']), 0);
-    for (let i = 0; i < 59; i++) b.record('GET', '/v1/cards', false);
+    for (let i = 0; i < 119; i++) b.record('GET', '/v1/cards', false);
     assert.equal(b.delayFor(['read']), 0);
+    assert.equal(b.backgroundLeft('read'), 1);
     b.record('GET', '/v1/cards', false);
     assert.ok(b.delayFor(['read']) > 0);
-    assert.equal(b.totals.read, 60);
+    assert.equal(b.backgroundLeft('read'), 0);
+    assert.equal(b.totals.read, 120, '40 % of the 300 reads a minute');
   });
 });
 
