@@ -11,15 +11,17 @@
 // refusal; a gateway's or proxy's answer (any body) is "can't reach the service" (NetworkError).
 import type * as z from 'zod/mini';
 import { ClassPauses } from './class-pauses';
-import { ApiProblemError, MalformedResponseError, NetworkError, OAuthRefusalError } from './errors';
+import { ApiProblemError, MalformedResponseError, NetworkError } from './errors';
 import { classesOf } from './limit-classes';
+import { isJsonType, NonceStore, readJson, sendDpopBound } from './dpop-exchange';
+import type { DpopAnswer } from './dpop-exchange';
 import type { HttpResponse, HttpTransport } from './http';
 import type { ServerTime } from './server-time';
 import { AbortedError, backoffDelay, sleep, silentLogger } from './runtime';
 import type { Clock, Logger, Timers } from './runtime';
 import {
   AnswerResult, AssistantList, CardEnvelope, CardList, ChangeList, DelegateResult, LaterResult, Me,
-  MessageResult, OAuthError, Problem, SERVICE_VERSION, StatusResult,
+  MessageResult, Problem, SERVICE_VERSION, StatusResult,
 } from './schemas';
 import type {
   AnswerBody, Assistant, Card, CardStatus, DelegateBody, LaterBody, MessageBody,
@@ -35,17 +37,8 @@ export interface RequestAuth {
   proof(htm: string, url: string, accessToken: string | undefined, nonce: string | undefined): Promise<string>;
 }
 
-/** The latest DPoP-Nonce per server, shared by the token endpoint and /v1. */
-export class NonceStore {
-  private readonly nonces = new Map<string, string>();
-  get(url: string): string | undefined {
-    return this.nonces.get(new URL(url).origin);
-  }
-  remember(url: string, res: HttpResponse): void {
-    const n = res.headers['dpop-nonce'];
-    if (n) this.nonces.set(new URL(url).origin, n);
-  }
-}
+// Kept here too: the sync layer and tests import them from the client.
+export { NonceStore };
 
 export interface ReadOptions {
   signal?: AbortSignal;
@@ -238,38 +231,40 @@ export class ApiClient {
     const classes = classesOf(method, pathOnly(path), x.waits ?? false);
     const mayRetry = () => !x.signal?.aborted && (!isWrite || !x.stillWaiting || x.stillWaiting());
     let failures = 0;
-    let nonceRetried = false;
     let tokenRenewed = false;
-    let undoTime: (() => void) | undefined;
-    let timeRetried = false;
     let token = await this.o.auth.accessToken();
     for (;;) {
-      await this.waitOutPause(classes, method, path, url, x.signal);
-      const headers: Record<string, string> = {
-        accept: 'application/json, application/problem+json',
-        authorization: `DPoP ${token}`,
-        dpop: await this.o.auth.proof(method, url, token, this.nonces.get(url)),
-        'service-version': SERVICE_VERSION,
-        'user-agent': this.o.userAgent,
-      };
       const cached = x.cacheKey ? this.etags.get(x.cacheKey) : undefined;
-      if (cached) headers['if-none-match'] = cached.etag;
-      if (x.body !== undefined) headers['content-type'] = 'application/json';
-      if (x.idempotencyKey) headers['idempotency-key'] = x.idempotencyKey;
-
-      // Every send, the first included, happens only while the person still waits on a write:
-      // getting a token (maybe a refresh) or a proof can take long enough for them to move on.
-      if (isWrite && !mayRetry()) throw new AbortedError();
-      let res: HttpResponse;
+      let answer: DpopAnswer;
       try {
-        this.o.onRequest?.({ method, path: pathOnly(path), waits: x.waits ?? false, byPerson: x.byPerson ?? isWrite });
-        res = await this.o.transport.send({
-          method,
-          url,
-          headers,
-          body: x.body === undefined ? undefined : JSON.stringify(x.body),
-          // A write in flight is never aborted: its outcome must be learned, and a retry reuses the key.
-          signal: isWrite ? undefined : x.signal,
+        answer = await sendDpopBound({
+          method, url, endpoint: 'resource', nonces: this.nonces, serverTime: this.o.serverTime,
+          beforeProof: () => this.waitOutPause(classes, method, path, url, x.signal),
+          proof: (nonce) => this.o.auth.proof(method, url, token, nonce),
+          send: (dpop) => {
+            const headers: Record<string, string> = {
+              accept: 'application/json, application/problem+json',
+              authorization: `DPoP ${token}`,
+              dpop: dpop ?? '',
+              'service-version': SERVICE_VERSION,
+              'user-agent': this.o.userAgent,
+            };
+            if (cached) headers['if-none-match'] = cached.etag;
+            if (x.body !== undefined) headers['content-type'] = 'application/json';
+            if (x.idempotencyKey) headers['idempotency-key'] = x.idempotencyKey;
+            // Every send, the first included, happens only while the person still waits on a write:
+            // getting a token (maybe a refresh) or a proof can take long enough for them to move on.
+            if (isWrite && !mayRetry()) throw new AbortedError();
+            this.o.onRequest?.({ method, path: pathOnly(path), waits: x.waits ?? false, byPerson: x.byPerson ?? isWrite });
+            return this.o.transport.send({
+              method,
+              url,
+              headers,
+              body: x.body === undefined ? undefined : JSON.stringify(x.body),
+              // A write in flight is never aborted: its outcome must be learned, and a retry reuses the key.
+              signal: isWrite ? undefined : x.signal,
+            });
+          },
         });
       } catch (e) {
         if (x.signal?.aborted) throw new AbortedError();
@@ -282,37 +277,26 @@ export class ApiClient {
         }
         throw e;
       }
-      this.nonces.remember(url, res);
+      const { res } = answer;
 
       if (res.status === 304 && cached) return { status: 200, body: cached.body };
       if (res.status === 204) return { status: 204, body: undefined };
       if (res.status >= 200 && res.status < 300) {
-        const body = this.json(res, url);
+        const body = readJson(res, url);
         const etag = res.headers['etag'];
         if (x.cacheKey && etag) this.remember(x.cacheKey, etag, body);
         return { status: res.status, body };
       }
 
-      const refusal = this.refusal(res, url);
-      if (refusal instanceof OAuthRefusalError) {
-        if (refusal.error === 'use_dpop_nonce' && !nonceRetried && res.headers['dpop-nonce']) {
-          nonceRetried = true;
-          continue;
-        }
-        if (refusal.error === 'invalid_dpop_proof' && !timeRetried && this.o.serverTime) {
-          // Maybe this computer's clock is off: repeat once on the service's time.
-          timeRetried = true;
-          undoTime = this.o.serverTime.correctFrom(res.headers['date']);
-          if (undoTime) continue;
-        }
-        if (refusal.error === 'invalid_dpop_proof') undoTime?.();
-        if (refusal.error === 'invalid_token' && !tokenRenewed) {
+      if (answer.refusal) {
+        if (answer.refusal.error === 'invalid_token' && !tokenRenewed) {
           tokenRenewed = true;
           token = await this.o.auth.renewAfterRejection(token);
           continue;
         }
-        throw refusal;
+        throw answer.refusal;
       }
+      const refusal = this.refusal(res, url);
       const status = res.status;
       // The whole class waits Retry-After, not only this request (the next send waits it out).
       const retryAfter = status === 429 ? retryAfterMs(res, this.o.clock.now()) : 0;
@@ -360,46 +344,28 @@ export class ApiClient {
     }
   }
 
-  private json(res: HttpResponse, url: string): unknown {
-    const type = res.headers['content-type'] ?? '';
-    if (!/^application\/(.+\+)?json\b/i.test(type)) throw new MalformedResponseError('content-type', res.status, url, type || 'no content type');
-    try {
-      return JSON.parse(res.text) as unknown;
-    } catch {
-      throw new MalformedResponseError('json', res.status, url);
-    }
-  }
-
   /**
-   * Turns a refusal into its typed error. Only the service's own challenge (401/403 with a DPoP or
-   * Bearer WWW-Authenticate) is a sign-in refusal; any other 401/403 or 5xx that is not the
-   * service's problem came from something in between (gateway, proxy): transient, whatever its body.
+   * Turns a refusal that is not a sign-in refusal (sendDpopBound found those) into its typed
+   * error. Any 401/403 or 5xx that is not the service's problem came from something in between
+   * (gateway, proxy): transient, whatever its body.
    */
-  private refusal(res: HttpResponse, url: string): ApiProblemError | OAuthRefusalError | MalformedResponseError | NetworkError {
+  private refusal(res: HttpResponse, url: string): ApiProblemError | MalformedResponseError | NetworkError {
     const type = res.headers['content-type'] ?? '';
-    const www = res.headers['www-authenticate'];
-    let body: unknown;
-    try {
-      body = res.text ? JSON.parse(res.text) : undefined;
-    } catch {
-      body = undefined;
-    }
     if (/problem\+json/i.test(type)) {
+      let body: unknown;
+      try {
+        body = res.text ? JSON.parse(res.text) : undefined;
+      } catch {
+        body = undefined;
+      }
       const p = Problem.safeParse(body);
       if (p.success) {
         const ra = res.headers['retry-after'];
         return new ApiProblemError(p.data, url, ra !== undefined ? Number(ra) : undefined);
       }
     }
-    const o = OAuthError.safeParse(body);
-    if ((res.status === 401 || res.status === 403) && www && /^\s*(dpop|bearer)\b/i.test(www)) {
-      const fromHeader = parseWwwAuthenticate(www);
-      const error = o.success ? o.data.error : (fromHeader.error ?? 'invalid_token');
-      const description = o.success ? o.data.error_description : fromHeader.error_description;
-      return new OAuthRefusalError(res.status, error, description, url, fromHeader.scope, res.headers['date']);
-    }
     if (res.status >= 500 || res.status === 401 || res.status === 403) return new NetworkError(url, `${res.status} from between here and the service`);
-    return new MalformedResponseError(/json/i.test(type) ? 'schema' : 'content-type', res.status, url, `refusal ${res.status} without a problem body`);
+    return new MalformedResponseError(isJsonType(type) ? 'schema' : 'content-type', res.status, url, `refusal ${res.status} without a problem body`);
   }
 }
 
@@ -414,14 +380,6 @@ export function retryAfterMs(res: HttpResponse, now = Date.now()): number {
   if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
   const date = Date.parse(v);
   return Number.isFinite(date) ? Math.max(0, date - now) : 1000;
-}
-
-export function parseWwwAuthenticate(header: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of header.matchAll(/([a-zA-Z_]+)="([^"]*)"/g)) {
-    if (m[1] && m[2] !== undefined) out[m[1]] = m[2];
-  }
-  return out;
 }
 
 export function queryString(q: object): string {
