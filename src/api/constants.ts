@@ -28,3 +28,11 @@ export type Scope = (typeof SCOPES)[number];
 export type CardStatus = (typeof CARD_STATUSES)[number];
 export type KnownKind = (typeof KNOWN_KINDS)[number];
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+/**
+ * The spec's limit classes ("Limits": reads, writes, answers, waits, per person); DESIGN: assistants
+ * and non-waiting changes are reads, presence a write. The client pauses a class after a 429
+ * (limit-classes.ts) and the sandbox counts them (sandbox/limits.ts, sandbox/v1-route-table.ts).
+ */
+export const LIMIT_CLASSES = ['read', 'write', 'answer', 'wait', 'person'] as const;
+export type LimitClass = (typeof LIMIT_CLASSES)[number];

@@ -1,7 +1,9 @@
-// The spec's limit classes ("Limits"; DESIGN: assistants and non-waiting changes are reads,
-// presence a write). Here so the client can pause a whole class after a 429 and the sync
-// layer can budget its background share with the same mapping.
-export type LimitClass = 'read' | 'write' | 'answer' | 'wait' | 'person';
+// Which limit classes a request counts against. Here so the client can pause a whole class after
+// a 429 and the sync layer can budget its background share with the same mapping. The sandbox's
+// route table says the same per route (a test checks they agree).
+import type { LimitClass } from './constants';
+
+export type { LimitClass };
 
 /** The classes a request counts against. The token endpoint counts only per person. */
 export function classesOf(method: string, path: string, waits: boolean): LimitClass[] {

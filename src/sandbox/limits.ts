@@ -1,10 +1,10 @@
 // Rate limits (spec "Limits" + DESIGN): per sign-in per class, and per person across every app.
 // A sliding window of one minute on the sandbox clock; a refused call is not counted.
+import type { LimitClass } from '../api/constants';
 import { ProblemError } from './problems';
+import type { RouteClass } from './v1-route-table';
 
-export type LimitClass = 'read' | 'write' | 'answer' | 'wait';
-
-export const PER_MINUTE: Record<LimitClass | 'person', number> = {
+export const PER_MINUTE: Record<LimitClass, number> = {
   read: 300,
   write: 60,
   answer: 30,
@@ -25,7 +25,7 @@ export class RateLimits {
   }
 
   /** Counts one call in every class it belongs to, or throws rate_limited counting nothing. */
-  take(grantId: string, userId: string, classes: LimitClass[]): void {
+  take(grantId: string, userId: string, classes: readonly RouteClass[]): void {
     const now = this.now();
     const keys: [string, number][] = classes.map((c) => [`${grantId}:${c}`, PER_MINUTE[c]]);
     keys.push([`person:${userId}`, PER_MINUTE.person]);

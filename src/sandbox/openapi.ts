@@ -3,27 +3,9 @@
 // and for DPoP. Built per request from `{base_url}`, so addresses in it are the sandbox's own.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CARD_STATUSES, KNOWN_APPS, KNOWN_KINDS, PROBLEM_CODES, SCOPES, SERVICE_VERSION, type ProblemCode, type Scope } from '../api/constants';
+import { bool, dateTime, int, obj, openEnum, pattern, ref, str, type Schema } from './openapi-parts';
 import { PROBLEM_STATUS } from './problems';
-
-type Schema = Record<string, unknown>;
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const str = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
-const int = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
-const bool: Schema = { type: 'boolean' };
-const dateTime = str({ format: 'date-time' });
-const obj = (properties: Record<string, Schema>, required: string[] = [], extra: Schema = {}): Schema => ({
-  type: 'object',
-  properties,
-  ...(required.length ? { required } : {}),
-  ...extra,
-});
-/** A string that may take values added later (clients must accept unknown ones). */
-const openEnum = (known: readonly string[], description: string): Schema => ({
-  type: 'string',
-  description: `${description} Known values: ${known.join(', ')}. Later versions may add values.`,
-  examples: [...known],
-});
-const pattern = (prefix: string) => str({ pattern: `^${prefix}_[A-Za-z0-9-]+$` });
+import { V1_ROUTES, type V1Route } from './v1-route-table';
 
 const Named = obj({ id: str(), name: str() }, ['id', 'name']);
 
@@ -232,104 +214,6 @@ const H = {
 
 const COMMON_HEADERS = { 'Service-Version': H.serviceVersion, 'DPoP-Nonce': H.dpopNonce };
 
-type RouteKind = 'read' | 'write';
-
-interface Route {
-  method: 'get' | 'post';
-  path: string;
-  operationId: string;
-  summary: string;
-  scope: Scope | 'any';
-  limits: string;
-  kind: RouteKind;
-  query?: Schema[];
-  body?: { schema: string; required: boolean };
-  idempotency?: 'required' | 'optional';
-  ok: { status: number; schema?: string; description: string };
-  problems: ProblemCode[];
-}
-
-const EVERY: ProblemCode[] = ['invalid', 'app_not_available', 'rate_limited', 'server_error', 'unavailable'];
-const CARD_ACTION: ProblemCode[] = [...EVERY, 'not_found', 'conflict', 'idempotency_in_progress', 'idempotency_mismatch'];
-
-function repeated(name: string, items: Schema, max: number, description: string): Schema {
-  return { name, in: 'query', style: 'form', explode: true, description, schema: { type: 'array', items, minItems: 1, maxItems: max } };
-}
-
-const cardId: Schema = { name: 'id', in: 'path', required: true, schema: pattern('req') };
-
-function routes(): Route[] {
-  return [
-    { method: 'get', path: '/v1/me', operationId: 'getMe', summary: 'This sign-in: person, workspace, app and grant', scope: 'any', limits: 'read, workspace', kind: 'read', ok: { status: 200, schema: 'Me', description: 'The Me object.' }, problems: EVERY },
-    {
-      method: 'get', path: '/v1/cards', operationId: 'listCards', summary: 'Cards in reach, filtered', scope: 'cards:read', limits: 'read, workspace', kind: 'read',
-      query: [
-        { name: 'status', in: 'query', schema: str({ enum: [...CARD_STATUSES], default: 'pending' }), description: 'pending: the stack\'s order; snoozed: soonest back first; delegated: with a helper; done: last 30 days, newest first.' },
-        repeated('area', pattern('prj'), 20, 'Areas, repeated.'),
-        repeated('assistant', pattern('con'), 20, 'Assistants, repeated.'),
-        repeated('agent', pattern('agt'), 20, 'Agents, repeated.'),
-        repeated('app', str({ enum: [...KNOWN_APPS] }), 13, 'Assistant apps, repeated.'),
-        repeated('machine', pattern('mch'), 10, 'Computers, repeated.'),
-        { name: 'threadId', in: 'query', schema: pattern('req') },
-        { name: 'limit', in: 'query', schema: int({ minimum: 1, maximum: 100, default: 50 }) },
-        { name: 'whole', in: 'query', schema: int({ minimum: 0, maximum: 3, default: 1 }), description: 'Number of leading cards returned whole; the rest come in the lighter form.' },
-        { name: 'after', in: 'query', schema: str({ minLength: 1, maxLength: 200 }), description: 'Continuation from `next`.' },
-      ],
-      ok: { status: 200, schema: 'CardList', description: 'A page of cards.' }, problems: EVERY,
-    },
-    { method: 'get', path: '/v1/cards/{id}', operationId: 'getCard', summary: 'One card, whole', scope: 'cards:read', limits: 'read, workspace', kind: 'read', ok: { status: 200, schema: 'CardEnvelope', description: 'The card.' }, problems: [...EVERY, 'not_found'] },
-    {
-      method: 'post', path: '/v1/cards/{id}/answer', operationId: 'answerCard', summary: 'Answer a card on the person\'s press (also "Got it" on update cards)', scope: 'cards:answer', limits: 'answers, write, workspace', kind: 'write',
-      body: { schema: 'AnswerBody', required: true }, idempotency: 'required', ok: { status: 200, schema: 'AnswerResult', description: 'Answered; held until undoUntil.' },
-      problems: [...CARD_ACTION, 'high_stakes', 'area_change', 'forbidden', 'version_conflict', 'not_waiting', 'delegated', 'not_available'],
-    },
-    {
-      method: 'post', path: '/v1/cards/{id}/undo', operationId: 'undoAnswer', summary: 'Undo this app\'s answer within 5 seconds', scope: 'cards:answer', limits: 'write, workspace', kind: 'write',
-      body: { schema: 'OptionalBody', required: false }, idempotency: 'optional', ok: { status: 200, schema: 'PendingResult', description: 'Waiting on the person again.' },
-      problems: [...CARD_ACTION, 'high_stakes', 'forbidden', 'not_your_answer', 'not_waiting', 'hold_over'],
-    },
-    {
-      method: 'post', path: '/v1/cards/{id}/messages', operationId: 'writeToAssistant', summary: 'Write to the asking assistant on its card', scope: 'cards:reply', limits: 'answers, write, workspace', kind: 'write',
-      body: { schema: 'MessageBody', required: true }, idempotency: 'optional', ok: { status: 200, schema: 'MessageResult', description: 'Written; the turn is the assistant\'s.' },
-      problems: [...CARD_ACTION, 'high_stakes', 'forbidden', 'not_waiting', 'delegated'],
-    },
-    {
-      method: 'post', path: '/v1/cards/{id}/later', operationId: 'putInLater', summary: 'Put a card in Later', scope: 'cards:later', limits: 'write, workspace', kind: 'write',
-      body: { schema: 'LaterBody', required: true }, idempotency: 'optional', ok: { status: 200, schema: 'LaterResult', description: 'In Later until `until`.' },
-      problems: [...CARD_ACTION, 'high_stakes', 'forbidden', 'not_waiting', 'delegated'],
-    },
-    {
-      method: 'post', path: '/v1/cards/{id}/back', operationId: 'bringBack', summary: 'Bring a card back from Later', scope: 'cards:later', limits: 'write, workspace', kind: 'write',
-      body: { schema: 'OptionalBody', required: false }, idempotency: 'optional', ok: { status: 200, schema: 'PendingResult', description: 'Back in its place in the stack.' },
-      problems: [...CARD_ACTION, 'high_stakes', 'forbidden', 'not_waiting'],
-    },
-    {
-      method: 'post', path: '/v1/cards/{id}/delegate', operationId: 'handOver', summary: 'Hand a card to another assistant', scope: 'cards:delegate', limits: 'write, workspace', kind: 'write',
-      body: { schema: 'DelegateBody', required: true }, idempotency: 'optional', ok: { status: 200, schema: 'DelegateResult', description: 'With the helper (who sees it after undoUntil).' },
-      problems: [...CARD_ACTION, 'high_stakes', 'forbidden', 'not_waiting', 'delegated'],
-    },
-    {
-      method: 'post', path: '/v1/cards/{id}/take-back', operationId: 'takeBack', summary: 'Take a card back from its helper', scope: 'cards:delegate', limits: 'write, workspace', kind: 'write',
-      body: { schema: 'OptionalBody', required: false }, idempotency: 'optional', ok: { status: 200, schema: 'PendingResult', description: 'Waiting on the person again.' },
-      problems: [...CARD_ACTION, 'high_stakes', 'forbidden', 'not_waiting'],
-    },
-    {
-      method: 'get', path: '/v1/changes', operationId: 'listChanges', summary: 'The change feed, in commit order, within reach', scope: 'cards:read', limits: 'read (waits when it waits), workspace', kind: 'read',
-      query: [
-        { name: 'after', in: 'query', schema: str({ minLength: 1 }), description: 'Cursor from an earlier answer; without it the feed starts from now.' },
-        { name: 'wait', in: 'query', schema: int({ minimum: 0, maximum: 25, default: 0 }), description: 'Seconds to hold the request until the first change.' },
-        { name: 'limit', in: 'query', schema: int({ minimum: 1, maximum: 100, default: 50 }) },
-      ],
-      ok: { status: 200, schema: 'ChangeList', description: 'Changes (ids and types only), a cursor, and whether more wait.' }, problems: EVERY,
-    },
-    { method: 'get', path: '/v1/assistants', operationId: 'listAssistants', summary: 'Running assistants, live first', scope: 'assistants:read', limits: 'read, workspace', kind: 'read', ok: { status: 200, schema: 'AssistantList', description: 'Assistants with agents and live sessions.' }, problems: EVERY },
-    {
-      method: 'post', path: '/v1/presence', operationId: 'setPresence', summary: 'The person is at the app (every 30 s; lasts 75 s) or left', scope: 'presence:desk', limits: 'write, workspace', kind: 'write',
-      body: { schema: 'PresenceBody', required: true }, ok: { status: 204, description: 'No body.' }, problems: EVERY,
-    },
-  ];
-}
-
 function problemResponses(codes: ProblemCode[], scope: Scope | 'any'): Record<string, Schema> {
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of codes) byStatus.set(PROBLEM_STATUS[code], [...(byStatus.get(PROBLEM_STATUS[code]) ?? []), code]);
@@ -352,17 +236,29 @@ function problemResponses(codes: ProblemCode[], scope: Scope | 'any'): Record<st
   return out;
 }
 
-function operation(r: Route): Schema {
+const cardId: Schema = { name: 'id', in: 'path', required: true, schema: pattern('req') };
+
+/** The classes a call of the route counts against, as the document names them (the limiter's names). */
+export function limitClassesOf(r: V1Route): { always: string[]; whenWaiting?: string[] } {
+  return {
+    always: [...r.classes, 'person'],
+    ...(r.classesWhenWaiting ? { whenWaiting: [...r.classesWhenWaiting, 'person'] } : {}),
+  };
+}
+
+function operation(r: V1Route): Schema {
+  const reads = r.method === 'GET';
+  const classes = limitClassesOf(r);
   const parameters: Schema[] = [
     ...(r.path.includes('{id}') ? [cardId] : []),
     ...(r.query ?? []),
     { $ref: '#/components/parameters/DPoP' },
     { $ref: '#/components/parameters/ServiceVersion' },
-    ...(r.kind === 'read' ? [{ $ref: '#/components/parameters/IfNoneMatch' }] : []),
+    ...(reads ? [{ $ref: '#/components/parameters/IfNoneMatch' }] : []),
     ...(r.idempotency ? [{ ...(r.idempotency === 'required' ? { $ref: '#/components/parameters/IdempotencyKeyRequired' } : { $ref: '#/components/parameters/IdempotencyKey' }) }] : []),
   ];
   const okHeaders: Record<string, Schema> = { ...COMMON_HEADERS };
-  if (r.kind === 'read') okHeaders.ETag = H.etag;
+  if (reads) okHeaders.ETag = H.etag;
   if (r.idempotency) okHeaders['Idempotent-Replayed'] = H.replayed;
   const responses: Record<string, Schema> = {
     [String(r.ok.status)]: {
@@ -370,7 +266,7 @@ function operation(r: Route): Schema {
       headers: okHeaders,
       ...(r.ok.schema ? { content: { 'application/json': { schema: ref(r.ok.schema) } } } : {}),
     },
-    ...(r.kind === 'read' ? { '304': { description: 'Unchanged since the ETag named in If-None-Match.', headers: { ...COMMON_HEADERS, ETag: H.etag } } } : {}),
+    ...(reads ? { '304': { description: 'Unchanged since the ETag named in If-None-Match.', headers: { ...COMMON_HEADERS, ETag: H.etag } } } : {}),
     ...problemResponses(r.problems, r.scope),
   };
   return {
@@ -378,7 +274,8 @@ function operation(r: Route): Schema {
     summary: r.summary,
     security: [{ dpop: r.scope === 'any' ? [] : [r.scope] }, { bearer: r.scope === 'any' ? [] : [r.scope] }],
     'x-scope': r.scope,
-    'x-limit-classes': r.limits,
+    'x-limit-classes': classes.always,
+    ...(classes.whenWaiting ? { 'x-limit-classes-when-waiting': classes.whenWaiting } : {}),
     parameters,
     ...(r.body
       ? { requestBody: { required: r.body.required, content: { 'application/json': { schema: ref(r.body.schema) } } } }
@@ -389,7 +286,7 @@ function operation(r: Route): Schema {
 
 export function openApiDocument(baseUrl: string): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
-  for (const r of routes()) (paths[r.path] ??= {})[r.method] = operation(r);
+  for (const r of V1_ROUTES) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r);
   paths['/v1/openapi.json'] = {
     get: {
       operationId: 'getOpenApi',

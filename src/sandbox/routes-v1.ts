@@ -1,5 +1,6 @@
-// The Person API routes under /v1 (all but GET /v1/me, which the sign-in side serves): each one
-// signs the caller in, counts its limits, honours Idempotency-Key on writes, then calls the rules.
+// The Person API routes under /v1 (all but GET /v1/me, which the sign-in side serves): one
+// handler per entry of the route table (v1-route-table.ts), which says the scope, the limit
+// classes and the Idempotency-Key rule that guard() applies before the handler runs.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../api/schemas';
 import type { Grant, SandboxContext } from './context';
@@ -8,13 +9,14 @@ import { IdempotencyStore } from './idempotency';
 import { iso } from './ids';
 import { resolveUntil } from './later-time';
 import type { Cards } from './lifecycle';
-import type { LimitClass, RateLimits } from './limits';
+import type { RateLimits } from './limits';
 import { ProblemError } from './problems';
 import { listCards, parseCardQuery } from './query';
 import { onAnswerLeaving } from './request-state';
 import type { Origin, SandboxState } from './state';
 import type { Timeline } from './timeline';
 import { isObject, intParam, invalid, MAX_TEXT, onlyKnown, PATTERNS, single, type FieldError } from './validate';
+import { fastifyPath, V1_ROUTES, type V1Route } from './v1-route-table';
 import { agentState, appName, lightCard, wholeCard, type MachineNames } from './wire';
 
 export const PRESENCE_MS = 75_000;
@@ -34,14 +36,8 @@ export interface V1Deps {
   closing(): boolean;
 }
 
-interface RouteRule {
-  scope: Scope | 'any';
-  classes: LimitClass[] | ((req: FastifyRequest) => LimitClass[]);
-  /** Writes: Idempotency-Key optional or required. */
-  idempotency?: 'optional' | 'required';
-  /** Card actions hold the card while they answer: a different write meanwhile is `conflict`. */
-  cardId?: (req: FastifyRequest) => string;
-}
+/** What a route does once guard() let the call in. */
+type Handler = (req: FastifyRequest, reply: FastifyReply, grant: Grant) => Promise<unknown>;
 
 function originOf(grant: Grant): Origin {
   return {
@@ -56,10 +52,10 @@ function originOf(grant: Grant): Origin {
 export function registerV1(app: FastifyInstance, d: V1Deps): void {
   const busyCards = new Set<string>();
 
-  /** The common path of every /v1 route of this file. */
-  async function guard(req: FastifyRequest, reply: FastifyReply, rule: RouteRule): Promise<{ grant: Grant; replayed: boolean }> {
+  /** The common path of every /v1 route of this file: scope, limits, idempotency, the card's hold. */
+  async function guard(req: FastifyRequest, reply: FastifyReply, rule: V1Route): Promise<{ grant: Grant; replayed: boolean }> {
     const grant = await d.authenticate(req, rule.scope);
-    d.limits.take(grant.id, grant.userId, typeof rule.classes === 'function' ? rule.classes(req) : rule.classes);
+    d.limits.take(grant.id, grant.userId, rule.classesWhenWaiting && waits(req) ? rule.classesWhenWaiting : rule.classes);
     if (rule.idempotency) {
       const key = IdempotencyStore.key(req.headers['idempotency-key'], rule.idempotency === 'required');
       if (key !== undefined) {
@@ -77,8 +73,8 @@ export function registerV1(app: FastifyInstance, d: V1Deps): void {
         });
       }
     }
-    if (rule.cardId) {
-      const id = rule.cardId(req);
+    if (rule.holdsCard) {
+      const id = idParam(req);
       if (busyCards.has(id)) throw new ProblemError('conflict', 'Another change to this card is in progress; read it again.');
       busyCards.add(id);
       onAnswerLeaving(req, () => busyCards.delete(id));
@@ -88,196 +84,196 @@ export function registerV1(app: FastifyInstance, d: V1Deps): void {
 
   const idParam = (req: FastifyRequest) => (req.params as { id: string }).id;
 
-  // ---- reads ---------------------------------------------------------------------------------
+  const handlers: Record<string, Handler> = {
+    // ---- reads -------------------------------------------------------------------------------
 
-  app.get('/v1/cards', async (req, reply) => {
-    const { grant } = await guard(req, reply, { scope: 'cards:read', classes: ['read'] });
-    const q = parseCardQuery(req.query as Record<string, unknown>);
-    const { page, next } = listCards(d.state, d.cards, grant, q);
-    const base = d.ctx.baseUrl(req);
-    return {
-      cards: page.map((c, i) => (i < q.whole ? wholeCard(c, d.state, base, d.machines) : lightCard(c))),
-      next,
-    };
-  });
+    listCards: async (req, reply, grant) => {
+      const q = parseCardQuery(req.query as Record<string, unknown>);
+      const { page, next } = listCards(d.state, d.cards, grant, q);
+      const base = d.ctx.baseUrl(req);
+      return {
+        cards: page.map((c, i) => (i < q.whole ? wholeCard(c, d.state, base, d.machines) : lightCard(c))),
+        next,
+      };
+    },
 
-  app.get('/v1/cards/:id', async (req, reply) => {
-    const { grant } = await guard(req, reply, { scope: 'cards:read', classes: ['read'] });
-    const card = d.cards.find(grant, idParam(req));
-    return { card: wholeCard(card, d.state, d.ctx.baseUrl(req), d.machines) };
-  });
+    getCard: async (req, reply, grant) => {
+      const card = d.cards.find(grant, idParam(req));
+      return { card: wholeCard(card, d.state, d.ctx.baseUrl(req), d.machines) };
+    },
 
-  app.get('/v1/assistants', async (req, reply) => {
-    const { grant } = await guard(req, reply, { scope: 'assistants:read', classes: ['read'] });
-    const errors: FieldError[] = [];
-    onlyKnown(req.query as Record<string, unknown>, [], errors);
-    if (errors.length) throw invalid(errors);
-    const now = d.cards.now();
-    const list = [...d.state.assistants.values()]
-      .filter((a) => d.cards.assistantInReach(grant, a.id))
-      .map((a) => {
-        const agents = [...d.state.agents.values()].filter((g) => g.assistantId === a.id).map((g) => {
-          const sessions = [...d.state.sessions.values()].filter((s) => s.agentId === g.id);
-          const openCards = [...d.state.cards.values()].filter(
-            (c) => c.agentId === g.id && (c.status === 'pending' || c.status === 'snoozed') && c.turn === 'you',
-          ).length;
-          return {
-            id: g.id,
-            name: g.name,
-            state: agentState(g, sessions.length, now),
-            liveAt: g.liveAt === null ? null : iso(g.liveAt),
-            openCards,
-            liveSessions: sessions.map((s) => ({
-              appSessionId: s.appSessionId, cwd: s.cwd, liveAt: iso(s.liveAt), ...(s.terminal ? { terminal: s.terminal } : {}),
-            })),
+    listAssistants: async (req, reply, grant) => {
+      const errors: FieldError[] = [];
+      onlyKnown(req.query as Record<string, unknown>, [], errors);
+      if (errors.length) throw invalid(errors);
+      const now = d.cards.now();
+      const list = [...d.state.assistants.values()]
+        .filter((a) => d.cards.assistantInReach(grant, a.id))
+        .map((a) => {
+          const agents = [...d.state.agents.values()].filter((g) => g.assistantId === a.id).map((g) => {
+            const sessions = [...d.state.sessions.values()].filter((s) => s.agentId === g.id);
+            const openCards = [...d.state.cards.values()].filter(
+              (c) => c.agentId === g.id && (c.status === 'pending' || c.status === 'snoozed') && c.turn === 'you',
+            ).length;
+            return {
+              id: g.id,
+              name: g.name,
+              state: agentState(g, sessions.length, now),
+              liveAt: g.liveAt === null ? null : iso(g.liveAt),
+              openCards,
+              liveSessions: sessions.map((s) => ({
+                appSessionId: s.appSessionId, cwd: s.cwd, liveAt: iso(s.liveAt), ...(s.terminal ? { terminal: s.terminal } : {}),
+              })),
+            };
+          });
+          const machine = d.machines(a.machineId) ?? { id: a.machineId, name: a.machineId };
+          return { id: a.id, app: a.app, appName: appName(a.app), name: a.name, machine, hears: a.hears, agents };
+        });
+      // live first, then by name
+      list.sort((x, y) => {
+        const lx = x.agents.some((g) => g.state === 'live') ? 0 : 1;
+        const ly = y.agents.some((g) => g.state === 'live') ? 0 : 1;
+        return lx - ly || x.name.localeCompare(y.name) || x.id.localeCompare(y.id);
+      });
+      return { assistants: list };
+    },
+
+    listChanges: async (req, reply, grant) => {
+      const q = req.query as Record<string, unknown>;
+      const errors: FieldError[] = [];
+      onlyKnown(q, ['after', 'wait', 'limit'], errors);
+      const wait = intParam(q, 'wait', 0, MAX_WAIT_S, 0, errors);
+      const limit = intParam(q, 'limit', 1, 100, 50, errors);
+      const afterRaw = single(q, 'after', errors);
+      let from = d.state.seq; // without `after` the feed starts from now
+      if (afterRaw !== undefined) {
+        const seq = decodeCursor(afterRaw);
+        if (seq === undefined || seq > d.state.seq) errors.push({ field: 'after', reason: 'not a cursor of this feed; pass `cursor` back unchanged' });
+        else from = seq;
+      }
+      if (errors.length) throw invalid(errors);
+
+      let upTo = from;
+      const collect = () => {
+        upTo = d.state.seq;
+        return d.feed.after(from).filter((ch) => {
+          const card = d.state.cards.get(ch.cardId);
+          return card !== undefined && d.cards.inReach(grant, card);
+        });
+      };
+      let found = collect();
+      if (found.length === 0 && wait > 0 && !d.closing()) {
+        await new Promise<void>((resolve) => {
+          let done = false;
+          const key = `wait:${Math.random()}`;
+          const finish = () => {
+            if (done) return;
+            done = true;
+            stop();
+            clearTimeout(timer);
+            d.timeline.cancel(key);
+            reply.raw.off('close', onClose);
+            resolve();
           };
+          const stop = d.feed.listen(() => {
+            if (d.closing() || collect().length > 0) finish();
+          });
+          // The hold ends after `wait` seconds of real time or of the sandbox clock, whichever first.
+          const timer = setTimeout(finish, wait * 1000);
+          timer.unref();
+          d.timeline.schedule(key, d.cards.now() + wait * 1000, finish);
+          const onClose = () => finish();
+          reply.raw.on('close', onClose);
         });
-        const machine = d.machines(a.machineId) ?? { id: a.machineId, name: a.machineId };
-        return { id: a.id, app: a.app, appName: appName(a.app), name: a.name, machine, hears: a.hears, agents };
+        found = collect();
+      }
+      const page = found.slice(0, limit);
+      const last = page[page.length - 1];
+      const more = found.length > limit;
+      return {
+        changes: page.map((c) => ({ type: c.type, cardId: c.cardId, at: iso(c.at) })),
+        // Past every change looked at (those out of reach too), unless the page stopped early.
+        cursor: encodeCursor(more && last ? last.seq : upTo),
+        more,
+      };
+    },
+
+    // ---- writes ------------------------------------------------------------------------------
+
+    answerCard: async (req, reply, grant) => {
+      const body = checkAnswerBody(req.body);
+      return d.cards.answer(grant, originOf(grant), idParam(req), body);
+    },
+
+    undoAnswer: async (req, reply, grant) => {
+      optionalBody(req.body);
+      return d.cards.undo(grant, originOf(grant), idParam(req));
+    },
+
+    writeToAssistant: async (req, reply, grant) => {
+      const body = checkMessageBody(req.body);
+      return d.cards.message(grant, originOf(grant), idParam(req), body);
+    },
+
+    putInLater: async (req, reply, grant) => {
+      const body = req.body;
+      if (!isObject(body)) throw invalid([{ field: 'body', reason: 'a JSON object with `until` is required' }]);
+      return d.cards.later(grant, originOf(grant), idParam(req), () => {
+        const r = resolveUntil(body.until, body.timeZone, d.cards.now());
+        if (!r.ok) throw invalid([{ field: r.field, reason: r.reason }]);
+        return r.at;
       });
-    // live first, then by name
-    list.sort((x, y) => {
-      const lx = x.agents.some((g) => g.state === 'live') ? 0 : 1;
-      const ly = y.agents.some((g) => g.state === 'live') ? 0 : 1;
-      return lx - ly || x.name.localeCompare(y.name) || x.id.localeCompare(y.id);
+    },
+
+    bringBack: async (req, reply, grant) => {
+      optionalBody(req.body);
+      return d.cards.back(grant, originOf(grant), idParam(req));
+    },
+
+    handOver: async (req, reply, grant) => {
+      const body = checkDelegateBody(req.body);
+      return d.cards.delegate(grant, originOf(grant), idParam(req), body);
+    },
+
+    takeBack: async (req, reply, grant) => {
+      optionalBody(req.body);
+      return d.cards.takeBack(grant, originOf(grant), idParam(req));
+    },
+
+    setPresence: async (req, reply, grant) => {
+      const body = req.body;
+      if (!isObject(body) || typeof body.here !== 'boolean') throw invalid([{ field: 'here', reason: 'required boolean' }]);
+      const now = d.cards.now();
+      d.state.presence.push({ at: now, here: body.here, grantId: grant.id, appId: grant.appId, ...(grant.machine ? { machineId: grant.machine.id } : {}) });
+      if (d.state.presence.length > 200) d.state.presence.splice(0, d.state.presence.length - 200);
+      d.state.lastPresenceAt = now;
+      d.state.presenceUntil = body.here ? now + PRESENCE_MS : now;
+      return reply.code(204).send();
+    },
+  };
+
+  for (const route of V1_ROUTES) {
+    if (route.servedByAuth) continue;
+    const handle = handlers[route.operationId];
+    if (!handle) throw new Error(`no handler for ${route.method} ${route.path}`);
+    app.route({
+      method: route.method,
+      url: fastifyPath(route.path),
+      handler: async (req, reply) => {
+        const { grant, replayed } = await guard(req, reply, route);
+        if (replayed) return reply;
+        return handle(req, reply, grant);
+      },
     });
-    return { assistants: list };
-  });
+  }
+  const unused = Object.keys(handlers).filter((id) => !V1_ROUTES.some((r) => r.operationId === id));
+  if (unused.length) throw new Error(`handlers without a route: ${unused.join(', ')}`);
+}
 
-  app.get('/v1/changes', async (req, reply) => {
-    const q = req.query as Record<string, unknown>;
-    const waits = typeof q.wait === 'string' && /^\d+$/.test(q.wait) && Number(q.wait) > 0;
-    const { grant } = await guard(req, reply, { scope: 'cards:read', classes: [waits ? 'wait' : 'read'] });
-    const errors: FieldError[] = [];
-    onlyKnown(q, ['after', 'wait', 'limit'], errors);
-    const wait = intParam(q, 'wait', 0, MAX_WAIT_S, 0, errors);
-    const limit = intParam(q, 'limit', 1, 100, 50, errors);
-    const afterRaw = single(q, 'after', errors);
-    let from = d.state.seq; // without `after` the feed starts from now
-    if (afterRaw !== undefined) {
-      const seq = decodeCursor(afterRaw);
-      if (seq === undefined || seq > d.state.seq) errors.push({ field: 'after', reason: 'not a cursor of this feed; pass `cursor` back unchanged' });
-      else from = seq;
-    }
-    if (errors.length) throw invalid(errors);
-
-    let upTo = from;
-    const collect = () => {
-      upTo = d.state.seq;
-      return d.feed.after(from).filter((ch) => {
-        const card = d.state.cards.get(ch.cardId);
-        return card !== undefined && d.cards.inReach(grant, card);
-      });
-    };
-    let found = collect();
-    if (found.length === 0 && wait > 0 && !d.closing()) {
-      await new Promise<void>((resolve) => {
-        let done = false;
-        const key = `wait:${Math.random()}`;
-        const finish = () => {
-          if (done) return;
-          done = true;
-          stop();
-          clearTimeout(timer);
-          d.timeline.cancel(key);
-          reply.raw.off('close', onClose);
-          resolve();
-        };
-        const stop = d.feed.listen(() => {
-          if (d.closing() || collect().length > 0) finish();
-        });
-        // The hold ends after `wait` seconds of real time or of the sandbox clock, whichever first.
-        const timer = setTimeout(finish, wait * 1000);
-        timer.unref();
-        d.timeline.schedule(key, d.cards.now() + wait * 1000, finish);
-        const onClose = () => finish();
-        reply.raw.on('close', onClose);
-      });
-      found = collect();
-    }
-    const page = found.slice(0, limit);
-    const last = page[page.length - 1];
-    const more = found.length > limit;
-    return {
-      changes: page.map((c) => ({ type: c.type, cardId: c.cardId, at: iso(c.at) })),
-      // Past every change looked at (those out of reach too), unless the page stopped early.
-      cursor: encodeCursor(more && last ? last.seq : upTo),
-      more,
-    };
-  });
-
-  // ---- writes --------------------------------------------------------------------------------
-
-  const cardRule = (scope: Scope, classes: LimitClass[], idempotency: 'optional' | 'required' = 'optional'): RouteRule => ({
-    scope, classes, idempotency, cardId: idParam,
-  });
-
-  app.post('/v1/cards/:id/answer', async (req, reply) => {
-    const { grant, replayed } = await guard(req, reply, cardRule('cards:answer', ['write', 'answer'], 'required'));
-    if (replayed) return reply;
-    const body = checkAnswerBody(req.body);
-    return d.cards.answer(grant, originOf(grant), idParam(req), body);
-  });
-
-  app.post('/v1/cards/:id/undo', async (req, reply) => {
-    const { grant, replayed } = await guard(req, reply, cardRule('cards:answer', ['write']));
-    if (replayed) return reply;
-    optionalBody(req.body);
-    return d.cards.undo(grant, originOf(grant), idParam(req));
-  });
-
-  app.post('/v1/cards/:id/messages', async (req, reply) => {
-    const { grant, replayed } = await guard(req, reply, cardRule('cards:reply', ['write', 'answer']));
-    if (replayed) return reply;
-    const body = checkMessageBody(req.body);
-    return d.cards.message(grant, originOf(grant), idParam(req), body);
-  });
-
-  app.post('/v1/cards/:id/later', async (req, reply) => {
-    const { grant, replayed } = await guard(req, reply, cardRule('cards:later', ['write']));
-    if (replayed) return reply;
-    const body = req.body;
-    if (!isObject(body)) throw invalid([{ field: 'body', reason: 'a JSON object with `until` is required' }]);
-    return d.cards.later(grant, originOf(grant), idParam(req), () => {
-      const r = resolveUntil(body.until, body.timeZone, d.cards.now());
-      if (!r.ok) throw invalid([{ field: r.field, reason: r.reason }]);
-      return r.at;
-    });
-  });
-
-  app.post('/v1/cards/:id/back', async (req, reply) => {
-    const { grant, replayed } = await guard(req, reply, cardRule('cards:later', ['write']));
-    if (replayed) return reply;
-    optionalBody(req.body);
-    return d.cards.back(grant, originOf(grant), idParam(req));
-  });
-
-  app.post('/v1/cards/:id/delegate', async (req, reply) => {
-    const { grant, replayed } = await guard(req, reply, cardRule('cards:delegate', ['write']));
-    if (replayed) return reply;
-    const body = checkDelegateBody(req.body);
-    return d.cards.delegate(grant, originOf(grant), idParam(req), body);
-  });
-
-  app.post('/v1/cards/:id/take-back', async (req, reply) => {
-    const { grant, replayed } = await guard(req, reply, cardRule('cards:delegate', ['write']));
-    if (replayed) return reply;
-    optionalBody(req.body);
-    return d.cards.takeBack(grant, originOf(grant), idParam(req));
-  });
-
-  app.post('/v1/presence', async (req, reply) => {
-    const { grant, replayed } = await guard(req, reply, { scope: 'presence:desk', classes: ['write'], idempotency: 'optional' });
-    if (replayed) return reply;
-    const body = req.body;
-    if (!isObject(body) || typeof body.here !== 'boolean') throw invalid([{ field: 'here', reason: 'required boolean' }]);
-    const now = d.cards.now();
-    d.state.presence.push({ at: now, here: body.here, grantId: grant.id, appId: grant.appId, ...(grant.machine ? { machineId: grant.machine.id } : {}) });
-    if (d.state.presence.length > 200) d.state.presence.splice(0, d.state.presence.length - 200);
-    d.state.lastPresenceAt = now;
-    d.state.presenceUntil = body.here ? now + PRESENCE_MS : now;
-    return reply.code(204).send();
-  });
+/** GET /v1/changes with wait > 0 counts against the waits limit. */
+function waits(req: FastifyRequest): boolean {
+  const wait = (req.query as Record<string, unknown>).wait;
+  return typeof wait === 'string' && /^\d+$/.test(wait) && Number(wait) > 0;
 }
 
 // ---- cursors and bodies ------------------------------------------------------------------------

@@ -25,12 +25,14 @@ import { answerClientError, frameworkStatus } from './client-errors';
 import { PersonSessions } from './person-sessions';
 import { runFinishers } from './request-state';
 import { registerV1 } from './routes-v1';
+import { v1Route } from './v1-route-table';
 import { SandboxState } from './state';
 import { Timeline } from './timeline';
 import { cardUrl, type MachineNames } from './wire';
 import type { IdentityPlaces } from './identity-places';
 
 export const KNOWN_SERVICE_VERSIONS = [SERVICE_VERSION];
+const ME_ROUTE = v1Route('GET', '/v1/me');
 
 export interface SandboxOptions {
   clock?: Clock;
@@ -261,7 +263,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   });
 
   // GET /v1/me is served by the sign-in side; its read and per-person limits are counted here.
-  auth.meGuard = (_req, grant) => limits.take(grant.id, grant.userId, ['read']);
+  auth.meGuard = (_req, grant) => limits.take(grant.id, grant.userId, ME_ROUTE.classes);
   auth.register(app);
   registerV1(app, {
     ctx,

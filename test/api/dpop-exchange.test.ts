@@ -91,7 +91,7 @@ for (const endpoint of ['resource', 'token'] as const) {
       for (const res of [
         { status: 502, headers: { 'content-type': 'application/json', 'dpop-nonce': 'n-gw' }, text: '{"error":"use_dpop_nonce"}' },
         { status: 502, headers: { 'content-type': 'text/html' }, text: '<h1>502 Bad Gateway</h1>' },
-      ]) {
+      ] as HttpResponse[]) {
         const { answer, proofs } = await run(endpoint, [res, ok]);
         assert.equal(answer.refusal, undefined);
         assert.equal(answer.res.status, 502);
