@@ -7,8 +7,9 @@ import { groupOf } from '../sync/card-model';
 import type { CardModelView, Group } from '../sync/contract';
 import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
-import type { CardFilter } from './shared/card-view';
-import { isFilterEmpty, lookOf, passes } from './shared/card-view';
+import { isFilterEmpty } from '../sync/card-filter';
+import type { CardFilter } from '../sync/card-filter';
+import { lookOf } from './shared/card-view';
 import type { Log } from './log';
 import type { TreeViewSlot } from './tree-view-slot';
 
@@ -36,7 +37,6 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   readonly view: vscode.TreeView<Node>;
   private readonly groupNodes = new Map<Group, GroupNode>(GROUPS.map((g) => [g, { kind: 'group', group: g }]));
   private readonly cardNodes = new Map<string, CardNode>();
-  private filter: CardFilter = {};
   private doneLoaded = false;
   /** The last read of Done failed: only the person (Retry, expanding it again) asks again. */
   private doneFailed = false;
@@ -72,6 +72,12 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
       else { this.refreshGroup(before); this.refreshGroup(now); }
     }));
     this._register(model.countsChanged((c) => this.updateBadge(c.waiting)));
+    // The filter changed, or the service listed the cards that match it: every group again.
+    this._register(model.filterChanged((f) => {
+      setContext(CONTEXT.filtered, !isFilterEmpty(f));
+      this.view.description = isFilterEmpty(f) ? undefined : 'filtered';
+      this.emitter.fire(undefined);
+    }));
     this._register(this.view.onDidExpandElement((e) => {
       if (e.element.kind === 'group' && e.element.group === 'done' && !this.doneLoaded) void this.loadDone();
     }));
@@ -136,14 +142,12 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     this.refreshGroup('done');
   }
 
-  setFilter(f: CardFilter): void {
-    this.filter = f;
-    setContext(CONTEXT.filtered, !isFilterEmpty(f));
-    this.view.description = isFilterEmpty(f) ? undefined : 'filtered';
-    this.emitter.fire(undefined);
+  /** Shows the cards that pass `f`; resolves once the service listed them (the model judges, see card-filter.ts). */
+  setFilter(f: CardFilter): Promise<void> {
+    return this.model.setFilter(f);
   }
 
-  getFilter(): CardFilter { return this.filter; }
+  getFilter(): CardFilter { return this.model.getFilter(); }
 
   refreshAll(): void {
     // Signed out: Done is read again (for the next sign-in) when next expanded.
@@ -152,7 +156,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   }
 
   visible(group: Group): CardListEntry[] {
-    return this.model.list(group).filter((c) => passes(c, this.filter));
+    return this.model.list(group).filter((c) => this.model.matches(c));
   }
 
   getChildren(el?: Node): Node[] {

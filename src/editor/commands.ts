@@ -9,9 +9,9 @@ import type { Card, CardListEntry } from '../api/schemas';
 import type { ClientCore, PressAction } from '../sync';
 import type { CardsTree } from './cards-tree';
 import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
+import { pickFilter } from './filter-pick';
 import type { Log } from './log';
 import { runPress, type Outcome } from './press-runner';
-import type { CardFilter } from './shared/card-view';
 import { secondsLeft } from './shared/format';
 import { plainText } from './shared/plain-text';
 import { problemMessage } from './shared/problem-messages';
@@ -262,7 +262,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     },
     // The view title's clear button: shown while a filter or one terminal narrows the tree.
     clearFilter: () => {
-      host.tree()?.setFilter({});
+      void host.tree()?.setFilter({});
       extra.clearTerminalScope();
     },
     // The view title's scope button, one per scope so its icon shows the scope in force.
@@ -282,36 +282,5 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       throw e;
     }
   }));
-}
-
-/** Filters by area, assistant and app, from what the loaded cards carry. */
-async function pickFilter(core: ClientCore, tree: CardsTree): Promise<void> {
-  const areas = new Map<string, string>();
-  const assistants = new Map<string, string>();
-  const apps = new Set<string>();
-  for (const g of ['pending', 'agent', 'snoozed', 'delegated'] as const) {
-    for (const c of core.cards.list(g)) {
-      const w = c as Card;
-      if (w.area) areas.set(w.area.id, w.area.name);
-      if (w.assistant) { assistants.set(w.assistant.id, w.assistant.name); apps.add(w.assistant.app); }
-    }
-  }
-  const cur = tree.getFilter();
-  type Item = vscode.QuickPickItem & { dim?: 'areas' | 'assistants' | 'apps'; value?: string };
-  const items: Item[] = [];
-  const section = (label: string, dim: 'areas' | 'assistants' | 'apps', entries: [string, string][]) => {
-    if (!entries.length) return;
-    items.push({ label, kind: vscode.QuickPickItemKind.Separator });
-    for (const [value, name] of entries) items.push({ label: plainText(name, 80), description: plainText(value, 80), dim, value, picked: cur[dim]?.includes(value) ?? false });
-  };
-  section(vscode.l10n.t('Area'), 'areas', [...areas]);
-  section(vscode.l10n.t('Assistant'), 'assistants', [...assistants]);
-  section(vscode.l10n.t('App'), 'apps', [...apps].map((a) => [a, a]));
-  if (!items.length) { void say.info(vscode.l10n.t('Assistant Cards: no areas, assistants or apps to filter by yet.')); return; }
-  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('Filter cards (none picked: show all)') });
-  if (!picked) return;
-  const f: CardFilter = {};
-  for (const p of picked) if (p.dim && p.value) (f[p.dim] ??= []).push(p.value);
-  tree.setFilter(f);
 }
 

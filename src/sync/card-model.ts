@@ -6,6 +6,8 @@ import { ApiProblemError } from '../api/errors';
 import { Emitter } from '../api/runtime';
 import type { Logger } from '../api/runtime';
 import type { Card, CardListEntry, CardStatus, Change } from '../api/schemas';
+import { filterQuery, isFilterEmpty, isLight, wholePasses } from './card-filter';
+import type { CardFilter } from './card-filter';
 import type { CardModelView, Counts, Group } from './contract';
 
 export type Scope = { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
@@ -63,18 +65,28 @@ export class CardModel implements CardModelView {
   /** When each card was last set from a by-id read; a list read begun earlier must not undo it. */
   private touched = new Map<string, number>();
   private touchSeq = 0;
+  /**
+   * The person's filter, and the ids the service listed for it: light entries are judged by
+   * these; until they are known (or when the read failed) a light entry cannot be judged: kept.
+   */
+  private filter: CardFilter = {};
+  private matching: Set<string> | undefined;
+  private filterGeneration = 0;
 
   private readonly addedE = new Emitter<CardListEntry>();
   private readonly changedE = new Emitter<{ card: CardListEntry; previous: CardListEntry }>();
   private readonly removedE = new Emitter<{ id: string; previous: CardListEntry }>();
   private readonly countsE = new Emitter<Counts>();
   private readonly scopeE = new Emitter<Scope>();
+  private readonly filterE = new Emitter<CardFilter>();
   readonly added = this.addedE.event;
   readonly changed = this.changedE.event;
   readonly removed = this.removedE.event;
   readonly countsChanged = this.countsE.event;
   /** The session re-reads when the scope changes. */
   readonly scopeChanged = this.scopeE.event;
+  /** The filter changed, or the service's answer for it arrived: views show `matches` again. */
+  readonly filterChanged = this.filterE.event;
 
   constructor(private readonly o: CardModelOptions) {}
 
@@ -116,6 +128,43 @@ export class CardModel implements CardModelView {
     this.scopeE.fire(this.scope);
   }
 
+  getFilter(): CardFilter {
+    return this.filter;
+  }
+
+  /**
+   * The person's filter. Sent to the service as the list's query filters (the person's read):
+   * light entries (which carry no assistant, agent, area or computer) are judged by its answer;
+   * whole cards are judged on their own fields at once.
+   */
+  async setFilter(filter: CardFilter): Promise<void> {
+    this.filter = filter;
+    this.matching = undefined;
+    const generation = ++this.filterGeneration;
+    this.filterE.fire(filter);
+    if (!isFilterEmpty(filter)) await this.readFiltered(generation, true);
+  }
+
+  /** Whether a card passes the person's filter. */
+  matches(card: CardListEntry): boolean {
+    return wholePasses(card, this.filter) ?? this.matching?.has(card.id) ?? true;
+  }
+
+  /** The ids the service lists for the filter, in every status the model holds. */
+  private async readFiltered(generation: number, byPerson: boolean): Promise<void> {
+    const filter = this.filter;
+    const statuses: CardStatus[] = this.doneLoaded ? [...LIVE_STATUSES, 'done'] : LIVE_STATUSES;
+    const ids = new Set<string>();
+    for (const status of statuses) {
+      const cards = await this.readStatus(status, { filter, byPerson });
+      if (cards === undefined) return;
+      for (const c of cards) ids.add(c.id);
+    }
+    if (generation !== this.filterGeneration) return; // the person chose another filter meanwhile
+    this.matching = ids;
+    this.filterE.fire(filter);
+  }
+
   async refresh(): Promise<void> {
     await (this.o.refresh ? this.o.refresh() : this.fullRead());
   }
@@ -126,6 +175,7 @@ export class CardModel implements CardModelView {
     const done = await this.readStatus('done');
     if (done === undefined) return;
     this.applyRead(new Map(done.map((c) => [c.id, c])), new Set(['done']), since);
+    if (!isFilterEmpty(this.filter)) await this.readFiltered(this.filterGeneration, false);
   }
 
   /** The person opened the card: their read. */
@@ -148,6 +198,7 @@ export class CardModel implements CardModelView {
     }
     if (generation !== this.readGeneration) return; // a newer read (scope change) won
     this.applyRead(read, new Set(statuses), since);
+    if (!isFilterEmpty(this.filter)) await this.readFiltered(this.filterGeneration, false);
   }
 
   /** Refetches only the cards the feed (or a press, `byPerson`) named; a card gone or out of reach is removed. */
@@ -200,31 +251,42 @@ export class CardModel implements CardModelView {
     for (const id of [...this.entries.keys()]) this.remove(id);
     this.order.clear();
     this.touched.clear();
+    this.matching = undefined;
     this.doneLoaded = false;
   }
 
   dispose(): void {
-    for (const e of [this.addedE, this.changedE, this.removedE, this.countsE, this.scopeE]) e.clear();
+    for (const e of [this.addedE, this.changedE, this.removedE, this.countsE, this.scopeE, this.filterE]) e.clear();
   }
 
-  private async readStatus(status: CardStatus): Promise<CardListEntry[] | undefined> {
+  private async readStatus(
+    status: CardStatus, o: { filter?: CardFilter; byPerson?: boolean } = {},
+  ): Promise<CardListEntry[] | undefined> {
     // Machine scope: one unfiltered read. Workspace scope: the window's assistants (20 ids a
     // request), plus the notices, which belong to the person and show in every window: the list
     // has no kind filter, so an unfiltered read of light cards (they carry `kind`) keeps only them.
+    // The person's filter rides on every request (its assistants narrowed to the scope's);
+    // a filtered read needs only the ids, so every card comes light.
+    const filter = o.filter ?? {};
+    const query = filterQuery(filter);
+    const filtered = !isFilterEmpty(filter);
     const passes: { assistant?: readonly string[]; noticesOnly?: boolean }[] = [];
-    if (this.scope.kind === 'machine') passes.push({});
+    if (this.scope.kind === 'machine') passes.push({ assistant: query.assistant });
     else {
-      const ids = this.scope.assistantIds;
+      const wanted = query.assistant;
+      const ids = wanted ? this.scope.assistantIds.filter((id) => wanted.includes(id)) : this.scope.assistantIds;
       for (let i = 0; i < ids.length; i += FILTER_CHUNK) passes.push({ assistant: ids.slice(i, i + FILTER_CHUNK) });
-      passes.push({ noticesOnly: true });
+      // A notice has no assistant, agent or computer: a filter on one of them lists none.
+      if (!query.assistant && !query.agent && !query.machine) passes.push({ noticesOnly: true });
     }
     const out: CardListEntry[] = [];
     for (const { assistant, noticesOnly } of passes) {
       let after: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        await this.o.beforeRead?.();
+        if (!o.byPerson) await this.o.beforeRead?.();
         const res = await this.o.api.listCards(
-          { status, assistant, limit: PAGE_LIMIT, whole: noticesOnly ? 0 : PAGE_WHOLE, after }, { signal: this.o.syncSignal?.() });
+          { status, ...query, assistant, limit: PAGE_LIMIT, whole: noticesOnly || filtered ? 0 : PAGE_WHOLE, after },
+          { signal: this.o.syncSignal?.(), byPerson: o.byPerson ?? false });
         out.push(...(noticesOnly ? res.cards.filter(isNotice) : res.cards));
         if (!res.next) break;
         after = res.next;
@@ -250,7 +312,7 @@ export class CardModel implements CardModelView {
       const prev = this.entries.get(card.id);
       // Keep a whole card we hold when the list only sent the lighter form of the same version.
       const keep = prev && prev.card.version === card.version && isLight(card) && !isLight(prev.card);
-      const next = keep ? prev.card : card;
+      const next = keep ? prev.card : withKnownAsker(card, prev?.card);
       const group = groupOf(next);
       if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
       this.entries.set(card.id, { card: next, group });
@@ -291,8 +353,19 @@ function isNotice(c: CardListEntry): boolean {
   return c.kind === 'update';
 }
 
-function isLight(c: CardListEntry): boolean {
-  return 'whole' in c && c.whole === false;
+/**
+ * A light entry keeps who asked, once known from an earlier whole form of the same card (a
+ * card's assistant, agent, area and computer never change): the views go on showing them.
+ */
+function withKnownAsker(card: CardListEntry, prev: CardListEntry | undefined): CardListEntry {
+  if (!prev || !isLight(card)) return card;
+  const known = prev as Card;
+  const asker: Partial<Card> = {};
+  if (known.assistant) asker.assistant = known.assistant;
+  if (known.agent) asker.agent = known.agent;
+  if (known.area) asker.area = known.area;
+  if (known.machine) asker.machine = known.machine;
+  return Object.keys(asker).length ? { ...card, ...asker } : card;
 }
 
 function differs(a: CardListEntry, b: CardListEntry): boolean {

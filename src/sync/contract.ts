@@ -1,6 +1,9 @@
 // What the editor layer sees of the client core. src/sync implements it; src/editor consumes it.
 // Kept small and free of vscode so it can be driven from plain-Node tests.
 import type { Assistant, Card, CardListEntry, Me } from '../api/schemas';
+import type { CardFilter } from './card-filter';
+
+export type { CardFilter };
 
 /** Where the sign-in and the service stand, from the person's point of view. */
 export type ConnectionState =
@@ -52,6 +55,12 @@ export interface CardModelView extends CardEvents {
   loadDone(): Promise<void>;
   /** A card as a press's answer left it: every view shows it at once, before any read. */
   upsert(card: Card): void;
+  /** The person's card filter, sent to the service as the list's query filters (card-filter.ts). */
+  getFilter(): CardFilter;
+  setFilter(filter: CardFilter): Promise<void>;
+  /** Whether a card passes the filter (a light entry: whether the service listed it for it). */
+  matches(card: CardListEntry): boolean;
+  filterChanged: Event<CardFilter>;
 }
 
 export interface AssistantsView {

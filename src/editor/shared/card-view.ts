@@ -102,22 +102,3 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   };
 }
 
-export interface CardFilter {
-  areas?: string[];
-  assistants?: string[];
-  apps?: string[];
-}
-
-/** Whether a card passes the filter. A light entry lacking the field cannot be judged: kept. */
-export function passes(c: CardListEntry, f: CardFilter): boolean {
-  const area = field(c, 'area');
-  const assistant = field(c, 'assistant');
-  if (f.areas?.length && area && !f.areas.includes(area.id)) return false;
-  if (f.assistants?.length && assistant && !f.assistants.includes(assistant.id)) return false;
-  if (f.apps?.length && assistant && !f.apps.includes(assistant.app)) return false;
-  return true;
-}
-
-export function isFilterEmpty(f: CardFilter): boolean {
-  return !f.areas?.length && !f.assistants?.length && !f.apps?.length;
-}

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { CardListEntry } from '../../../src/api/schemas';
 import { PROBLEM_CODES } from '../../../src/api/schemas';
-import { contextValueOf, lookOf, passes } from '../../../src/editor/shared/card-view';
+import { contextValueOf, lookOf } from '../../../src/editor/shared/card-view';
+import { wholePasses as passes } from '../../../src/sync/card-filter';
 import { problemMessage } from '../../../src/editor/shared/problem-messages';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
