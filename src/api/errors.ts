@@ -43,8 +43,19 @@ export class OAuthRefusalError extends ClientError {
     /** The refusal's `Date` header: the service's time (see ServerTime). */
     readonly serverDate?: string,
   ) {
-    super(`${error}${description ? `: ${description}` : ''} (${status})`);
+    super(`${error}${description ? `: ${description}` : ''} (${status})${OAuthRefusalError.missing(error, scope, description) ? `; missing scope ${OAuthRefusalError.missing(error, scope, description)}` : ''}`);
     this.name = 'OAuthRefusalError';
+  }
+
+  /** On `insufficient_scope`: the scope the sign-in lacks, from WWW-Authenticate or else the description. */
+  get missingScope(): string | undefined {
+    return OAuthRefusalError.missing(this.error, this.scope, this.description);
+  }
+
+  private static missing(error: string, scope: string | undefined, description: string | undefined): string | undefined {
+    if (error !== 'insufficient_scope') return undefined;
+    if (scope) return scope;
+    return /\b([a-z]+:[a-z:]+)\b/.exec(description ?? '')?.[1];
   }
 }
 

@@ -284,7 +284,7 @@ export class CardPanel extends DisposableBase {
         await this.load();
       } else {
         const p = out.problem;
-        this.post({ type: 'problem', action: m.type, problem: problemMessage(p.code, { ...(p.retryAfterS ? { retryAfterS: p.retryAfterS } : {}), ...(p.url ? { url: p.url } : {}), ...(p.detail ? { detail: p.detail } : {}) }) });
+        this.post({ type: 'problem', action: m.type, problem: problemMessage(p.code, p) });
         // The card changed: show the new version and ask again. Nothing is resent.
         if (p.code === 'version_conflict' || p.code === 'area_change') await this.load(true, p.fresh);
         else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout') await this.load();

@@ -14,7 +14,7 @@ import type { Log } from './log';
 import { runPress, type Outcome } from './press-runner';
 import { secondsLeft } from './shared/format';
 import { plainText } from './shared/plain-text';
-import { problemMessage } from './shared/problem-messages';
+import { problemMessage, problemText } from './shared/problem-messages';
 import { safeExternalUrl } from './shared/protocol';
 
 export const COMMAND_NAMES = [
@@ -125,9 +125,9 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     const gesture = core.gestures.fromUiEvent(`palette:${source}`);
     const out = await runPress(core, gesture, { id: card.id, version: card.version, ...(card.highStakes ? { highStakes: true } : {}), ...(card.url ? { url: card.url } : {}) }, action, log);
     if (!out.ok) {
-      const p = problemMessage(out.problem.code, { ...(out.problem.retryAfterS ? { retryAfterS: out.problem.retryAfterS } : {}), ...(out.problem.detail ? { detail: out.problem.detail } : {}) });
+      const p = problemMessage(out.problem.code, out.problem);
       const buttons = out.problem.code === 'version_conflict' ? [vscode.l10n.t('Open Card')] : out.problem.code === 'high_stakes' ? [vscode.l10n.t('Open in Browser')] : [];
-      void say.error(vscode.l10n.t('Assistant Cards: {0} {1}', p.message, p.next), ...buttons).then((x) => {
+      void say.error(vscode.l10n.t('Assistant Cards: {0}', problemText(p)), ...buttons).then((x) => {
         if (x === vscode.l10n.t('Open Card')) host.openCard(card.id);
         if (x === vscode.l10n.t('Open in Browser')) void openUrl(out.problem.url ?? card.url);
       });

@@ -11,7 +11,14 @@ export interface ActionProblem {
   code: string;
   url?: string;
   retryAfterS?: number;
+  /** Our own words for what failed (not shown as the service's). */
   detail?: string;
+  /** The service's problem `detail` (hostile: shown as plain text only). */
+  serviceDetail?: string;
+  /** An `invalid` problem's field errors (hostile: shown as plain text only). */
+  fields?: { field: string; reason: string }[];
+  /** insufficient_scope: the scope the sign-in lacks. */
+  scope?: string;
   /** On version_conflict: the card as it is now, when the core read it. */
   fresh?: Card;
 }
@@ -66,7 +73,10 @@ export async function runPress(
 
 /** Maps the core's typed errors (src/api/errors.ts, src/auth/errors.ts) to a problem code. */
 export function toProblem(e: unknown): ActionProblem {
-  const err = e as { name?: string; kind?: string; code?: string; url?: string; retryAfterSeconds?: number; error?: string; fresh?: Card; message?: string };
+  const err = e as {
+    name?: string; kind?: string; code?: string; url?: string; retryAfterSeconds?: number; error?: string; fresh?: Card; message?: string;
+    detail?: string; errors?: { field: string; reason: string }[]; missingScope?: string; description?: string;
+  };
   switch (err?.kind) {
     case 'version-conflict': return { code: 'version_conflict', ...(err.fresh ? { fresh: err.fresh } : {}) };
     case 'high-stakes': return { code: 'high_stakes', ...(err.url ? { url: err.url } : {}) };
@@ -74,8 +84,14 @@ export function toProblem(e: unknown): ActionProblem {
       code: err.code ?? 'server_error',
       ...(err.url ? { url: err.url } : {}),
       ...(err.retryAfterSeconds ? { retryAfterS: err.retryAfterSeconds } : {}),
+      ...(err.detail ? { serviceDetail: err.detail } : {}),
+      ...(err.errors?.length ? { fields: err.errors } : {}),
     };
-    case 'oauth': return { code: err.error === 'insufficient_scope' ? 'insufficient_scope' : 'invalid_token' };
+    case 'oauth':
+      if (err.error === 'insufficient_scope') {
+        return { code: 'insufficient_scope', ...(err.missingScope ? { scope: err.missingScope } : {}), ...(err.description ? { serviceDetail: err.description } : {}) };
+      }
+      return { code: 'invalid_token' };
     case 'network': return { code: 'offline' };
     case 'malformed': return { code: 'server_error', detail: err.message ?? '' };
     case 'signed-out': return { code: 'signed_out' };

@@ -1,7 +1,8 @@
 // Every problem code the service can answer with, as the person reads it: what happened and what
 // to do next. One table, used by the card panel, the commands and notifications.
 import { t } from './l10n';
-import type { ShownProblem } from './protocol';
+import { plainText } from './plain-text';
+import type { ShownField, ShownProblem } from './protocol';
 
 interface Entry { message: string; next: string }
 
@@ -37,10 +38,53 @@ const table = (): Record<string, Entry> => ({
 
 export const KNOWN_PROBLEM_CODES = Object.keys(table());
 
-export function problemMessage(code: string, extra?: { retryAfterS?: number; url?: string; detail?: string }): ShownProblem {
+/** What a failed action carries besides its code (press-runner.ts ActionProblem has these). */
+export interface ProblemExtra {
+  retryAfterS?: number;
+  url?: string;
+  /** Our own words (bad_input's message). */
+  detail?: string;
+  /** The service's words: its problem `detail` (hostile: made plain here). */
+  serviceDetail?: string;
+  /** An `invalid` problem's field errors (hostile: made plain here). */
+  fields?: readonly { field: string; reason: string }[];
+  /** insufficient_scope: the scope the sign-in lacks. */
+  scope?: string;
+}
+
+const MAX_FIELDS = 10;
+
+export function problemMessage(code: string, extra: ProblemExtra = {}): ShownProblem {
   const e = table()[code] ?? { message: t('Something went wrong.'), next: t('Try again; if it keeps happening, open the log (Assistant Cards: Show Log).') };
-  let next = e.next;
-  if (code === 'rate_limited' && extra?.retryAfterS) next = t('Try again in {0} s.', extra.retryAfterS);
-  if (code === 'bad_input' && extra?.detail) return { code, message: extra.detail, next };
-  return { code, message: e.message, next, ...(extra?.url ? { url: extra.url } : {}) };
+  let { message, next } = e;
+  if (code === 'rate_limited' && extra.retryAfterS) next = t('Try again in {0} s.', extra.retryAfterS);
+  if (code === 'bad_input' && extra.detail) return { code, message: extra.detail, next };
+  const scope = extra.scope ? plainText(extra.scope, 60) : undefined;
+  if (code === 'insufficient_scope' && scope) {
+    message = t('This sign-in was not allowed to do that: it lacks the permission {0}.', scope);
+    next = t('Sign out and sign in again, allowing {0}.', scope);
+  }
+  const detail = extra.serviceDetail ? plainText(extra.serviceDetail, 300) : '';
+  const fields: ShownField[] = (extra.fields ?? []).slice(0, MAX_FIELDS)
+    .map((f) => ({ field: plainText(f.field, 60), reason: plainText(f.reason, 200) }))
+    .filter((f) => f.field || f.reason);
+  return {
+    code, message, next,
+    ...(extra.url ? { url: extra.url } : {}),
+    ...(detail ? { detail } : {}),
+    ...(fields.length ? { fields } : {}),
+    ...(scope ? { scope } : {}),
+  };
+}
+
+/**
+ * The whole problem as one notification's text: what happened, the service's words and the
+ * fields it refused, then what to do next. Every part is already plain (problemMessage).
+ */
+export function problemText(p: ShownProblem): string {
+  const parts = [p.message];
+  if (p.detail) parts.push(t('The service says: {0}', p.detail));
+  if (p.fields?.length) parts.push(t('Refused: {0}.', p.fields.map((f) => (f.reason ? `${f.field}: ${f.reason}` : f.field)).join('; ')));
+  parts.push(p.next);
+  return parts.join(' ');
 }

@@ -13,9 +13,21 @@ export interface AssistantChoice {
 /** A problem the panel shows: what happened and what to do next. */
 export interface ShownProblem {
   code: string;
+  /** Our sentence for the code; on insufficient_scope it names the missing scope. */
   message: string;
   next: string;
   url?: string;
+  /** The service's own words for this refusal (its problem `detail`): one plain line, bounded. Show as text. */
+  detail?: string;
+  /** An `invalid` problem's field errors (at most 10, each a plain bounded line). Show as text, one per line. */
+  fields?: ShownField[];
+  /** insufficient_scope: the scope this sign-in lacks. */
+  scope?: string;
+}
+
+export interface ShownField {
+  field: string;
+  reason: string;
 }
 
 export interface Draft {

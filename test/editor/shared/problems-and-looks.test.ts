@@ -3,7 +3,8 @@ import type { CardListEntry } from '../../../src/api/schemas';
 import { PROBLEM_CODES } from '../../../src/api/schemas';
 import { contextValueOf, lookOf } from '../../../src/editor/shared/card-view';
 import { wholePasses as passes } from '../../../src/sync/card-filter';
-import { problemMessage } from '../../../src/editor/shared/problem-messages';
+import { problemMessage, problemText } from '../../../src/editor/shared/problem-messages';
+import { OAuthRefusalError } from '../../../src/api/errors';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
@@ -21,6 +22,34 @@ describe('problem messages', () => {
   it('say when to retry after rate limiting, and carry the high-stakes url', () => {
     assert.match(problemMessage('rate_limited', { retryAfterS: 7 }).next, /7 s/);
     assert.equal(problemMessage('high_stakes', { url: 'https://x.test/c' }).url, 'https://x.test/c');
+  });
+
+  it('carry the service\'s detail and an invalid problem\'s fields, as plain bounded text', () => {
+    const p = problemMessage('invalid', {
+      serviceDetail: 'The body was refused: [open](command:workbench.action.terminal.new)\nsecond line',
+      fields: [{ field: 'note.text', reason: 'at most 2000 characters' }, { field: 'until', reason: '$(alert) must lie ahead' }],
+    });
+    assert.equal(p.detail, 'The body was refused: [open] (command:workbench.action.terminal.new) second line');
+    assert.deepEqual(p.fields, [{ field: 'note.text', reason: 'at most 2000 characters' }, { field: 'until', reason: '$ (alert) must lie ahead' }]);
+    const text = problemText(p);
+    assert.match(text, /^The service could not take what was sent\. The service says: The body was refused/);
+    assert.match(text, /Refused: note\.text: at most 2000 characters; until: \$ \(alert\) must lie ahead\./);
+    assert.ok(text.endsWith(p.next));
+    const many = problemMessage('invalid', { fields: Array.from({ length: 30 }, (_, i) => ({ field: `f${i}`, reason: 'x'.repeat(500) })) });
+    assert.equal(many.fields?.length, 10);
+    assert.ok(many.fields!.every((f) => f.reason.length <= 200));
+    assert.equal(problemMessage('invalid').detail, undefined);
+  });
+
+  it('name the missing scope on insufficient_scope, from WWW-Authenticate or the description', () => {
+    const p = problemMessage('insufficient_scope', { scope: 'cards:later' });
+    assert.match(p.message, /cards:later/);
+    assert.match(p.next, /cards:later/);
+    assert.equal(p.scope, 'cards:later');
+    assert.equal(new OAuthRefusalError(403, 'insufficient_scope', undefined, 'u', 'cards:delegate').missingScope, 'cards:delegate');
+    assert.equal(new OAuthRefusalError(403, 'insufficient_scope', 'this needs the scope cards:reply', 'u').missingScope, 'cards:reply');
+    assert.match(new OAuthRefusalError(403, 'insufficient_scope', undefined, 'u', 'cards:delegate').message, /missing scope cards:delegate/);
+    assert.equal(new OAuthRefusalError(401, 'invalid_token', 'expired', 'u').missingScope, undefined);
   });
 });
 
