@@ -321,15 +321,21 @@ describe('cards (extension host, sandbox)', function () {
     }
   });
 
-  it('filters by assistant and app, and loads Done only when that group is expanded', async () => {
+  it('filters by assistant, app and agent (through the service), and loads Done only when that group is expanded', async () => {
     const all = tree().visible('pending').length;
     assert.ok(all > 0);
-    tree().setFilter({ apps: ['cursor'] });
-    assert.equal(tree().visible('pending').filter((c) => (c as { assistant?: unknown }).assistant).length, 0, 'no whole card of another app passes');
-    tree().setFilter({ assistants: [w.assistantId] });
+    await tree().setFilter({ apps: ['cursor'] });
+    assert.equal(tree().visible('pending').length, 0, 'no card of another app passes, light or whole');
+    await tree().setFilter({ assistants: [w.assistantId] });
     assert.ok(tree().visible('pending').length > 0);
-    tree().setFilter({});
-    assert.equal(tree().visible('pending').length, all);
+    // A second agent of the same assistant: only its card passes its filter.
+    const other = await w.sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: w.assistantId, name: 'filter-other' });
+    const theirs = await newCard(w, { kind: 'approval', title: 'Asked by the other agent' }, other.id);
+    await until('the other agent\'s card', () => core().cards.get(theirs.id));
+    await tree().setFilter({ agents: [other.id] });
+    assert.deepEqual(tree().visible('pending').map((c) => c.id), [theirs.id]);
+    await tree().setFilter({});
+    assert.equal(tree().visible('pending').length, all + 1);
     // Done: nothing read until the group is expanded (getChildren on it), then newest first.
     const doneGroup = (tree().getChildren() as Node[]).find((g) => g.kind === 'group' && g.group === 'done')!;
     tree().getChildren(doneGroup);
