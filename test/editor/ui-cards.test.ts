@@ -238,6 +238,36 @@ describe('cards in the workbench (Playwright)', function () {
     assert.deepEqual(h[0]!.body.choiceIds, ['blue']);
   });
 
+  it('the palette\'s filter offers the agents; filtering by one shows its cards only (through the service)', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const other = await w!.sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: w!.assistantId, name: 'palette-agent' });
+    const theirs = await newCard(w!, { kind: 'approval', title: 'Asked of the palette agent' }, other.id);
+    await until('the card', () => core().cards.get(theirs.id));
+    await core().assistants.refresh();
+    await until('the agent is known', () => core().assistants.list().some((a) => a.agents.some((g) => g.id === other.id)));
+    try {
+      await driver.press('F1');
+      await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+      await driver.type('Assistant Cards: Filter Cards');
+      await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Assistant Cards: Filter Cards")' });
+      await driver.press('Enter');
+      // The agent is offered by name, with its assistant, among the filter's rows.
+      await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("palette-agent (Claude)")' });
+      await driver.type('palette-agent');
+      await settle();
+      await driver.screenshot('ui-15c-palette-filter');
+      await driver.press('Escape');
+      await tree().setFilter({ agents: [other.id] });
+      await until('only the agent\'s card', () => {
+        const ids = tree().visible('pending').map((c) => c.id);
+        return ids.length === 1 && ids[0] === theirs.id;
+      });
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await tree().setFilter({});
+    }
+  });
+
   it('offline: the status bar says so, and it recovers by itself', async () => {
     await w!.sb.control('POST', '/_sandbox/faults', { path: '/v1', status: 503, times: 1000 });
     await until('offline', () => core().state.kind === 'offline', 120_000);
