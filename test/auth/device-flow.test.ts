@@ -63,7 +63,9 @@ describe('auth: device flow against the sandbox', () => {
     p.catch(() => undefined);
     let done = false;
     void p.finally(() => (done = true)).catch(() => undefined);
-    await w.timers.until(() => done, 30_000, 700_000);
+    // Steps of one poll interval: a proof signed while the machine is busy must not fall a whole
+    // 60 s iat window behind the sandbox clock before it is sent (it did with 30 s steps).
+    await w.timers.until(() => done, 5_000, 700_000);
     await assert.rejects(p, (e: unknown) => e instanceof DeviceFlowError && e.reason === 'expired_token');
     const polls = core.transport.log.filter((l) => l.path === '/oauth/token' && l.status === 400);
     assert.ok(polls.length > 10 && polls.length < 400, `polled ${polls.length} times`);
