@@ -12,6 +12,13 @@ export interface Target {
   timeout?: number;
 }
 
+export interface AxeViolation {
+  id: string;
+  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  help: string;
+  nodes: { target: string[]; html: string; failureSummary?: string }[];
+}
+
 export function driverAvailable(): boolean {
   return testEnv.driver !== undefined;
 }
@@ -36,6 +43,10 @@ export const driver = {
   waitFor: (t: Target & { state?: 'visible' | 'hidden' | 'attached' | 'detached' }) => op<{ ok: true }>({ op: 'waitFor', ...t }),
   text: async (t: Target) => (await op<{ text: string }>({ op: 'text', ...t })).text,
   texts: async (t: Target) => (await op<{ texts: string[] }>({ op: 'texts', ...t })).texts,
+  /** The value of an input, textarea or select. */
+  value: async (t: Target) => (await op<{ value: string }>({ op: 'value', ...t })).value,
+  /** axe-core on the page (or inside `frames`): the violations, with their impact. */
+  axe: async (t: Partial<Target> = {}) => (await op<{ violations: AxeViolation[] }>({ op: 'axe', ...t })).violations,
   count: async (t: Target) => (await op<{ count: number }>({ op: 'count', ...t })).count,
   /** Opens `url` in a new tab named `page` (for example the sandbox's approval page). */
   open: (page: string, url: string) => op<{ ok: true }>({ op: 'open', page, url }),
