@@ -38,14 +38,10 @@ export class CardPanels extends DisposableBase {
 
   constructor(private readonly deps: PanelDeps) {
     super();
-    this._register(vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state: unknown) => {
-        const id = typeof state === 'object' && state && typeof (state as { cardId?: unknown }).cardId === 'string'
-          ? (state as { cardId: string }).cardId : undefined;
-        if (!id || !/^req_[A-Za-z0-9-]+$/.test(id)) { panel.dispose(); return; }
-        this.adopt(id, panel);
-      },
-    }));
+    // Panels brought back by a window reload before these panels' owner was there.
+    revival.owner = this;
+    for (const [id, panel] of revival.waiting) this.adopt(id, panel);
+    revival.waiting.clear();
     this._register(deps.core.cards.changed(({ card }) => this.panels.get(card.id)?.cardChanged()));
     this._register(deps.core.cards.removed(({ id }) => this.panels.get(id)?.cardChanged()));
     // Offline, back online, signed out: what the panels allow follows the connection.
@@ -82,11 +78,41 @@ export class CardPanels extends DisposableBase {
     return p;
   }
 
+  /** A panel VS Code brought back after a window reload: shown again, with its draft. */
+  revive(cardId: string, panel: vscode.WebviewPanel): void {
+    const existing = this.panels.get(cardId);
+    if (existing) { panel.dispose(); existing.panel.reveal(); return; }
+    this.adopt(cardId, panel);
+  }
+
   override dispose(): void {
+    if (revival.owner === this) revival.owner = undefined;
     for (const p of this.panels.values()) p.dispose();
     this.panels.clear();
     super.dispose();
   }
+}
+
+/**
+ * Window reloads: VS Code brings back open card panels through a serializer that must exist from
+ * activation on (`onWebviewPanel:assistantCards.card`), while the card panels are built later,
+ * with the client core. A panel revived before then waits here.
+ */
+const revival: { owner: CardPanels | undefined; waiting: Map<string, vscode.WebviewPanel> } = { owner: undefined, waiting: new Map() };
+
+/** The card panels' serializer; called once in `activate`. The webview's state names its card. */
+export function registerCardPanelRevival(): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+    deserializeWebviewPanel: async (panel, state: unknown) => {
+      const id = typeof state === 'object' && state && typeof (state as { cardId?: unknown }).cardId === 'string'
+        ? (state as { cardId: string }).cardId : undefined;
+      if (!id || !/^req_[A-Za-z0-9-]+$/.test(id)) { panel.dispose(); return; }
+      if (revival.owner) { revival.owner.revive(id, panel); return; }
+      revival.waiting.get(id)?.dispose();
+      revival.waiting.set(id, panel);
+      panel.onDidDispose(() => { if (revival.waiting.get(id) === panel) revival.waiting.delete(id); });
+    },
+  });
 }
 
 export class CardPanel extends DisposableBase {
