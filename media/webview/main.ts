@@ -142,5 +142,7 @@ document.addEventListener('keydown', (e) => {
 });
 
 armKeys();
+// lit-html renders next to what is there: the shell's "Loading" goes first.
+root.replaceChildren();
 show();
 post({ type: 'ready' });

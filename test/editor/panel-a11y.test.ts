@@ -64,5 +64,27 @@ describe('card panel accessibility (axe, every kind, four themes)', function () 
       }
       assert.deepEqual(found, [], `serious or critical violations in ${look}`);
     });
+
+    it(`every action of a card is reached by Tab, with a visible focus ring (${look})`, async () => {
+      const id = cards.find(([kind]) => kind === 'choice')![1];
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      w!.app.openCard(id);
+      await until('its panel', () => w!.app.live!.panels.get(id)?.isReady(), 60_000);
+      await driver.click(inPanel(`body.${bodyClass} #title`));
+      const reached: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        await driver.press('Tab');
+        const f = await driver.focused(inPanel('body'));
+        if (!f.key) break; // past the last control: focus left the panel
+        if (f.key === reached.at(-1)) continue; // the next part of a date or time field
+        if (reached.includes(f.key)) break; // round again
+        reached.push(f.key);
+        assert.ok(f.outlineStyle !== 'none' && parseFloat(f.outlineWidth ?? '0') >= 1, `a focus ring on ${f.key} (${f.outlineStyle} ${f.outlineWidth})`);
+        if (f.key === 'later-1h') await driver.screenshot(`a11y-${look}-focus`, { selector: WV[0] });
+      }
+      for (const key of ['go-terminal', 'opt-0', 'field-note', 'theyDecide', 'later-1h', 'later-tonight', 'later-tomorrow', 'later-date', 'later-time', 'later-at', 'handover-open', 'field-message', 'send-message']) {
+        assert.ok(reached.includes(key), `${key} is reached by Tab (reached: ${reached.join(', ')})`);
+      }
+    });
   }
 });

@@ -43,6 +43,8 @@ export const driver = {
   waitFor: (t: Target & { state?: 'visible' | 'hidden' | 'attached' | 'detached' }) => op<{ ok: true }>({ op: 'waitFor', ...t }),
   text: async (t: Target) => (await op<{ text: string }>({ op: 'text', ...t })).text,
   texts: async (t: Target) => (await op<{ texts: string[] }>({ op: 'texts', ...t })).texts,
+  /** The element with the keyboard in `t`'s document (its data-key, else id or tag) and its focus ring; key null when none. */
+  focused: (t: Target) => op<{ key: string | null; outlineStyle?: string; outlineWidth?: string; outlineColor?: string }>({ op: 'focused', ...t }),
   /** The value of an input, textarea or select. */
   value: async (t: Target) => (await op<{ value: string }>({ op: 'value', ...t })).value,
   /** axe-core on the page (or inside `frames`): the violations, with their impact. */
