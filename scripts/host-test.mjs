@@ -250,7 +250,7 @@ async function bridgeOp(ctx, req) {
       return await locatorOf(page, req).first().evaluate((el) => {
         const a = el.ownerDocument.activeElement;
         if (!a || a === el.ownerDocument.body) return { key: null };
-        const cs = getComputedStyle(a);
+        const cs = el.ownerDocument.defaultView.getComputedStyle(a);
         return { key: a.getAttribute('data-key') ?? a.id ?? a.tagName, outlineStyle: cs.outlineStyle, outlineWidth: cs.outlineWidth, outlineColor: cs.outlineColor };
       }, undefined, { timeout });
     case 'value': return { value: await locatorOf(page, req).first().inputValue({ timeout }) };
