@@ -307,6 +307,25 @@ describe('cards (extension host, sandbox)', function () {
     p2.dispose();
   });
 
+  it('a panel VS Code brings back after a window reload shows its card again, with its draft', async function () {
+    if (!driverAvailable()) this.skip();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const c = await newCard(w, { kind: 'text', title: 'Revived after a reload' });
+    await until('the card', () => core().cards.get(c.id));
+    const p1 = await openPanel(c.id);
+    await p1.onMessage({ type: 'draft', draft: { text: 'typed before the reload' } });
+    p1.dispose();
+    // What the serializer is handed after a reload: a bare panel of this view type.
+    const bare = vscode.window.createWebviewPanel('assistantCards.card', 'Card', vscode.ViewColumn.Active);
+    w.app.live!.panels.revive(c.id, bare);
+    const p2 = await until('the revived panel', () => w.app.live!.panels.get(c.id));
+    assert.equal(p2.panel, bare, 'the panel VS Code brought back is the one shown');
+    await until('the webview handshake', () => p2.isReady() && p2.shown()?.id === c.id);
+    assert.equal(await driver.text(inPanel('#title')), 'Revived after a reload');
+    assert.equal(await driver.value(inPanel('#field-text')), 'typed before the reload');
+    p2.dispose();
+  });
+
   it('notifies once for blocking cards arriving while the window is focused', async () => {
     const n = w.app.live!.notifier;
     n.focused = () => true; // headless chromium cannot report focus
