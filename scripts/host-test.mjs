@@ -245,6 +245,27 @@ async function bridgeOp(ctx, req) {
     case 'text': return { text: await locatorOf(page, req).first().innerText({ timeout }) };
     case 'texts': return { texts: await locatorOf(page, req).allInnerTexts() };
     case 'count': return { count: await locatorOf(page, req).count() };
+    case 'focused':
+      // What has the keyboard inside the element's document, and whether its focus ring shows.
+      return await locatorOf(page, req).first().evaluate((el) => {
+        const a = el.ownerDocument.activeElement;
+        if (!a || a === el.ownerDocument.body) return { key: null };
+        const cs = el.ownerDocument.defaultView.getComputedStyle(a);
+        return { key: a.getAttribute('data-key') ?? a.id ?? a.tagName, outlineStyle: cs.outlineStyle, outlineWidth: cs.outlineWidth, outlineColor: cs.outlineColor };
+      }, undefined, { timeout });
+    case 'value': return { value: await locatorOf(page, req).first().inputValue({ timeout }) };
+    case 'axe': {
+      // axe-core in the runner's Playwright page, limited to one element (inside `frames`, for a webview).
+      const { default: AxeBuilder } = await import('@axe-core/playwright');
+      const scope = req.frames?.length ? { fromFrames: [...req.frames, req.selector ?? 'html'] } : (req.selector ?? 'html');
+      const result = await new AxeBuilder({ page }).include(scope).analyze();
+      return {
+        violations: result.violations.map((v) => ({
+          id: v.id, impact: v.impact ?? null, help: v.help,
+          nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, html: n.html.slice(0, 300), failureSummary: n.failureSummary })),
+        })),
+      };
+    }
     case 'url': return { url: page.url() };
     default: throw new Error(`unknown op ${req.op}`);
   }

@@ -10,7 +10,7 @@ export function afterPress(shown: Card, action: ActionName, r: PressResult, undo
   const { undoUntil: _held, until: _until, ...rest } = shown;
   const next: Card = { ...rest, version: r.version, ...(r.status ? { status: r.status } : {}) };
   switch (action) {
-    case 'answer': return { ...next, status: r.status ?? 'answered', turn: 'agent', ...(undoUntil ? { undoUntil } : {}) };
+    case 'answer': case 'gotIt': return { ...next, status: r.status ?? 'answered', turn: 'agent', ...(undoUntil ? { undoUntil } : {}) };
     case 'message': return { ...next, turn: r.turn ?? 'agent' };
     case 'later': return { ...next, status: r.status ?? 'snoozed', ...(r.until ? { until: r.until } : {}) };
     case 'delegate': return { ...next, status: r.status ?? 'delegated', ...(undoUntil ? { undoUntil } : {}) };

@@ -11,11 +11,17 @@ import type { Log } from './log';
 import { answerSummary } from './shared/answer-summary';
 import { plainText } from './shared/plain-text';
 import { problemMessage } from './shared/problem-messages';
-import type { Draft, FromWebview, ToWebview } from './shared/protocol';
-import { isFromWebview, safeExternalUrl } from './shared/protocol';
+import type { ActionName, Draft, FromWebview, ToWebview } from './shared/protocol';
+import { isActionName, isFromWebview, safeExternalUrl } from './shared/protocol';
 import { panelHtml } from './panel-html';
 
 export const PANEL_VIEW_TYPE = 'assistantCards.card';
+
+/** What the panel showed in reply to one message from its webview; `sent`: whether a request went out. */
+export interface PanelReply {
+  message: Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
+  sent: boolean;
+}
 
 export interface PanelDeps {
   core: ClientCore;
@@ -32,14 +38,10 @@ export class CardPanels extends DisposableBase {
 
   constructor(private readonly deps: PanelDeps) {
     super();
-    this._register(vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state: unknown) => {
-        const id = typeof state === 'object' && state && typeof (state as { cardId?: unknown }).cardId === 'string'
-          ? (state as { cardId: string }).cardId : undefined;
-        if (!id || !/^req_[A-Za-z0-9-]+$/.test(id)) { panel.dispose(); return; }
-        this.adopt(id, panel);
-      },
-    }));
+    // Panels brought back by a window reload before these panels' owner was there.
+    revival.owner = this;
+    for (const [id, panel] of revival.waiting) this.adopt(id, panel);
+    revival.waiting.clear();
     this._register(deps.core.cards.changed(({ card }) => this.panels.get(card.id)?.cardChanged()));
     this._register(deps.core.cards.removed(({ id }) => this.panels.get(id)?.cardChanged()));
     // Offline, back online, signed out: what the panels allow follows the connection.
@@ -76,11 +78,41 @@ export class CardPanels extends DisposableBase {
     return p;
   }
 
+  /** A panel VS Code brought back after a window reload: shown again, with its draft. */
+  revive(cardId: string, panel: vscode.WebviewPanel): void {
+    const existing = this.panels.get(cardId);
+    if (existing) { panel.dispose(); existing.panel.reveal(); return; }
+    this.adopt(cardId, panel);
+  }
+
   override dispose(): void {
+    if (revival.owner === this) revival.owner = undefined;
     for (const p of this.panels.values()) p.dispose();
     this.panels.clear();
     super.dispose();
   }
+}
+
+/**
+ * Window reloads: VS Code brings back open card panels through a serializer that must exist from
+ * activation on (`onWebviewPanel:assistantCards.card`), while the card panels are built later,
+ * with the client core. A panel revived before then waits here.
+ */
+const revival: { owner: CardPanels | undefined; waiting: Map<string, vscode.WebviewPanel> } = { owner: undefined, waiting: new Map() };
+
+/** The card panels' serializer; called once in `activate`. The webview's state names its card. */
+export function registerCardPanelRevival(): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+    deserializeWebviewPanel: async (panel, state: unknown) => {
+      const id = typeof state === 'object' && state && typeof (state as { cardId?: unknown }).cardId === 'string'
+        ? (state as { cardId: string }).cardId : undefined;
+      if (!id || !/^req_[A-Za-z0-9-]+$/.test(id)) { panel.dispose(); return; }
+      if (revival.owner) { revival.owner.revive(id, panel); return; }
+      revival.waiting.get(id)?.dispose();
+      revival.waiting.set(id, panel);
+      panel.onDidDispose(() => { if (revival.waiting.get(id) === panel) revival.waiting.delete(id); });
+    },
+  });
 }
 
 export class CardPanel extends DisposableBase {
@@ -95,8 +127,6 @@ export class CardPanel extends DisposableBase {
   /** Whether the connection was online when the card was last shown (canAct follows it). */
   private shownOnline: boolean | undefined;
   private readonly disposeListeners: (() => void)[] = [];
-  /** Messages posted to the webview, for tests. */
-  readonly posted: ToWebview[] = [];
 
   constructor(readonly cardId: string, readonly panel: vscode.WebviewPanel, private readonly deps: PanelDeps) {
     super();
@@ -125,6 +155,11 @@ export class CardPanel extends DisposableBase {
     super.dispose();
     this.panel.dispose();
     for (const l of this.disposeListeners) l();
+  }
+
+  /** Whether the panel offers its actions now: signed in, and the card not high stakes (those are answered only in the service). */
+  canAct(): boolean {
+    return !!this.card && !this.card.highStakes && this.deps.online();
   }
 
   /** The card as the panel last showed it. */
@@ -175,6 +210,7 @@ export class CardPanel extends DisposableBase {
     const card = this.card;
     if (!card) return;
     this.shownVersions.add(card.version);
+    this.shownOnline = this.deps.online();
     const draft = this.deps.workspaceState.get<Draft>(draftKey(this.cardId));
     const sentWords = this.deps.workspaceState.get<Record<string, string>>(sentWordsKey(this.cardId));
     this.post({
@@ -184,7 +220,7 @@ export class CardPanel extends DisposableBase {
       ...(changedSinceAnswer ? { changedSinceAnswer } : {}),
       ...(draft ? { draft } : {}),
       timeZone: this.deps.timeZone(),
-      canAct: !card.highStakes && (this.shownOnline = this.deps.online()),
+      canAct: this.canAct(),
       ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}),
       nowMs: Date.now(),
       ...(sentWords ? { sentWords } : {}),
@@ -192,42 +228,49 @@ export class CardPanel extends DisposableBase {
   }
 
   private post(m: ToWebview): void {
-    this.posted.push(m);
-    if (this.posted.length > 200) this.posted.splice(0, 100);
     void this.panel.webview.postMessage(m);
   }
 
-  /** Handles one message from the webview. Public for tests that drive the panel directly. */
-  async onMessage(m: FromWebview, gesture?: UserGesture): Promise<void> {
+  /** Posts a reply to the person's message and hands it back to the caller; `sent`: whether a request went out. */
+  private reply<T extends PanelReply['message']>(message: T, { sent = true } = {}): { message: T; sent: boolean } {
+    this.post(message);
+    return { message, sent };
+  }
+
+  /**
+   * Handles one message from the webview and resolves to the reply the person was shown for it
+   * (the result of a press, a refusal, the assistants list), or undefined when nothing answers it.
+   */
+  async onMessage(m: FromWebview, gesture?: UserGesture): Promise<PanelReply | undefined> {
     switch (m.type) {
       case 'ready':
         this.ready = true;
         this.post({ type: 'words', bundle: vscode.l10n.bundle, locale: vscode.env.language });
         if (this.card) this.postCard(); else await this.load();
-        return;
+        return undefined;
       case 'draft':
         await this.deps.workspaceState.update(draftKey(this.cardId), m.draft);
-        return;
+        return undefined;
       case 'openLink': {
         const url = safeExternalUrl(m.url);
-        if (!url) { this.deps.log.warn('card panel: refused a link that is not http(s)'); return; }
+        if (!url) { this.deps.log.warn('card panel: refused a link that is not http(s)'); return undefined; }
         await vscode.env.openExternal(vscode.Uri.parse(url, true));
-        return;
+        return undefined;
       }
       case 'openInBrowser': {
         const url = this.card?.url && safeExternalUrl(this.card.url);
         if (url) await vscode.env.openExternal(vscode.Uri.parse(url, true));
-        return;
+        return undefined;
       }
       case 'goToTerminal':
         // Issue 6's matcher finds the terminal the asking assistant runs in.
         await vscode.commands.executeCommand('assistantCards.focusTerminal', this.cardId);
-        return;
+        return undefined;
       case 'loadAssistants': {
         try {
           await this.deps.core.assistants.refresh();
           const list = this.deps.core.assistants.list();
-          this.post({
+          return this.reply({
             type: 'assistants',
             assistants: list.map((a) => ({
               id: a.id, name: a.name, appName: a.appName,
@@ -235,27 +278,30 @@ export class CardPanel extends DisposableBase {
             })),
           });
         } catch (e) {
-          this.post({ type: 'problem', action: 'delegate', problem: problemMessage((e as { code?: string }).code ?? 'offline') });
+          return this.reply({ type: 'problem', action: 'delegate', problem: problemMessage((e as { code?: string }).code ?? 'offline') });
         }
-        return;
       }
       case 'close':
         this.dispose();
-        return;
+        return undefined;
       default:
-        if (gesture) await this.act(m, gesture);
+        return gesture ? this.act(m, gesture) : undefined;
     }
   }
 
-  private async act(m: ActionMessage, gesture: UserGesture): Promise<void> {
+  private async act(m: ActionMessage, gesture: UserGesture): Promise<PanelReply | undefined> {
     // A press may only name a version this webview was shown: never a version the person has not seen.
     if (!this.shownVersions.has(m.version)) {
-      this.post({ type: 'problem', action: m.type, problem: problemMessage('version_conflict') });
-      return;
+      return this.reply({ type: 'problem', action: m.type, problem: problemMessage('version_conflict') }, { sent: false });
     }
-    if (this.busy) return; // one press at a time; a double click sends once
-    if (!this.deps.online()) { this.post({ type: 'problem', action: m.type, problem: problemMessage('signed_out') }); return; }
+    if (this.busy) return undefined; // one press at a time; a double click sends once
+    if (!this.deps.online()) return this.reply({ type: 'problem', action: m.type, problem: problemMessage('signed_out') }, { sent: false });
     const card = this.card;
+    // Got it closes a notice; on any other card it is not a press the panel offers.
+    if (m.type === 'gotIt' && card?.kind !== 'update') {
+      this.deps.log.warn('card panel: dropped a Got it for a card that is not a notice');
+      return undefined;
+    }
     this.busy = true;
     this.post({ type: 'busy', action: m.type });
     try {
@@ -264,17 +310,16 @@ export class CardPanel extends DisposableBase {
         onPress: (p) => { this.inFlight = p; },
       });
       this.inFlight = undefined;
-      if (this.isDisposed) return;
+      if (this.isDisposed) return undefined;
       if (out.ok) {
-        this.undoUntil = m.type === 'answer' || m.type === 'delegate' ? localDeadline(out.value.undoUntil) : undefined;
+        this.undoUntil = m.type === 'answer' || m.type === 'gotIt' || m.type === 'delegate' ? localDeadline(out.value.undoUntil) : undefined;
         // The tree shows what the panel shows, at the same moment: the model takes the result now.
         if (card) this.deps.core.cards.upsert(afterPress(card, m.type, out.value, this.undoUntil));
         // The result is shown with its version: an Undo pressed before the reload names it.
         this.shownVersions.add(out.value.version);
-        const notice = card?.kind === 'update';
         const answered = m.type === 'answer' ? answerSummary(card, m.body) : m.type === 'message' ? vscode.l10n.t('You wrote: {0}', m.body) : '';
-        this.post({
-          type: 'done', action: m.type, message: notice && m.type === 'answer' ? vscode.l10n.t('Got it — closed.') : DONE[m.type], version: out.value.version,
+        const done = this.reply({
+          type: 'done', action: m.type, message: DONE[m.type], version: out.value.version,
           ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}), nowMs: Date.now(), ...(answered ? { answered } : {}),
         });
         if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);
@@ -282,12 +327,14 @@ export class CardPanel extends DisposableBase {
         this.busy = false; // the person may press Undo while the card is read again
         this.readWhenHoldEnds();
         await this.load();
+        return done;
       } else {
         const p = out.problem;
-        this.post({ type: 'problem', action: m.type, problem: problemMessage(p.code, p) });
+        const shown = this.reply({ type: 'problem', action: m.type, problem: problemMessage(p.code, p) });
         // The card changed: show the new version and ask again. Nothing is resent.
         if (p.code === 'version_conflict' || p.code === 'area_change') await this.load(true, p.fresh);
         else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout') await this.load();
+        return shown;
       }
     } finally {
       this.busy = false;
@@ -311,14 +358,15 @@ export class CardPanel extends DisposableBase {
   }
 }
 
-type ActionMessage = Extract<FromWebview, { type: 'answer' | 'undo' | 'message' | 'later' | 'back' | 'delegate' | 'takeBack' }>;
+type ActionMessage = Extract<FromWebview, { type: ActionName }>;
 
 function isAction(m: FromWebview): m is ActionMessage {
-  return ['answer', 'undo', 'message', 'later', 'back', 'delegate', 'takeBack'].includes(m.type);
+  return isActionName(m.type);
 }
 
 const DONE: Record<ActionMessage['type'], string> = {
   answer: vscode.l10n.t('Answered.'),
+  gotIt: vscode.l10n.t('Got it — closed.'),
   undo: vscode.l10n.t('Undone: the card waits on you again.'),
   message: vscode.l10n.t('Sent to the assistant.'),
   later: vscode.l10n.t('Put in Later.'),
@@ -329,10 +377,9 @@ const DONE: Record<ActionMessage['type'], string> = {
 
 function toAction(m: ActionMessage, card: Card | undefined, timeZone: string): PressAction {
   switch (m.type) {
-    case 'answer':
-      // Closing a notice ("Got it") is an answer with its version and nothing else.
-      if (card?.kind === 'update' && Object.keys(m.body).length === 0) return { type: 'gotIt' };
-      return { type: 'answer', answer: m.body };
+    case 'answer': return { type: 'answer', answer: m.body };
+    // Closing a notice: its own press, with its version and nothing else.
+    case 'gotIt': return { type: 'gotIt' };
     case 'undo': return { type: 'undo' };
     case 'message': return { type: 'message', body: m.body, via: 'text' };
     case 'later': return { type: 'later', until: m.until, timeZone };

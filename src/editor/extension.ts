@@ -12,7 +12,7 @@ import type { Me } from '../api/schemas';
 import { redact as redactFacts } from '../api/runtime';
 import { createClientCore, identityFileExposure, InsecureAddressError, type ClientCore, type ConnectionState } from '../sync';
 import { CardsAuthProvider } from './auth-provider';
-import { CardPanels } from './card-panel';
+import { CardPanels, registerCardPanelRevival } from './card-panel';
 import { CardsTree, type Node as CardsTreeNode } from './cards-tree';
 import type { AssistantsTreeNode } from './assistants-view';
 import { DEMO_TERMINALS_ENV, openDemoTerminals } from './demo-terminals';
@@ -357,6 +357,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   // The words of the code shared with the card panel (src/editor/shared) in VS Code's language.
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   setLocale(vscode.env.language);
+  context.subscriptions.push(registerCardPanelRevival());
   app = new App(context);
   void app.refreshState();
   return { app, assistants: assistantsFeature };

@@ -1,5 +1,7 @@
-// The card panel's HTML shell: strict CSP with a fresh nonce, no inline script, only our script
-// and stylesheet. The card itself is rendered by dist/webview.js with textContent only.
+// The card panel's HTML shell: strict CSP with a fresh nonce, no inline script or style, only our
+// script and stylesheet. The card itself is rendered by dist/webview.js (lit-html text bindings).
+// `#live` is the panel's one live region, outside what the script re-renders: it says the status
+// (sent, undone, a problem...) and nothing else, so a pick never makes a screen reader re-read the card.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
@@ -31,7 +33,8 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, car
 <title>${title}</title>
 </head>
 <body data-card-id="${safeId}">
-<main id="root" aria-live="polite"><p class="muted">${loading}</p></main>
+<main id="root"><p class="muted">${loading}</p></main>
+<div id="live" class="sr-only" role="status" aria-live="polite" aria-atomic="true"></div>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

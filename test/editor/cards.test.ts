@@ -3,9 +3,10 @@
 // card panel reaching the sandbox as the right request (or, for high stakes, no request at all).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CardPanel } from '../../src/editor/card-panel';
+import type { CardPanel, PanelReply } from '../../src/editor/card-panel';
 import type { Node } from '../../src/editor/cards-tree';
-import type { FromWebview, ToWebview } from '../../src/editor/shared/protocol';
+import type { FromWebview } from '../../src/editor/shared/protocol';
+import { driver, driverAvailable } from './helpers/driver';
 import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 
 describe('cards (extension host, sandbox)', function () {
@@ -33,13 +34,12 @@ describe('cards (extension host, sandbox)', function () {
     return panel;
   }
 
-  /** What the person's press in the panel sends: the message, with a gesture minted right then. */
-  async function press(panel: CardPanel, m: FromWebview): Promise<void> {
-    await panel.onMessage(m, core().gestures.fromUiEvent('test:panel'));
+  /** What the person's press in the panel sends (with a gesture minted right then), and what the panel showed for it. */
+  async function press(panel: CardPanel, m: FromWebview): Promise<PanelReply | undefined> {
+    return panel.onMessage(m, core().gestures.fromUiEvent('test:panel'));
   }
-
-  const lastPosted = <T extends ToWebview['type']>(panel: CardPanel, type: T) =>
-    [...panel.posted].reverse().find((m): m is Extract<ToWebview, { type: T }> => m.type === type);
+  const done = (r: PanelReply | undefined) => (r?.message.type === 'done' ? r.message : undefined);
+  const problem = (r: PanelReply | undefined) => (r?.message.type === 'problem' ? r.message.problem : undefined);
 
   it('starts signed out, then signs in with the device flow to signed in', async () => {
     assert.notEqual(core().state.kind, 'online');
@@ -96,16 +96,15 @@ describe('cards (extension host, sandbox)', function () {
     const c = await newCard(w, { kind: 'choice', title: 'Pick a colour', options: [{ id: 'r', label: 'Red' }, { id: 'b', label: 'Blue' }] });
     await until('the card', () => core().cards.get(c.id));
     const panel = await openPanel(c.id);
-    const shown = lastPosted(panel, 'card')!;
-    assert.equal(shown.canAct, true);
-    await press(panel, { type: 'answer', version: shown.shownVersion, body: { choiceIds: ['b'], note: { text: 'go' }, via: 'text' } });
-    const done = lastPosted(panel, 'done');
-    assert.ok(done?.undoUntil, 'the undo countdown starts');
+    const shown = panel.shown()!;
+    assert.equal(panel.canAct(), true);
+    const r = await press(panel, { type: 'answer', version: shown.version, body: { choiceIds: ['b'], note: { text: 'go' }, via: 'text' } });
+    assert.ok(done(r)?.undoUntil, 'the undo countdown starts');
     assert.deepEqual(await heard(w, c.id), [], 'nothing heard during the hold');
     const h = await until('the assistant to hear', async () => { const x = await heard(w, c.id); return x.length ? x : undefined; });
     assert.equal(h[0]!.type, 'answer');
     assert.deepEqual(h[0]!.body.choiceIds, ['b']);
-    assert.equal(h[0]!.body.version, shown.shownVersion);
+    assert.equal(h[0]!.body.version, shown.version);
     assert.deepEqual(h[0]!.body.note, { text: 'go' });
     panel.dispose();
   });
@@ -114,10 +113,9 @@ describe('cards (extension host, sandbox)', function () {
     const c = await newCard(w, { kind: 'approval', title: 'Deploy to staging?' });
     await until('the card', () => core().cards.get(c.id));
     const panel = await openPanel(c.id);
-    await press(panel, { type: 'answer', version: lastPosted(panel, 'card')!.shownVersion, body: { approved: true } });
+    await press(panel, { type: 'answer', version: panel.shown()!.version, body: { approved: true } });
     await until('the answered version shown', () => panel.shown()?.status === 'answered');
-    await press(panel, { type: 'undo', version: panel.shown()!.version });
-    assert.equal(lastPosted(panel, 'done')?.action, 'undo');
+    assert.equal(done(await press(panel, { type: 'undo', version: panel.shown()!.version }))?.action, 'undo');
     assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     await sleep(6_000); // past the hold: an undone answer is never heard
     assert.deepEqual(await heard(w, c.id), []);
@@ -131,7 +129,7 @@ describe('cards (extension host, sandbox)', function () {
     await w.sb.control('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 50 });
     const remaining = async () => (await w.sb.control<{ faults: { times: number }[] }>('GET', '/_sandbox/faults')).faults[0]?.times ?? 0;
     try {
-      const pressing = press(panel, { type: 'answer', version: lastPosted(panel, 'card')!.shownVersion, body: { approved: true } });
+      const pressing = press(panel, { type: 'answer', version: panel.shown()!.version, body: { approved: true } });
       await until('the first try refused', async () => (await remaining()) < 50 || undefined, 10_000);
       panel.dispose(); // the person closed the card while the service kept failing
       await sleep(300); // a try already on the wire may still land
@@ -175,9 +173,8 @@ describe('cards (extension host, sandbox)', function () {
     const c = await newCard(w, { kind: 'text', title: 'Review this diff' });
     await until('the card', () => core().cards.get(c.id));
     const panel = await openPanel(c.id);
-    await press(panel, { type: 'loadAssistants' });
-    const list = lastPosted(panel, 'assistants')!;
-    assert.ok(list.assistants.some((a) => a.id === helper.id), 'the picker lists the helper');
+    const list = (await press(panel, { type: 'loadAssistants' }))?.message;
+    assert.ok(list?.type === 'assistants' && list.assistants.some((a) => a.id === helper.id), 'the picker lists the helper');
     await press(panel, { type: 'delegate', version: panel.shown()!.version, assistantId: helper.id, mode: 'loop', note: 'check tests' });
     assert.equal((await sandboxCard(w, c.id)).status, 'delegated');
     await until('the card with a helper', () => tree().visible('delegated').some((x) => x.id === c.id));
@@ -193,11 +190,10 @@ describe('cards (extension host, sandbox)', function () {
     const item = tree().getTreeItem({ kind: 'card', id: c.id });
     assert.equal(item.contextValue, 'card:pending card:highStakes');
     const panel = await openPanel(c.id);
-    const shown = lastPosted(panel, 'card')!;
-    assert.equal(shown.canAct, false);
-    assert.ok(shown.card.url?.startsWith('http'), 'the card has its url');
-    await press(panel, { type: 'answer', version: shown.shownVersion, body: { approved: true } });
-    assert.equal(lastPosted(panel, 'problem')?.problem.code, 'high_stakes');
+    const shown = panel.shown()!;
+    assert.equal(panel.canAct(), false);
+    assert.ok(shown.url?.startsWith('http'), 'the card has its url');
+    assert.equal(problem(await press(panel, { type: 'answer', version: shown.version, body: { approved: true } }))?.code, 'high_stakes');
     assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     assert.deepEqual(await heard(w, c.id), []);
     panel.dispose();
@@ -213,18 +209,15 @@ describe('cards (extension host, sandbox)', function () {
     // The same failure is reported again while the person looks: the card's version rises.
     await send({ title: 'Site down', severity: 'critical', dedupeKey: 'down' });
     // The person pressed Got it on the version they saw, before the new one arrived.
-    await press(panel, { type: 'answer', version: seen, body: {} });
-    assert.equal(lastPosted(panel, 'problem')?.problem.code, 'version_conflict');
-    await until('the new version shown, asking again', () => {
-      const m = lastPosted(panel, 'card');
-      return m && m.shownVersion > seen && m.changedSinceAnswer === true;
-    });
+    const refused = await press(panel, { type: 'gotIt', version: seen });
+    assert.equal(problem(refused)?.code, 'version_conflict');
+    assert.equal(refused?.sent, true, 'the service refused it');
+    await until('the new version shown, asking again', () => (panel.shown()?.version ?? 0) > seen);
     assert.equal((await sandboxCard(w, cardId)).status, 'pending', 'nothing was answered');
     // A version never shown to this panel is refused without a request.
-    const before = panel.posted.length;
-    await press(panel, { type: 'answer', version: seen + 100, body: {} });
-    assert.equal(lastPosted(panel, 'problem')?.problem.code, 'version_conflict');
-    assert.ok(!panel.posted.slice(before).some((m) => m.type === 'busy'), 'no request was started');
+    const never = await press(panel, { type: 'gotIt', version: seen + 100 });
+    assert.equal(problem(never)?.code, 'version_conflict');
+    assert.equal(never?.sent, false, 'no request was started');
     panel.dispose();
   });
 
@@ -237,8 +230,7 @@ describe('cards (extension host, sandbox)', function () {
     await until('the count to rise', () => /seen 2 times/.test(String(tree().getTreeItem({ kind: 'card', id: first.cardId }).description)));
     assert.match(String(tree().getTreeItem({ kind: 'card', id: first.cardId }).contextValue), /card:update/);
     const panel = await openPanel(first.cardId);
-    await press(panel, { type: 'answer', version: panel.shown()!.version, body: {} });
-    assert.equal(lastPosted(panel, 'done')?.action, 'answer');
+    assert.equal(done(await press(panel, { type: 'gotIt', version: panel.shown()!.version }))?.action, 'gotIt');
     await until('the notice to leave Waiting on you', async () => (await sandboxCard(w, first.cardId)).status !== 'pending');
     panel.dispose();
   });
@@ -278,31 +270,59 @@ describe('cards (extension host, sandbox)', function () {
     w.app.live!.panels.get(notice.cardId)?.dispose();
   });
 
-  it('an open panel follows the connection: actions off while offline, on again once back', async () => {
+  // What the person sees in the panel's webview (only one panel is open in the tests below).
+  const WV = ['iframe.webview.ready', 'iframe#active-frame'];
+  const inPanel = (selector: string) => ({ selector, frames: WV, timeout: 60_000 });
+
+  it('an open panel follows the connection: actions off while offline, on again once back', async function () {
+    if (!driverAvailable()) this.skip();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const c = await newCard(w, { kind: 'approval', title: 'Follow the connection' });
     await until('the card', () => core().cards.get(c.id));
     const panel = await openPanel(c.id);
-    assert.equal(lastPosted(panel, 'card')?.canAct, true);
+    await driver.waitFor({ ...inPanel('button[data-key="approve"]:enabled'), state: 'attached' });
     await w.sb.control('POST', '/_sandbox/faults', { path: '/v1', status: 503, times: 1000 });
     try {
       await until('offline', () => core().state.kind === 'offline', 120_000);
-      await until('the panel shown again without actions', () => lastPosted(panel, 'card')?.canAct === false);
+      await driver.waitFor({ ...inPanel('button[data-key="approve"]:disabled'), state: 'attached' });
     } finally {
       await w.sb.control('DELETE', '/_sandbox/faults');
     }
     await until('back online', () => core().state.kind === 'online', 120_000);
-    await until('the panel shown again with actions', () => lastPosted(panel, 'card')?.canAct === true);
+    await driver.waitFor({ ...inPanel('button[data-key="approve"]:enabled'), state: 'attached' });
     panel.dispose();
   });
 
-  it('keeps a draft when the panel is closed and opened again', async () => {
+  it('keeps a draft when the panel is closed and opened again', async function () {
+    if (!driverAvailable()) this.skip();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const c = await newCard(w, { kind: 'text', title: 'Describe the bug' });
     await until('the card', () => core().cards.get(c.id));
     const p1 = await openPanel(c.id);
     await p1.onMessage({ type: 'draft', draft: { text: 'half an answer', note: 'ask me later' } });
     p1.dispose();
     const p2 = await openPanel(c.id);
-    assert.deepEqual(lastPosted(p2, 'card')?.draft, { text: 'half an answer', note: 'ask me later' });
+    assert.equal(await driver.value(inPanel('#field-text')), 'half an answer');
+    assert.equal(await driver.value(inPanel('#field-note')), 'ask me later');
+    p2.dispose();
+  });
+
+  it('a panel VS Code brings back after a window reload shows its card again, with its draft', async function () {
+    if (!driverAvailable()) this.skip();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const c = await newCard(w, { kind: 'text', title: 'Revived after a reload' });
+    await until('the card', () => core().cards.get(c.id));
+    const p1 = await openPanel(c.id);
+    await p1.onMessage({ type: 'draft', draft: { text: 'typed before the reload' } });
+    p1.dispose();
+    // What the serializer is handed after a reload: a bare panel of this view type.
+    const bare = vscode.window.createWebviewPanel('assistantCards.card', 'Card', vscode.ViewColumn.Active);
+    w.app.live!.panels.revive(c.id, bare);
+    const p2 = await until('the revived panel', () => w.app.live!.panels.get(c.id));
+    assert.equal(p2.panel, bare, 'the panel VS Code brought back is the one shown');
+    await until('the webview handshake', () => p2.isReady() && p2.shown()?.id === c.id);
+    assert.equal(await driver.text(inPanel('#title')), 'Revived after a reload');
+    assert.equal(await driver.value(inPanel('#field-text')), 'typed before the reload');
     p2.dispose();
   });
 

@@ -100,20 +100,17 @@ describe('cards in the workbench (Playwright)', function () {
     const c = await newCard(w!, { kind: 'choice', title: 'Keep the cache?', options: [{ id: 'y', label: 'Keep it' }, { id: 'n', label: 'Drop it' }] });
     await driver.waitFor(row('Keep the cache?'));
     await openOnly(c.id, 'Keep the cache?');
-    // Keys wait a moment after the card shows and the panel gets focus (ANSWER_KEYS_QUIET_MS).
+    // Keys wait a moment after the card shows and the panel gets focus (ANSWER_KEYS_QUIET_MS):
+    // the panel's body says when they count again.
     await driver.click(inPanel('#title'));
-    await settle(800);
+    await driver.waitFor({ ...inPanel('body[data-keys="ready"]'), state: 'attached' });
     await driver.type('1');
     await driver.waitFor(inPanel('label.option.chosen:has-text("Keep it")'));
     await driver.type('\n');
     await driver.waitFor(inPanel('#countdown'));
-    // U may land inside the keys' quiet moment after the answered version showed (a busy
-    // machine): press again until the panel says Undone (a second U has nothing left to undo).
-    for (let attempt = 1; ; attempt++) {
-      await driver.type('u');
-      const undone = await driver.waitFor({ ...inPanel('.notice:has-text("Undone")'), timeout: 3_000 }).then(() => true, () => false);
-      if (undone || attempt === 4) break;
-    }
+    // U once Undo is on offer: the answered result is shown and no press is on its way.
+    await driver.waitFor(inPanel('button[data-key="undo"]:enabled'));
+    await driver.type('u');
     await driver.waitFor(inPanel('.notice:has-text("Undone")'));
     await driver.screenshot('ui-08-undone');
     assert.equal((await sandboxCard(w!, c.id)).status, 'pending');

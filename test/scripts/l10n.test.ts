@@ -77,9 +77,14 @@ function exempt(node: ts.Node): boolean {
 }
 
 function literalText(node: ts.Node): string | undefined {
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ');
-  return undefined;
+  let text: string | undefined;
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
+  else if (ts.isTemplateExpression(node)) text = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ');
+  // A lit-html template (html`...`) is markup: its words are what is left outside the tags.
+  if (text !== undefined && node.parent && ts.isTaggedTemplateExpression(node.parent) && node.parent.tag.getText() === 'html') {
+    text = text.replace(/<[^>]*>/g, ' ');
+  }
+  return text;
 }
 
 export function violations(): string[] {

@@ -72,12 +72,17 @@ export type ToWebview =
   | { type: 'problem'; action: string; problem: ShownProblem }
   | { type: 'gone'; message: string };
 
-export type ActionName = 'answer' | 'undo' | 'message' | 'later' | 'back' | 'delegate' | 'takeBack';
+/** The presses that act on the card (each becomes one request with the shown version). */
+export const ACTIONS = ['answer', 'gotIt', 'undo', 'message', 'later', 'back', 'delegate', 'takeBack'] as const;
+export type ActionName = (typeof ACTIONS)[number];
+export const isActionName = (v: unknown): v is ActionName => (ACTIONS as readonly unknown[]).includes(v);
 
 /** Webview -> host. `version` is always the card version the person was shown. */
 export type FromWebview =
   | { type: 'ready' }
   | { type: 'answer'; version: number; body: AnswerPayload }
+  /** Closes a notice (an `update` card): its own press, never an empty answer. */
+  | { type: 'gotIt'; version: number }
   | { type: 'undo'; version: number }
   | { type: 'message'; version: number; body: string }
   | { type: 'later'; version: number; until: string }
@@ -143,7 +148,7 @@ export function isFromWebview(m: unknown): m is FromWebview {
   switch (m.type) {
     case 'ready': case 'openInBrowser': case 'goToTerminal': case 'loadAssistants': case 'close': return true;
     case 'answer': return isVersion(m.version) && isAnswerPayload(m.body);
-    case 'undo': case 'back': case 'takeBack': return isVersion(m.version);
+    case 'undo': case 'back': case 'takeBack': case 'gotIt': return isVersion(m.version);
     case 'message': return isVersion(m.version) && isText(m.body) && m.body.trim().length > 0;
     case 'later': return isVersion(m.version) && isStr(m.until) && m.until.length <= 64;
     case 'delegate':

@@ -12,6 +12,13 @@ export interface Target {
   timeout?: number;
 }
 
+export interface AxeViolation {
+  id: string;
+  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  help: string;
+  nodes: { target: string[]; html: string; failureSummary?: string }[];
+}
+
 export function driverAvailable(): boolean {
   return testEnv.driver !== undefined;
 }
@@ -36,6 +43,12 @@ export const driver = {
   waitFor: (t: Target & { state?: 'visible' | 'hidden' | 'attached' | 'detached' }) => op<{ ok: true }>({ op: 'waitFor', ...t }),
   text: async (t: Target) => (await op<{ text: string }>({ op: 'text', ...t })).text,
   texts: async (t: Target) => (await op<{ texts: string[] }>({ op: 'texts', ...t })).texts,
+  /** The element with the keyboard in `t`'s document (its data-key, else id or tag) and its focus ring; key null when none. */
+  focused: (t: Target) => op<{ key: string | null; outlineStyle?: string; outlineWidth?: string; outlineColor?: string }>({ op: 'focused', ...t }),
+  /** The value of an input, textarea or select. */
+  value: async (t: Target) => (await op<{ value: string }>({ op: 'value', ...t })).value,
+  /** axe-core on the page (or inside `frames`): the violations, with their impact. */
+  axe: async (t: Partial<Target> = {}) => (await op<{ violations: AxeViolation[] }>({ op: 'axe', ...t })).violations,
   count: async (t: Target) => (await op<{ count: number }>({ op: 'count', ...t })).count,
   /** Opens `url` in a new tab named `page` (for example the sandbox's approval page). */
   open: (page: string, url: string) => op<{ ok: true }>({ op: 'open', page, url }),

@@ -1,0 +1,117 @@
+// What a press in the card panel posts to the host: each function takes the panel's state and
+// returns the one message to send (always naming the version on screen), or a refusal to show,
+// or nothing when the press does nothing now. Pure, so it is tested in plain Node.
+import type { Card } from '../../src/api/schemas';
+import { localDateTimeToIso } from '../../src/editor/shared/format';
+import { t } from '../../src/editor/shared/l10n';
+import type { AnswerPayload, FromWebview, ShownProblem } from '../../src/editor/shared/protocol';
+import type { PanelState } from './state';
+import { canAnswer, disabled, waitsOnYou } from './state';
+
+export type PressResult = { post: FromWebview } | { refuse: ShownProblem } | undefined;
+
+/** An answer with the note the person wrote (if any). */
+export function answer(s: PanelState, b: AnswerPayload): PressResult {
+  if (disabled(s)) return undefined;
+  const body = { ...b };
+  const note = s.draft.note?.trim();
+  if (note) { body.note = { text: note }; body.via = 'text'; }
+  return { post: { type: 'answer', version: s.shownVersion, body } };
+}
+
+/** The Answer button (and Enter): the form's picks and words. */
+export function answerFromForm(s: PanelState): PressResult {
+  const c = s.card;
+  if (!c || !canAnswer(s)) return undefined;
+  const d = s.draft;
+  const body: AnswerPayload = {};
+  if (d.choiceIds?.length) body.choiceIds = d.choiceIds;
+  if (c.kind !== 'choice' && d.text?.trim()) { body.text = d.text; body.via = 'text'; }
+  if (c.kind === 'questions') body.answers = d.answers ?? {};
+  if (c.kind === 'failure') {
+    const idx = (c.steps ?? []).findIndex((x) => x.state === 'failed');
+    if (idx >= 0) body.failedStep = idx;
+  }
+  return answer(s, body);
+}
+
+/** Closes a notice: its own message, not an empty answer. */
+export function gotIt(s: PanelState): PressResult {
+  if (disabled(s) || s.card?.kind !== 'update') return undefined;
+  return { post: { type: 'gotIt', version: s.shownVersion } };
+}
+
+export function undo(s: PanelState): PressResult {
+  if (disabled(s) || !s.undoUntil) return undefined;
+  return { post: { type: 'undo', version: s.shownVersion } };
+}
+
+export function later(s: PanelState, until: string): PressResult {
+  if (disabled(s)) return undefined;
+  return { post: { type: 'later', version: s.shownVersion, until } };
+}
+
+/** "Later until then": the date and time fields, in the person's time zone. */
+export function laterAt(s: PanelState): PressResult {
+  const iso = localDateTimeToIso(s.draft.laterDate ?? '', s.draft.laterTime ?? '', s.timeZone);
+  if (!iso) return { refuse: { code: 'bad_input', message: t('Pick a date and a time.'), next: t('Both fields are needed.') } };
+  return later(s, iso);
+}
+
+export function back(s: PanelState): PressResult {
+  if (disabled(s)) return undefined;
+  return { post: { type: 'back', version: s.shownVersion } };
+}
+
+export function takeBack(s: PanelState): PressResult {
+  if (disabled(s)) return undefined;
+  return { post: { type: 'takeBack', version: s.shownVersion } };
+}
+
+export function message(s: PanelState): PressResult {
+  if (disabled(s)) return undefined;
+  const text = s.draft.message?.trim();
+  if (!text) return { refuse: { code: 'bad_input', message: t('Write something first.'), next: t('Type your words, then Send.') } };
+  return { post: { type: 'message', version: s.shownVersion, body: text } };
+}
+
+/** The helper the hand-over form shows as picked: the draft's, else the first in the list. */
+export function pickedHelper(s: PanelState): string | undefined {
+  const list = s.assistants ?? [];
+  return list.some((a) => a.id === s.draft.delegateAssistantId) ? s.draft.delegateAssistantId : list[0]?.id;
+}
+
+/** The agent the hand-over form shows as picked ('' is any agent). */
+export function pickedAgent(s: PanelState): string {
+  const agents = s.assistants?.find((a) => a.id === pickedHelper(s))?.agents ?? [];
+  return agents.some((g) => g.id === s.draft.delegateAgentId) ? s.draft.delegateAgentId ?? '' : '';
+}
+
+export function delegate(s: PanelState): PressResult {
+  const assistantId = pickedHelper(s);
+  if (disabled(s) || !assistantId) return undefined;
+  const agentId = pickedAgent(s);
+  const note = s.draft.delegateNote?.trim();
+  return {
+    post: {
+      type: 'delegate', version: s.shownVersion, assistantId, ...(agentId ? { agentId } : {}),
+      mode: s.draft.delegateMode === 'loop' ? 'loop' : 'freely', ...(note ? { note } : {}),
+    },
+  };
+}
+
+/** A digit key picks the option with that number, when the card asks. */
+export function optionForKey(s: PanelState, key: string): NonNullable<Card['options']>[number] | undefined {
+  const c = s.card;
+  if (!c || !/^[1-9]$/.test(key) || !waitsOnYou(c) || disabled(s)) return undefined;
+  return c.options?.[Number(key) - 1];
+}
+
+/** Enter outside a button: answers the form, or closes a notice. Approvals answer by their buttons only. */
+export function enter(s: PanelState): PressResult {
+  const c = s.card;
+  if (!c || !waitsOnYou(c)) return undefined;
+  if (c.kind === 'update') return gotIt(s);
+  if (c.kind === 'approval') return undefined;
+  return answerFromForm(s);
+}

@@ -1,0 +1,164 @@
+// The card panel's state: one value, changed only by `reduce` from the host's messages and the
+// person's input. Pure (no DOM, no clock of its own), so it is tested in plain Node.
+import type { Card } from '../../src/api/schemas';
+import { secondsLeft } from '../../src/editor/shared/format';
+import { t } from '../../src/editor/shared/l10n';
+import type { AssistantChoice, Draft, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
+
+export interface PanelState {
+  cardId: string;
+  card?: Card;
+  /** The version every press names: the one on screen. */
+  shownVersion: number;
+  changedSinceAnswer: boolean;
+  canAct: boolean;
+  timeZone: string;
+  undoUntil?: string;
+  clockSkewMs: number;
+  draft: Draft;
+  assistants?: AssistantChoice[];
+  busy?: string;
+  notice?: string;
+  /** What the person answered (or wrote), shown under the result as plain text. */
+  answered?: string;
+  sentWords: Record<string, string>;
+  problem?: ShownProblem;
+  gone?: string;
+  showHandOver: boolean;
+  /** Bumped when the translations arrive: the words on screen change, nothing else. */
+  words: number;
+}
+
+/** What the person did in the panel that changes what it shows (presses that post are in actions.ts). */
+export type Input =
+  | { type: 'pick'; optionId: string; multi: boolean }
+  | { type: 'edit'; field: 'text' | 'note' | 'message' | 'laterDate' | 'laterTime' | 'delegateNote'; value: string }
+  | { type: 'editAsk'; askId: string; value: string }
+  | { type: 'pickHelper'; assistantId: string }
+  | { type: 'pickAgent'; agentId: string }
+  | { type: 'pickMode'; mode: 'freely' | 'loop' }
+  | { type: 'handOverForm'; open: boolean }
+  /** A press the panel refused itself (nothing to send): said like a problem. */
+  | { type: 'refused'; problem: ShownProblem }
+  /** The hold's countdown reached zero. */
+  | { type: 'holdOver' };
+
+export type PanelEvent = (ToWebview & { nowMs?: number }) | Input;
+
+export function initialState(cardId: string, saved: unknown, timeZone: string): PanelState {
+  const s = saved as { cardId?: unknown; draft?: unknown } | undefined;
+  const draft = s && s.cardId === cardId && typeof s.draft === 'object' && s.draft ? (s.draft as Draft) : {};
+  return { cardId, shownVersion: -1, changedSinceAnswer: false, canAct: false, timeZone, clockSkewMs: 0, draft, showHandOver: false, sentWords: {}, words: 0 };
+}
+
+export const waitsOnYou = (c: Card) => c.status === 'pending' && c.turn === 'you';
+/** Presses are off: signed out, high stakes, or a press on its way. */
+export const disabled = (s: PanelState) => !s.canAct || s.busy !== undefined;
+
+/**
+ * The next state. `localNow` is this computer's clock (the host's clock offset is kept from the
+ * card message).
+ */
+export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelState {
+  switch (e.type) {
+    case 'words': return { ...s, words: s.words + 1 };
+    case 'card': {
+      const newVersion = s.card !== undefined && s.shownVersion !== e.shownVersion;
+      let draft = s.draft;
+      if (e.draft && Object.keys(draft).length === 0) draft = e.draft;
+      // Keep a selection only if its options still exist on the new version.
+      const ids = new Set((e.card.options ?? []).map((o) => o.id));
+      if (draft.choiceIds) draft = { ...draft, choiceIds: draft.choiceIds.filter((id) => ids.has(id)) };
+      // Undone or taken back: the card asks again, so what was answered no longer stands.
+      const asksAgain = waitsOnYou(e.card) && s.busy === undefined && newVersion;
+      return {
+        ...s,
+        card: e.card,
+        shownVersion: e.shownVersion,
+        changedSinceAnswer: e.changedSinceAnswer ?? (s.changedSinceAnswer && !newVersion),
+        canAct: e.canAct,
+        timeZone: e.timeZone || s.timeZone,
+        undoUntil: e.undoUntil,
+        clockSkewMs: e.nowMs - localNow,
+        draft,
+        gone: undefined,
+        sentWords: e.sentWords ?? s.sentWords,
+        answered: asksAgain ? undefined : s.answered,
+      };
+    }
+    case 'assistants': return { ...s, assistants: e.assistants };
+    case 'busy': return { ...s, busy: e.action, problem: undefined, notice: undefined };
+    case 'done': {
+      const next: PanelState = {
+        ...s, busy: undefined, notice: e.message, problem: undefined, changedSinceAnswer: false,
+        answered: e.answered, shownVersion: e.version,
+      };
+      if (e.undoUntil) { next.undoUntil = e.undoUntil; next.clockSkewMs = e.nowMs - localNow; }
+      if (e.action === 'answer' || e.action === 'message') next.draft = {};
+      if (e.action === 'delegate') next.showHandOver = false;
+      return next;
+    }
+    case 'problem': return { ...s, busy: undefined, problem: e.problem, notice: undefined };
+    case 'gone': return { ...s, gone: e.message };
+    case 'pick': {
+      const cur = new Set(s.draft.choiceIds ?? []);
+      if (e.multi) { if (cur.has(e.optionId)) cur.delete(e.optionId); else cur.add(e.optionId); } else { cur.clear(); cur.add(e.optionId); }
+      return { ...s, draft: { ...s.draft, choiceIds: [...cur] } };
+    }
+    case 'edit': return { ...s, draft: { ...s.draft, [e.field]: e.value } };
+    case 'editAsk': return { ...s, draft: { ...s.draft, answers: { ...(s.draft.answers ?? {}), [e.askId]: e.value } } };
+    case 'pickHelper': return { ...s, draft: { ...s.draft, delegateAssistantId: e.assistantId, delegateAgentId: '' } };
+    case 'pickAgent': return { ...s, draft: { ...s.draft, delegateAgentId: e.agentId } };
+    case 'pickMode': return { ...s, draft: { ...s.draft, delegateMode: e.mode } };
+    case 'handOverForm': return { ...s, showHandOver: e.open };
+    case 'refused': return { ...s, problem: e.problem };
+    case 'holdOver': {
+      if (!s.undoUntil) return s;
+      // A notice has no assistant: its Got it just closes it.
+      const notice = s.card?.status === 'delegated' ? t('The helper has it now.')
+        : s.card?.kind === 'update' ? t('Got it — closed.') : t('The assistant has heard your answer.');
+      return { ...s, undoUntil: undefined, notice };
+    }
+  }
+}
+
+/** The service's clock, as the host last told it. */
+export const serviceNow = (s: PanelState, localNow: number) => localNow + s.clockSkewMs;
+
+/** Seconds left in the hold (0 when none). */
+export const holdLeft = (s: PanelState, localNow: number) => (s.undoUntil ? secondsLeft(s.undoUntil, serviceNow(s, localNow)) : 0);
+
+/** Whether the form holds enough to answer. */
+export function canAnswer(s: PanelState): boolean {
+  const c = s.card;
+  if (!c) return false;
+  const d = s.draft;
+  switch (c.kind) {
+    case 'choice': return (d.choiceIds?.length ?? 0) > 0;
+    case 'text': return !!d.text?.trim();
+    case 'questions': return (c.asks ?? []).every((a) => !!d.answers?.[a.id]?.trim());
+    case 'failure': return c.options?.length ? (d.choiceIds?.length ?? 0) > 0 : true;
+    default: return (d.choiceIds?.length ?? 0) > 0 || !!d.text?.trim();
+  }
+}
+
+/** A problem the banner above the title already explains (the card changed since it was seen). */
+export const problemInBanner = (s: PanelState) =>
+  s.changedSinceAnswer && (s.problem?.code === 'version_conflict' || s.problem?.code === 'area_change');
+
+/**
+ * What the status region says to a screen reader: only the status (sending, sent, undone,
+ * answered, a problem, changed since you saw it). The card itself is read by moving through it,
+ * never re-announced because a box was ticked.
+ */
+export function announcement(s: PanelState): string {
+  if (s.gone) return s.gone;
+  if (s.problem && !problemInBanner(s)) return `${s.problem.message} ${s.problem.next}`;
+  if (s.changedSinceAnswer && s.card) return changedText(s.card);
+  if (s.busy) return t('Sending…');
+  if (s.notice) return s.notice;
+  return '';
+}
+
+export const changedText = (c: Card) =>
+  t('This card changed after you saw it (now version {0}). Nothing was sent. Read it again and answer.', c.version);

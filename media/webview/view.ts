@@ -1,0 +1,356 @@
+// The card panel's view: the state as lit-html templates. lit-html updates only the parts that
+// changed (lists keyed by id), so focus, the text being typed (IME composition too) and a screen
+// reader's place survive an update. Card text only ever goes into text bindings (a text node or an
+// attribute's value): no unsafeHTML, no innerHTML.
+import { html, nothing, type TemplateResult } from 'lit-html';
+import { live } from 'lit-html/directives/live.js';
+import { repeat } from 'lit-html/directives/repeat.js';
+import type { Card } from '../../src/api/schemas';
+import { ago, dateTime, seen } from '../../src/editor/shared/format';
+import { historyLine } from '../../src/editor/shared/history-line';
+import { t } from '../../src/editor/shared/l10n';
+import type { FromWebview } from '../../src/editor/shared/protocol';
+import * as act from './actions';
+import type { Input, PanelState } from './state';
+import { canAnswer, changedText, disabled, holdLeft, problemInBanner, serviceNow, waitsOnYou } from './state';
+import { visibleControls as v } from './text';
+
+/** What the view calls back: input changes the state, a press may post, a request posts. */
+export interface ViewHooks {
+  input(e: Input): void;
+  /**
+   * A press on a button. `guarded`: a keyboard activation (Enter or Space on the focused button)
+   * waits out the key guard's quiet moment; a mouse click always counts.
+   */
+  press(e: Event, what: (s: PanelState) => act.PressResult, guarded?: boolean): void;
+  post(m: FromWebview): void;
+}
+
+type Part = TemplateResult | typeof nothing;
+
+export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
+  if (s.gone) return html`<p class="problem">${v(s.gone)}</p>`;
+  const c = s.card;
+  if (!c) {
+    // The first read failed: say so and what happens next (it is read again once back online).
+    return s.problem
+      ? html`<p class="problem">${v(`${s.problem.message} ${s.problem.next}`)}</p>`
+      : html`<p class="muted">${t('Loading the card…')}</p>`;
+  }
+  const now = serviceNow(s, localNow);
+  return html`
+    ${header(s, c, on, now)}
+    ${statusArea(s, on, localNow)}
+    ${c.summary ? html`<p class="summary">${v(c.summary)}</p>` : nothing}
+    ${proposal(c)}
+    ${body(s, c, on, now)}
+    ${laterSection(s, c, on)}
+    ${handOverSection(s, c, on)}
+    ${messageSection(s, c, on)}
+    ${history(s, c)}
+    <footer class="keys muted">${t('1–9 pick an option · Enter answers · U undo · L Later · Esc closes')}</footer>`;
+}
+
+function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
+  const meta: string[] = [];
+  if (c.assistant) meta.push(c.agent ? `${c.assistant.name} · ${c.agent.name}` : c.assistant.name);
+  if (c.area) meta.push(c.area.name);
+  if (c.machine) meta.push(c.machine.name);
+  if (c.urgency) meta.push(c.urgency);
+  if (c.createdAt) meta.push(`asked ${ago(c.createdAt, now)}`);
+  return html`<header>
+    <div class="badges">
+      <span class="badge kind kind-${safeClass(c.kind)}">${v(kindLabel(c))}</span>
+      <span class="badge state">${v(stateLabel(c))}</span>
+      ${c.blocking ? html`<span class="badge blocking">${t('blocking')}</span>` : nothing}
+      ${c.highStakes ? html`<span class="badge stakes">${t('high stakes')}</span>` : nothing}
+    </div>
+    <h1 id="title">${v(c.title)}</h1>
+    <p class="meta muted">${v(meta.join(' · '))}${c.assistant
+      ? html`<button class="link" data-key="go-terminal" title=${t('Show the terminal where the asking assistant runs')}
+          @click=${() => on.post({ type: 'goToTerminal' })}>${t('Go to terminal')}</button>`
+      : nothing}</p>
+    ${c.highStakes ? html`<div class="banner stakes" role="note">
+      <span>${t('High stakes: this card spends money, cannot be undone or goes public, so it is answered only in the service. Every action here is off.')}</span>
+      ${c.url ? html`<button class="primary" data-key="open-browser" @click=${() => on.post({ type: 'openInBrowser' })}>${t('Open in browser')}</button>` : nothing}
+    </div>` : nothing}
+    ${s.changedSinceAnswer ? html`<div class="banner changed">${v(changedText(c))}</div>` : nothing}
+  </header>`;
+}
+
+function kindLabel(c: Card): string {
+  switch (c.kind) {
+    case 'choice': return c.multi ? t('choose several') : t('choose one');
+    case 'approval': return t('approval');
+    case 'text': return t('question');
+    case 'questions': return t('questions');
+    case 'failure': return t('failed step');
+    case 'update': return c.severity ? t('notice · {0}', c.severity) : t('notice');
+    default: return c.kind;
+  }
+}
+
+function stateLabel(c: Card): string {
+  if (c.status === 'pending') return c.turn === 'you' ? t('waiting on you') : t('waiting on the assistant');
+  if (c.status === 'answered') return t('answered');
+  if (c.status === 'snoozed') return t('in Later');
+  if (c.status === 'delegated') return t('with a helper');
+  if (c.status === 'done') return t('done');
+  return c.status;
+}
+
+/** What happened to the press: shown here; the live region (outside this view) says it aloud. */
+function statusArea(s: PanelState, on: ViewHooks, localNow: number): Part {
+  const left = holdLeft(s, localNow);
+  const delegated = s.card?.status === 'delegated';
+  const p = s.problem && !problemInBanner(s) ? s.problem : undefined;
+  return html`<section id="status">
+    ${s.busy ? html`<p class="muted">${t('Sending…')}</p>` : nothing}
+    ${s.notice ? html`<p class="notice">${v(s.notice)}</p>` : nothing}
+    ${s.answered ? html`<p class="answered" id="answered">${v(s.answered)}</p>` : nothing}
+    ${left > 0 ? html`<div class="undo">
+      <span id="countdown">${countdownText(s, left)}</span>
+      ${delegated ? nothing : html`<button data-key="undo" ?disabled=${disabled(s)} @click=${(e: Event) => on.press(e, act.undo)}>${t('Undo')}</button>`}
+    </div>` : nothing}
+    ${p ? html`<div class="problem">
+      <strong>${v(p.message)}</strong> <span>${v(p.next)}</span>
+      ${p.detail ? html`<p class="detail">${v(t('The service says: {0}', p.detail))}</p>` : nothing}
+      ${p.fields?.length ? html`<ul class="fields">${repeat(p.fields, (f) => f.field, (f) => html`<li>${v(`${f.field}: ${f.reason}`)}</li>`)}</ul>` : nothing}
+      ${p.url ? html`<button data-key="problem-open" @click=${() => on.post({ type: 'openInBrowser' })}>${t('Open in browser')}</button>` : nothing}
+    </div>` : nothing}
+  </section>`;
+}
+
+// A hand-over is undone with Take back (below); an answer with Undo; a notice just closes.
+const countdownText = (s: PanelState, left: number) => (s.card?.status === 'delegated'
+  ? t('The helper can see it in {0} s.', left)
+  : s.card?.kind === 'update' ? t('Closes in {0} s.', left) : t('The assistant hears it in {0} s.', left));
+
+function proposal(c: Card): Part {
+  if (!c.proposal) return nothing;
+  const rows = Object.entries(c.proposal);
+  return html`<section class="proposal"><h2>${t('The helper proposes')}</h2><ul>
+    ${rows.map(([k, x]) => html`<li>${v(`${k}: ${typeof x === 'string' ? x : JSON.stringify(x)}`)}</li>`)}
+  </ul></section>`;
+}
+
+// ----- answering -----
+
+function body(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
+  if (!waitsOnYou(c)) return nothing;
+  if (c.kind === 'update') return updateBody(s, c, on, now);
+  const off = disabled(s);
+  let parts: Part[];
+  switch (c.kind) {
+    case 'choice': parts = [optionsList(s, c, !!c.multi, on)]; break;
+    case 'approval': parts = []; break;
+    case 'text': parts = [textArea(s, 'text', t('Your answer'), 4, on)]; break;
+    case 'questions': parts = [html`${repeat(c.asks ?? [], (a) => a.id, (a, i) => askBlock(s, a, i, on))}`]; break;
+    case 'failure': parts = [stepsList(c), c.options?.length ? optionsList(s, c, false, on) : nothing]; break;
+    default: parts = [c.options?.length ? optionsList(s, c, !!c.multi, on) : nothing, textArea(s, 'text', t('Your answer'), 3, on)];
+  }
+  return html`<section class="answer">
+    ${parts}
+    ${textArea(s, 'note', t('Note to the assistant (optional)'), 2, on)}
+    <div class="actions">
+      ${c.kind === 'approval'
+        ? html`<button class="primary" data-key="approve" ?disabled=${off} @click=${(e: Event) => on.press(e, (x) => act.answer(x, { approved: true }), true)}>${t('Approve')}</button>
+               <button data-key="decline" ?disabled=${off} @click=${(e: Event) => on.press(e, (x) => act.answer(x, { approved: false }), true)}>${t('Decline')}</button>`
+        : html`<button class="primary" id="answer" data-key="answer" ?disabled=${off || !canAnswer(s)} @click=${(e: Event) => on.press(e, act.answerFromForm, true)}>${t('Answer')}</button>`}
+      <button data-key="theyDecide" ?disabled=${off} title=${t('Hand the decision back to the assistant')}
+        @click=${(e: Event) => on.press(e, (x) => act.answer(x, { theyDecide: true }), true)}>${t('You decide')}</button>
+    </div>
+  </section>`;
+}
+
+function optionsList(s: PanelState, c: Card, multi: boolean, on: ViewHooks): Part {
+  const rec = new Set(c.recommendedIds ?? []);
+  const chosen = new Set(s.draft.choiceIds ?? []);
+  const off = disabled(s);
+  return html`<div class="options" role=${multi ? 'group' : 'radiogroup'} aria-label=${t('Options')}>
+    ${repeat(c.options ?? [], (o) => o.id, (o, i) => html`<label class="option${chosen.has(o.id) ? ' chosen' : ''}" for=${`opt-${i}`}>
+      <input type=${multi ? 'checkbox' : 'radio'} name="option" id=${`opt-${i}`} data-key=${`opt-${i}`}
+        .checked=${live(chosen.has(o.id))} ?disabled=${off}
+        @change=${() => on.input({ type: 'pick', optionId: o.id, multi })}>
+      ${i < 9 ? html`<span class="key" aria-hidden="true">${String(i + 1)}</span>` : nothing}
+      <span class="label">${v(o.label)}</span>
+      ${rec.has(o.id) ? html`<span class="badge rec">★ recommended</span>` : nothing}
+    </label>`)}
+  </div>`;
+}
+
+function askBlock(s: PanelState, ask: NonNullable<Card['asks']>[number], i: number, on: ViewHooks): Part {
+  const answers = s.draft.answers ?? {};
+  const off = disabled(s);
+  if (ask.options?.length) {
+    return html`<fieldset class="ask"><legend>${v(ask.title)}</legend>
+      ${repeat(ask.options, (o) => o.id, (o, j) => html`<label class="option" for=${`ask-${i}-${j}`}>
+        <input type="radio" name=${`ask-${i}`} id=${`ask-${i}-${j}`} data-key=${`ask-${i}-${j}`}
+          .checked=${live(answers[ask.id] === o.id)} ?disabled=${off}
+          @change=${() => on.input({ type: 'editAsk', askId: ask.id, value: o.id })}>
+        <span class="label">${v(o.label)}</span>
+      </label>`)}
+    </fieldset>`;
+  }
+  return html`<fieldset class="ask"><legend>${v(ask.title)}</legend>
+    <input type="text" data-key=${`ask-${i}`} .value=${live(answers[ask.id] ?? '')} ?disabled=${off} aria-label=${v(ask.title)}
+      @input=${(e: Event) => on.input({ type: 'editAsk', askId: ask.id, value: (e.target as HTMLInputElement).value })}>
+  </fieldset>`;
+}
+
+function stepsList(c: Card): Part {
+  const steps = c.steps ?? [];
+  const failedIdx = steps.findIndex((x) => x.state === 'failed');
+  return html`<ol class="steps">${steps.map((x, i) => html`<li class="step step-${safeClass(x.state ?? 'unknown')}">
+    <span class="label">${v(x.title)}</span>${x.state ? html`<span class="badge">${v(x.state)}</span>` : nothing}
+    ${x.detail ? html`<div class="muted detail">${v(x.detail)}</div>` : nothing}
+    ${i === failedIdx ? html`<span class="muted">${t(' (the step that failed)')}</span>` : nothing}
+  </li>`)}</ol>`;
+}
+
+function textArea(s: PanelState, field: 'text' | 'note' | 'message', label: string, rows: number, on: ViewHooks): Part {
+  const id = `field-${field}`;
+  return html`<div class="field">
+    <label for=${id}>${label}</label>
+    <textarea id=${id} data-key=${id} rows=${rows} .value=${live(s.draft[field] ?? '')}
+      ?disabled=${field === 'message' ? !s.canAct : disabled(s)}
+      @input=${(e: Event) => on.input({ type: 'edit', field, value: (e.target as HTMLTextAreaElement).value })}></textarea>
+  </div>`;
+}
+
+function updateBody(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
+  const facts: string[] = [];
+  if (c.severity) facts.push(`severity ${c.severity}`);
+  facts.push(seen(c.count, c.lastAt ?? c.createdAt, now));
+  if (c.firstAt) facts.push(`first ${ago(c.firstAt, now)}`);
+  if (c.worker) facts.push(`worker ${c.worker}`);
+  const from = [c.webhook?.name, c.webhook?.area?.name, c.from].filter(Boolean).join(' · ');
+  const url = c.url;
+  return html`<section class="answer update">
+    ${from ? html`<p class="meta">${v(from)}</p>` : nothing}
+    <p>${v(facts.join(' · '))}</p>
+    ${url ? html`<p><button class="link" data-key="update-link" @click=${(e: Event) => { e.preventDefault(); on.post({ type: 'openLink', url }); }}>${v(linkText(url))}</button></p>` : nothing}
+    <div class="actions">
+      <button class="primary" data-key="gotit" ?disabled=${disabled(s)} @click=${(e: Event) => on.press(e, act.gotIt, true)}>${t('Got it')}</button>
+    </div>
+  </section>`;
+}
+
+/** A link's text is its address (never card-chosen words), so where it goes is always visible. */
+function linkText(url: string): string {
+  return url.length > 200 ? `${url.slice(0, 199)}…` : url;
+}
+
+// ----- Later -----
+
+function laterSection(s: PanelState, c: Card, on: ViewHooks): Part {
+  const off = disabled(s);
+  if (c.status === 'snoozed') {
+    return html`<section class="later"><h2>${t('Later')}</h2>
+      <p>${c.until ? t('Back {0}.', dateTime(c.until, s.timeZone)) : t('Back soon.')}</p>
+      <button data-key="back" ?disabled=${off} @click=${(e: Event) => on.press(e, act.back)}>${t('Back now')}</button>
+    </section>`;
+  }
+  if (!waitsOnYou(c)) return nothing;
+  const later = (until: string) => (e: Event) => on.press(e, (x) => act.later(x, until));
+  return html`<section class="later" id="later"><h2>${t('Later')}</h2>
+    <div class="actions">
+      <button data-key="later-1h" ?disabled=${off} @click=${later('1h')}>${t('In 1 hour')}</button>
+      <button data-key="later-tonight" ?disabled=${off} @click=${later('tonight')}>${t('Tonight (6 PM)')}</button>
+      <button data-key="later-tomorrow" ?disabled=${off} @click=${later('tomorrow')}>${t('Tomorrow (8 AM)')}</button>
+    </div>
+    <div class="actions">
+      <input type="date" data-key="later-date" .value=${live(s.draft.laterDate ?? '')} ?disabled=${off} aria-label=${t('Date')}
+        @input=${(e: Event) => on.input({ type: 'edit', field: 'laterDate', value: (e.target as HTMLInputElement).value })}>
+      <input type="time" data-key="later-time" .value=${live(s.draft.laterTime ?? '')} ?disabled=${off} aria-label=${t('Time')}
+        @input=${(e: Event) => on.input({ type: 'edit', field: 'laterTime', value: (e.target as HTMLInputElement).value })}>
+      <button data-key="later-at" ?disabled=${off} @click=${(e: Event) => on.press(e, act.laterAt)}>${t('Later until then')}</button>
+      <span class="muted">${t('time zone {0}', s.timeZone)}</span>
+    </div>
+  </section>`;
+}
+
+// ----- Hand over -----
+
+function handOverSection(s: PanelState, c: Card, on: ViewHooks): Part {
+  const off = disabled(s);
+  if (c.status === 'delegated') {
+    const to = c.delegatedTo;
+    return html`<section class="handover"><h2>${t('With a helper')}</h2>
+      ${to ? html`<p>${v(t('Handed to {0}, mode {1}.', helperName(s, to.assistantId, to.agentId), to.mode === 'loop' ? t('loop (its answer comes to you first)') : t('freely')))}</p>` : nothing}
+      <button data-key="takeBack" ?disabled=${off} @click=${(e: Event) => on.press(e, act.takeBack, true)}>${t('Take back')}</button>
+    </section>`;
+  }
+  if (!waitsOnYou(c) || c.kind === 'update') return nothing;
+  if (!s.showHandOver) {
+    return html`<section class="handover">
+      <button data-key="handover-open" ?disabled=${off} @click=${() => { on.input({ type: 'handOverForm', open: true }); on.post({ type: 'loadAssistants' }); }}>${t('Hand over…')}</button>
+    </section>`;
+  }
+  const list = s.assistants;
+  if (!list) return html`<section class="handover"><p class="muted">${t('Loading assistants…')}</p></section>`;
+  // The picks live in the draft: an update (a new version, a refusal, busy) keeps them.
+  const helper = act.pickedHelper(s);
+  const agent = act.pickedAgent(s);
+  const agents = list.find((a) => a.id === helper)?.agents ?? [];
+  const mode = s.draft.delegateMode === 'loop' ? 'loop' : 'freely';
+  return html`<section class="handover"><h2>${t('Hand over')}</h2>
+    ${list.length === 0 ? html`<p class="muted">${t('No other assistants are in reach.')}</p>` : nothing}
+    <div class="actions">
+      <select data-key="handover-assistant" aria-label=${t('Assistant')}
+        @change=${(e: Event) => on.input({ type: 'pickHelper', assistantId: (e.target as HTMLSelectElement).value })}>
+        ${repeat(list, (a) => a.id, (a) => html`<option value=${a.id} ?selected=${a.id === helper}>${v(`${a.name} (${a.appName})`)}</option>`)}
+      </select>
+      <select data-key="handover-agent" aria-label=${t('Agent')}
+        @change=${(e: Event) => on.input({ type: 'pickAgent', agentId: (e.target as HTMLSelectElement).value })}>
+        <option value="" ?selected=${agent === ''}>${t('any agent')}</option>
+        ${repeat(agents, (g) => g.id, (g) => html`<option value=${g.id} ?selected=${g.id === agent}>${v(`${g.name} (${g.state})`)}</option>`)}
+      </select>
+      <select data-key="handover-mode" aria-label=${t('Mode')}
+        @change=${(e: Event) => on.input({ type: 'pickMode', mode: (e.target as HTMLSelectElement).value === 'loop' ? 'loop' : 'freely' })}>
+        <option value="freely" ?selected=${mode === 'freely'}>${t('freely: its answer goes straight to the asking assistant')}</option>
+        <option value="loop" ?selected=${mode === 'loop'}>${t('loop: its answer comes to me first')}</option>
+      </select>
+    </div>
+    <input type="text" data-key="handover-note" aria-label=${t('Note for the helper (optional)')} placeholder=${t('Note for the helper (optional)')}
+      .value=${live(s.draft.delegateNote ?? '')}
+      @input=${(e: Event) => on.input({ type: 'edit', field: 'delegateNote', value: (e.target as HTMLInputElement).value })}>
+    <div class="actions">
+      <button class="primary" data-key="handover-send" ?disabled=${off || list.length === 0} @click=${(e: Event) => on.press(e, act.delegate, true)}>${t('Hand over')}</button>
+      <button data-key="handover-cancel" @click=${() => on.input({ type: 'handOverForm', open: false })}>${t('Cancel')}</button>
+    </div>
+  </section>`;
+}
+
+function helperName(s: PanelState, assistantId: string, agentId?: string): string {
+  const a = s.assistants?.find((x) => x.id === assistantId);
+  const g = a?.agents.find((x) => x.id === agentId);
+  return `${a?.name ?? assistantId}${agentId ? ` · ${g?.name ?? agentId}` : ''}`;
+}
+
+// ----- Write to the assistant -----
+
+function messageSection(s: PanelState, c: Card, on: ViewHooks): Part {
+  if (!waitsOnYou(c) || c.kind === 'update') return nothing;
+  return html`<section class="message"><h2>${t('Write to the assistant')}</h2>
+    ${textArea(s, 'message', t('The assistant acts on your words as the answer'), 2, on)}
+    <button data-key="send-message" ?disabled=${disabled(s)} @click=${(e: Event) => on.press(e, act.message, true)}>${t('Send')}</button>
+  </section>`;
+}
+
+// ----- History -----
+
+function history(s: PanelState, c: Card): Part {
+  const entries = c.history ?? [];
+  const from = c.answeredFrom ? t('Answered from {0}{1}.', c.answeredFrom.app, c.answeredFrom.machine ? ` on ${c.answeredFrom.machine.name}` : '') : '';
+  if (!entries.length && !from) return nothing;
+  return html`<section class="history"><h2>${t('History')}</h2>
+    ${from ? html`<p>${v(from)}</p>` : nothing}
+    <ul>${entries.map((e) => {
+      const line = historyLine(e, s.timeZone, s.sentWords);
+      return html`<li><span class="muted">${v(line.at)}</span> <strong>${v(line.what)}</strong>${line.who ? v(` — ${line.who}`) : nothing}${line.detail ? v(` — ${line.detail}`) : nothing}</li>`;
+    })}</ul>
+  </section>`;
+}
+
+const safeClass = (x: string) => x.replace(/[^a-z0-9-]/gi, '').slice(0, 20);

@@ -1,0 +1,91 @@
+// What each press in the card panel posts, in plain Node: always the version on screen, and
+// nothing while presses are off.
+import * as assert from 'node:assert/strict';
+import type { Card } from '../../../src/api/schemas';
+import { ACTIONS, isFromWebview } from '../../../src/editor/shared/protocol';
+import * as act from '../../../media/webview/actions';
+import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
+
+const NOW = Date.parse('2026-11-23T12:00:00Z');
+const card = (over: Partial<Card> = {}): Card => ({
+  id: 'req_1', kind: 'choice', title: 'Pick', status: 'pending', turn: 'you', version: 3,
+  options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...over,
+} as Card);
+const shown = (c: Card, ...e: PanelEvent[]): PanelState => [
+  { type: 'card', card: c, shownVersion: c.version, timeZone: 'Europe/Berlin', canAct: true, nowMs: NOW } as PanelEvent, ...e,
+].reduce((s, x) => reduce(s, x, NOW), initialState('req_1', undefined, 'UTC'));
+const posted = (r: act.PressResult) => (r && 'post' in r ? r.post : undefined);
+
+describe('card panel actions (webview, plain Node)', () => {
+  it('ACTIONS names each press once, and every press the panel makes is a valid message', () => {
+    assert.equal(new Set(ACTIONS).size, ACTIONS.length);
+    const s = shown(card(), { type: 'pick', optionId: 'b', multi: false }, { type: 'edit', field: 'message', value: 'hi' });
+    for (const r of [act.answerFromForm(s), act.later(s, '1h'), act.message(s), act.back(s), act.takeBack(s)]) {
+      const m = posted(r);
+      assert.ok(m && isFromWebview(m), JSON.stringify(r));
+      assert.ok((ACTIONS as readonly string[]).includes(m.type));
+    }
+  });
+
+  it('Answer sends the picks, the note and the shown version', () => {
+    const s = shown(card(), { type: 'pick', optionId: 'b', multi: false }, { type: 'edit', field: 'note', value: ' go ' });
+    assert.deepEqual(posted(act.answerFromForm(s)), { type: 'answer', version: 3, body: { choiceIds: ['b'], note: { text: 'go' }, via: 'text' } });
+  });
+
+  it('nothing is sent before the form can answer, while busy, or when presses are off', () => {
+    assert.equal(act.answerFromForm(shown(card())), undefined);
+    const busy = shown(card(), { type: 'pick', optionId: 'a', multi: false }, { type: 'busy', action: 'answer' });
+    assert.equal(act.answerFromForm(busy), undefined);
+    assert.equal(act.undo(busy), undefined);
+    const off = reduce(shown(card()), { type: 'card', card: card(), shownVersion: 3, timeZone: 'UTC', canAct: false, nowMs: NOW }, NOW);
+    assert.equal(act.answer(off, { approved: true }), undefined);
+    assert.equal(act.later(off, '1h'), undefined);
+  });
+
+  it('Got it is its own message, only on a notice', () => {
+    assert.deepEqual(posted(act.gotIt(shown(card({ kind: 'update', options: undefined })))), { type: 'gotIt', version: 3 });
+    assert.equal(act.gotIt(shown(card())), undefined);
+    assert.deepEqual(posted(act.enter(shown(card({ kind: 'update', options: undefined })))), { type: 'gotIt', version: 3 });
+  });
+
+  it('Enter never answers an approval (its buttons do)', () => {
+    assert.equal(act.enter(shown(card({ kind: 'approval', options: undefined }))), undefined);
+  });
+
+  it('Undo only during a hold, naming the answered version', () => {
+    const s = shown(card());
+    assert.equal(act.undo(s), undefined);
+    const held = reduce(s, { type: 'done', action: 'answer', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), nowMs: NOW }, NOW);
+    assert.deepEqual(posted(act.undo(held)), { type: 'undo', version: 4 });
+  });
+
+  it('Later until then needs both fields, in the person\'s time zone', () => {
+    const r = act.laterAt(shown(card()));
+    assert.ok(r && 'refuse' in r && r.refuse.code === 'bad_input');
+    const s = shown(card(), { type: 'edit', field: 'laterDate', value: '2026-12-01' }, { type: 'edit', field: 'laterTime', value: '09:30' });
+    assert.deepEqual(posted(act.laterAt(s)), { type: 'later', version: 3, until: '2026-12-01T08:30:00.000Z' });
+  });
+
+  it('Send without words is refused in the panel, not sent', () => {
+    const r = act.message(shown(card(), { type: 'edit', field: 'message', value: '   ' }));
+    assert.ok(r && 'refuse' in r);
+  });
+
+  it('Hand over names the helper shown as picked (the first by default), the agent, mode and note', () => {
+    const list = { type: 'assistants', assistants: [
+      { id: 'as_1', name: 'Codex', appName: 'codex', agents: [{ id: 'ag_1', name: 'h', state: 'idle' }] },
+      { id: 'as_2', name: 'Gemini', appName: 'gemini', agents: [] },
+    ] } as PanelEvent;
+    assert.deepEqual(posted(act.delegate(shown(card(), list))), { type: 'delegate', version: 3, assistantId: 'as_1', mode: 'freely' });
+    const s = shown(card(), list, { type: 'pickAgent', agentId: 'ag_1' }, { type: 'pickMode', mode: 'loop' }, { type: 'edit', field: 'delegateNote', value: ' check ' });
+    assert.deepEqual(posted(act.delegate(s)), { type: 'delegate', version: 3, assistantId: 'as_1', agentId: 'ag_1', mode: 'loop', note: 'check' });
+    assert.equal(act.pickedAgent(reduce(s, { type: 'pickHelper', assistantId: 'as_2' }, NOW)), '');
+    assert.equal(act.delegate(shown(card())), undefined, 'no list, no hand-over');
+  });
+
+  it('a digit picks its option only while the card asks', () => {
+    assert.equal(act.optionForKey(shown(card()), '2')?.id, 'b');
+    assert.equal(act.optionForKey(shown(card()), '3'), undefined);
+    assert.equal(act.optionForKey(shown(card({ status: 'answered', turn: 'agent' })), '1'), undefined);
+  });
+});

@@ -1,0 +1,126 @@
+// The card panel's state in plain Node: the host's messages and the person's input, through the reducer.
+import * as assert from 'node:assert/strict';
+import type { Card } from '../../../src/api/schemas';
+import type { ToWebview } from '../../../src/editor/shared/protocol';
+import { announcement, canAnswer, disabled, holdLeft, initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
+
+const NOW = Date.parse('2026-11-23T12:00:00Z');
+const card = (over: Partial<Card> = {}): Card => ({
+  id: 'req_1', kind: 'choice', title: 'Pick', status: 'pending', turn: 'you', version: 3,
+  options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...over,
+} as Card);
+const cardMsg = (c: Card, over: Partial<Extract<ToWebview, { type: 'card' }>> = {}): PanelEvent =>
+  ({ type: 'card', card: c, shownVersion: c.version, timeZone: 'UTC', canAct: true, nowMs: NOW, ...over });
+const run = (s: PanelState, ...events: PanelEvent[]) => events.reduce((x, e) => reduce(x, e, NOW), s);
+const fresh = () => initialState('req_1', undefined, 'UTC');
+
+describe('card panel state (webview, plain Node)', () => {
+  it('keeps a saved draft only for its own card', () => {
+    assert.deepEqual(initialState('req_1', { cardId: 'req_1', draft: { text: 'hi' } }, 'UTC').draft, { text: 'hi' });
+    assert.deepEqual(initialState('req_1', { cardId: 'req_2', draft: { text: 'hi' } }, 'UTC').draft, {});
+    assert.deepEqual(initialState('req_1', 'junk', 'UTC').draft, {});
+  });
+
+  it('shows the card and the version presses name; the host draft fills an empty one only', () => {
+    const s = run(fresh(), cardMsg(card(), { draft: { note: 'from host' } }));
+    assert.equal(s.shownVersion, 3);
+    assert.equal(s.canAct, true);
+    assert.deepEqual(s.draft, { note: 'from host' });
+    const typed = run(s, { type: 'edit', field: 'note', value: 'mine' }, cardMsg(card({ version: 4 }), { draft: { note: 'old' } }));
+    assert.equal(typed.draft.note, 'mine');
+  });
+
+  it('picks one (radio) or several (checkbox); a pick whose option is gone on the new version is dropped', () => {
+    let s = run(fresh(), cardMsg(card()), { type: 'pick', optionId: 'a', multi: false }, { type: 'pick', optionId: 'b', multi: false });
+    assert.deepEqual(s.draft.choiceIds, ['b']);
+    s = run(s, { type: 'pick', optionId: 'a', multi: true });
+    assert.deepEqual(s.draft.choiceIds, ['b', 'a']);
+    s = run(s, cardMsg(card({ version: 4, options: [{ id: 'a', label: 'A' }] })));
+    assert.deepEqual(s.draft.choiceIds, ['a']);
+  });
+
+  it('does not change the state it was given', () => {
+    const s = run(fresh(), cardMsg(card()));
+    const frozen = JSON.stringify(s);
+    run(s, { type: 'pick', optionId: 'a', multi: false }, { type: 'busy', action: 'answer' });
+    assert.equal(JSON.stringify(s), frozen);
+  });
+
+  it('busy turns presses off; done says the result, clears an answer\'s draft and starts the hold', () => {
+    let s = run(fresh(), cardMsg(card()), { type: 'pick', optionId: 'a', multi: false }, { type: 'busy', action: 'answer' });
+    assert.equal(disabled(s), true);
+    assert.equal(announcement(s), 'Sending…');
+    s = run(s, { type: 'done', action: 'answer', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), nowMs: NOW, answered: 'You chose: A.' });
+    assert.equal(disabled(s), false);
+    assert.deepEqual(s.draft, {});
+    assert.equal(s.shownVersion, 4, 'Undo names the answered version');
+    assert.equal(holdLeft(s, NOW), 5);
+    assert.equal(announcement(s), 'Answered.');
+  });
+
+  it('the hold running out says who has it now: the assistant, the helper, or (a notice) nobody', () => {
+    const held = (c: Card) => run(fresh(), cardMsg(c), { type: 'done', action: 'answer', message: 'x', version: 4, undoUntil: new Date(NOW + 1_000).toISOString(), nowMs: NOW }, { type: 'holdOver' });
+    assert.match(held(card()).notice!, /assistant has heard/);
+    assert.match(held(card({ kind: 'update' })).notice!, /closed/);
+    assert.doesNotMatch(held(card({ kind: 'update' })).notice!, /assistant/);
+    assert.match(held(card({ status: 'delegated' })).notice!, /helper/);
+    assert.equal(held(card()).undoUntil, undefined);
+  });
+
+  it('undone (a new version asking again) drops what was answered', () => {
+    let s = run(fresh(), cardMsg(card()), { type: 'done', action: 'answer', message: 'Answered.', version: 4, nowMs: NOW, answered: 'You chose: A.' });
+    s = run(s, cardMsg(card({ version: 4, status: 'answered', turn: 'agent' })));
+    assert.equal(s.answered, 'You chose: A.');
+    s = run(s, { type: 'done', action: 'undo', message: 'Undone: the card waits on you again.', version: 5, nowMs: NOW }, cardMsg(card({ version: 6 })));
+    assert.equal(s.answered, undefined);
+  });
+
+  it('announces only status: a problem, changed since you saw it; never the card itself', () => {
+    let s = run(fresh(), cardMsg(card()));
+    assert.equal(announcement(s), '', 'showing a card announces nothing (the person reads it)');
+    s = run(s, { type: 'pick', optionId: 'a', multi: false });
+    assert.equal(announcement(s), '', 'a pick announces nothing');
+    s = run(s, { type: 'problem', action: 'answer', problem: { code: 'offline', message: 'Offline.', next: 'Try again.' } });
+    assert.equal(announcement(s), 'Offline. Try again.');
+    s = run(s, { type: 'problem', action: 'answer', problem: { code: 'version_conflict', message: 'Changed.', next: 'Read it.' } },
+      cardMsg(card({ version: 7 }), { changedSinceAnswer: true }));
+    assert.match(announcement(s), /changed after you saw it \(now version 7\)/);
+    s = run(s, { type: 'gone', message: 'This card is gone.' });
+    assert.equal(announcement(s), 'This card is gone.');
+  });
+
+  it('changed-since-answer lasts until a newer version or a result', () => {
+    let s = run(fresh(), cardMsg(card()), cardMsg(card({ version: 4 }), { changedSinceAnswer: true }));
+    assert.equal(s.changedSinceAnswer, true);
+    assert.equal(run(s, cardMsg(card({ version: 4 }))).changedSinceAnswer, true, 'the same version read again');
+    assert.equal(run(s, cardMsg(card({ version: 5 }))).changedSinceAnswer, false);
+    s = run(s, { type: 'done', action: 'answer', message: 'Answered.', version: 5, nowMs: NOW });
+    assert.equal(s.changedSinceAnswer, false);
+  });
+
+  it('canAnswer follows the kind', () => {
+    const with_ = (c: Card, ...e: PanelEvent[]) => canAnswer(run(fresh(), cardMsg(c), ...e));
+    assert.equal(with_(card()), false);
+    assert.equal(with_(card(), { type: 'pick', optionId: 'a', multi: false }), true);
+    assert.equal(with_(card({ kind: 'text', options: undefined })), false);
+    assert.equal(with_(card({ kind: 'text', options: undefined }), { type: 'edit', field: 'text', value: '  ' }), false);
+    assert.equal(with_(card({ kind: 'text', options: undefined }), { type: 'edit', field: 'text', value: 'yes' }), true);
+    const asks = card({ kind: 'questions', options: undefined, asks: [{ id: 'q1', title: 'One' }, { id: 'q2', title: 'Two' }] } as Partial<Card>);
+    assert.equal(with_(asks, { type: 'editAsk', askId: 'q1', value: 'x' }), false);
+    assert.equal(with_(asks, { type: 'editAsk', askId: 'q1', value: 'x' }, { type: 'editAsk', askId: 'q2', value: 'y' }), true);
+    assert.equal(with_(card({ kind: 'failure', options: undefined })), true);
+  });
+
+  it('the host clock offset counts the hold on the service clock', () => {
+    const s = run(fresh(), cardMsg(card(), { nowMs: NOW + 60_000, undoUntil: new Date(NOW + 63_000).toISOString() }));
+    assert.equal(holdLeft(s, NOW), 3);
+  });
+
+  it('the hand-over picks live in the draft; a new helper resets the agent', () => {
+    const s = run(fresh(), cardMsg(card()), { type: 'pickHelper', assistantId: 'as_1' }, { type: 'pickAgent', agentId: 'ag_1' }, { type: 'pickMode', mode: 'loop' });
+    assert.deepEqual(s.draft, { delegateAssistantId: 'as_1', delegateAgentId: 'ag_1', delegateMode: 'loop' });
+    assert.equal(run(s, { type: 'pickHelper', assistantId: 'as_2' }).draft.delegateAgentId, '');
+    const done = run({ ...s, showHandOver: true }, { type: 'done', action: 'delegate', message: 'Handed over.', version: 4, nowMs: NOW });
+    assert.equal(done.showHandOver, false);
+  });
+});
