@@ -7,7 +7,9 @@ import type { Card, CardListEntry } from '../api/schemas';
 import type { ClientCore, Group } from '../sync';
 import { lookOf } from './shared/card-view';
 import { localDateTimeToIso } from './shared/format';
+import { helperChoices, markedFailedStep } from './shared/hand-over';
 import { plainText } from './shared/plain-text';
+import { readProposal } from './shared/proposal';
 
 interface CardPickItem extends vscode.QuickPickItem { id?: string }
 
@@ -46,6 +48,9 @@ type AnswerPick = { kind: 'answer'; body: Record<string, unknown> } | { kind: 'g
 /** Asks the person for an answer to a card, by kind. */
 export async function pickAnswer(card: Card): Promise<AnswerPick> {
   const title = plainText(card.title, 100);
+  const proposed = await pickProposal(card);
+  if (proposed === 'cancelled') return undefined;
+  if (proposed && proposed !== 'answerYourself') return { kind: 'answer', body: proposed };
   const theyDecide: vscode.QuickPickItem = { label: vscode.l10n.t('$(sparkle) You decide'), description: vscode.l10n.t('hand the decision back to the assistant') };
   switch (card.kind) {
     case 'update': {
@@ -73,6 +78,22 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
       }
       return { kind: 'answer', body: { answers } };
     }
+    case 'failure': {
+      const failedStep = await pickFailedStep(card);
+      if (failedStep === 'cancelled') return undefined;
+      const options = card.options ?? [];
+      let choiceIds: string[] | undefined;
+      if (options.length) {
+        const p = await vscode.window.showQuickPick(options.map((o) => ({ label: plainText(o.label, 200), id: o.id })), { title, placeHolder: vscode.l10n.t('Pick an option') });
+        if (!p) return undefined;
+        choiceIds = [p.id];
+      }
+      const text = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('What to tell the assistant (optional)') });
+      if (text === undefined) return undefined;
+      const body: Record<string, unknown> = { ...(failedStep !== undefined ? { failedStep } : {}), ...(choiceIds ? { choiceIds } : {}), ...(text.trim() ? { text, via: 'text' } : {}) };
+      // The service needs something to hear: with no steps, no options and no words, nothing is sent.
+      return Object.keys(body).length ? { kind: 'answer', body } : undefined;
+    }
     default: {
       const options = card.options ?? [];
       if (options.length) {
@@ -96,6 +117,49 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
   }
 }
 
+/**
+ * A `loop` helper's proposal, in the card's words: "Accept" sends it as the answer (one press),
+ * "Answer yourself" goes on to the card's own picks. Undefined when there is no proposal.
+ */
+async function pickProposal(card: Card): Promise<Record<string, unknown> | 'cancelled' | 'answerYourself' | undefined> {
+  const view = readProposal(card);
+  if (!view) return undefined;
+  const words = view.lines.map((l) => plainText(l, 200)).join(' · ');
+  const items: (vscode.QuickPickItem & { id: 'accept' | 'yourself' })[] = [
+    ...(view.accept ? [{ label: vscode.l10n.t('$(check) Accept the helper\'s proposal'), detail: words, id: 'accept' as const }] : []),
+    { label: vscode.l10n.t('$(edit) Answer otherwise'), ...(view.accept ? {} : { detail: words }), id: 'yourself' as const },
+  ];
+  const p = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('The helper proposes: {0}', plainText(card.title, 80)), placeHolder: words });
+  if (!p) return 'cancelled';
+  return p.id === 'accept' && view.accept ? { ...view.accept } : 'answerYourself';
+}
+
+/** The step that failed, as the person says; the card's own mark is the one picked by default. */
+async function pickFailedStep(card: Card): Promise<number | undefined | 'cancelled'> {
+  const steps = card.steps ?? [];
+  if (!steps.length) return undefined;
+  const marked = markedFailedStep(card);
+  const items = steps.map((st, i) => ({
+    label: `${i + 1}. ${plainText(st.title, 150)}`,
+    description: [st.state ? plainText(st.state, 20) : '', i === marked ? vscode.l10n.t('the card marks this one') : ''].filter(Boolean).join(' · '),
+    ...(st.detail ? { detail: plainText(st.detail, 200) } : {}),
+    index: i,
+  }));
+  const qp = vscode.window.createQuickPick<(typeof items)[number]>();
+  qp.title = vscode.l10n.t('Which step failed? {0}', plainText(card.title, 80));
+  qp.placeholder = vscode.l10n.t('Pick the step that failed');
+  qp.items = items;
+  const active = marked !== undefined ? items[marked] : undefined;
+  if (active) qp.activeItems = [active];
+  const picked = await new Promise<number | 'cancelled'>((resolve) => {
+    qp.onDidAccept(() => resolve(qp.selectedItems[0]?.index ?? qp.activeItems[0]?.index ?? 'cancelled'));
+    qp.onDidHide(() => resolve('cancelled'));
+    qp.show();
+  });
+  qp.dispose();
+  return picked;
+}
+
 /** "1h", "tonight", "tomorrow" or an ISO time from a typed local date and time. */
 export async function pickLater(timeZone: string): Promise<string | undefined> {
   const p = await vscode.window.showQuickPick([
@@ -116,18 +180,22 @@ function toIso(v: string, tz: string): string | undefined {
   return m ? localDateTimeToIso(m[1]!, m[2]!, tz) : undefined;
 }
 
-export async function pickHelper(core: ClientCore): Promise<{ assistantId: string; agentId?: string; mode: 'freely' | 'loop'; note?: string } | undefined> {
+/**
+ * The helper, the agent (or any), the mode and a note. The asking assistant is never offered: a
+ * card is not handed to the one that asked it.
+ */
+export async function pickHelper(core: ClientCore, card: Card): Promise<{ assistantId: string; agentId?: string; mode: 'freely' | 'loop'; note?: string; helperName: string } | undefined> {
   await core.assistants.refresh().catch(() => undefined);
-  const list = core.assistants.list();
-  if (!list.length) { void say.info(vscode.l10n.t('Assistant Cards: no assistant is in reach to hand over to.')); return undefined; }
-  const a = await vscode.window.showQuickPick(list.map((x) => ({ label: plainText(x.name, 80), description: `${plainText(x.appName, 40)} · ${plainText(x.machine.name, 40)}`, id: x.id })), { title: vscode.l10n.t('Hand over to') });
+  const list = helperChoices(core.assistants.list(), card);
+  if (!list.length) { void say.info(vscode.l10n.t('Assistant Cards: no other assistant is in reach to hand over to.')); return undefined; }
+  const a = await vscode.window.showQuickPick(list.map((x) => ({ label: plainText(x.name, 80), description: `${plainText(x.appName, 40)} · ${plainText(x.machine.name, 40)}`, id: x.id })), { title: vscode.l10n.t('Hand over to'), placeHolder: vscode.l10n.t('Pick the helper') });
   if (!a) return undefined;
   const agents = list.find((x) => x.id === a.id)?.agents ?? [];
-  let agentId: string | undefined;
+  let agent: { id: string; label: string } | undefined;
   if (agents.length) {
-    const g = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any agent'), id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(x.state, 20), id: x.id }))], { title: vscode.l10n.t('Which agent') });
+    const g = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any agent'), id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(x.state, 20), id: x.id }))], { title: vscode.l10n.t('Which agent of {0}', a.label) });
     if (!g) return undefined;
-    agentId = g.id || undefined;
+    agent = g.id ? { id: g.id, label: g.label } : undefined;
   }
   const m = await vscode.window.showQuickPick([
     { label: vscode.l10n.t('Freely'), description: vscode.l10n.t('the helper\'s answer goes straight to the asking assistant'), id: 'freely' as const },
@@ -136,5 +204,6 @@ export async function pickHelper(core: ClientCore): Promise<{ assistantId: strin
   if (!m) return undefined;
   const note = await vscode.window.showInputBox({ title: vscode.l10n.t('Note for the helper (optional)') });
   if (note === undefined) return undefined;
-  return { assistantId: a.id, ...(agentId ? { agentId } : {}), mode: m.id, ...(note.trim() ? { note: note.trim() } : {}) };
+  const helperName = agent ? `${a.label} · ${agent.label}` : a.label;
+  return { assistantId: a.id, ...(agent ? { agentId: agent.id } : {}), mode: m.id, ...(note.trim() ? { note: note.trim() } : {}), helperName };
 }

@@ -10,12 +10,15 @@ import type { ClientCore, PressAction } from '../sync';
 import type { CardsTree } from './cards-tree';
 import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
 import { pickFilter } from './filter-pick';
+import { allowedNow, setGrantContext } from './grant';
 import type { Log } from './log';
 import { runPress, type Outcome } from './press-runner';
 import { secondsLeft } from './shared/format';
+import { hearsWords } from './shared/hand-over';
 import { plainText } from './shared/plain-text';
 import { problemMessage, problemText } from './shared/problem-messages';
 import { safeExternalUrl } from './shared/protocol';
+import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from './shared/scopes';
 
 export const COMMAND_NAMES = [
   'signIn', 'signOut', 'refresh', 'openCard', 'answer', 'undo', 'writeToAssistant', 'later', 'back',
@@ -70,6 +73,22 @@ const waitsOnYou = (c: CardListEntry) => c.status === 'pending' && c.turn === 'y
 
 export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscode.Disposable[] {
   const { log } = host;
+  // Until a sign-in says otherwise, every action is offered (the keys gate the commands' `enablement`).
+  setGrantContext(EVERYTHING);
+
+  /**
+   * The sign-in was not allowed what this action needs (the command was run by id or a key while
+   * disabled): say which scope and how to allow it, and do nothing.
+   */
+  const notAllowed = (core: ClientCore, needs: keyof Allowed | 'handOver'): boolean => {
+    const a = allowedNow(core);
+    const ok = needs === 'handOver' ? canHandOver(a) : a[needs];
+    if (ok) return false;
+    const scope = needs === 'handOver' ? (a.delegate ? SCOPE_OF.assistants : SCOPE_OF.delegate) : SCOPE_OF[needs];
+    const p = problemMessage('insufficient_scope', { scope });
+    void say.warn(vscode.l10n.t('Assistant Cards: {0} {1}', p.message, p.next));
+    return true;
+  };
 
   const needCore = (): ClientCore | undefined => {
     const core = host.core();
@@ -187,7 +206,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       void host.tree()?.reveal(next.id).catch(() => undefined);
     },
     answer: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
+      const core = needCore(); if (!core || notAllowed(core, 'answer')) return;
       const card = await resolveCard(core, arg, vscode.l10n.t('Answer a card'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
       if (!card || refuseHighStakes(card)) return;
       if (!waitsOnYou(card)) { void say.info(vscode.l10n.t('Assistant Cards: this card no longer waits on you.')); return; }
@@ -197,21 +216,21 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       if (pick.kind === 'answer') afterAnswer(core, out, card);
     },
     gotIt: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
+      const core = needCore(); if (!core || notAllowed(core, 'answer')) return;
       const card = await resolveCard(core, arg, vscode.l10n.t('Close a notice'), ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
       if (!card || refuseHighStakes(card)) return;
       const out = await press(core, card, { type: 'gotIt' }, 'gotIt');
       if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: notice closed.'));
     },
     undo: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
+      const core = needCore(); if (!core || notAllowed(core, 'answer')) return;
       const card = await resolveCard(core, arg, vscode.l10n.t('Undo an answer'), ['pending', 'agent'], (c) => c.status === 'answered');
       if (!card) return;
       const out = await press(core, card, { type: 'undo' }, 'undo');
       if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: undone; the card waits on you again.'));
     },
     writeToAssistant: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
+      const core = needCore(); if (!core || notAllowed(core, 'reply')) return;
       const card = await resolveCard(core, arg, vscode.l10n.t('Write to the assistant'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
       if (!card || refuseHighStakes(card)) return;
       const body = await vscode.window.showInputBox({ title: vscode.l10n.t('Write to the assistant: {0}', plainText(card.title, 60)), prompt: vscode.l10n.t('The assistant acts on your words as the answer'), validateInput: (v) => (v.trim() ? (v.length > 10_000 ? vscode.l10n.t('At most 10,000 characters') : undefined) : vscode.l10n.t('Write something')) });
@@ -220,7 +239,7 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: sent to the assistant.'));
     },
     later: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
+      const core = needCore(); if (!core || notAllowed(core, 'later')) return;
       const card = await resolveCard(core, arg, vscode.l10n.t('Put a card in Later'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
       if (!card || refuseHighStakes(card)) return;
       const until = await pickLater(host.timeZone());
@@ -229,23 +248,32 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: in Later until {0}.', new Date(out.value.until ?? until).toLocaleString()));
     },
     back: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
+      const core = needCore(); if (!core || notAllowed(core, 'later')) return;
       const card = await resolveCard(core, arg, vscode.l10n.t('Bring a card back'), ['snoozed']);
       if (!card || refuseHighStakes(card)) return;
       const out = await press(core, card, { type: 'back' }, 'back');
       if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: back in the stack.'));
     },
     handOver: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
+      const core = needCore(); if (!core || notAllowed(core, 'handOver')) return;
       const card = await resolveCard(core, arg, vscode.l10n.t('Hand a card over'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
       if (!card || refuseHighStakes(card)) return;
-      const to = await pickHelper(core);
+      const to = await pickHelper(core, card);
       if (!to) return;
       const out = await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate');
-      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: handed over.'));
+      if (!out.ok) return;
+      // When the helper hears it (the answer's `hears`), and the 5 s to take it back, as with Undo.
+      const takeBack = vscode.l10n.t('Take Back');
+      void say.info(vscode.l10n.t('Assistant Cards: handed "{0}" over. {1}', plainText(card.title, 60), hearsWords(out.value.hears, to.helperName)), takeBack)
+        .then(async (x) => {
+          if (x !== takeBack) return;
+          // The version this message told of; a card changed since is refused, never taken back unseen.
+          const back = await press(core, { ...card, version: out.value.version }, { type: 'takeBack' }, 'takeBack');
+          if (back.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
+        });
     },
     takeBack: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
+      const core = needCore(); if (!core || notAllowed(core, 'delegate')) return;
       const card = await resolveCard(core, arg, vscode.l10n.t('Take a card back'), ['delegated']);
       if (!card || refuseHighStakes(card)) return;
       const out = await press(core, card, { type: 'takeBack' }, 'takeBack');

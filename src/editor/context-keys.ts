@@ -18,6 +18,16 @@ export const CONTEXT = {
   waiting: 'assistantCards.waiting',
   /** True once the person answered a card in this window (the walkthrough's "answer" step ticks). */
   answered: 'assistantCards.answered',
+  /** The sign-in was allowed `cards:answer` (answer, Got it, undo); see grant.ts. */
+  canAnswer: 'assistantCards.canAnswer',
+  /** The sign-in was allowed `cards:reply` (write to the assistant). */
+  canReply: 'assistantCards.canReply',
+  /** The sign-in was allowed `cards:later` (Later, Back). */
+  canLater: 'assistantCards.canLater',
+  /** The sign-in was allowed `cards:delegate` (take back). */
+  canDelegate: 'assistantCards.canDelegate',
+  /** The sign-in was allowed `cards:delegate` and `assistants:read` (hand over: the helper is picked from the assistants). */
+  canHandOver: 'assistantCards.canHandOver',
 } as const;
 
 export type StateKey = 'signedOut' | 'notSetUp' | 'signingIn' | 'offline' | 'signedIn';

@@ -29,6 +29,7 @@ import { signInInteractive } from './sign-in';
 import { CardsStatusBar } from './status-bar';
 import { registerCardLinks } from './terminal-links';
 import { TreeViewSlot } from './tree-view-slot';
+import { registerGrantFeature } from './grant';
 
 /** DESIGN: the computer identity file's default place. */
 export function defaultMachineFile(): string {
@@ -63,6 +64,8 @@ let demoTerminalsAsked = false;
 export const CORE_FEATURES: CoreFeature[] = [
   // Issue 6: assistants view, terminal matching, workspace scope, presence.
   (ctx) => registerAssistantsFeature(ctx.core, ctx.log, ctx.assistantsView),
+  // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
+  (ctx) => registerGrantFeature(ctx),
   // The demo terminals `npm start` asks for.
   (ctx) => {
     // Once per extension host, not once per client core.
