@@ -14,6 +14,8 @@ import { problemMessage } from './shared/problem-messages';
 import type { ActionName, Draft, FromWebview, ToWebview } from './shared/protocol';
 import { isActionName, isFromWebview, safeExternalUrl } from './shared/protocol';
 import { panelHtml } from './panel-html';
+import { hearsWords, helperChoices } from './shared/hand-over';
+import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from './shared/scopes';
 
 export const PANEL_VIEW_TYPE = 'assistantCards.card';
 
@@ -31,6 +33,8 @@ export interface PanelDeps {
   timeZone: () => string;
   /** Whether actions may be sent now (signed in). */
   online: () => boolean;
+  /** What the sign-in's scopes allow (default: everything). */
+  allowed?: () => Allowed;
 }
 
 export class CardPanels extends DisposableBase {
@@ -213,6 +217,8 @@ export class CardPanel extends DisposableBase {
     this.shownOnline = this.deps.online();
     const draft = this.deps.workspaceState.get<Draft>(draftKey(this.cardId));
     const sentWords = this.deps.workspaceState.get<Record<string, string>>(sentWordsKey(this.cardId));
+    const allowed = this.deps.allowed?.() ?? EVERYTHING;
+    const notAllowed = notAllowedNote(allowed);
     this.post({
       type: 'card',
       card,
@@ -224,6 +230,8 @@ export class CardPanel extends DisposableBase {
       ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}),
       nowMs: Date.now(),
       ...(sentWords ? { sentWords } : {}),
+      allowed,
+      ...(notAllowed ? { notAllowed } : {}),
     });
   }
 
@@ -269,7 +277,8 @@ export class CardPanel extends DisposableBase {
       case 'loadAssistants': {
         try {
           await this.deps.core.assistants.refresh();
-          const list = this.deps.core.assistants.list();
+          // The asking assistant is never its own helper (a delegated card's helper is named from this list too).
+          const list = this.card?.status === 'delegated' ? this.deps.core.assistants.list() : helperChoices(this.deps.core.assistants.list(), this.card);
           return this.reply({
             type: 'assistants',
             assistants: list.map((a) => ({
@@ -295,6 +304,11 @@ export class CardPanel extends DisposableBase {
       return this.reply({ type: 'problem', action: m.type, problem: problemMessage('version_conflict') }, { sent: false });
     }
     if (this.busy) return undefined; // one press at a time; a double click sends once
+    // The panel hides what the sign-in may not do; a message for it anyway is answered, not sent.
+    const needs = NEEDS[m.type];
+    if (!(this.deps.allowed?.() ?? EVERYTHING)[needs]) {
+      return this.reply({ type: 'problem', action: m.type, problem: problemMessage('insufficient_scope', { scope: SCOPE_OF[needs] }) }, { sent: false });
+    }
     if (!this.deps.online()) return this.reply({ type: 'problem', action: m.type, problem: problemMessage('signed_out') }, { sent: false });
     const card = this.card;
     // Got it closes a notice; on any other card it is not a press the panel offers.
@@ -317,7 +331,10 @@ export class CardPanel extends DisposableBase {
         if (card) this.deps.core.cards.upsert(afterPress(card, m.type, out.value, this.undoUntil));
         // The result is shown with its version: an Undo pressed before the reload names it.
         this.shownVersions.add(out.value.version);
-        const answered = m.type === 'answer' ? answerSummary(card, m.body) : m.type === 'message' ? vscode.l10n.t('You wrote: {0}', m.body) : '';
+        const answered = m.type === 'answer' ? answerSummary(card, m.body)
+          : m.type === 'message' ? vscode.l10n.t('You wrote: {0}', m.body)
+            // When the helper hears it: the delegate answer's `hears`, in words.
+            : m.type === 'delegate' ? hearsWords(out.value.hears, this.helperName(m.assistantId, m.agentId)) : '';
         const done = this.reply({
           type: 'done', action: m.type, message: DONE[m.type], version: out.value.version,
           ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}), nowMs: Date.now(), ...(answered ? { answered } : {}),
@@ -339,6 +356,13 @@ export class CardPanel extends DisposableBase {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** The helper's name as the assistants list gave it (the id when it is not there). */
+  private helperName(assistantId: string, agentId?: string): string {
+    const a = this.deps.core.assistants.list().find((x) => x.id === assistantId);
+    const g = a?.agents.find((x) => x.id === agentId);
+    return plainText(`${a?.name ?? assistantId}${agentId ? ` · ${g?.name ?? agentId}` : ''}`, 80);
   }
 
   /** A notice closes when its hold ends: read it then, so every view drops it at that moment. */
@@ -363,6 +387,11 @@ type ActionMessage = Extract<FromWebview, { type: ActionName }>;
 function isAction(m: FromWebview): m is ActionMessage {
   return isActionName(m.type);
 }
+
+/** The scope flag each panel action needs (a hand-over's helper list needs `assistants` too: loadAssistants). */
+const NEEDS: Record<ActionMessage['type'], keyof Allowed> = {
+  answer: 'answer', gotIt: 'answer', undo: 'answer', message: 'reply', later: 'later', back: 'later', delegate: 'delegate', takeBack: 'delegate',
+};
 
 const DONE: Record<ActionMessage['type'], string> = {
   answer: vscode.l10n.t('Answered.'),

@@ -29,7 +29,7 @@ import { signInInteractive } from './sign-in';
 import { CardsStatusBar } from './status-bar';
 import { registerCardLinks } from './terminal-links';
 import { TreeViewSlot } from './tree-view-slot';
-import { registerGrantFeature } from './grant';
+import { allowedNow, registerGrantFeature } from './grant';
 
 /** DESIGN: the computer identity file's default place. */
 export function defaultMachineFile(): string {
@@ -99,7 +99,7 @@ class Live implements vscode.Disposable {
     this.tree = new CardsTree(core.cards, app.log, app.cardsView, () => core.state.kind === 'online' || core.state.kind === 'offline');
     this.panels = new CardPanels({
       core, log: app.log, extensionUri: app.ctx.extensionUri, workspaceState: app.ctx.workspaceState,
-      timeZone: systemTimeZone, online: () => core.state.kind === 'online',
+      timeZone: systemTimeZone, online: () => core.state.kind === 'online', allowed: () => allowedNow(core),
     });
     this.notifier = new BlockingNotifier(core, (id) => app.openCard(id));
     this.subs.push(

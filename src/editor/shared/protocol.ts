@@ -2,6 +2,7 @@
 // (media/webview/main.ts). Both sides import this file, so it must never import `vscode`.
 // Every message is validated on arrival (`isFromWebview`): the webview is treated as untrusted.
 import type { Card } from '../../api/schemas';
+import type { Allowed } from './scopes';
 
 export interface AssistantChoice {
   id: string;
@@ -64,6 +65,10 @@ export type ToWebview =
       nowMs: number;
       /** Words this editor sent to the assistant, by message id (the history names only the id). */
       sentWords?: Record<string, string>;
+      /** What the sign-in's scopes allow (absent: everything); the panel hides the rest. */
+      allowed?: Allowed;
+      /** What the sign-in was not allowed and how to allow it, when something is missing. */
+      notAllowed?: string;
     }
   | { type: 'assistants'; assistants: AssistantChoice[] }
   | { type: 'busy'; action: string }
