@@ -5,6 +5,8 @@ import type { Card } from '../../src/api/schemas';
 import { localDateTimeToIso } from '../../src/editor/shared/format';
 import { t } from '../../src/editor/shared/l10n';
 import type { AnswerPayload, FromWebview, ShownProblem } from '../../src/editor/shared/protocol';
+import { markedFailedStep } from '../../src/editor/shared/hand-over';
+import { readProposal } from '../../src/editor/shared/proposal';
 import type { PanelState } from './state';
 import { canAnswer, disabled, waitsOnYou } from './state';
 
@@ -12,7 +14,7 @@ export type PressResult = { post: FromWebview } | { refuse: ShownProblem } | und
 
 /** An answer with the note the person wrote (if any). */
 export function answer(s: PanelState, b: AnswerPayload): PressResult {
-  if (disabled(s)) return undefined;
+  if (disabled(s) || !s.allowed.answer) return undefined;
   const body = { ...b };
   const note = s.draft.note?.trim();
   if (note) { body.note = { text: note }; body.via = 'text'; }
@@ -29,25 +31,37 @@ export function answerFromForm(s: PanelState): PressResult {
   if (c.kind !== 'choice' && d.text?.trim()) { body.text = d.text; body.via = 'text'; }
   if (c.kind === 'questions') body.answers = d.answers ?? {};
   if (c.kind === 'failure') {
-    const idx = (c.steps ?? []).findIndex((x) => x.state === 'failed');
-    if (idx >= 0) body.failedStep = idx;
+    // The step the person picked; the card's own mark until they do.
+    const idx = s.failedStep ?? markedFailedStep(c);
+    if (idx !== undefined) body.failedStep = idx;
   }
   return answer(s, body);
 }
 
+/**
+ * "Accept as my answer": a `loop` helper's proposal, sent as the person's answer in one press
+ * (the version on screen). Only when the proposal fits the card; the draft's note is not added.
+ */
+export function acceptProposal(s: PanelState): PressResult {
+  const c = s.card;
+  if (!c || disabled(s) || !s.allowed.answer || !waitsOnYou(c)) return undefined;
+  const accept = readProposal(c)?.accept;
+  return accept ? { post: { type: 'answer', version: s.shownVersion, body: { ...accept } } } : undefined;
+}
+
 /** Closes a notice: its own message, not an empty answer. */
 export function gotIt(s: PanelState): PressResult {
-  if (disabled(s) || s.card?.kind !== 'update') return undefined;
+  if (disabled(s) || !s.allowed.answer || s.card?.kind !== 'update') return undefined;
   return { post: { type: 'gotIt', version: s.shownVersion } };
 }
 
 export function undo(s: PanelState): PressResult {
-  if (disabled(s) || !s.undoUntil) return undefined;
+  if (disabled(s) || !s.allowed.answer || !s.undoUntil) return undefined;
   return { post: { type: 'undo', version: s.shownVersion } };
 }
 
 export function later(s: PanelState, until: string): PressResult {
-  if (disabled(s)) return undefined;
+  if (disabled(s) || !s.allowed.later) return undefined;
   return { post: { type: 'later', version: s.shownVersion, until } };
 }
 
@@ -59,17 +73,17 @@ export function laterAt(s: PanelState): PressResult {
 }
 
 export function back(s: PanelState): PressResult {
-  if (disabled(s)) return undefined;
+  if (disabled(s) || !s.allowed.later) return undefined;
   return { post: { type: 'back', version: s.shownVersion } };
 }
 
 export function takeBack(s: PanelState): PressResult {
-  if (disabled(s)) return undefined;
+  if (disabled(s) || !s.allowed.delegate) return undefined;
   return { post: { type: 'takeBack', version: s.shownVersion } };
 }
 
 export function message(s: PanelState): PressResult {
-  if (disabled(s)) return undefined;
+  if (disabled(s) || !s.allowed.reply) return undefined;
   const text = s.draft.message?.trim();
   if (!text) return { refuse: { code: 'bad_input', message: t('Write something first.'), next: t('Type your words, then Send.') } };
   return { post: { type: 'message', version: s.shownVersion, body: text } };
@@ -89,7 +103,7 @@ export function pickedAgent(s: PanelState): string {
 
 export function delegate(s: PanelState): PressResult {
   const assistantId = pickedHelper(s);
-  if (disabled(s) || !assistantId) return undefined;
+  if (disabled(s) || !s.allowed.delegate || !assistantId) return undefined;
   const agentId = pickedAgent(s);
   const note = s.draft.delegateNote?.trim();
   return {

@@ -58,8 +58,8 @@ function dispatch(e: PanelEvent): void {
   if (e.type === 'card' && (!prev.card || prev.shownVersion !== state.shownVersion || prev.card.version !== e.card.version)) armKeys();
   if (e.type === 'words') { document.documentElement.lang = e.locale; }
   if (state.draft !== prev.draft) saveDraft();
-  // Name the helper of a handed-over card.
-  if (e.type === 'card' && e.card.status === 'delegated' && !state.assistants) post({ type: 'loadAssistants' });
+  // Name the helper of a handed-over card, or of a proposal.
+  if (e.type === 'card' && (e.card.status === 'delegated' || e.card.proposal) && !state.assistants && state.allowed.assistants) post({ type: 'loadAssistants' });
   show();
 }
 

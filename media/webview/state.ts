@@ -4,6 +4,7 @@ import type { Card } from '../../src/api/schemas';
 import { secondsLeft } from '../../src/editor/shared/format';
 import { t } from '../../src/editor/shared/l10n';
 import type { AssistantChoice, Draft, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
+import { EVERYTHING, type Allowed } from '../../src/editor/shared/scopes';
 
 export interface PanelState {
   cardId: string;
@@ -27,6 +28,12 @@ export interface PanelState {
   showHandOver: boolean;
   /** Bumped when the translations arrive: the words on screen change, nothing else. */
   words: number;
+  /** What the sign-in's scopes allow: the rest is not offered. */
+  allowed: Allowed;
+  /** What the sign-in was not allowed, and how to allow it. */
+  notAllowed?: string;
+  /** The step the person says failed (a failure card); the card's own mark until they pick. */
+  failedStep?: number;
 }
 
 /** What the person did in the panel that changes what it shows (presses that post are in actions.ts). */
@@ -38,6 +45,8 @@ export type Input =
   | { type: 'pickAgent'; agentId: string }
   | { type: 'pickMode'; mode: 'freely' | 'loop' }
   | { type: 'handOverForm'; open: boolean }
+  /** A failure card: the person picks the step that failed. */
+  | { type: 'pickStep'; index: number }
   /** A press the panel refused itself (nothing to send): said like a problem. */
   | { type: 'refused'; problem: ShownProblem }
   /** The hold's countdown reached zero. */
@@ -48,7 +57,7 @@ export type PanelEvent = (ToWebview & { nowMs?: number }) | Input;
 export function initialState(cardId: string, saved: unknown, timeZone: string): PanelState {
   const s = saved as { cardId?: unknown; draft?: unknown } | undefined;
   const draft = s && s.cardId === cardId && typeof s.draft === 'object' && s.draft ? (s.draft as Draft) : {};
-  return { cardId, shownVersion: -1, changedSinceAnswer: false, canAct: false, timeZone, clockSkewMs: 0, draft, showHandOver: false, sentWords: {}, words: 0 };
+  return { cardId, shownVersion: -1, changedSinceAnswer: false, canAct: false, timeZone, clockSkewMs: 0, draft, showHandOver: false, sentWords: {}, words: 0, allowed: EVERYTHING };
 }
 
 export const waitsOnYou = (c: Card) => c.status === 'pending' && c.turn === 'you';
@@ -84,6 +93,10 @@ export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelSta
         gone: undefined,
         sentWords: e.sentWords ?? s.sentWords,
         answered: asksAgain ? undefined : s.answered,
+        allowed: e.allowed ?? EVERYTHING,
+        notAllowed: e.notAllowed,
+        // A pick of a step the new version no longer lists falls back to the card's mark.
+        failedStep: s.failedStep !== undefined && e.card.steps?.[s.failedStep] ? s.failedStep : undefined,
       };
     }
     case 'assistants': return { ...s, assistants: e.assistants };
@@ -111,6 +124,7 @@ export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelSta
     case 'pickAgent': return { ...s, draft: { ...s.draft, delegateAgentId: e.agentId } };
     case 'pickMode': return { ...s, draft: { ...s.draft, delegateMode: e.mode } };
     case 'handOverForm': return { ...s, showHandOver: e.open };
+    case 'pickStep': return { ...s, failedStep: e.index };
     case 'refused': return { ...s, problem: e.problem };
     case 'holdOver': {
       if (!s.undoUntil) return s;

@@ -9,7 +9,10 @@ import type { Card } from '../../src/api/schemas';
 import { ago, dateTime, seen } from '../../src/editor/shared/format';
 import { historyLine } from '../../src/editor/shared/history-line';
 import { t } from '../../src/editor/shared/l10n';
+import { markedFailedStep } from '../../src/editor/shared/hand-over';
+import { readProposal } from '../../src/editor/shared/proposal';
 import type { FromWebview } from '../../src/editor/shared/protocol';
+import { canHandOver } from '../../src/editor/shared/scopes';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, problemInBanner, serviceNow, waitsOnYou } from './state';
@@ -42,7 +45,7 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${header(s, c, on, now)}
     ${statusArea(s, on, localNow)}
     ${c.summary ? html`<p class="summary">${v(c.summary)}</p>` : nothing}
-    ${proposal(c)}
+    ${proposal(s, c, on)}
     ${body(s, c, on, now)}
     ${laterSection(s, c, on)}
     ${handOverSection(s, c, on)}
@@ -74,6 +77,7 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
       <span>${t('High stakes: this card spends money, cannot be undone or goes public, so it is answered only in the service. Every action here is off.')}</span>
       ${c.url ? html`<button class="primary" data-key="open-browser" @click=${() => on.post({ type: 'openInBrowser' })}>${t('Open in browser')}</button>` : nothing}
     </div>` : nothing}
+    ${s.notAllowed ? html`<div class="banner scopes" id="not-allowed" role="note">${v(s.notAllowed)}</div>` : nothing}
     ${s.changedSinceAnswer ? html`<div class="banner changed">${v(changedText(c))}</div>` : nothing}
   </header>`;
 }
@@ -110,7 +114,7 @@ function statusArea(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${s.answered ? html`<p class="answered" id="answered">${v(s.answered)}</p>` : nothing}
     ${left > 0 ? html`<div class="undo">
       <span id="countdown">${countdownText(s, left)}</span>
-      ${delegated ? nothing : html`<button data-key="undo" ?disabled=${disabled(s)} @click=${(e: Event) => on.press(e, act.undo)}>${t('Undo')}</button>`}
+      ${delegated || !s.allowed.answer ? nothing : html`<button data-key="undo" ?disabled=${disabled(s)} @click=${(e: Event) => on.press(e, act.undo)}>${t('Undo')}</button>`}
     </div>` : nothing}
     ${p ? html`<div class="problem">
       <strong>${v(p.message)}</strong> <span>${v(p.next)}</span>
@@ -126,18 +130,30 @@ const countdownText = (s: PanelState, left: number) => (s.card?.status === 'dele
   ? t('The helper can see it in {0} s.', left)
   : s.card?.kind === 'update' ? t('Closes in {0} s.', left) : t('The assistant hears it in {0} s.', left));
 
-function proposal(c: Card): Part {
-  if (!c.proposal) return nothing;
-  const rows = Object.entries(c.proposal);
-  return html`<section class="proposal"><h2>${t('The helper proposes')}</h2><ul>
-    ${rows.map(([k, x]) => html`<li>${v(`${k}: ${typeof x === 'string' ? x : JSON.stringify(x)}`)}</li>`)}
-  </ul></section>`;
+/**
+ * A `loop` helper's proposal in the card's own words (labels and titles, never ids or JSON), with
+ * one press to accept it as the answer; the form below answers otherwise.
+ */
+function proposal(s: PanelState, c: Card, on: ViewHooks): Part {
+  const p = readProposal(c);
+  if (!p) return nothing;
+  const by = p.helper ? helperName(s, p.helper.assistantId, p.helper.agentId) : t('The helper');
+  const asks = waitsOnYou(c) && s.allowed.answer;
+  return html`<section class="proposal" id="proposal" aria-labelledby="proposal-title">
+    <h2 id="proposal-title">${v(t('{0} proposes', by))}</h2>
+    <ul>${p.lines.map((line) => html`<li>${v(line)}</li>`)}</ul>
+    ${asks && p.accept ? html`<div class="actions">
+      <button class="primary" data-key="proposal-accept" ?disabled=${disabled(s)} @click=${(e: Event) => on.press(e, act.acceptProposal, true)}>${t('Accept as my answer')}</button>
+      <span class="muted">${t('or answer otherwise below.')}</span>
+    </div>` : nothing}
+    ${asks && !p.accept ? html`<p class="muted">${t('This proposal does not fit the card as it is; answer below.')}</p>` : nothing}
+  </section>`;
 }
 
 // ----- answering -----
 
 function body(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
-  if (!waitsOnYou(c)) return nothing;
+  if (!waitsOnYou(c) || !s.allowed.answer) return nothing;
   if (c.kind === 'update') return updateBody(s, c, on, now);
   const off = disabled(s);
   let parts: Part[];
@@ -146,7 +162,7 @@ function body(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
     case 'approval': parts = []; break;
     case 'text': parts = [textArea(s, 'text', t('Your answer'), 4, on)]; break;
     case 'questions': parts = [html`${repeat(c.asks ?? [], (a) => a.id, (a, i) => askBlock(s, a, i, on))}`]; break;
-    case 'failure': parts = [stepsList(c), c.options?.length ? optionsList(s, c, false, on) : nothing]; break;
+    case 'failure': parts = [stepsList(s, c, on), c.options?.length ? optionsList(s, c, false, on) : nothing]; break;
     default: parts = [c.options?.length ? optionsList(s, c, !!c.multi, on) : nothing, textArea(s, 'text', t('Your answer'), 3, on)];
   }
   return html`<section class="answer">
@@ -198,14 +214,20 @@ function askBlock(s: PanelState, ask: NonNullable<Card['asks']>[number], i: numb
   </fieldset>`;
 }
 
-function stepsList(c: Card): Part {
-  const steps = c.steps ?? [];
-  const failedIdx = steps.findIndex((x) => x.state === 'failed');
-  return html`<ol class="steps">${steps.map((x, i) => html`<li class="step step-${safeClass(x.state ?? 'unknown')}">
-    <span class="label">${v(x.title)}</span>${x.state ? html`<span class="badge">${v(x.state)}</span>` : nothing}
-    ${x.detail ? html`<div class="muted detail">${v(x.detail)}</div>` : nothing}
-    ${i === failedIdx ? html`<span class="muted">${t(' (the step that failed)')}</span>` : nothing}
-  </li>`)}</ol>`;
+/** The plan's steps; the person picks the one that failed, the card's own mark picked until then. */
+function stepsList(s: PanelState, c: Card, on: ViewHooks): Part {
+  const marked = markedFailedStep(c);
+  const chosen = s.failedStep ?? marked;
+  const off = disabled(s);
+  return html`<fieldset class="steps"><legend>${t('Which step failed?')}</legend>
+    ${(c.steps ?? []).map((x, i) => html`<label class="step step-${safeClass(x.state ?? 'unknown')}${i === chosen ? ' chosen' : ''}" for=${`step-${i}`}>
+      <input type="radio" name="failed-step" id=${`step-${i}`} data-key=${`step-${i}`} .checked=${live(i === chosen)} ?disabled=${off}
+        @change=${() => on.input({ type: 'pickStep', index: i })}>
+      <span class="label">${v(`${i + 1}. ${x.title}`)}</span>${x.state ? html`<span class="badge">${v(x.state)}</span>` : nothing}
+      ${i === marked ? html`<span class="muted">${t('(the card marks this one)')}</span>` : nothing}
+      ${x.detail ? html`<div class="muted detail">${v(x.detail)}</div>` : nothing}
+    </label>`)}
+  </fieldset>`;
 }
 
 function textArea(s: PanelState, field: 'text' | 'note' | 'message', label: string, rows: number, on: ViewHooks): Part {
@@ -244,6 +266,7 @@ function linkText(url: string): string {
 // ----- Later -----
 
 function laterSection(s: PanelState, c: Card, on: ViewHooks): Part {
+  if (!s.allowed.later) return nothing;
   const off = disabled(s);
   if (c.status === 'snoozed') {
     return html`<section class="later"><h2>${t('Later')}</h2>
@@ -273,6 +296,7 @@ function laterSection(s: PanelState, c: Card, on: ViewHooks): Part {
 // ----- Hand over -----
 
 function handOverSection(s: PanelState, c: Card, on: ViewHooks): Part {
+  if (!s.allowed.delegate) return nothing;
   const off = disabled(s);
   if (c.status === 'delegated') {
     const to = c.delegatedTo;
@@ -281,7 +305,8 @@ function handOverSection(s: PanelState, c: Card, on: ViewHooks): Part {
       <button data-key="takeBack" ?disabled=${off} @click=${(e: Event) => on.press(e, act.takeBack, true)}>${t('Take back')}</button>
     </section>`;
   }
-  if (!waitsOnYou(c) || c.kind === 'update') return nothing;
+  // Handing over picks the helper from the assistants: both scopes are needed.
+  if (!waitsOnYou(c) || c.kind === 'update' || !canHandOver(s.allowed)) return nothing;
   if (!s.showHandOver) {
     return html`<section class="handover">
       <button data-key="handover-open" ?disabled=${off} @click=${() => { on.input({ type: 'handOverForm', open: true }); on.post({ type: 'loadAssistants' }); }}>${t('Hand over…')}</button>
@@ -331,7 +356,7 @@ function helperName(s: PanelState, assistantId: string, agentId?: string): strin
 // ----- Write to the assistant -----
 
 function messageSection(s: PanelState, c: Card, on: ViewHooks): Part {
-  if (!waitsOnYou(c) || c.kind === 'update') return nothing;
+  if (!waitsOnYou(c) || c.kind === 'update' || !s.allowed.reply) return nothing;
   return html`<section class="message"><h2>${t('Write to the assistant')}</h2>
     ${textArea(s, 'message', t('The assistant acts on your words as the answer'), 2, on)}
     <button data-key="send-message" ?disabled=${disabled(s)} @click=${(e: Event) => on.press(e, act.message, true)}>${t('Send')}</button>
