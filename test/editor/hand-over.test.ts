@@ -1,0 +1,244 @@
+// Handing over, a loop helper's proposal, a failure card's step and scopes the person did not
+// allow, driven through the workbench as a person would (Playwright under code-server): the
+// palette's quick picks by keyboard, the views' text. Each test fails without its feature.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Card } from '../../src/api/schemas';
+import { runPress } from '../../src/editor/press-runner';
+import { problemMessage } from '../../src/editor/shared/problem-messages';
+import { heard, newCard, unwire, until, wire, type World } from './cards-helpers';
+import { driver, driverAvailable } from './helpers/driver';
+
+const SIDEBAR = '#workbench\\.parts\\.sidebar';
+const ROW = '.quick-input-list .monaco-list-row';
+const row = (text: string) => ({ selector: `${ROW}:has-text(${JSON.stringify(text)})` });
+/** The card panel's document: the webview's outer iframe, then its content frame. */
+const WV = ['iframe.webview.ready', 'iframe#active-frame'];
+const inPanel = (selector: string) => ({ selector, frames: WV });
+const toast = (text: string) => ({ selector: `.notifications-toasts :text(${JSON.stringify(text)})`, timeout: 30_000 });
+
+describe('hand-over, proposals, failed steps and scopes (Playwright)', function () {
+  this.timeout(180_000);
+  let w: World | undefined;
+  let helper: { id: string };
+  let reviewer: { id: string };
+
+  const app = () => w!.app;
+  const core = () => app().live!.core;
+
+  /** Signs in through the device flow; the person allows `scopes` (all when absent). */
+  async function signIn(scopes?: string[]): Promise<void> {
+    const pending = vscode.commands.executeCommand('assistantCards.signIn');
+    const s = await until('a device code', () => { const x = app().live?.core.state; return x?.kind === 'signing-in' ? x : undefined; });
+    await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode, ...(scopes ? { scopes } : {}) });
+    await until('signed in', () => core().state.kind === 'online');
+    await pending;
+    core().feed.setFocused(true);
+  }
+
+  /** F1, the command by its title, Enter; then the card by its title, Enter. */
+  async function runOnCard(command: string, title: string): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await driver.press('Escape');
+    await driver.press('F1');
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.type(`Assistant Cards: ${command}`);
+    await driver.waitFor(row(`Assistant Cards: ${command}`));
+    await driver.press('Enter');
+    await driver.waitFor(row(title));
+    await driver.type(title);
+    await driver.press('Enter');
+  }
+
+  /** Opens the card's panel by clicking its row, alone in the editor. */
+  async function openOnly(cardId: string, title: string): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
+    const r = `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(title)})`;
+    await driver.waitFor({ selector: r, timeout: 60_000 });
+    for (let attempt = 1; ; attempt++) {
+      await driver.click({ selector: r });
+      const ready = await until('its panel', () => app().live!.panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
+      if (ready) break;
+      if (attempt === 4) throw new Error(`no panel for ${cardId} after ${attempt} clicks on its row`);
+    }
+    await driver.waitFor(inPanel('#title'));
+  }
+
+  /** Moves a select's choice with the arrow keys until the chosen option starts with `text`. */
+  async function choose(select: string, text: string): Promise<void> {
+    for (let i = 0; i < 10; i++) {
+      if ((await driver.text(inPanel(`${select} option:checked`))).startsWith(text)) return;
+      await driver.press('ArrowDown', inPanel(select));
+    }
+    throw new Error(`${select}: no option ${text}`);
+  }
+
+  before(async function () {
+    if (!driverAvailable()) this.skip();
+    w = await wire();
+    helper = await w.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex helper', app: 'codex', machineId: w.machineId });
+    reviewer = await w.sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'reviewer' });
+    await w.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'builder' });
+    await signIn();
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await unwire(w);
+  });
+
+  it('palette hand-over: the asker is not offered; a specific agent and freely are picked; the person reads when the helper hears it', async () => {
+    const c = await newCard(w!, { kind: 'text', title: 'Palette hand-over' });
+    await until('the card', () => core().cards.get(c.id));
+    await runOnCard('Hand Over to Helper', 'Palette hand-over');
+    await driver.waitFor(row('Codex helper'));
+    assert.equal(await driver.count(row('Claude')), 0, 'the asking assistant is not offered as its own helper');
+    await driver.type('Codex helper');
+    await driver.press('Enter');
+    await driver.waitFor(row('reviewer'));
+    await driver.type('reviewer');
+    await driver.press('Enter');
+    await driver.waitFor(row('Freely'));
+    await driver.type('Freely');
+    await driver.press('Enter');
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.press('Enter'); // no note
+    const card = await until('delegated', async () => { const x = await core().cards.whole(c.id); return x.status === 'delegated' ? x : undefined; }, 30_000, 250);
+    assert.deepEqual(card.delegatedTo, { assistantId: helper.id, agentId: reviewer.id, mode: 'freely' });
+    await driver.waitFor(toast('hears it while it works'));
+    await driver.screenshot('hand-over-palette');
+  });
+
+  /** Hands a card to the helper in `loop` mode (as the panel would) and lets the helper answer. */
+  async function proposed(c: { id: string; version: number }, answer: Record<string, unknown>): Promise<Card> {
+    const gesture = core().gestures.fromUiEvent('test:delegate');
+    const out = await runPress(core(), gesture, { id: c.id, version: c.version }, { type: 'delegate', to: { assistantId: helper.id }, mode: 'loop' }, app().log);
+    assert.ok(out.ok, 'handed over');
+    // The helper sees the card once the 5 s to take it back are over.
+    await until('the helper answered', () => w!.sb.control('POST', `/_sandbox/cards/${c.id}/helper-answer`, answer).then(() => true), 30_000, 250);
+    return until('the proposal in this window', async () => { const x = await core().cards.whole(c.id); return x.proposal ? x : undefined; });
+  }
+
+  it('palette: a loop helper\'s proposal reads as the card\'s words and one pick accepts it as the answer', async () => {
+    const c = await newCard(w!, { kind: 'choice', title: 'Palette proposal', options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite' }] });
+    await until('the card', () => core().cards.get(c.id));
+    await proposed(c, { choiceIds: ['sq'], note: { text: 'it is smaller' } });
+    await runOnCard('Answer', 'Palette proposal');
+    await driver.waitFor(row('Accept the helper\'s proposal'));
+    const words = await driver.text(row('Accept the helper\'s proposal'));
+    assert.match(words, /Choose SQLite\./);
+    assert.doesNotMatch(words, /\bsq\b|choiceIds|\{/, 'no ids, no JSON');
+    await driver.screenshot('proposal-palette');
+    await driver.press('Enter');
+    const h = await until('the assistant to hear the accepted proposal', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
+    assert.equal(h[0]!.type, 'answer');
+    assert.deepEqual(h[0]!.body.choiceIds, ['sq']);
+  });
+
+  it('palette: a failure card\'s step is picked, the marked one first, and reaches the service', async () => {
+    const c = await newCard(w!, {
+      kind: 'failure', title: 'Palette failure',
+      steps: [{ title: 'Build image', state: 'done' }, { title: 'Push image', state: 'done' }, { title: 'Roll out', state: 'failed' }, { title: 'Smoke test', state: 'pending' }],
+    });
+    await until('the card', () => core().cards.get(c.id));
+    await runOnCard('Answer', 'Palette failure');
+    await driver.waitFor({ selector: `${ROW}.focused:has-text("3. Roll out")` });
+    await driver.press('ArrowUp');
+    await driver.waitFor({ selector: `${ROW}.focused:has-text("2. Push image")` });
+    await driver.press('Enter');
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.type('the registry was full');
+    await driver.press('Enter');
+    const h = await until('the assistant to hear the failed step', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
+    assert.equal(h[0]!.body.failedStep, 1);
+    assert.equal(h[0]!.body.text, 'the registry was full');
+  });
+
+  it('panel hand-over: the asker is not offered; a specific agent, freely; the panel says when the helper hears it', async () => {
+    const c = await newCard(w!, { kind: 'text', title: 'Panel hand-over' });
+    await openOnly(c.id, 'Panel hand-over');
+    await driver.click(inPanel('button:has-text("Hand over…")'));
+    await driver.waitFor(inPanel('select[data-key="handover-assistant"] option:has-text("Codex helper")'));
+    assert.equal(await driver.count(inPanel('select[data-key="handover-assistant"] option:has-text("Claude")')), 0, 'the asker is not offered');
+    await choose('select[data-key="handover-assistant"]', 'Codex helper');
+    await choose('select[data-key="handover-agent"]', 'reviewer');
+    assert.match(await driver.text(inPanel('select[data-key="handover-mode"] option:checked')), /^freely/);
+    await driver.click(inPanel('button[data-key="handover-send"]'));
+    await driver.waitFor(inPanel('#status :text("hears it while it works")'));
+    await driver.screenshot('hand-over-panel');
+    const card = await core().cards.whole(c.id);
+    assert.deepEqual(card.delegatedTo, { assistantId: helper.id, agentId: reviewer.id, mode: 'freely' });
+  });
+
+  it('panel: a loop helper\'s proposal reads in the card\'s words; one press accepts it as the answer', async () => {
+    const c = await newCard(w!, { kind: 'choice', title: 'Which queue?', summary: 'The jobs need a queue.', options: [{ id: 'rq', label: 'Redis queue' }, { id: 'sqs', label: 'Amazon SQS' }], recommendedIds: ['rq'] });
+    await until('the card', () => core().cards.get(c.id));
+    await proposed(c, { choiceIds: ['sqs'], note: { text: 'no server to run' } });
+    await openOnly(c.id, 'Which queue?');
+    await driver.waitFor(inPanel('#proposal button:has-text("Accept as my answer")'));
+    const words = await driver.text(inPanel('#proposal'));
+    assert.match(words, /Codex helper proposes/);
+    assert.match(words, /Choose Amazon SQS\./);
+    assert.match(words, /Note: no server to run/);
+    assert.doesNotMatch(words, /\bsqs\b|choiceIds|\{/, 'no ids, no JSON');
+    await driver.screenshot('loop-proposal');
+    await driver.click(inPanel('#proposal button:has-text("Accept as my answer")'));
+    const h = await until('the assistant to hear the accepted proposal', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
+    assert.deepEqual(h[0]!.body.choiceIds, ['sqs']);
+    assert.deepEqual(h[0]!.body.note, { text: 'no server to run' });
+  });
+
+  it('panel: a failure card\'s step, the marked one checked first; the one picked reaches the service', async () => {
+    const c = await newCard(w!, {
+      kind: 'failure', title: 'Panel failure', summary: 'Health check timed out.',
+      steps: [{ title: 'Build image', state: 'done' }, { title: 'Push image', state: 'done' }, { title: 'Roll out', state: 'failed', detail: 'readiness probe failed' }],
+    });
+    await openOnly(c.id, 'Panel failure');
+    await driver.waitFor(inPanel('label.step.chosen:has-text("Roll out")'));
+    await driver.click(inPanel('label.step:has-text("Push image")'));
+    await driver.waitFor(inPanel('label.step.chosen:has-text("Push image")'));
+    await driver.screenshot('failure-step-panel');
+    await driver.click(inPanel('#answer'));
+    const h = await until('the assistant to hear the failed step', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
+    assert.equal(h[0]!.body.failedStep, 1);
+  });
+
+  it('scopes not allowed: answering is not offered, the view says how to allow it, and insufficient_scope names the scope', async () => {
+    await app().signOut();
+    await until('signed out', () => core().state.kind === 'signed-out');
+    await signIn(['cards:read', 'cards:later', 'assistants:read', 'presence:desk']);
+    const c = await newCard(w!, { kind: 'choice', title: 'Scoped question', options: [{ id: 'a', label: 'A' }] });
+    await until('the card', () => core().cards.get(c.id));
+    await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
+    await driver.waitFor({ selector: `${SIDEBAR} :text("not allowed to answer cards (cards:answer)")`, timeout: 30_000 });
+    await driver.screenshot('scopes-view-note');
+    // The palette: Later is offered, Answer is not.
+    await driver.press('Escape');
+    await driver.press('F1');
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.type('Assistant Cards: Later');
+    await driver.waitFor(row('Assistant Cards: Later'));
+    await driver.press('Escape');
+    await driver.press('F1');
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.type('Assistant Cards: Answer');
+    await driver.waitFor({ selector: `${ROW}:has-text("No matching commands"), ${ROW}:has-text("Assistant Cards")` });
+    assert.equal(await driver.count({ selector: `${ROW}:has-text("Assistant Cards: Answer")` }), 0, 'Answer is not offered');
+    await driver.screenshot('scopes-palette');
+    await driver.press('Escape');
+    // The panel: no answering, the note says how to allow it; Later (allowed) is there.
+    await openOnly(c.id, 'Scoped question');
+    await driver.waitFor(inPanel('#not-allowed:has-text("answer cards (cards:answer)")'));
+    await driver.waitFor(inPanel('button:has-text("In 1 hour")'));
+    assert.equal(await driver.count(inPanel('#answer')), 0, 'no Answer button');
+    assert.equal(await driver.count(inPanel('button:has-text("Send")')), 0, 'no writing to the assistant');
+    assert.equal(await driver.count(inPanel('button:has-text("Hand over")')), 0, 'no hand-over');
+    await driver.screenshot('scopes-panel');
+    // The service's own refusal names the scope the sign-in lacks.
+    const out = await runPress(core(), core().gestures.fromUiEvent('test:answer'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } }, app().log);
+    assert.ok(!out.ok);
+    assert.equal(out.problem.code, 'insufficient_scope');
+    assert.equal(out.problem.scope, 'cards:answer');
+    assert.match(problemMessage(out.problem.code, { scope: out.problem.scope }).message, /answer cards \(cards:answer\)/);
+  });
+});
