@@ -101,8 +101,9 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await driver.waitFor(row('Freely'));
     await driver.type('Freely');
     await driver.press('Enter');
-    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
-    await driver.press('Enter'); // no note
+    // The note's input box (its own title: the mode pick has closed), then Enter: no note.
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-title:has-text("Note for the helper")' });
+    await driver.press('Enter');
     const card = await until('delegated', async () => { const x = await core().cards.whole(c.id); return x.status === 'delegated' ? x : undefined; }, 30_000, 250);
     assert.deepEqual(card.delegatedTo, { assistantId: helper.id, agentId: reviewer.id, mode: 'freely' });
     await driver.waitFor(toast('hears it while it works'));
@@ -146,7 +147,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await driver.press('ArrowUp');
     await driver.waitFor({ selector: `${ROW}.focused:has-text("2. Push image")` });
     await driver.press('Enter');
-    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.waitFor({ selector: '.quick-input-widget :text("What to tell the assistant")' });
     await driver.type('the registry was full');
     await driver.press('Enter');
     const h = await until('the assistant to hear the failed step', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
