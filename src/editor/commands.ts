@@ -264,7 +264,8 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
       if (!out.ok) return;
       // When the helper hears it (the answer's `hears`), and the 5 s to take it back, as with Undo.
       const takeBack = vscode.l10n.t('Take Back');
-      void say.info(vscode.l10n.t('Assistant Cards: handed "{0}" over. {1}', plainText(card.title, 60), hearsWords(out.value.hears, to.helperName)), takeBack)
+      // The words that matter first: a notification shows about 100 characters.
+      void say.info(vscode.l10n.t('Assistant Cards: {0} Handed over: "{1}".', hearsWords(out.value.hears, to.helperName), plainText(card.title, 60)), takeBack)
         .then(async (x) => {
           if (x !== takeBack) return;
           // The version this message told of; a card changed since is refused, never taken back unseen.

@@ -18,8 +18,8 @@ export function helperChoices<A extends Pick<Assistant, 'id'>>(assistants: reado
  */
 export function hearsWords(hears: string | undefined, helper: string): string {
   const who = oneLine(helper, 80) || t('The helper');
-  if (!hears) return t('{0} gets it once the 5 seconds to take it back are over.', who);
-  if (hears === 'while-working') return t('{0} hears it while it works, once the 5 seconds to take it back are over.', who);
+  if (!hears) return t('{0} gets it after the 5 s to take it back.', who);
+  if (hears === 'while-working') return t('{0} hears it while it works, after the 5 s to take it back.', who);
   return t('{0} hears it: {1}.', who, oneLine(hears, 80));
 }
 
