@@ -15,7 +15,7 @@ const row = (text: string) => ({ selector: `${ROW}:has-text(${JSON.stringify(tex
 /** The card panel's document: the webview's outer iframe, then its content frame. */
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const inPanel = (selector: string) => ({ selector, frames: WV });
-const toast = (text: string) => ({ selector: `.notifications-toasts :text(${JSON.stringify(text)})`, timeout: 30_000 });
+const notice = (text: string) => ({ selector: `.notifications-center .notification-list-item-message:has-text(${JSON.stringify(text)})`, timeout: 30_000 });
 
 describe('hand-over, proposals, failed steps and scopes (Playwright)', function () {
   this.timeout(180_000);
@@ -88,6 +88,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
   });
 
   it('palette hand-over: the asker is not offered; a specific agent and freely are picked; the person reads when the helper hears it', async () => {
+    await vscode.commands.executeCommand('notifications.clearAll');
     const c = await newCard(w!, { kind: 'text', title: 'Palette hand-over' });
     await until('the card', () => core().cards.get(c.id));
     await runOnCard('Hand Over to Helper', 'Palette hand-over');
@@ -106,8 +107,12 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await driver.press('Enter');
     const card = await until('delegated', async () => { const x = await core().cards.whole(c.id); return x.status === 'delegated' ? x : undefined; }, 30_000, 250);
     assert.deepEqual(card.delegatedTo, { assistantId: helper.id, agentId: reviewer.id, mode: 'freely' });
-    await driver.waitFor(toast('hears it while it works'));
+    // The notifications centre lists the message as its toast does (toasts may not show headless).
+    await vscode.commands.executeCommand('notifications.showList');
+    await driver.waitFor(notice('hears it while it works'));
+    assert.match(await driver.text(notice('hears it while it works')), /^Assistant Cards: Codex helper · reviewer hears it while it works/);
     await driver.screenshot('hand-over-palette');
+    await vscode.commands.executeCommand('notifications.hideList');
   });
 
   /** Hands a card to the helper in `loop` mode (as the panel would) and lets the helper answer. */
