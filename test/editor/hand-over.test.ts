@@ -240,6 +240,9 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     assert.equal(await driver.count(inPanel('button:has-text("Send")')), 0, 'no writing to the assistant');
     assert.equal(await driver.count(inPanel('button:has-text("Hand over")')), 0, 'no hand-over');
     await driver.screenshot('scopes-panel');
+    // The view still says it with a panel open (what the extension set, then what the view shows).
+    assert.match(String(app().live!.tree.view.message), /cards:answer/, 'the cards view keeps its note');
+    await driver.waitFor({ selector: `${SIDEBAR} :text("not allowed to answer cards (cards:answer)")`, timeout: 10_000 });
     // The service's own refusal names the scope the sign-in lacks.
     const out = await runPress(core(), core().gestures.fromUiEvent('test:answer'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } }, app().log);
     assert.ok(!out.ok);
