@@ -10,8 +10,6 @@ import { driver, driverAvailable } from './helpers/driver';
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 /** The card panel's document: the webview's outer iframe, then its content frame. */
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
-/** The answer button, named "Answer" today and "Send answer" after the webview's rewrite. */
-const SEND = 'role=button[name=/^(send answer|answer)$/i]';
 
 describe('answers through the card panel, by role and text (Playwright)', function () {
   this.timeout(180_000);
