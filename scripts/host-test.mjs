@@ -230,8 +230,12 @@ async function bridgeOp(ctx, req) {
       const name = String(req.name ?? 'screenshot').replace(/[^\w.-]/g, '_');
       const file = path.join(root, 'artifacts', name.endsWith('.png') ? name : `${name}.png`);
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      if (req.selector) await locatorOf(page, req).first().screenshot({ path: file, timeout });
-      else await page.screenshot({ path: file });
+      // A picture of a painted frame, not of a moment: fonts loaded, two frames drawn, animations
+      // and the caret stilled (so a test never sleeps "for the pixels to settle" before one).
+      await page.evaluate(() => globalThis.document.fonts.ready.then(() => new Promise((r) => globalThis.requestAnimationFrame(() => globalThis.requestAnimationFrame(r)))));
+      const look = { path: file, animations: 'disabled', caret: 'hide', timeout };
+      if (req.selector) await locatorOf(page, req).first().screenshot(look);
+      else await page.screenshot(look);
       return { path: file };
     }
     case 'click': await locatorOf(page, req).first().click({ timeout }); return { ok: true };

@@ -12,6 +12,8 @@ import { driver, driverAvailable } from './helpers/driver';
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const THEMES = [['light', 'Default Light Modern'], ['dark', 'Default Dark Modern']] as const;
+/** The workbench's class once a theme has been applied (the state to wait for before a picture). */
+const WORKBENCH_CLASS: Record<string, string> = { 'Default Light Modern': 'vs', 'Default Dark Modern': 'vs-dark' };
 const LIVE: Group[] = ['pending', 'agent', 'snoozed', 'delegated'];
 
 describe('after an hour of use (Playwright)', function () {
@@ -33,8 +35,11 @@ describe('after an hour of use (Playwright)', function () {
   const tree = () => app().live!.tree;
   const inPanel = (selector: string) => ({ selector, frames: WV });
   const row = (text: string) => ({ selector: `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(text)})`, timeout: 60_000 });
-  const settle = (ms = 500) => new Promise((r) => setTimeout(r, ms));
-  const theme = (name: string) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
+  /** Switches the colour theme and waits until the workbench wears it. */
+  const theme = async (name: string) => {
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
+    await driver.waitFor({ selector: `.monaco-workbench.${WORKBENCH_CLASS[name]!}`, state: 'attached' });
+  };
   const inLive = (id: string) => LIVE.some((g) => tree().visible(g).some((c) => c.id === id));
 
   async function openOnly(cardId: string): Promise<void> {
@@ -55,7 +60,6 @@ describe('after an hour of use (Playwright)', function () {
     try {
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
     await driver.screenshot('hour-01-sign-in-light');
-    await settle(800);
     await vscode.commands.executeCommand('notifications.showList');
     await driver.waitFor({ selector: item });
     assert.equal(await driver.count({ selector: item }), 1, 'the code shows in one notification');
@@ -64,7 +68,6 @@ describe('after an hour of use (Playwright)', function () {
     assert.doesNotMatch(welcome, /page that opened/, 'no page has opened yet');
     await driver.screenshot('hour-01-sign-in-code-light');
     await theme('Default Dark Modern');
-    await settle(800);
     await driver.screenshot('hour-01-sign-in-code-dark');
     await vscode.commands.executeCommand('notifications.hideList');
     } finally {
@@ -96,7 +99,6 @@ describe('after an hour of use (Playwright)', function () {
         assert.ok(!tree().visible('pending').some((x) => x.id === c.id));
         assert.match(await driver.text(inPanel('#answered')), /You chose: SQLite\./);
         await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(title)}) .action-label[aria-label^="Undo"]`, state: 'attached', timeout: 3_000 });
-        await settle(300);
         await driver.screenshot(`hour-02-answered-tree-and-panel-${look}`);
       } finally {
         await w!.sb.control('DELETE', '/_sandbox/faults');
@@ -126,7 +128,6 @@ describe('after an hour of use (Playwright)', function () {
       await driver.screenshot(`hour-03-notice-got-it-${look}`);
       await driver.waitFor({ selector: inPanel('#countdown').selector, frames: WV, state: 'detached', timeout: 10_000 });
       assert.doesNotMatch(await driver.text(inPanel('#status')), /assistant/i, 'after the hold: no assistant heard anything');
-      await settle(300);
       await driver.screenshot(`hour-04-notice-closed-${look}`);
     });
   }
@@ -147,7 +148,6 @@ describe('after an hour of use (Playwright)', function () {
     for (const [look, name] of THEMES) {
       await theme(name);
       await driver.waitFor(row('Codex · api: Should the migration'));
-      await settle(800);
       await driver.screenshot(`hour-05-two-assistants-${look}`);
     }
   });
@@ -173,7 +173,6 @@ describe('after an hour of use (Playwright)', function () {
     assert.match(await driver.text(inPanel('#answered')), /You wrote: call it release\/2026-11/);
     for (const [look, name] of THEMES) {
       await theme(name);
-      await settle(800);
       await driver.screenshot(`hour-06-history-${look}`);
     }
   });

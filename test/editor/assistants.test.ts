@@ -105,7 +105,7 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     assert.match(String(top.contextValue), /assistant:terminal/);
     if (driverAvailable()) {
       await vscode.commands.executeCommand('assistantCards.assistants.focus');
-      await new Promise((r) => setTimeout(r, 1000));
+      await driver.waitFor({ selector: '#workbench\\.parts\\.sidebar .monaco-list-row:has-text("demo two")' });
       await driver.screenshot('assistants-view');
     }
   });
@@ -118,7 +118,7 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     await click(nodeOf('two', 'agent'));
     await until('terminal two active again', () => vscode.window.activeTerminal === two);
     if (driverAvailable()) {
-      await new Promise((r) => setTimeout(r, 1000));
+      await driver.waitFor({ selector: '.terminal-wrapper.active .xterm' });
       await driver.screenshot('focused-terminal');
     }
 

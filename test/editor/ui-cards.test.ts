@@ -32,7 +32,6 @@ describe('cards in the workbench (Playwright)', function () {
   const inPanel = (selector: string) => ({ selector, frames: WV });
   /** A card's row in the tree; the tree may take a while when the core paces its reads. */
   const row = (title: string) => ({ selector: `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(title)})`, timeout: 60_000 });
-  const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
 
   async function openOnly(cardId: string, title: string): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -51,14 +50,12 @@ describe('cards in the workbench (Playwright)', function () {
   it('signs in with the device code, allowed on the approval page in a second tab', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Sign in to see the cards")` });
-    await settle();
     await driver.screenshot('ui-01-signed-out');
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
     const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
     // The status bar and the progress notification carry the code.
     await driver.waitFor({ selector: `#workbench\\.parts\\.statusbar :text("code ${s.userCode}")` });
     await driver.waitFor({ selector: `.notifications-toasts :text("${s.userCode}")`, timeout: 5_000 }).catch(() => undefined);
-    await settle();
     await driver.screenshot('ui-02-device-code');
     await driver.open('approval', s.verificationUriComplete);
     await driver.waitFor({ selector: '#allow', page: 'approval' });
@@ -69,7 +66,6 @@ describe('cards in the workbench (Playwright)', function () {
     // Headless chromium never reports focus; a person here would have focused this window.
     core().feed.setFocused(true);
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Nothing waits on you")`, timeout: 30_000 });
-    await settle();
     await driver.screenshot('ui-03b-signed-in-no-cards');
     assert.match(app().status.text, /\$\(bell/);
   });
@@ -79,10 +75,8 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.waitFor(row('Which database?'));
     await until('the status bar count', () => /\$\(bell-dot\) \d+/.test(app().status.text));
     await driver.waitFor({ selector: `#workbench\\.parts\\.statusbar :text("${core().cards.counts().waiting}")` }).catch(() => undefined);
-    await settle();
     await driver.screenshot('ui-04-tree-with-card');
     await openOnly(c.id, 'Which database?');
-    await settle();
     await driver.screenshot('ui-05-card-panel');
     await driver.click(inPanel('label.option:has-text("Postgres")'));
     await driver.click(inPanel('#answer'));
@@ -108,13 +102,15 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.waitFor(inPanel('label.option.chosen:has-text("Keep it")'));
     await driver.type('\n');
     await driver.waitFor(inPanel('#countdown'));
+    const holdEnds = Date.now() + 5_000;
     // U once Undo is on offer: the answered result is shown and no press is on its way.
     await driver.waitFor(inPanel('button[data-key="undo"]:enabled'));
     await driver.type('u');
     await driver.waitFor(inPanel('.notice:has-text("Undone")'));
     await driver.screenshot('ui-08-undone');
     assert.equal((await sandboxCard(w!, c.id)).status, 'pending');
-    await settle(6_000);
+    // Past the moment the answer would have been heard (the hold the sandbox gave it), it still is not.
+    await until('the hold would be over', () => Date.now() > holdEnds + 1_000, 15_000);
     assert.deepEqual(await heard(w!, c.id), [], 'an undone answer is never heard');
   });
 
@@ -176,7 +172,11 @@ describe('cards in the workbench (Playwright)', function () {
     await w!.sb.control('POST', '/_sandbox/faults', { path: '/v1/changes', method: 'GET', delayMs: 15_000, times: 3 });
     const other = await newCard(w!, { kind: 'text', title: 'Flush the current long poll' });
     await until('the other card', () => core().cards.get(other.id));
-    await settle(500);
+    // The next long poll has reached the sandbox and is being held back.
+    await until('a held-back feed read', async () => {
+      const { faults } = await w!.sb.control<{ faults: { path: string; times: number }[] }>('GET', '/_sandbox/faults');
+      return faults.some((f) => f.path === '/v1/changes' && f.times < 3);
+    });
     await send({ title: 'Checkout is down', severity: 'critical', dedupeKey: 'co' });
     await driver.click(inPanel('button[data-key="gotit"]'));
     await driver.waitFor(inPanel('.banner.changed:has-text("changed after you saw it")'));
@@ -205,7 +205,6 @@ describe('cards in the workbench (Playwright)', function () {
     assert.equal(await driver.count(inPanel('body[data-pwned]')), 0, 'nothing ran');
     assert.ok((await driver.text(inPanel('.option:has-text("bold?")'))).includes('<b onclick="alert(1)">bold?</b>'));
     assert.match(await driver.text(inPanel('.summary')), /\[U\+202E\]gnp\.exe/, 'a direction override is shown, not obeyed');
-    await settle();
     await driver.screenshot('ui-14-hostile-card');
     const row = tree().getTreeItem({ kind: 'card', id: c.id });
     assert.ok(String(row.label).length <= 120, 'the tree label is bounded');
@@ -223,12 +222,10 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.press('Enter');
     await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Palette question")' });
     await driver.type('Palette question');
-    await settle();
     await driver.screenshot('ui-15a-palette-pick-card');
     await driver.press('Enter');
     await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("2. Blue")' });
     await driver.type('Blue');
-    await settle();
     await driver.screenshot('ui-15b-palette-pick-option');
     await driver.press('Enter');
     const h = await until('the assistant to hear the palette answer', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
@@ -251,7 +248,6 @@ describe('cards in the workbench (Playwright)', function () {
       // The agent is offered by name, with its assistant, among the filter's rows.
       await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("palette-agent (Claude)")' });
       await driver.type('palette-agent');
-      await settle();
       await driver.screenshot('ui-15c-palette-filter');
       await driver.press('Escape');
       await tree().setFilter({ agents: [other.id] });
@@ -269,7 +265,6 @@ describe('cards in the workbench (Playwright)', function () {
     await w!.sb.control('POST', '/_sandbox/faults', { path: '/v1', status: 503, times: 1000 });
     await until('offline', () => core().state.kind === 'offline', 120_000);
     await driver.waitFor({ selector: '#workbench\\.parts\\.statusbar :text("offline")' });
-    await settle();
     await driver.screenshot('ui-16-offline');
     await w!.sb.control('DELETE', '/_sandbox/faults');
     await until('back online', () => core().state.kind === 'online', 120_000);
@@ -281,7 +276,6 @@ describe('cards in the workbench (Playwright)', function () {
     try {
       await app().refreshState();
       await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("not set up")`, timeout: 30_000 });
-      await settle();
       await driver.screenshot('ui-17-not-set-up');
       assert.equal(app().live, undefined);
     } finally {
