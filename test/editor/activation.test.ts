@@ -87,8 +87,6 @@ describe('activation', () => {
       });
       assert.match(text, /Sign In/);
       assert.equal(await driver.count({ selector: `${welcome} a.monaco-button:has-text("Sign In"), ${welcome} .monaco-button:has-text("Sign In")` }) > 0, true, 'a Sign In button');
-      // Let the icon and the fonts settle for the picture.
-      await new Promise((r) => setTimeout(r, 500));
       const shot = await driver.screenshot('welcome');
       assert.ok(fs.statSync(shot.path).size > 10_000, 'a real screenshot');
       await driver.screenshot('welcome-sidebar', { selector: sidebar });

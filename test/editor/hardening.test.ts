@@ -42,7 +42,7 @@ describe('hardening: the editor (extension host)', function () {
     fs.rmSync(marker, { force: true });
     const probe = vscode.window.createTerminal({ name: 'hardening probe', cwd: testEnv.workspace });
     probe.show(true);
-    await sleep(2_000); // its shell starts
+    await probe.processId; // its shell runs
     const title = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"})';
     assert.ok(title.length < 100, 'whole under the notification\'s cut');
     const n = w.app.live!.notifier;

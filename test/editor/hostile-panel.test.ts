@@ -68,7 +68,8 @@ describe('hostile panel (extension host, Playwright)', function () {
     assert.equal(await driver.count(inPanel('.option')), 10_000, 'every option is there');
     assert.ok((await driver.text(inPanel('.option'))).includes('<b>option</b> 0'), 'as text');
     await driver.click(inPanel('#title'));
-    await new Promise((r) => setTimeout(r, 800)); // keys wait a moment after focus arrives (ANSWER_KEYS_QUIET_MS)
+    // Keys wait a moment after focus arrives (ANSWER_KEYS_QUIET_MS): the panel's body says when they count.
+    await driver.waitFor({ ...inPanel('body[data-keys="ready"]', 15_000), state: 'attached' });
     await driver.press('1', inPanel('#title'));
     await driver.waitFor(inPanel('.option.chosen', 15_000));
     assert.equal(await driver.count(inPanel('.option.chosen')), 1, 'the key picked one option');
