@@ -1,4 +1,4 @@
-// Wire shapes of the Person API (spec/person-api.md) and the extra fields DESIGN.md adds.
+// Wire shapes of the Person API (docs/spec/person-api.md) and the extra fields docs/spec/DESIGN.md adds.
 // Unknown fields are tolerated (zod objects strip them by default: kept out of the way), and
 // enums the service may grow (kind, status, turn, urgency, app, state) parse as plain strings,
 // so a new value never breaks a read; the UI falls back to a generic rendering for it.
@@ -257,7 +257,7 @@ export const TokenResponse = z.object({
 });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
-/** The computer identity file of DESIGN.md. */
+/** The computer identity file of docs/spec/DESIGN.md. */
 export const MachineIdentity = z.object({
   id: z.string().check(z.regex(/^mch_[A-Za-z0-9-]+$/)),
   name: z.string(),

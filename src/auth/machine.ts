@@ -1,4 +1,4 @@
-// The computer identity file of DESIGN.md and the machine attestation signed with its key.
+// The computer identity file of docs/spec/DESIGN.md and the machine attestation signed with its key.
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -127,7 +127,7 @@ describe('sandbox reads', () => {
   it('GET /v1/assistants: agents, live sessions with their terminal, live first, openCards', async () => {
     const quiet = (await w.ctl('POST', '/_sandbox/assistants', { name: 'aaa-quiet', app: 'opencode', machineId: w.machine.id })).json;
     await w.ctl('POST', '/_sandbox/agents', { assistantId: quiet.id, name: 'idle' });
-    const s = await w.ctl('POST', '/_sandbox/sessions', { agentId: w.agentId, appSessionId: 'sess-1', cwd: '/work/api', terminal: { pid: 4242, tty: '/dev/pts/3', program: 'vscode' } });
+    const s = await w.ctl('POST', '/_sandbox/sessions', { agentId: w.agentId, appSessionId: 'sess-1', cwd: '/home/dev/api', terminal: { pid: 4242, tty: '/dev/pts/3', program: 'vscode' } });
     assert.equal(s.status, 200, s.text);
     await w.card();
     await w.card();
@@ -143,7 +143,7 @@ describe('sandbox reads', () => {
     const agent = api.agents[0];
     assert.equal(agent.state, 'live');
     assert.equal(agent.openCards, 2);
-    assert.deepEqual(agent.liveSessions, [{ appSessionId: 'sess-1', cwd: '/work/api', liveAt: agent.liveAt, terminal: { pid: 4242, tty: '/dev/pts/3', program: 'vscode' } }]);
+    assert.deepEqual(agent.liveSessions, [{ appSessionId: 'sess-1', cwd: '/home/dev/api', liveAt: agent.liveAt, terminal: { pid: 4242, tty: '/dev/pts/3', program: 'vscode' } }]);
     assert.equal(list.find((a: { id: string }) => a.id === quiet.id).agents[0].state, 'quiet');
     await w.ctl('DELETE', '/_sandbox/sessions/sess-1');
     const after = await w.me.request('GET', '/v1/assistants');

@@ -34,7 +34,7 @@ describe('demo assistant', function () {
     const lines: string[] = [];
     const stop = new AbortController();
     const demo = await startDemoAssistant({
-      base: sb.url, name: 'builder', machineId: person.machine.id, cwd: '/work/proj',
+      base: sb.url, name: 'builder', machineId: person.machine.id, cwd: '/home/dev/proj',
       terminal: { pid: 4242, tty: '/dev/pts/7', program: 'vscode' },
       pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal,
     });
@@ -44,7 +44,7 @@ describe('demo assistant', function () {
     assert.ok(mine, 'the assistant is listed for the person on this computer');
     const session = mine.agents[0]?.liveSessions[0];
     assert.deepEqual(session && { id: session.appSessionId, cwd: session.cwd, terminal: session.terminal },
-      { id: demo.appSessionId, cwd: '/work/proj', terminal: { pid: 4242, tty: '/dev/pts/7', program: 'vscode' } });
+      { id: demo.appSessionId, cwd: '/home/dev/proj', terminal: { pid: 4242, tty: '/dev/pts/7', program: 'vscode' } });
 
     // The first card: a choice. The person answers it.
     const firstId = await until('the first card', () => demo.asked[0], 10_000, 20);
