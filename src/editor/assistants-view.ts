@@ -8,6 +8,7 @@ import type { Agent, Assistant, LiveSession } from '../api/schemas';
 import { DisposableBase } from './disposable';
 import { ago } from './shared/format';
 import { plainLines, plainText } from './shared/plain-text';
+import { spokenAgent, spokenAssistant, spokenGoneAssistantItem, spokenSession } from './shared/spoken';
 import type { TerminalMatcher } from './terminals';
 import type { TreeViewSlot } from './tree-view-slot';
 
@@ -82,11 +83,16 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
 
   getTreeItem(el: AssistantsTreeNode): vscode.TreeItem {
     const { assistant, agent, session } = this.find(el);
+    const gone = (text: string): vscode.TreeItem => {
+      const item = new vscode.TreeItem(text);
+      item.accessibilityInformation = { label: spokenGoneAssistantItem(el.kind) };
+      return item;
+    };
     const focus = (terminal: vscode.Terminal | undefined): vscode.Command | undefined =>
       terminal ? { command: FOCUS_TERMINAL, title: vscode.l10n.t('Go to terminal'), arguments: [el] } : undefined;
 
     if (el.kind === 'assistant') {
-      if (!assistant) return new vscode.TreeItem('(gone)');
+      if (!assistant) return gone('(gone)');
       const live = assistant.agents.some((g) => g.state === 'live' || g.liveSessions.length > 0);
       const terminal = this.matcher.terminalFor({ assistantId: assistant.id });
       const item = new vscode.TreeItem(plainText(assistant.name, 80) || vscode.l10n.t('(no name)'),
@@ -103,13 +109,14 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
         vscode.l10n.t('{0} ({1}) on {2}, {3} open card{4}', plainText(assistant.name, 200), plainText(assistant.appName || assistant.app, 80), plainText(assistant.machine.name, 80), open, open === 1 ? '' : 's'),
         terminal ? vscode.l10n.t('Runs in terminal "{0}" of this window', plainText(terminal.name, 80)) : vscode.l10n.t('Not in a terminal of this window'),
       ]);
+      item.accessibilityInformation = { label: spokenAssistant(assistant, terminal?.name) };
       item.contextValue = terminal ? 'assistant assistant:terminal' : 'assistant';
       item.command = focus(terminal);
       return item;
     }
 
     if (el.kind === 'agent') {
-      if (!agent) return new vscode.TreeItem('(gone)');
+      if (!agent) return gone('(gone)');
       const terminal = this.matcher.terminalFor({ assistantId: el.assistantId, agentId: agent.id });
       const item = new vscode.TreeItem(plainText(agent.name, 80) || vscode.l10n.t('(no name)'), agent.liveSessions.length
         ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
@@ -119,12 +126,13 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       item.description = [when, `${agent.openCards} open`].join(' · ');
       item.iconPath = new vscode.ThemeIcon(agent.state === 'live' ? 'pulse' : 'person');
       item.tooltip = vscode.l10n.t('{0}: {1}, {2} open card{3}', plainText(agent.name, 200), when, agent.openCards, agent.openCards === 1 ? '' : 's');
+      item.accessibilityInformation = { label: spokenAgent(agent, this.now()) };
       item.contextValue = terminal ? 'agent assistant:terminal' : 'agent';
       item.command = focus(terminal);
       return item;
     }
 
-    if (!session) return new vscode.TreeItem('(ended)');
+    if (!session) return gone('(ended)');
     const match = this.matcher.terminalOf(session.appSessionId);
     const item = new vscode.TreeItem(plainText(path.basename(session.cwd) || session.cwd, 80) || vscode.l10n.t('(no folder)'), vscode.TreeItemCollapsibleState.None);
     item.id = `s:${el.assistantId}/${el.agentId}/${session.appSessionId}`;
@@ -139,6 +147,7 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       match ? vscode.l10n.t('matched to "{0}" by {1}', plainText(match.terminal.name, 80), match.by) : vscode.l10n.t('no terminal of this window matches'),
       `live ${ago(session.liveAt, this.now())}`,
     ]);
+    item.accessibilityInformation = { label: spokenSession(session, match?.terminal.name, this.now()) };
     item.contextValue = match ? 'session assistant:terminal' : 'session';
     item.command = focus(match?.terminal);
     return item;

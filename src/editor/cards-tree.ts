@@ -10,6 +10,7 @@ import { DisposableBase } from './disposable';
 import { isFilterEmpty } from '../sync/card-filter';
 import type { CardFilter } from '../sync/card-filter';
 import { lookOf } from './shared/card-view';
+import { spokenCard, spokenGoneCard, spokenGroup } from './shared/spoken';
 import type { Log } from './log';
 import type { TreeViewSlot } from './tree-view-slot';
 
@@ -194,20 +195,23 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
       item.id = `group:${el.group}`;
       item.description = n === undefined ? undefined : String(n);
       item.contextValue = `group:${el.group}`;
+      item.accessibilityInformation = { label: spokenGroup(groupLabels()[el.group], n) };
       return item;
     }
     const card = this.model.get(el.id);
     const item = new vscode.TreeItem('(gone)', vscode.TreeItemCollapsibleState.None);
     item.id = `card:${el.id}`;
+    item.accessibilityInformation = { label: spokenGoneCard() };
     if (!card) return item;
-    const look = lookOf(card, Date.now());
+    const now = Date.now();
+    const look = lookOf(card, now);
     item.label = look.label;
     item.description = look.description;
     item.tooltip = look.tooltip; // plain string: card text is untrusted, never markdown here
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(COLORS[look.color]!) : undefined);
     item.contextValue = look.contextValue;
     if (/\bcard:held\b/.test(look.contextValue)) this.redrawWhenHoldEnds(card);
-    item.accessibilityInformation = { label: `${look.label}, ${look.description}` };
+    item.accessibilityInformation = { label: spokenCard(card, now) };
     item.command = { command: 'assistantCards.openCard', title: vscode.l10n.t('Open card'), arguments: [this.cardNode(el.id)] };
     return item;
   }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ConnectionState, Counts } from '../sync/contract';
 import { DisposableBase } from './disposable';
 import { plainText } from './shared/plain-text';
+import { spokenStatus } from './shared/spoken';
 
 export class CardsStatusBar extends DisposableBase {
   readonly item: vscode.StatusBarItem;
@@ -26,6 +27,8 @@ export class CardsStatusBar extends DisposableBase {
   private render(): void {
     const it = this.item;
     it.backgroundColor = undefined;
+    // Every state says itself: the icon glyphs in the text read as nothing (or as their names).
+    it.accessibilityInformation = { label: spokenStatus(this.state, this.counts) };
     switch (this.state.kind) {
       case 'signed-out':
         it.text = vscode.l10n.t('$(bell-slash) Cards: sign in');
@@ -56,7 +59,6 @@ export class CardsStatusBar extends DisposableBase {
           : vscode.l10n.t('{0} on you{1}. Click to open the next.', n === 1 ? '1 card waits' : `${n} cards wait`, blocking ? ` (${blocking} blocking)` : '');
         it.command = 'assistantCards.nextCard';
         if (blocking > 0) it.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-        it.accessibilityInformation = { label: vscode.l10n.t('Assistant Cards: {0} waiting', n) };
       }
     }
   }
