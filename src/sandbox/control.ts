@@ -144,7 +144,7 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
   app.get('/_sandbox/cards/:id', async (req, reply) => {
     const card = cardOr404(req, reply);
     if (!card) return reply;
-    return { ...wholeCard(card, state, d.ctx.baseUrl(req), d.machines), helperCanSee: cards.helperCanSee(card) };
+    return { ...wholeCard(card, state, d.ctx.baseUrl(req), d.machines), helperCanSee: cards.helperCanSee(card), ...(card.laterAsked ? { laterAsked: card.laterAsked } : {}) };
   });
 
   app.get('/_sandbox/cards/:id/heard', async (req, reply) => {

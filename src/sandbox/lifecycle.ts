@@ -228,7 +228,7 @@ export class Cards {
     return { id: card.id, messageId, turn: card.turn, version: card.version };
   }
 
-  later(grant: Grant, origin: Origin, id: string, until: () => number) {
+  later(grant: Grant, origin: Origin, id: string, until: () => number, asked?: CardRec['laterAsked']) {
     const card = this.find(grant, id);
     this.highStakes(card);
     if (card.status === 'delegated') throw new ProblemError('delegated', 'The card is with a helper; take it back first.');
@@ -236,6 +236,7 @@ export class Cards {
     const at = until(); // validated after the state, so a refusal names the state first
     card.status = 'snoozed';
     card.until = at;
+    card.laterAsked = asked;
     this.touch(card, 'card.changed', { type: 'later', by: 'person', origin, detail: iso(at) });
     this.timeline.schedule(`later:${card.id}`, at, (due) => this.laterOver(card, due));
     return { id: card.id, status: 'snoozed', until: iso(at), version: card.version };

@@ -222,7 +222,7 @@ export function registerV1(app: FastifyInstance, d: V1Deps): void {
         const r = resolveUntil(body.until, body.timeZone, d.cards.now());
         if (!r.ok) throw invalid([{ field: r.field, reason: r.reason }]);
         return r.at;
-      });
+      }, { until: body.until, timeZone: body.timeZone });
     },
 
     bringBack: async (req, reply, grant) => {

@@ -105,6 +105,8 @@ export interface CardRec {
   closedAt?: number;
   closedBy?: string;
   until?: number;
+  /** The last Later request as it arrived (`until`, `timeZone`): the control surface shows it. */
+  laterAsked?: { until: unknown; timeZone: unknown };
   answer?: { body: Record<string, unknown>; origin: Origin; at: number; undoUntil: number; heard: boolean };
   delegation?: {
     assistantId: string;
