@@ -12,6 +12,8 @@ export interface Target {
   timeout?: number;
 }
 
+export type Modifier = 'Alt' | 'Control' | 'ControlOrMeta' | 'Meta' | 'Shift';
+
 export interface AxeViolation {
   id: string;
   impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
@@ -35,7 +37,10 @@ async function op<T>(body: Record<string, unknown>): Promise<T> {
 export const driver = {
   /** Saves artifacts/<name>.png of the page, or of the first element matching `target`. */
   screenshot: (name: string, target?: Partial<Target>) => op<{ path: string }>({ op: 'screenshot', name, ...target }),
-  click: (t: Target) => op<{ ok: true }>({ op: 'click', ...t }),
+  /** `modifiers`: keys held through the click ('Control' for a terminal link); `force` skips the wait for a still element (a terminal row redraws). */
+  click: (t: Target & { modifiers?: Modifier[]; force?: boolean }) => op<{ ok: true }>({ op: 'click', ...t }),
+  /** Moves the mouse over the element, `modifiers` held (a terminal link shows itself). */
+  hover: (t: Target & { modifiers?: Modifier[]; force?: boolean }) => op<{ ok: true }>({ op: 'hover', ...t }),
   fill: (t: Target, value: string) => op<{ ok: true }>({ op: 'fill', value, ...t }),
   /** A key (Playwright names: 'Enter', 'Escape', 'Control+Shift+P'), on an element or the page. */
   press: (key: string, t?: Partial<Target>) => op<{ ok: true }>({ op: 'press', key, ...t }),
