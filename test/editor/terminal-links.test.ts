@@ -1,6 +1,6 @@
 // Card ids printed in a terminal become links (src/editor/terminal-links.ts): what the provider
-// finds in a line of terminal text. (Following a link opens the card through App.openCard; a
-// test through VS Code's own link UI in a real terminal is still to come.)
+// finds in a line of terminal text. (Following a link in a real terminal, Ctrl+click, is a host
+// test in panel-paths.test.ts.)
 import * as assert from 'node:assert/strict';
 import { cardIdsIn } from '../../src/editor/terminal-links';
 
