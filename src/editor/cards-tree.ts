@@ -26,7 +26,9 @@ const groupLabels = (): Record<Group, string> => ({
 
 export interface GroupNode { kind: 'group'; group: Group }
 export interface CardNode { kind: 'card'; id: string }
-export type Node = GroupNode | CardNode;
+/** The row above the groups while the service does not answer (the cards below are as last read). */
+export interface OfflineNode { kind: 'offline' }
+export type Node = GroupNode | CardNode | OfflineNode;
 
 const COLORS: Record<string, string> = {
   red: 'charts.red', yellow: 'charts.yellow', blue: 'charts.blue', green: 'charts.green', gray: 'disabledForeground',
@@ -38,6 +40,9 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   readonly view: vscode.TreeView<Node>;
   private readonly groupNodes = new Map<Group, GroupNode>(GROUPS.map((g) => [g, { kind: 'group', group: g }]));
   private readonly cardNodes = new Map<string, CardNode>();
+  private readonly offlineNode: OfflineNode = { kind: 'offline' };
+  /** When the service stopped answering; undefined while it answers. */
+  private offlineSince: number | undefined;
   private doneLoaded = false;
   /** The last read of Done failed: only the person (Retry, expanding it again) asks again. */
   private doneFailed = false;
@@ -150,6 +155,15 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
 
   getFilter(): CardFilter { return this.model.getFilter(); }
 
+  /** Offline since `since` (shows the row at the top), or undefined once the service answers again. */
+  setOffline(since: number | undefined): void {
+    if (since === this.offlineSince) return;
+    this.offlineSince = since;
+    this.emitter.fire(undefined);
+  }
+
+  isOffline(): boolean { return this.offlineSince !== undefined; }
+
   refreshAll(): void {
     // Signed out: Done is read again (for the next sign-in) when next expanded.
     if (!this.showing()) this.doneLoaded = false;
@@ -165,9 +179,12 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
       // Empty while signed out / not set up, and when nothing is in any open group, so the
       // matching welcome view (package.json viewsWelcome) shows instead.
       if (!this.showing()) return [];
-      return this.openCount() > 0 ? GROUPS.map((g) => this.groupNodes.get(g)!) : [];
+      // No cards: the offline welcome says it. With cards: the offline row above them.
+      if (this.openCount() === 0) return [];
+      const groups = GROUPS.map((g): Node => this.groupNodes.get(g)!);
+      return this.offlineSince !== undefined ? [this.offlineNode, ...groups] : groups;
     }
-    if (el.kind === 'card') return [];
+    if (el.kind === 'card' || el.kind === 'offline') return [];
     if (el.group === 'done' && !this.doneLoaded) {
       // Loaded on expand; getChildren is called on expand, so kick it off here too.
       if (!this.doneFailed) void this.loadDone();
@@ -177,13 +194,14 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   }
 
   getParent(el: Node): Node | undefined {
-    if (el.kind === 'group') return undefined;
+    if (el.kind !== 'card') return undefined;
     const g = this.model.groupOf(el.id);
     return g ? this.groupNodes.get(g) : undefined;
   }
 
   getTreeItem(el: Node): vscode.TreeItem {
     this.renderedItems++;
+    if (el.kind === 'offline') return this.offlineItem();
     if (el.kind === 'group') {
       const n = el.group === 'done' && !this.doneLoaded ? undefined : this.visible(el.group).length;
       const item = new vscode.TreeItem(
@@ -213,6 +231,18 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     if (/\bcard:held\b/.test(look.contextValue)) this.redrawWhenHoldEnds(card);
     item.accessibilityInformation = { label: spokenCard(card, now) };
     item.command = { command: 'assistantCards.openCard', title: vscode.l10n.t('Open card'), arguments: [this.cardNode(el.id)] };
+    return item;
+  }
+
+  private offlineItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Offline: cards as last read'), vscode.TreeItemCollapsibleState.None);
+    item.id = 'offline';
+    const since = this.offlineSince !== undefined ? new Date(this.offlineSince).toLocaleTimeString(vscode.env.language, { hour: '2-digit', minute: '2-digit' }) : '';
+    item.description = since ? vscode.l10n.t('since {0}', since) : undefined;
+    item.tooltip = vscode.l10n.t('The service does not answer. The cards below are as last read; this goes by itself once it answers again.');
+    item.iconPath = new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('list.warningForeground'));
+    item.contextValue = 'offline';
+    item.command = { command: 'assistantCards.refresh', title: vscode.l10n.t('Try again') };
     return item;
   }
 

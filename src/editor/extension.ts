@@ -22,7 +22,8 @@ import { CONTEXT, setContext, stateKey } from './context-keys';
 import { createLog, type Log } from './log';
 import { setLocale, setTranslator } from './shared/l10n';
 import { affectsNetwork, networkKey, networkSettings } from './network-settings';
-import { BlockingNotifier } from './notifier';
+import { CardNotifier } from './notifier';
+import { OfflineNotice } from './offline-notice';
 import { SandboxLauncher } from './sandbox-launcher';
 import { vscodeSecretStore } from './secret-storage';
 import { signInInteractive } from './sign-in';
@@ -90,7 +91,8 @@ function resolveBaseUrl(file: string): string | undefined {
 class Live implements vscode.Disposable {
   readonly tree: CardsTree;
   readonly panels: CardPanels;
-  readonly notifier: BlockingNotifier;
+  readonly notifier: CardNotifier;
+  readonly offline: OfflineNotice;
   /** The silent sign-in at start; an interactive sign-in waits for it so the two never race. */
   started: Promise<void> = Promise.resolve();
   private readonly subs: vscode.Disposable[] = [];
@@ -101,9 +103,10 @@ class Live implements vscode.Disposable {
       core, log: app.log, extensionUri: app.ctx.extensionUri, workspaceState: app.ctx.workspaceState,
       timeZone: systemTimeZone, online: () => core.state.kind === 'online', allowed: () => allowedNow(core),
     });
-    this.notifier = new BlockingNotifier(core, (id) => app.openCard(id));
+    this.notifier = new CardNotifier(core, (id) => app.openCard(id), app.log);
+    this.offline = new OfflineNotice(core, this.tree, () => this.notifier.here());
     this.subs.push(
-      this.tree, this.panels, this.notifier,
+      this.tree, this.panels, this.notifier, this.offline,
       { dispose: core.cards.countsChanged((c) => { app.status.setCounts(c); this.updateNoCards(); }).dispose },
       { dispose: core.cards.added(() => this.updateNoCards()).dispose },
       { dispose: core.cards.removed(() => this.updateNoCards()).dispose },

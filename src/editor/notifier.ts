@@ -1,33 +1,125 @@
-// A notification when a blocking card arrives while this window is focused (the phone is quiet
-// then), with "Open". Never more than one at a time: later arrivals while one shows are skipped,
-// the tree and the status bar still count them. A toast hides by itself after a while but its
-// promise stays open until dismissed, so "shows" ends at dismissal or after SHOWN_MS.
+// A card's notification: when a card that waits on the person arrives or comes back to them (from
+// Later, taken back, returned by a `loop` helper), in the window they are at only. It says who asks
+// and where, and for an approval or a small single choice it offers the answers as buttons: one
+// press answers the version this notification showed, then the next notification offers Undo for
+// the hold. Anything else offers Open. Which cards and which buttons: shared/notify-rules.ts.
+// Never more than one card notification at a time: later arrivals while one shows are skipped, the
+// tree and the status bar still count them. A toast hides by itself after a while but its promise
+// stays open until dismissed, so "shows" ends at dismissal or after SHOWN_MS.
 import * as vscode from 'vscode';
-import { say } from './say';
+import type { Card, CardListEntry } from '../api/schemas';
 import type { ClientCore } from '../sync';
+import { afterPress } from './after-press';
+import { assistantsFeature } from './assistants-feature';
+import { localDeadline } from './card-panel';
 import { DisposableBase } from './disposable';
-import { plainText } from './shared/plain-text';
+import type { Log } from './log';
+import { runPress } from './press-runner';
+import { say } from './say';
+import { secondsLeft } from './shared/format';
+import { answeredText, buttonSet, isReturn, notificationText, notifySetting, wantsNotification, type AnswerButton } from './shared/notify-rules';
+import { problemMessage, problemText } from './shared/problem-messages';
 
 const SHOWN_MS = 30_000;
 
-export class BlockingNotifier extends DisposableBase {
-  private showingUntil = 0;
-  /** How many notifications were shown (for tests). */
-  shown = 0;
-  /** Whether the window has focus; replaceable where the host cannot report focus (headless tests). */
-  focused: () => boolean = () => vscode.window.state.focused;
+interface Button extends vscode.MessageItem { run: () => void | Promise<void> }
 
-  constructor(core: ClientCore, open: (cardId: string) => void) {
+export class CardNotifier extends DisposableBase {
+  private showingUntil = 0;
+  /** How many card notifications were shown (for tests). */
+  shown = 0;
+  /** The buttons of the last card notification, by their words (for tests). */
+  lastButtons: string[] = [];
+  /**
+   * Whether this window has focus; replaceable where the host cannot report focus (headless tests).
+   * With the feed's owner, it says whether this is the window the person is at.
+   */
+  focused: () => boolean = () => vscode.window.state.focused && ((vscode.window.state as { active?: boolean }).active ?? true);
+
+  constructor(private readonly core: ClientCore, private readonly open: (cardId: string) => void, private readonly log: Log) {
     super();
-    this._register(core.cards.added((c) => {
-      if (!c.blocking || c.status !== 'pending' || c.turn !== 'you') return;
-      if (!this.focused() || Date.now() < this.showingUntil) return;
-      const until = Date.now() + SHOWN_MS;
-      this.showingUntil = until;
-      this.shown++;
-      void say.info(vscode.l10n.t('A blocking card waits on you: {0}', plainText(c.title, 100)), vscode.l10n.t('Open'))
-        .then((pick) => { if (pick === vscode.l10n.t('Open')) open(c.id); }, () => undefined)
-        .then(() => { if (this.showingUntil === until) this.showingUntil = 0; });
-    }));
+    this._register(core.cards.added((c) => this.consider(c, false)));
+    this._register(core.cards.changed(({ card, previous }) => { if (isReturn(previous, card)) this.consider(card, true); }));
+  }
+
+  /**
+   * The window the person is at: focused and holding the change feed (the presence window, the
+   * one that speaks presence), so two open windows never both notify.
+   */
+  here(): boolean {
+    return this.focused() && this.core.feed.isOwner();
+  }
+
+  private consider(c: CardListEntry, returned: boolean): void {
+    if (this.isDisposed) return;
+    const setting = notifySetting(vscode.workspace.getConfiguration('assistantCards').get('notify'));
+    if (!wantsNotification(setting, c) || !this.here() || Date.now() < this.showingUntil) return;
+    const until = Date.now() + SHOWN_MS;
+    this.showingUntil = until;
+    void this.show(c, returned)
+      .catch((e: unknown) => this.log.warn(`notification for ${c.id}: ${String(e)}`))
+      .then(() => { if (this.showingUntil === until) this.showingUntil = 0; });
+  }
+
+  private async show(entry: CardListEntry, returned: boolean): Promise<void> {
+    // The whole card: its options, who asks. Its version is the one this notification shows.
+    let card: Card;
+    try { card = await this.core.cards.whole(entry.id); } catch { card = entry as Card; }
+    if (this.isDisposed) return;
+    const terminal = card.assistant
+      ? assistantsFeature()?.matcher.terminalFor({ assistantId: card.assistant.id, ...(card.agent ? { agentId: card.agent.id } : {}) })
+      : undefined;
+    const set = buttonSet(card);
+    const buttons: Button[] = set.kind === 'answers'
+      ? set.answers.map((a) => ({ title: a.label, run: () => this.answer(card, a) }))
+      : [];
+    buttons.push({ title: vscode.l10n.t('Open'), run: () => this.open(card.id) });
+    if (terminal) buttons.push({ title: vscode.l10n.t('Show Terminal'), run: () => terminal.show(false) });
+    this.shown++;
+    this.lastButtons = buttons.map((b) => b.title);
+    const picked = await say.choose(notificationText(card, terminal?.name, returned), ...buttons);
+    await picked?.run();
+  }
+
+  /** The person pressed an answer in the notification: this runs inside that click, for the version it showed. */
+  private async answer(shown: Card, button: AnswerButton): Promise<void> {
+    const gesture = this.core.gestures.fromUiEvent('notification:answer');
+    const held = this.core.cards.get(shown.id);
+    // Changed since the notification showed it: nothing is sent; the person looks again.
+    if (!held || held.version !== shown.version) return this.changed(shown.id);
+    const out = await runPress(this.core, gesture, { id: shown.id, version: shown.version }, { type: 'answer', answer: button.answer }, this.log);
+    if (!out.ok) {
+      if (out.problem.code === 'version_conflict') return this.changed(shown.id);
+      const buttons = [vscode.l10n.t('Open')];
+      const x = await say.error(vscode.l10n.t('Assistant Cards: {0}', problemText(problemMessage(out.problem.code, out.problem))), ...buttons);
+      if (x) this.open(shown.id);
+      return;
+    }
+    const undoUntil = localDeadline(out.value.undoUntil);
+    this.core.cards.upsert(afterPress(shown, 'answer', out.value, undoUntil));
+    const undo = { title: vscode.l10n.t('Undo') };
+    const x = await say.choose(answeredText(shown, button.label, secondsLeft(undoUntil, Date.now())), undo);
+    if (x === undo) await this.undo(shown, out.value.version, undoUntil);
+  }
+
+  /** Undo from the notification that told of the answer: for the version that answer made. */
+  private async undo(shown: Card, answeredVersion: number, undoUntil: string | undefined): Promise<void> {
+    const gesture = this.core.gestures.fromUiEvent('notification:undo');
+    if (undoUntil && Date.parse(undoUntil) <= Date.now()) {
+      void say.info(vscode.l10n.t('Assistant Cards: the 5 s to undo are over; the assistant has the answer.'));
+      return;
+    }
+    const out = await runPress(this.core, gesture, { id: shown.id, version: answeredVersion }, { type: 'undo' }, this.log);
+    if (out.ok) {
+      this.core.cards.upsert(afterPress({ ...shown, status: 'answered', version: answeredVersion }, 'undo', out.value, undefined));
+      void say.info(vscode.l10n.t('Assistant Cards: undone; the card waits on you again.'));
+    } else {
+      void say.error(vscode.l10n.t('Assistant Cards: {0}', problemText(problemMessage(out.problem.code, out.problem))));
+    }
+  }
+
+  private changed(id: string): void {
+    this.open(id);
+    void say.info(vscode.l10n.t('Assistant Cards: the card changed since that notification. It is open now: look again, then choose.'));
   }
 }

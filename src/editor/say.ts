@@ -9,4 +9,9 @@ export const say = {
   info: <T extends string>(text: string, ...buttons: T[]): Thenable<T | undefined> => vscode.window.showInformationMessage(inert(text), ...buttons),
   warn: <T extends string>(text: string, ...buttons: T[]): Thenable<T | undefined> => vscode.window.showWarningMessage(inert(text), ...buttons),
   error: <T extends string>(text: string, ...buttons: T[]): Thenable<T | undefined> => vscode.window.showErrorMessage(inert(text), ...buttons),
+  /** Buttons as items (what was picked is told by identity, not by its words). */
+  choose: <T extends vscode.MessageItem>(text: string, ...items: T[]): Thenable<T | undefined> => {
+    const shown = items.map((i) => ({ ...i, title: inert(i.title) }));
+    return vscode.window.showInformationMessage(inert(text), ...shown).then((picked) => (picked ? items[shown.indexOf(picked)] : undefined));
+  },
 };

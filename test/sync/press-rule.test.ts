@@ -118,26 +118,40 @@ describe('the press rule: static map of every path that can act on a card', func
       ['sync/service-client.ts:createServiceClient']);
   });
 
-  it('gestures are minted in UI event handlers only: the panel\'s message from a click/key, and a palette pick', () => {
+  it('gestures are minted in UI event handlers only: the panel\'s message from a click/key, a palette pick, a notification\'s button', () => {
     const mints = sites(/\.fromUiEvent\(/);
-    assert.deepEqual(onlyFiles(mints), ['editor/card-panel.ts', 'editor/commands.ts'], `new mint sites need review: ${mints.join(', ')}`);
+    assert.deepEqual(onlyFiles(mints), ['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts'], `new mint sites need review: ${mints.join(', ')}`);
     const panel = fs.readFileSync(path.join(SRC, 'editor/card-panel.ts'), 'utf8');
     const mint = panel.indexOf('gestures.fromUiEvent(');
     const handler = panel.lastIndexOf('onDidReceiveMessage(', mint);
     assert.ok(handler > 0 && mint - handler < 400, 'the panel mints inside its webview message handler');
     assert.match(panel.slice(handler, mint), /isAction\(m\)/, 'only for action messages');
-    // The press runner is used by exactly those two handlers.
-    assert.deepEqual(onlyFiles(sites(/\brunPress\(/)), ['editor/card-panel.ts', 'editor/commands.ts', 'editor/press-runner.ts']);
+    // Reviewed: the notifier mints as the first line of `answer` and `undo`, which run only from
+    // the button the person clicked in a notification (after `await say.choose(...)` resolved).
+    const notifier = fs.readFileSync(path.join(SRC, 'editor/notifier.ts'), 'utf8').replace(/\/\/.*$/gm, '');
+    const notifierMints = [...notifier.matchAll(/gestures\.fromUiEvent\(/g)].map((m) => m.index);
+    assert.equal(notifierMints.length, 2, 'the notifier mints for Answer and Undo only');
+    for (const [method, at] of [['answer', notifierMints[0]!], ['undo', notifierMints[1]!]] as const) {
+      const head = notifier.lastIndexOf(`private async ${method}(`, at);
+      assert.ok(head > 0 && !/;/.test(notifier.slice(notifier.indexOf('{', head) + 1, at)), `the notifier mints first thing in ${method}()`);
+      const calls = [...notifier.matchAll(new RegExp(`this\\.${method}\\(`, 'g'))].map((m) => notifier.slice(Math.max(0, m.index - 160), m.index));
+      assert.ok(calls.length === 1, `${method}() is called from one place`);
+      assert.match(calls[0]!, method === 'answer' ? /run: \(\) => $/ : /await say\.choose\([^]*\bif \(x === undo\) await $/, `${method}() runs only from a clicked notification button`);
+    }
+    const picked = notifier.indexOf('await say.choose(');
+    assert.ok(picked > 0 && /const picked = await say\.choose\([^;]*\);\s*await picked\?\.run\(\);/.test(notifier), 'a button runs only once the person picked it');
+    // The press runner is used by exactly those handlers.
+    assert.deepEqual(onlyFiles(sites(/\brunPress\(/)), ['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts', 'editor/press-runner.ts']);
   });
 
   it('timers, the feed and the models hold no way to press', () => {
-    const background = sources().filter(({ file }) => !['editor/card-panel.ts', 'editor/commands.ts', 'editor/press-runner.ts', 'sync/session.ts', 'sync/press.ts', 'sync/press-sending.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
+    const background = sources().filter(({ file }) => !['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts', 'editor/press-runner.ts', 'sync/session.ts', 'sync/press.ts', 'sync/press-sending.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
     for (const { file, text } of background) {
       const code = text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
       assert.doesNotMatch(code, /fromUiEvent|runPress|\.press\(|Press\.create|UserGesture\.mint/, `${file} can reach a press`);
     }
     // Inside the two handlers, no timer mints or sends.
-    for (const f of ['editor/card-panel.ts', 'editor/commands.ts']) {
+    for (const f of ['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts']) {
       const text = fs.readFileSync(path.join(SRC, f), 'utf8');
       for (const m of text.matchAll(/set(Timeout|Interval)\(/g)) {
         const body = text.slice(m.index, m.index + 400);

@@ -1,0 +1,92 @@
+// The rules of a card's notification, apart from `vscode`: when one comes (the setting, the card,
+// a return to the person), which buttons it offers, and how it says who asks and where. Every
+// string from the service is made plain here; the notifier only shows what these rules return.
+import type { Card, CardListEntry } from '../../api/schemas';
+import type { AnswerPayload } from './protocol';
+import { t } from './l10n';
+import { plainText } from './plain-text';
+
+/** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
+export type NotifySetting = 'blocking' | 'all' | 'off';
+export const NOTIFY_SETTINGS: readonly NotifySetting[] = ['blocking', 'all', 'off'];
+
+/** The setting as written; anything unknown is the default, `blocking`. */
+export function notifySetting(value: unknown): NotifySetting {
+  return NOTIFY_SETTINGS.includes(value as NotifySetting) ? value as NotifySetting : 'blocking';
+}
+
+/** A button label's length: VS Code's notification buttons do not wrap. */
+export const BUTTON_MAX = 30;
+/** At most this many answers as buttons; more, and the card is opened to choose. */
+export const MAX_ANSWER_BUTTONS = 3;
+
+type Waiting = Pick<CardListEntry, 'status' | 'turn' | 'blocking'>;
+
+const waitsOnPerson = (c: Pick<CardListEntry, 'status' | 'turn'>) => c.status === 'pending' && c.turn === 'you';
+
+/** Whether a card waiting on the person is worth a notification under the setting. */
+export function wantsNotification(setting: NotifySetting, card: Waiting): boolean {
+  if (setting === 'off' || !waitsOnPerson(card)) return false;
+  return setting === 'all' || card.blocking === true;
+}
+
+/**
+ * A card that comes back to the person: back from Later, taken back, or returned by a `loop`
+ * helper (both leave `delegated`). An Undo of their own answer is not a return: they just did it.
+ */
+export function isReturn(previous: Pick<CardListEntry, 'status' | 'turn'>, card: Pick<CardListEntry, 'status' | 'turn'>): boolean {
+  return (previous.status === 'snoozed' || previous.status === 'delegated') && waitsOnPerson(card);
+}
+
+/** One line of hostile text, short enough for a button, inert. */
+export function shortLabel(text: string, max = BUTTON_MAX): string {
+  return plainText(text, max);
+}
+
+export interface AnswerButton { label: string; answer: AnswerPayload }
+/** The answers a notification offers as buttons, or none (then it offers Open). */
+export type ButtonSet = { kind: 'answers'; answers: AnswerButton[] } | { kind: 'open' };
+
+/**
+ * Answers as buttons only when one press says all: an approval, or a single choice with up to
+ * three options whose labels stay told apart once shortened. High stakes: never (their own page
+ * decides); everything else (more options, several choices, questions, failures, text) opens.
+ */
+export function buttonSet(card: Pick<Card, 'kind' | 'highStakes' | 'multi' | 'options'>): ButtonSet {
+  if (card.highStakes) return { kind: 'open' };
+  if (card.kind === 'approval') {
+    return { kind: 'answers', answers: [{ label: t('Approve'), answer: { approved: true } }, { label: t('Decline'), answer: { approved: false } }] };
+  }
+  if (card.kind !== 'choice' || card.multi) return { kind: 'open' };
+  const options = card.options ?? [];
+  if (options.length === 0 || options.length > MAX_ANSWER_BUTTONS) return { kind: 'open' };
+  const answers = options.map((o) => ({ label: shortLabel(o.label), answer: { choiceIds: [o.id] } }));
+  const labels = new Set(answers.map((a) => a.label));
+  if (labels.size !== answers.length || labels.has('')) return { kind: 'open' };
+  return { kind: 'answers', answers };
+}
+
+/** "Claude · main": the assistant, and its agent when known; plain. Undefined when unknown. */
+export function who(card: Pick<Card, 'assistant' | 'agent'>): string | undefined {
+  if (!card.assistant) return undefined;
+  return plainText(card.agent ? `${card.assistant.name} · ${card.agent.name}` : card.assistant.name, 48);
+}
+
+/**
+ * The notification's words: who asks, where (the terminal's name in this window, when known),
+ * and the card's title. All plain: names and titles come from the service, terminal names from
+ * whatever runs in the terminal.
+ */
+export function notificationText(card: Pick<Card, 'title' | 'assistant' | 'agent' | 'kind'>, terminalName: string | undefined, returned: boolean): string {
+  const asker = who(card);
+  const title = plainText(card.title, 100);
+  const where = terminalName ? plainText(terminalName, 40) : undefined;
+  const head = asker && where ? t('{0} (terminal "{1}")', asker, where) : asker ?? (where ? t('Terminal "{0}"', where) : t('An assistant'));
+  if (card.kind === 'update') return t('{0}: {1}', head, title);
+  return returned ? t('{0}: back to you: {1}', head, title) : t('{0} asks: {1}', head, title);
+}
+
+/** After a press from the notification: what was answered, and how long Undo holds. */
+export function answeredText(card: Pick<Card, 'title'>, label: string, secondsLeft: number): string {
+  return t('Answered "{0}" with {1}. The assistant hears it in {2} s.', plainText(card.title, 60), shortLabel(label), secondsLeft);
+}

@@ -1,0 +1,86 @@
+import * as assert from 'node:assert/strict';
+import type { Card } from '../../../src/api/schemas';
+import { answeredText, buttonSet, isReturn, notificationText, notifySetting, shortLabel, wantsNotification, who } from '../../../src/editor/shared/notify-rules';
+
+const HOSTILE = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"}) $(check)';
+const live = (s: string) => /\]\(/.test(s) || /\$\(/.test(s);
+
+const card = (over: Partial<Card> = {}): Card => ({
+  id: 'req_1', version: 3, status: 'pending', turn: 'you', kind: 'choice', title: 'Which database?',
+  options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite' }], ...over,
+});
+
+describe('notification rules', () => {
+  it('the setting: blocking by default, all, off; anything unknown is blocking', () => {
+    assert.equal(notifySetting(undefined), 'blocking');
+    assert.equal(notifySetting('all'), 'all');
+    assert.equal(notifySetting('off'), 'off');
+    assert.equal(notifySetting('loud'), 'blocking');
+  });
+
+  it('which cards notify: waiting on the person, blocking unless `all`, never with `off`', () => {
+    const blocking = { status: 'pending', turn: 'you', blocking: true };
+    const quiet = { status: 'pending', turn: 'you' };
+    assert.equal(wantsNotification('blocking', blocking), true);
+    assert.equal(wantsNotification('blocking', quiet), false);
+    assert.equal(wantsNotification('all', quiet), true);
+    assert.equal(wantsNotification('off', blocking), false);
+    assert.equal(wantsNotification('all', { status: 'pending', turn: 'agent', blocking: true }), false, 'the assistant\'s turn');
+    assert.equal(wantsNotification('all', { status: 'snoozed', turn: 'you', blocking: true }), false, 'in Later');
+  });
+
+  it('what counts as coming back: from Later, from a helper (taken back or returned by a loop); not an Undo', () => {
+    const now = { status: 'pending', turn: 'you' };
+    assert.equal(isReturn({ status: 'snoozed', turn: 'you' }, now), true);
+    assert.equal(isReturn({ status: 'delegated', turn: 'agent' }, now), true);
+    assert.equal(isReturn({ status: 'answered', turn: 'agent' }, now), false, 'the person\'s own Undo');
+    assert.equal(isReturn({ status: 'pending', turn: 'you' }, now), false, 'an edit');
+    assert.equal(isReturn({ status: 'snoozed', turn: 'you' }, { status: 'done', turn: 'agent' }), false);
+  });
+
+  it('buttons: the options of a small single choice, Approve/Decline for an approval', () => {
+    const set = buttonSet(card());
+    assert.deepEqual(set, { kind: 'answers', answers: [{ label: 'Postgres', answer: { choiceIds: ['pg'] } }, { label: 'SQLite', answer: { choiceIds: ['sq'] } }] });
+    assert.deepEqual(buttonSet(card({ kind: 'approval', options: undefined })), {
+      kind: 'answers', answers: [{ label: 'Approve', answer: { approved: true } }, { label: 'Decline', answer: { approved: false } }],
+    });
+  });
+
+  it('Open instead: more than three options, several choices, high stakes, other kinds, labels that shorten alike', () => {
+    const four = [1, 2, 3, 4].map((i) => ({ id: `o${i}`, label: `Option ${i}` }));
+    assert.deepEqual(buttonSet(card({ options: four })), { kind: 'open' });
+    assert.equal(buttonSet(card({ options: four.slice(0, 3) })).kind, 'answers', 'three still fit');
+    assert.deepEqual(buttonSet(card({ multi: true })), { kind: 'open' });
+    assert.deepEqual(buttonSet(card({ highStakes: true })), { kind: 'open' });
+    assert.deepEqual(buttonSet(card({ kind: 'approval', highStakes: true })), { kind: 'open' });
+    for (const kind of ['text', 'questions', 'failure', 'update', 'something-new']) assert.deepEqual(buttonSet(card({ kind })), { kind: 'open' }, kind);
+    assert.deepEqual(buttonSet(card({ options: [] })), { kind: 'open' });
+    const twins = [{ id: 'a', label: `${'x'.repeat(40)} one` }, { id: 'b', label: `${'x'.repeat(40)} two` }];
+    assert.deepEqual(buttonSet(card({ options: twins })), { kind: 'open' }, 'two buttons that read the same');
+  });
+
+  it('labels are shortened to ~30 characters and made inert', () => {
+    const long = shortLabel('Use the managed Postgres of the staging cluster');
+    assert.ok(long.length <= 30 && long.endsWith('…'), long);
+    const [hostile] = (buttonSet(card({ options: [{ id: 'h', label: '[x](command:rm) $(zap)' }] })) as { answers: { label: string }[] }).answers;
+    assert.ok(hostile && !live(hostile.label), hostile?.label);
+    assert.equal(shortLabel('a\nb\u202ec'), 'a b c', 'one line, no bidi override');
+  });
+
+  it('who and where: the assistant (and agent) and the terminal, as plain text', () => {
+    const c = card({ assistant: { id: 'as_1', name: 'Claude', app: 'claude-code' }, agent: { id: 'ag_1', name: 'main' } });
+    assert.equal(who(c), 'Claude · main');
+    assert.equal(notificationText(c, 'api server', false), 'Claude · main (terminal "api server") asks: Which database?');
+    assert.equal(notificationText(c, undefined, true), 'Claude · main: back to you: Which database?');
+    assert.equal(notificationText(card(), 'zsh', false), 'Terminal "zsh" asks: Which database?');
+    assert.equal(notificationText(card(), undefined, false), 'An assistant asks: Which database?');
+    const hostile = notificationText(card({ title: HOSTILE, assistant: { id: 'a', name: '[me](command:x)', app: 'x' } }), '$(zap) [t](command:y)', false);
+    assert.ok(!live(hostile), hostile);
+    assert.ok(hostile.includes('Deploy?') && hostile.includes('[Open card]'), 'what the sender wrote stays readable');
+  });
+
+  it('after a press: what was answered and the seconds of the hold', () => {
+    assert.equal(answeredText(card(), 'Postgres', 5), 'Answered "Which database?" with Postgres. The assistant hears it in 5 s.');
+    assert.ok(!live(answeredText(card({ title: HOSTILE }), '[x](command:y)', 5)));
+  });
+});
