@@ -50,12 +50,16 @@ export class CardNotifier extends DisposableBase {
     return this.focused() && this.core.feed.isOwner();
   }
 
+  /** Whether a card notification (or the Undo after its answer) still shows. */
+  isShowing(): boolean { return Date.now() < this.showingUntil; }
+
   private consider(c: CardListEntry, returned: boolean): void {
     if (this.isDisposed) return;
     const setting = notifySetting(vscode.workspace.getConfiguration('assistantCards').get('notify'));
     if (!wantsNotification(setting, c) || !this.here() || Date.now() < this.showingUntil) return;
     const until = Date.now() + SHOWN_MS;
     this.showingUntil = until;
+    this.shown++;
     void this.show(c, returned)
       .catch((e: unknown) => this.log.warn(`notification for ${c.id}: ${String(e)}`))
       .then(() => { if (this.showingUntil === until) this.showingUntil = 0; });
@@ -75,7 +79,6 @@ export class CardNotifier extends DisposableBase {
       : [];
     buttons.push({ title: vscode.l10n.t('Open'), run: () => this.open(card.id) });
     if (terminal) buttons.push({ title: vscode.l10n.t('Show Terminal'), run: () => terminal.show(false) });
-    this.shown++;
     this.lastButtons = buttons.map((b) => b.title);
     const picked = await say.choose(notificationText(card, terminal?.name, returned), ...buttons);
     await picked?.run();
