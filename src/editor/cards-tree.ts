@@ -243,6 +243,11 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     item.iconPath = new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('list.warningForeground'));
     item.contextValue = 'offline';
     item.command = { command: 'assistantCards.refresh', title: vscode.l10n.t('Try again') };
+    item.accessibilityInformation = {
+      label: since
+        ? vscode.l10n.t('Offline since {0}: the cards below are as last read. Activate to try again.', since)
+        : vscode.l10n.t('Offline: the cards below are as last read. Activate to try again.'),
+    };
     return item;
   }
 
