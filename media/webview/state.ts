@@ -5,6 +5,7 @@ import { secondsLeft } from '../../src/editor/shared/format';
 import { t } from '../../src/editor/shared/l10n';
 import type { AssistantChoice, Draft, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
 import { EVERYTHING, type Allowed } from '../../src/editor/shared/scopes';
+import { waitsOnYou } from '../../src/editor/shared/card-facts';
 
 export interface PanelState {
   cardId: string;
@@ -60,7 +61,7 @@ export function initialState(cardId: string, saved: unknown, timeZone: string): 
   return { cardId, shownVersion: -1, changedSinceAnswer: false, canAct: false, timeZone, clockSkewMs: 0, draft, showHandOver: false, sentWords: {}, words: 0, allowed: EVERYTHING };
 }
 
-export const waitsOnYou = (c: Card) => c.status === 'pending' && c.turn === 'you';
+export { waitsOnYou };
 /** Presses are off: signed out, high stakes, or a press on its way. */
 export const disabled = (s: PanelState) => !s.canAct || s.busy !== undefined;
 

@@ -9,6 +9,7 @@ import { runPress } from './press-runner';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
 import { answerSummary } from './shared/answer-summary';
+import { isCardId } from './shared/card-facts';
 import { plainText } from './shared/plain-text';
 import { problemMessage } from './shared/problem-messages';
 import type { ActionName, Draft, FromWebview, ToWebview } from './shared/protocol';
@@ -110,7 +111,7 @@ export function registerCardPanelRevival(): vscode.Disposable {
     deserializeWebviewPanel: async (panel, state: unknown) => {
       const id = typeof state === 'object' && state && typeof (state as { cardId?: unknown }).cardId === 'string'
         ? (state as { cardId: string }).cardId : undefined;
-      if (!id || !/^req_[A-Za-z0-9-]+$/.test(id)) { panel.dispose(); return; }
+      if (!isCardId(id)) { panel.dispose(); return; }
       if (revival.owner) { revival.owner.revive(id, panel); return; }
       revival.waiting.get(id)?.dispose();
       revival.waiting.set(id, panel);
@@ -271,7 +272,7 @@ export class CardPanel extends DisposableBase {
         return undefined;
       }
       case 'goToTerminal':
-        // Issue 6's matcher finds the terminal the asking assistant runs in.
+        // The assistants feature's terminal matcher finds the terminal the asking assistant runs in.
         await vscode.commands.executeCommand('assistantCards.focusTerminal', this.cardId);
         return undefined;
       case 'loadAssistants': {

@@ -2,7 +2,7 @@
 // problem code the UI can explain (shared/problem-messages.ts). The gesture is minted by the
 // caller, inside its UI event handler, never here.
 import type { Card } from '../api/schemas';
-import type { ClientCore, Press, PressAction, UserGesture } from '../sync';
+import type { ClientCore, Press, PressAction, SeenCard, UserGesture } from '../sync';
 import type { PressResult } from '../sync/press';
 import { CONTEXT, setContext } from './context-keys';
 import type { Log } from './log';
@@ -25,17 +25,10 @@ export interface ActionProblem {
 
 export type Outcome = { ok: true; value: PressResult } | { ok: false; problem: ActionProblem };
 
-export interface SeenVersion {
-  id: string;
-  version: number;
-  highStakes?: boolean;
-  url?: string;
-}
-
 export async function runPress(
   core: ClientCore,
   gesture: UserGesture,
-  seen: SeenVersion,
+  seen: SeenCard,
   action: PressAction,
   log: Log,
   /** The person moved on (panel closed): the press stops retrying. `onPress` hands the press out for that too. */

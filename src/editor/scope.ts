@@ -4,14 +4,13 @@
 // terminal closes, or it is asked again with no terminal active.
 import * as vscode from 'vscode';
 import { say } from './say';
-import type { CardModelView } from '../sync/contract';
+import type { CardModelView, CardScope } from '../sync/contract';
 import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
 import type { TerminalMatcher } from './terminals';
 
 export type ScopeSetting = 'workspace' | 'machine';
-export type AppliedScope = { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
 
 export function scopeSetting(): ScopeSetting {
   return vscode.workspace.getConfiguration('assistantCards').get<string>('scope') === 'machine' ? 'machine' : 'workspace';
@@ -38,7 +37,7 @@ export class ScopeController extends DisposableBase {
   }
 
   /** What the tree should show now. */
-  current(): AppliedScope {
+  current(): CardScope {
     if (scopeSetting() === 'machine' && !this.terminal) return { kind: 'machine' };
     const ids = this.terminal ? this.matcher.assistantIdsIn(this.terminal) : this.matcher.assistantIdsInWindow();
     return { kind: 'workspace', assistantIds: ids.sort() };

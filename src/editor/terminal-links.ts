@@ -1,9 +1,7 @@
 // Card ids printed in any terminal (`req_...`: the demo assistant prints them, and so may an
 // assistant's own output) are links: following one opens the card, and does nothing else.
 import * as vscode from 'vscode';
-
-/** A card id standing on its own in a line of terminal text (not inside a longer word). */
-const CARD_ID_IN_TEXT = /(?<![A-Za-z0-9_-])req_[A-Za-z0-9-]{4,200}(?![A-Za-z0-9_-])/g;
+import { CARD_ID_IN_TEXT } from './shared/card-facts';
 
 interface CardLink extends vscode.TerminalLink {
   cardId: string;

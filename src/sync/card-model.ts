@@ -8,9 +8,8 @@ import type { Logger } from '../api/runtime';
 import type { Card, CardListEntry, CardStatus, Change } from '../api/schemas';
 import { filterQuery, isFilterEmpty, isLight, wholePasses } from './card-filter';
 import type { CardFilter } from './card-filter';
-import type { CardModelView, Counts, Group } from './contract';
+import type { CardModelView, CardScope, Counts, Group } from './contract';
 
-export type Scope = { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
 
 const LIVE_STATUSES: CardStatus[] = ['pending', 'snoozed', 'delegated'];
 const PAGE_LIMIT = 100;
@@ -58,7 +57,7 @@ export class CardModel implements CardModelView {
   /** Stack position from the last full read; new cards go after (the sandbox appends them too). */
   private order = new Map<string, number>();
   private nextOrder = 0;
-  private scope: Scope = { kind: 'workspace', assistantIds: [] };
+  private scope: CardScope = { kind: 'workspace', assistantIds: [] };
   private doneLoaded = false;
   private lastCounts: Counts = { waiting: 0, blockingWaiting: 0 };
   private readGeneration = 0;
@@ -77,7 +76,7 @@ export class CardModel implements CardModelView {
   private readonly changedE = new Emitter<{ card: CardListEntry; previous: CardListEntry }>();
   private readonly removedE = new Emitter<{ id: string; previous: CardListEntry }>();
   private readonly countsE = new Emitter<Counts>();
-  private readonly scopeE = new Emitter<Scope>();
+  private readonly scopeE = new Emitter<CardScope>();
   private readonly filterE = new Emitter<CardFilter>();
   readonly added = this.addedE.event;
   readonly changed = this.changedE.event;
@@ -114,11 +113,11 @@ export class CardModel implements CardModelView {
     return this.lastCounts;
   }
 
-  getScope(): Scope {
+  getScope(): CardScope {
     return this.scope;
   }
 
-  setScope(scope: Scope): void {
+  setScope(scope: CardScope): void {
     const same =
       scope.kind === this.scope.kind &&
       (scope.kind === 'machine' ||

@@ -3,6 +3,9 @@
 import type { Assistant, Card, CardListEntry, Me } from '../api/schemas';
 import type { CardFilter } from './card-filter';
 
+/** Which cards the model holds: every card of this computer, or those of some assistants (a window's). */
+export type CardScope = { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
+
 export type { CardFilter };
 
 /** Where the sign-in and the service stand, from the person's point of view. */
@@ -49,7 +52,7 @@ export interface CardModelView extends CardEvents {
   groupOf(id: string): Group | undefined;
   counts(): Counts;
   /** The editor hands over the assistant ids of this window's terminals (workspace scope). */
-  setScope(scope: { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] }): void;
+  setScope(scope: CardScope): void;
   refresh(): Promise<void>;
   /** Done cards are loaded only when asked (the tree expands the group). */
   loadDone(): Promise<void>;
@@ -70,7 +73,7 @@ export interface AssistantsView {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Additions by issue 4 (client core). Implemented in src/sync/session.ts (`createClientCore`),
+// Additions for the client core. Implemented in src/sync/session.ts (`createClientCore`),
 // re-exported from src/sync/index.ts. Names above this line are unchanged.
 // ---------------------------------------------------------------------------------------------
 

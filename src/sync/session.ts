@@ -20,7 +20,7 @@ import { RequestBudget } from './budget';
 import { CardModel } from './card-model';
 import { INITIAL_CONNECTION, nextConnection } from './connection-state';
 import type { Connection, ConnectionEvent } from './connection-state';
-import type { ClientCore, ConnectionState, FeedOwnership, SignInOptions, SignOutReason } from './contract';
+import type { CardScope, ClientCore, ConnectionState, FeedOwnership, SignInOptions, SignOutReason } from './contract';
 import { FeedLease } from './feed-lease';
 import { BURST_READS_KEPT, FeedLoop } from './feed-loop';
 import { FeedOwner } from './feed-ownership';
@@ -53,7 +53,7 @@ export interface ClientCoreOptions {
   scopes?: readonly Scope[]; // default DEFAULT_SCOPES
   appVersion?: string; // for User-Agent
   /** Initial scope of the card model; default workspace with no assistants until the editor tells. */
-  scope?: { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
+  scope?: CardScope;
   /** Distinguishes windows in the feed-owner lease; default a random id. */
   instanceId?: string;
   /** Tests: a transport of their own (faults, counting). */

@@ -2,6 +2,7 @@
 // icon and the context value menus key on. Pure, so it is tested without an editor.
 import { t } from './l10n';
 import type { CardListEntry } from '../../api/schemas';
+import { waitsOnYou } from './card-facts';
 import { ago, seen, until } from './format';
 import { plainText } from './plain-text';
 
@@ -83,7 +84,7 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   } else if (c.kind === 'failure') color = 'red';
   if (c.highStakes) { icon = 'shield'; color = 'yellow'; }
   else if (c.status === 'done') color = 'gray';
-  else if (c.blocking && c.status === 'pending' && c.turn === 'you' && !color) color = 'red';
+  else if (c.blocking && waitsOnYou(c) && !color) color = 'red';
 
   const summary = field(c, 'summary');
   const tip = [plainText(c.title, 300)];

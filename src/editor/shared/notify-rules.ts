@@ -5,6 +5,7 @@ import type { Card, CardListEntry } from '../../api/schemas';
 import type { AnswerPayload } from './protocol';
 import { t } from './l10n';
 import { plainText } from './plain-text';
+import { waitsOnYou } from './card-facts';
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
 export type NotifySetting = 'blocking' | 'all' | 'off';
@@ -22,11 +23,10 @@ export const MAX_ANSWER_BUTTONS = 3;
 
 type Waiting = Pick<CardListEntry, 'status' | 'turn' | 'blocking'>;
 
-const waitsOnPerson = (c: Pick<CardListEntry, 'status' | 'turn'>) => c.status === 'pending' && c.turn === 'you';
 
 /** Whether a card waiting on the person is worth a notification under the setting. */
 export function wantsNotification(setting: NotifySetting, card: Waiting): boolean {
-  if (setting === 'off' || !waitsOnPerson(card)) return false;
+  if (setting === 'off' || !waitsOnYou(card)) return false;
   return setting === 'all' || card.blocking === true;
 }
 
@@ -35,7 +35,7 @@ export function wantsNotification(setting: NotifySetting, card: Waiting): boolea
  * helper (both leave `delegated`). An Undo of their own answer is not a return: they just did it.
  */
 export function isReturn(previous: Pick<CardListEntry, 'status' | 'turn'>, card: Pick<CardListEntry, 'status' | 'turn'>): boolean {
-  return (previous.status === 'snoozed' || previous.status === 'delegated') && waitsOnPerson(card);
+  return (previous.status === 'snoozed' || previous.status === 'delegated') && waitsOnYou(card);
 }
 
 /** One line of hostile text, short enough for a button, inert. */

@@ -1,0 +1,15 @@
+// Facts about a card that the editor, the terminal links and the card panel must judge alike.
+import type { CardListEntry } from '../../api/schemas';
+
+/** A card id: `req_` and up to 100 letters, digits or dashes. Anything else is not looked up. */
+const CARD_ID = /^req_[A-Za-z0-9-]{1,100}$/;
+
+/** Card ids inside free text (a terminal line): a whole word, at least 4 characters after `req_`. */
+export const CARD_ID_IN_TEXT = /(?<![A-Za-z0-9_-])req_[A-Za-z0-9-]{4,100}(?![A-Za-z0-9_-])/g;
+
+export function isCardId(x: unknown): x is string {
+  return typeof x === 'string' && CARD_ID.test(x);
+}
+
+/** The card asks the person now: pending, and the turn is theirs. */
+export const waitsOnYou = (c: Pick<CardListEntry, 'status' | 'turn'>): boolean => c.status === 'pending' && c.turn === 'you';
