@@ -1,4 +1,4 @@
-// `npm run bench`: measures what issue 7 asks and writes artifacts/bench.json. One run of each
+// `npm run bench`: measures the performance figures the project tracks and writes artifacts/bench.json. One run of each
 // figure (this machine is shared and noisy: ratios and percentiles come from that one run).
 //
 //   node scripts/bench.mjs [--only package,tree,idle,load,host,burst] [--skip-host] [--skip-load] [--cards N] [--gap-ms MS] [--burst-cards N]
@@ -6,7 +6,7 @@
 // Steps (each isolated: a failing step leaves its keys null and the exit code 1):
 //  1. `npm run package`'s release build + VSIX     -> extensionBundleBytes, vsixBytes
 //  2. bench/tree-render.ts (plain Node, vscode stub) -> render1000Ms, rerenderOneItems
-//  3. bench/idle-hour.ts (issue 4's simulateIdleHour) -> idlePerMinute
+//  3. bench/idle-hour.ts (the client core's simulateIdleHour) -> idlePerMinute
 //  4. bench/sandbox-load.ts (sandbox child on core 0, load from this side) -> sandbox*
 //  5. bench/host/card-to-tree.ts in code-server via scripts/host-test.mjs (release bundle)
 //                                                   -> cardToTreeP50Ms, cardToTreeP95Ms (paced), cardToTreeBurst*, activateMs

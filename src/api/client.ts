@@ -1,6 +1,6 @@
 // One function per /v1 route. Every request: a fresh DPoP proof with the latest nonce,
 // Service-Version, User-Agent; reads send If-None-Match from the ETag cache; writes carry the
-// press's Idempotency-Key. Retries follow the rules of issue 4:
+// press's Idempotency-Key. Retries follow these rules (the client core's, person-api.md):
 // - 401 use_dpop_nonce: once, at once, with the nonce the refusal carried;
 // - 401 invalid_token: once, after the token set renewed the token;
 // - 429: after Retry-After (a write only while the person still waits on it), and every other

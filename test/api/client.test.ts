@@ -1,4 +1,4 @@
-// The API client against a scripted transport: every rule of issue 4 that needs exact control
+// The API client against a scripted transport: every rule of the client core's requests that needs exact control
 // of the answers (every problem code, malformed answers, nonce, 429, retries, ETag).
 import { strict as assert } from 'node:assert';
 import { ApiClient } from '../../src/api/client';

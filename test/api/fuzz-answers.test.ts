@@ -1,4 +1,4 @@
-// Issue 7, malformed server answers: a tiny fake server on 127.0.0.1:0 answers the real API client
+// Malformed server answers: a tiny fake server on 127.0.0.1:0 answers the real API client
 // (real undici transport over loopback) with answers fuzzed by fast-check from the schemas: wrong
 // types, missing fields, huge arrays, invalid JSON, wrong content types and statuses. Every call
 // ends in a parsed value that satisfies the schema or a typed ClientError, never anything else;

@@ -9,7 +9,7 @@ import { until } from '../helpers/until';
 
 const EXTENSION_ID = 'assistant-cards.assistant-cards';
 
-// The commands the manifest must contribute (issue 2), kept here so the manifest cannot drop one.
+// The commands the manifest must contribute (the first release's set), kept here so the manifest cannot drop one.
 const REQUIRED = [
   'signIn', 'signOut', 'refresh', 'openCard', 'answer', 'undo', 'writeToAssistant', 'later', 'back',
   'handOver', 'takeBack', 'openInBrowser', 'showLog', 'focusTerminal', 'startSandbox',

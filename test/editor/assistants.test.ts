@@ -1,4 +1,4 @@
-// Issue 6 in the extension host, against a sandbox this suite starts: two real terminals each run
+// The assistants feature (view, terminals, scope, presence) in the extension host, against a sandbox this suite starts: two real terminals each run
 // the demo assistant; the assistants view matches each live session to its own terminal; a click
 // focuses the right one; workspace scope shows only their cards; closing a terminal removes its
 // match; presence pings while here and says here:false on blur, as the sandbox records it.

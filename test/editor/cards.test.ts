@@ -1,4 +1,4 @@
-// Issue 5 in the extension host, against a sandbox this suite starts: sign-in to signed in, the
+// The cards in the extension host, against a sandbox this suite starts: sign-in to signed in, the
 // tree filling and updating on a change, the badge and status bar count, and every action of the
 // card panel reaching the sandbox as the right request (or, for high stakes, no request at all).
 import * as assert from 'node:assert/strict';

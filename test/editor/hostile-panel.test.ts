@@ -1,4 +1,4 @@
-// Issue 7, hostile cards in the card panel, checked in the browser (Playwright under code-server):
+// Hostile cards in the card panel, checked in the browser (Playwright under code-server):
 // what H4's ui-cards "a hostile card renders as text" leaves out: data: links, a 1 MB title,
 // 10,000 options, the CSP as the webview received it, and the panel still answering keys after
 // rendering the huge card. Nothing is pressed by rendering: the sandbox hears nothing.

@@ -1,4 +1,4 @@
-// Issue 5 through the workbench, as a person would (Playwright under code-server): sign in with the
+// The cards, sign-in and answering through the workbench, as a person would (Playwright under code-server): sign in with the
 // device code allowed on the sandbox's approval page in a second tab, see a card arrive, open it,
 // pick and answer, watch the undo countdown, and check the assistant heard it after the hold.
 // Also undo, Later, hand-over, a high-stakes card, a version conflict and a hostile card.

@@ -1,4 +1,4 @@
-// Issue 7, hostile and malformed input through the service side: cards made on the control surface
+// Hostile and malformed input through the service side: cards made on the control surface
 // (POST /_sandbox/cards) and notices posted to an incoming webhook (POST /in/<token>) carrying
 // markup, script, javascript: and data: links, Unicode direction overrides, a 1 MB title and
 // 10,000 options. The sandbox stores them as text (notices shortened per incoming-notices.md,

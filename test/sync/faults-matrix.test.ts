@@ -1,4 +1,4 @@
-// Issue 7's fault matrix: the client core against the sandbox's faults (POST /_sandbox/faults), its
+// The fault matrix: the client core against the sandbox's faults (POST /_sandbox/faults), its
 // manual clock, a switchable loopback proxy (the service unreachable) and its control surface.
 // Every row asserts what the person sees (connection state, typed errors, model contents) and
 // what the sandbox recorded (GET /_sandbox/cards/{id}/heard), and the three rules:
@@ -80,7 +80,7 @@ async function switchableProxy(target: string) {
   };
 }
 
-describe('faults: the fault matrix (issue 7)', () => {
+describe('faults: the fault matrix', () => {
   let w: TestWorld;
   beforeEach(async () => {
     w = await makeTestWorld();

@@ -160,7 +160,7 @@ describe('the press rule: static map of every path that can act on a card', func
     }
   });
 
-  // Issue 4: a write is retried "only while the person is still waiting on it". Press has cancel()
+  // The client core's rule: a write is retried "only while the person is still waiting on it". Press has cancel()
   // for that; the panel hands its presses a signal and aborts it when it closes (e18cf7f).
   it('every editor path that makes a press can cancel it when the person moves on (panel closed)', () => {
     const cancels = sites(/\.cancel\(\)/).filter((s) => s.startsWith('editor/'));
