@@ -1,9 +1,9 @@
-// Issue 6 in one registration: the assistants view, terminal matching, workspace scope, presence,
-// "Go to terminal" and "Cards of the active terminal" (demo-terminals.ts opens `npm start`'s terminals).
-// extension.ts lists `registerAssistantsFeature` in CORE_FEATURES (built per client core) and
-// hands `ASSISTANTS_HANDLERS` to the commands (they dispatch to the current feature).
+// The assistants feature of one client core: the assistants view, terminal matching, workspace
+// scope, presence, "Go to terminal" and "Cards of the active terminal". live-parts.ts builds one
+// per signed-in set; the commands reach it through those parts.
 import * as vscode from 'vscode';
 import { say } from './say';
+import { isCardId } from './shared/card-facts';
 import { plainText } from './shared/plain-text';
 import type { Assistant, CardListEntry } from '../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../sync/contract';
@@ -31,7 +31,7 @@ export interface AssistantsFeature {
   presence: PresenceReporter | undefined;
   /** For the card panel's "Go to terminal" and the card context menu. True when a terminal was shown. */
   focusTerminalForCard(card: Pick<CardListEntry, 'id'> & { assistant?: { id: string }; agent?: { id: string } }): Promise<boolean>;
-  /** The command handlers, for commands.ts to dispatch to. */
+  /** The enabled forms of its commands (commands.ts). */
   commands: {
     focusTerminal(arg?: unknown): Promise<boolean>;
     cardsOfActiveTerminal(arg?: unknown): Promise<void>;
@@ -39,32 +39,7 @@ export interface AssistantsFeature {
   };
 }
 
-let current: AssistantsFeature | undefined;
-/** The feature of this window's live client core, if any (for the panel and commands). */
-export function assistantsFeature(): AssistantsFeature | undefined { return current; }
-
-/**
- * Command handlers for commands.ts (passed in by extension.ts). They dispatch to the feature
- * of the current client core; without one (signed out, not set up) they say what to do.
- */
-export const ASSISTANTS_HANDLERS = {
-  focusTerminal: (arg?: unknown) => (current ? current.commands.focusTerminal(arg) : notReady()),
-  cardsOfActiveTerminal: (arg?: unknown) => (current ? current.commands.cardsOfActiveTerminal(arg) : notReady()),
-  toggleScope: () => (current ? current.commands.toggleScope() : toggleScopeSetting()),
-  clearTerminalScope: () => current?.scope.clearTerminal(),
-};
-
-function notReady(): undefined {
-  void say.info(vscode.l10n.t('Assistant Cards: sign in first; then the assistants of this window\'s terminals are known.'));
-  return undefined;
-}
-
-async function toggleScopeSetting(): Promise<void> {
-  const config = vscode.workspace.getConfiguration('assistantCards');
-  await config.update('scope', config.get<string>('scope') === 'machine' ? 'workspace' : 'machine', vscode.ConfigurationTarget.Global);
-}
-
-export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log, view: TreeViewSlot<AssistantsTreeNode>): AssistantsFeature & vscode.Disposable {
+export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, view: TreeViewSlot<AssistantsTreeNode>): AssistantsFeature & vscode.Disposable {
   const subs: vscode.Disposable[] = [];
   const matcher = new TerminalMatcher({
     assistants: () => core.assistants.list(),
@@ -133,11 +108,9 @@ export function registerAssistantsFeature(core: AssistantsFeatureCore, log: Log,
     matcher, tree, scope, presence, focusTerminalForCard,
     commands: { focusTerminal, cardsOfActiveTerminal, toggleScope },
     dispose: () => {
-      if (current === feature) current = undefined;
       for (const d of subs.splice(0).reverse()) { try { d.dispose(); } catch { /* keep going */ } }
     },
   };
-  current = feature;
   return feature;
 }
 
@@ -185,8 +158,7 @@ function isTreeNode(x: unknown): x is AssistantsTreeNode {
 }
 
 function isCardRef(x: unknown): x is { id: string } {
-  return typeof x === 'object' && x !== null && typeof (x as { id?: unknown }).id === 'string'
-    && (x as { id: string }).id.startsWith('req_');
+  return typeof x === 'object' && x !== null && isCardId((x as { id?: unknown }).id);
 }
 
 /** From the palette with nothing selected: pick one of the sessions that run in this window. */

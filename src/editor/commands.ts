@@ -11,8 +11,12 @@ import type { CardsTree } from './cards-tree';
 import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
 import { pickFilter } from './filter-pick';
 import { allowedNow, setGrantContext } from './grant';
+import { isSignedIn, type LiveParts } from './live-parts';
 import type { Log } from './log';
 import { runPress, type Outcome } from './press-runner';
+import { scopeSetting } from './scope';
+import { isCardId, waitsOnYou } from './shared/card-facts';
+import { COMMAND_NAMES, commandId, type CommandName } from './shared/command-names';
 import { secondsLeft } from './shared/format';
 import { hearsWords } from './shared/hand-over';
 import { plainText } from './shared/plain-text';
@@ -20,20 +24,13 @@ import { problemMessage, problemText } from './shared/problem-messages';
 import { safeExternalUrl } from './shared/protocol';
 import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from './shared/scopes';
 
-export const COMMAND_NAMES = [
-  'signIn', 'signOut', 'refresh', 'openCard', 'answer', 'undo', 'writeToAssistant', 'later', 'back',
-  'handOver', 'takeBack', 'openInBrowser', 'showLog', 'focusTerminal', 'startSandbox', 'gotIt',
-  'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard', 'clearFilter', 'showWholeComputer',
-  'showThisWindow',
-] as const;
-
-export type CommandName = (typeof COMMAND_NAMES)[number];
-export const commandId = (name: CommandName): string => `assistantCards.${name}`;
+export { COMMAND_NAMES, commandId, type CommandName };
 
 export interface CommandHost {
   log: Log;
-  core(): ClientCore | undefined;
-  tree(): CardsTree | undefined;
+  /** The live set of parts of this window, if one is built (whatever its connection state). */
+  live(): LiveParts | undefined;
+  /** Opens a card in the live set of this moment (a late click may come after a rebuild). */
   openCard(id: string, opts?: { preserveFocus?: boolean }): void;
   signIn(): Promise<unknown>;
   signOut(): Promise<void>;
@@ -43,17 +40,26 @@ export interface CommandHost {
   timeZone(): string;
 }
 
-/** The handlers of the assistants feature (terminals and scope), passed in by extension.ts. */
-export type ExtraHandlers = Record<'focusTerminal' | 'cardsOfActiveTerminal' | 'toggleScope', (...args: unknown[]) => unknown>
-  /** Ends "cards of one terminal" (not a command: the clear-filter button does it too). */
-  & { clearTerminalScope(): void };
+type Handler = (...args: unknown[]) => unknown;
 
-const CARD_ID = /^req_[A-Za-z0-9-]{1,100}$/;
+/**
+ * A command that needs a signed-in set of parts has two forms (as rust-analyzer's ctx.ts does):
+ * the enabled form, made from the parts, and the disabled form, run when there are none (signed
+ * out, signing in, not set up). Which one runs is chosen in one place, `formOf` below.
+ */
+interface TwoForms {
+  enabled(parts: LiveParts): Handler;
+  /** Defaults to saying "sign in first". */
+  disabled?: Handler;
+}
+/** A command that works the same whatever the connection state (sign in, show the log...). */
+interface OneForm { always: Handler }
+type Command = TwoForms | OneForm;
 
 /** A card id named by a string or an object's `id`, if it looks like one (nothing is trusted). */
 const cardIdIn = (arg: unknown): string | undefined => {
   const id = typeof arg === 'string' ? arg : typeof arg === 'object' && arg !== null ? (arg as { id?: unknown }).id : undefined;
-  return typeof id === 'string' && CARD_ID.test(id) ? id : undefined;
+  return isCardId(id) ? id : undefined;
 };
 
 /**
@@ -61,17 +67,24 @@ const cardIdIn = (arg: unknown): string | undefined => {
  * node this tree handed out), or someone else (anything else: an id string, a look-alike).
  */
 type Target = { from: 'pick' } | { from: 'tree'; id: string } | { from: 'elsewhere'; id: string | undefined };
-const targetOf = (arg: unknown, tree: CardsTree | undefined): Target => {
+const targetOf = (arg: unknown, tree: CardsTree): Target => {
   if (arg === undefined) return { from: 'pick' };
-  if (tree?.owns(arg)) return { from: 'tree', id: arg.id };
+  if (tree.owns(arg)) return { from: 'tree', id: arg.id };
   return { from: 'elsewhere', id: cardIdIn(arg) };
 };
 
-const scopeIsMachine = (): boolean => vscode.workspace.getConfiguration('assistantCards').get<string>('scope') === 'machine';
+/** The disabled form of the terminal commands: which assistant runs where is known once signed in. */
+function assistantsNotKnown(): void {
+  void say.info(vscode.l10n.t('Assistant Cards: sign in first; then the assistants of this window\'s terminals are known.'));
+}
 
-const waitsOnYou = (c: CardListEntry) => c.status === 'pending' && c.turn === 'you';
+/** The disabled form of the scope toggle: the setting alone (a live set's scope follows it). */
+async function toggleScopeSetting(): Promise<void> {
+  const config = vscode.workspace.getConfiguration('assistantCards');
+  await config.update('scope', scopeSetting() === 'machine' ? 'workspace' : 'machine', vscode.ConfigurationTarget.Global);
+}
 
-export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscode.Disposable[] {
+export function registerCommands(host: CommandHost): vscode.Disposable[] {
   const { log } = host;
   // Until a sign-in says otherwise, every action is offered (the keys gate the commands' `enablement`).
   setGrantContext(EVERYTHING);
@@ -90,14 +103,23 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     return true;
   };
 
-  const needCore = (): ClientCore | undefined => {
-    const core = host.core();
-    if (!core || core.state.kind !== 'online' && core.state.kind !== 'offline') {
-      void say.warn(vscode.l10n.t('Assistant Cards: sign in first.'), vscode.l10n.t('Sign In'))
-        .then((p) => { if (p) void vscode.commands.executeCommand(commandId('signIn')); });
-      return undefined;
-    }
-    return core;
+  /** The default disabled form: a card command run with no signed-in set of parts. */
+  const signInFirst = (): void => {
+    void say.warn(vscode.l10n.t('Assistant Cards: sign in first.'), vscode.l10n.t('Sign In'))
+      .then((p) => { if (p) void vscode.commands.executeCommand(commandId('signIn')); });
+  };
+
+  /** The set of parts when signed in (online, or offline with the sign-in kept); else undefined. */
+  const signedInParts = (): LiveParts | undefined => {
+    const parts = host.live();
+    return parts && isSignedIn(parts.core.state) ? parts : undefined;
+  };
+
+  /** The one place that picks a command's form, from the connection state of this moment. */
+  const formOf = (c: Command): Handler => {
+    if ('always' in c) return c.always;
+    const parts = signedInParts();
+    return parts ? c.enabled(parts) : (c.disabled ?? signInFirst);
   };
 
   /**
@@ -105,8 +127,8 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
    * tree or the pick showed it: when the card changed since, it is opened to be looked at again
    * instead of acted on (only the answer's own pick shows the fresh card: `showsFresh`).
    */
-  const resolveCard = async (core: ClientCore, arg: unknown, title: string, groups: Parameters<typeof pickCard>[1], accept?: (c: CardListEntry) => boolean, showsFresh = false): Promise<Card | undefined> => {
-    const target = targetOf(arg, host.tree());
+  const resolveCard = async ({ core, tree }: LiveParts, arg: unknown, title: string, groups: Parameters<typeof pickCard>[1], accept?: (c: CardListEntry) => boolean, showsFresh = false): Promise<Card | undefined> => {
+    const target = targetOf(arg, tree);
     if (target.from === 'elsewhere') {
       // Not the person's press: show the card (without taking the keyboard) and act on nothing.
       log.info(`a card action was called with something other than this window's tree node: ${target.id ? `opened ${target.id} instead` : 'ignored'}`);
@@ -173,13 +195,146 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
     });
   };
 
-  const handlers: Record<CommandName, (...args: unknown[]) => unknown> = {
-    signIn: () => host.signIn(),
-    signOut: () => host.signOut(),
-    refresh: async () => {
-      await host.refreshState();
-      const core = host.core();
-      if (!core || core.state.kind === 'signed-out' || core.state.kind === 'not-set-up') return;
+  const commands: Record<CommandName, Command> = {
+    signIn: { always: () => host.signIn() },
+    signOut: { always: () => host.signOut() },
+    refresh: {
+      // After a rebuild, the form is chosen again: the new set of parts may not be signed in.
+      always: async () => { await host.refreshState(); await formOf(readCards)(); },
+    },
+    showLog: { always: () => log.show() },
+    startSandbox: { always: () => host.startSandbox() },
+
+
+    openCard: {
+      enabled: (p) => async (arg?: unknown) => {
+        const target = targetOf(arg, p.tree);
+        const id = target.from === 'pick' ? await pickCard(p.core, ['pending', 'agent', 'snoozed', 'delegated', 'done'], vscode.l10n.t('Open a card')) : target.id;
+        // Opened from elsewhere, the panel shows without taking the keyboard from the person.
+        if (id) host.openCard(id, { preserveFocus: target.from === 'elsewhere' });
+      },
+    },
+    nextCard: {
+      enabled: ({ core, tree }) => () => {
+        const next = core.cards.list('pending').find(waitsOnYou);
+        if (!next) { void say.info(vscode.l10n.t('Assistant Cards: nothing waits on you.')); return; }
+        host.openCard(next.id);
+        void tree.reveal(next.id).catch(() => undefined);
+      },
+    },
+    answer: {
+      enabled: (p) => async (arg?: unknown) => {
+        const { core } = p; if (notAllowed(core, 'answer')) return;
+        const card = await resolveCard(p, arg, vscode.l10n.t('Answer a card'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
+        if (!card || refuseHighStakes(card)) return;
+        if (!waitsOnYou(card)) { void say.info(vscode.l10n.t('Assistant Cards: this card no longer waits on you.')); return; }
+        const pick = await pickAnswer(card);
+        if (!pick) return;
+        const out = await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
+        if (pick.kind === 'answer') afterAnswer(core, out, card);
+      },
+    },
+    gotIt: {
+      enabled: (p) => async (arg?: unknown) => {
+        const { core } = p; if (notAllowed(core, 'answer')) return;
+        const card = await resolveCard(p, arg, vscode.l10n.t('Close a notice'), ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
+        if (!card || refuseHighStakes(card)) return;
+        const out = await press(core, card, { type: 'gotIt' }, 'gotIt');
+        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: notice closed.'));
+      },
+    },
+    undo: {
+      enabled: (p) => async (arg?: unknown) => {
+        const { core } = p; if (notAllowed(core, 'answer')) return;
+        const card = await resolveCard(p, arg, vscode.l10n.t('Undo an answer'), ['pending', 'agent'], (c) => c.status === 'answered');
+        if (!card) return;
+        const out = await press(core, card, { type: 'undo' }, 'undo');
+        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: undone; the card waits on you again.'));
+      },
+    },
+    writeToAssistant: {
+      enabled: (p) => async (arg?: unknown) => {
+        const { core } = p; if (notAllowed(core, 'reply')) return;
+        const card = await resolveCard(p, arg, vscode.l10n.t('Write to the assistant'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
+        if (!card || refuseHighStakes(card)) return;
+        const body = await vscode.window.showInputBox({ title: vscode.l10n.t('Write to the assistant: {0}', plainText(card.title, 60)), prompt: vscode.l10n.t('The assistant acts on your words as the answer'), validateInput: (v) => (v.trim() ? (v.length > 10_000 ? vscode.l10n.t('At most 10,000 characters') : undefined) : vscode.l10n.t('Write something')) });
+        if (!body) return;
+        const out = await press(core, card, { type: 'message', body, via: 'text' }, 'message');
+        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: sent to the assistant.'));
+      },
+    },
+    later: {
+      enabled: (p) => async (arg?: unknown) => {
+        const { core } = p; if (notAllowed(core, 'later')) return;
+        const card = await resolveCard(p, arg, vscode.l10n.t('Put a card in Later'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
+        if (!card || refuseHighStakes(card)) return;
+        const until = await pickLater(host.timeZone());
+        if (!until) return;
+        const out = await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
+        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: in Later until {0}.', new Date(out.value.until ?? until).toLocaleString()));
+      },
+    },
+    back: {
+      enabled: (p) => async (arg?: unknown) => {
+        const { core } = p; if (notAllowed(core, 'later')) return;
+        const card = await resolveCard(p, arg, vscode.l10n.t('Bring a card back'), ['snoozed']);
+        if (!card || refuseHighStakes(card)) return;
+        const out = await press(core, card, { type: 'back' }, 'back');
+        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: back in the stack.'));
+      },
+    },
+    handOver: {
+      enabled: (p) => async (arg?: unknown) => {
+        const { core } = p; if (notAllowed(core, 'handOver')) return;
+        const card = await resolveCard(p, arg, vscode.l10n.t('Hand a card over'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
+        if (!card || refuseHighStakes(card)) return;
+        const to = await pickHelper(core, card);
+        if (!to) return;
+        const out = await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate');
+        if (!out.ok) return;
+        // When the helper hears it (the answer's `hears`), and the 5 s to take it back, as with Undo.
+        const takeBack = vscode.l10n.t('Take Back');
+        // The words that matter first: a notification shows about 100 characters.
+        void say.info(vscode.l10n.t('Assistant Cards: {0} Handed over: "{1}".', hearsWords(out.value.hears, to.helperName), plainText(card.title, 60)), takeBack)
+          .then(async (x) => {
+            if (x !== takeBack) return;
+            // The version this message told of; a card changed since is refused, never taken back unseen.
+            const back = await press(core, { ...card, version: out.value.version }, { type: 'takeBack' }, 'takeBack');
+            if (back.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
+          });
+      },
+    },
+    takeBack: {
+      enabled: (p) => async (arg?: unknown) => {
+        const { core } = p; if (notAllowed(core, 'delegate')) return;
+        const card = await resolveCard(p, arg, vscode.l10n.t('Take a card back'), ['delegated']);
+        if (!card || refuseHighStakes(card)) return;
+        const out = await press(core, card, { type: 'takeBack' }, 'takeBack');
+        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
+      },
+    },
+    openInBrowser: {
+      enabled: (p) => async (arg?: unknown) => {
+        const card = await resolveCard(p, arg, vscode.l10n.t('Open a card in the browser'), ['pending', 'agent', 'snoozed', 'delegated', 'done']);
+        if (card) await openUrl(card.url);
+      },
+    },
+    filter: { enabled: ({ core, tree }) => () => pickFilter(core, tree) },
+    // The view title's clear button: shown while a filter or one terminal narrows the tree.
+    clearFilter: {
+      enabled: ({ tree, assistants }) => () => { void tree.setFilter({}); assistants.scope.clearTerminal(); },
+      disabled: () => undefined,
+    },
+    // The view title's scope button, one per scope so its icon shows the scope in force.
+    showWholeComputer: { always: () => (scopeSetting() === 'machine' ? undefined : formOf(commands.toggleScope)()) },
+    showThisWindow: { always: () => (scopeSetting() === 'machine' ? formOf(commands.toggleScope)() : undefined) },
+    focusTerminal: { enabled: ({ assistants }) => assistants.commands.focusTerminal, disabled: assistantsNotKnown },
+    cardsOfActiveTerminal: { enabled: ({ assistants }) => assistants.commands.cardsOfActiveTerminal, disabled: assistantsNotKnown },
+    toggleScope: { enabled: ({ assistants }) => assistants.commands.toggleScope, disabled: toggleScopeSetting },
+  };
+  /** Not a command: how `refresh` reads the cards again once the set of parts is rebuilt. */
+  const readCards: Command = {
+    enabled: ({ core }) => async () => {
       try {
         await core.cards.refresh();
       } catch (e) {
@@ -188,122 +343,11 @@ export function registerCommands(host: CommandHost, extra: ExtraHandlers): vscod
           .then((x) => { if (x) log.show(); });
       }
     },
-    showLog: () => log.show(),
-    startSandbox: () => host.startSandbox(),
-
-    openCard: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
-      const target = targetOf(arg, host.tree());
-      const id = target.from === 'pick' ? await pickCard(core, ['pending', 'agent', 'snoozed', 'delegated', 'done'], vscode.l10n.t('Open a card')) : target.id;
-      // Opened from elsewhere, the panel shows without taking the keyboard from the person.
-      if (id) host.openCard(id, { preserveFocus: target.from === 'elsewhere' });
-    },
-    nextCard: () => {
-      const core = needCore(); if (!core) return;
-      const next = core.cards.list('pending').find(waitsOnYou);
-      if (!next) { void say.info(vscode.l10n.t('Assistant Cards: nothing waits on you.')); return; }
-      host.openCard(next.id);
-      void host.tree()?.reveal(next.id).catch(() => undefined);
-    },
-    answer: async (arg?: unknown) => {
-      const core = needCore(); if (!core || notAllowed(core, 'answer')) return;
-      const card = await resolveCard(core, arg, vscode.l10n.t('Answer a card'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
-      if (!card || refuseHighStakes(card)) return;
-      if (!waitsOnYou(card)) { void say.info(vscode.l10n.t('Assistant Cards: this card no longer waits on you.')); return; }
-      const pick = await pickAnswer(card);
-      if (!pick) return;
-      const out = await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
-      if (pick.kind === 'answer') afterAnswer(core, out, card);
-    },
-    gotIt: async (arg?: unknown) => {
-      const core = needCore(); if (!core || notAllowed(core, 'answer')) return;
-      const card = await resolveCard(core, arg, vscode.l10n.t('Close a notice'), ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
-      if (!card || refuseHighStakes(card)) return;
-      const out = await press(core, card, { type: 'gotIt' }, 'gotIt');
-      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: notice closed.'));
-    },
-    undo: async (arg?: unknown) => {
-      const core = needCore(); if (!core || notAllowed(core, 'answer')) return;
-      const card = await resolveCard(core, arg, vscode.l10n.t('Undo an answer'), ['pending', 'agent'], (c) => c.status === 'answered');
-      if (!card) return;
-      const out = await press(core, card, { type: 'undo' }, 'undo');
-      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: undone; the card waits on you again.'));
-    },
-    writeToAssistant: async (arg?: unknown) => {
-      const core = needCore(); if (!core || notAllowed(core, 'reply')) return;
-      const card = await resolveCard(core, arg, vscode.l10n.t('Write to the assistant'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
-      if (!card || refuseHighStakes(card)) return;
-      const body = await vscode.window.showInputBox({ title: vscode.l10n.t('Write to the assistant: {0}', plainText(card.title, 60)), prompt: vscode.l10n.t('The assistant acts on your words as the answer'), validateInput: (v) => (v.trim() ? (v.length > 10_000 ? vscode.l10n.t('At most 10,000 characters') : undefined) : vscode.l10n.t('Write something')) });
-      if (!body) return;
-      const out = await press(core, card, { type: 'message', body, via: 'text' }, 'message');
-      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: sent to the assistant.'));
-    },
-    later: async (arg?: unknown) => {
-      const core = needCore(); if (!core || notAllowed(core, 'later')) return;
-      const card = await resolveCard(core, arg, vscode.l10n.t('Put a card in Later'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
-      if (!card || refuseHighStakes(card)) return;
-      const until = await pickLater(host.timeZone());
-      if (!until) return;
-      const out = await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
-      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: in Later until {0}.', new Date(out.value.until ?? until).toLocaleString()));
-    },
-    back: async (arg?: unknown) => {
-      const core = needCore(); if (!core || notAllowed(core, 'later')) return;
-      const card = await resolveCard(core, arg, vscode.l10n.t('Bring a card back'), ['snoozed']);
-      if (!card || refuseHighStakes(card)) return;
-      const out = await press(core, card, { type: 'back' }, 'back');
-      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: back in the stack.'));
-    },
-    handOver: async (arg?: unknown) => {
-      const core = needCore(); if (!core || notAllowed(core, 'handOver')) return;
-      const card = await resolveCard(core, arg, vscode.l10n.t('Hand a card over'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
-      if (!card || refuseHighStakes(card)) return;
-      const to = await pickHelper(core, card);
-      if (!to) return;
-      const out = await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate');
-      if (!out.ok) return;
-      // When the helper hears it (the answer's `hears`), and the 5 s to take it back, as with Undo.
-      const takeBack = vscode.l10n.t('Take Back');
-      // The words that matter first: a notification shows about 100 characters.
-      void say.info(vscode.l10n.t('Assistant Cards: {0} Handed over: "{1}".', hearsWords(out.value.hears, to.helperName), plainText(card.title, 60)), takeBack)
-        .then(async (x) => {
-          if (x !== takeBack) return;
-          // The version this message told of; a card changed since is refused, never taken back unseen.
-          const back = await press(core, { ...card, version: out.value.version }, { type: 'takeBack' }, 'takeBack');
-          if (back.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
-        });
-    },
-    takeBack: async (arg?: unknown) => {
-      const core = needCore(); if (!core || notAllowed(core, 'delegate')) return;
-      const card = await resolveCard(core, arg, vscode.l10n.t('Take a card back'), ['delegated']);
-      if (!card || refuseHighStakes(card)) return;
-      const out = await press(core, card, { type: 'takeBack' }, 'takeBack');
-      if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
-    },
-    openInBrowser: async (arg?: unknown) => {
-      const core = needCore(); if (!core) return;
-      const card = await resolveCard(core, arg, vscode.l10n.t('Open a card in the browser'), ['pending', 'agent', 'snoozed', 'delegated', 'done']);
-      if (card) await openUrl(card.url);
-    },
-    filter: async () => {
-      const core = needCore(); const tree = host.tree(); if (!core || !tree) return;
-      await pickFilter(core, tree);
-    },
-    // The view title's clear button: shown while a filter or one terminal narrows the tree.
-    clearFilter: () => {
-      void host.tree()?.setFilter({});
-      extra.clearTerminalScope();
-    },
-    // The view title's scope button, one per scope so its icon shows the scope in force.
-    showWholeComputer: () => (scopeIsMachine() ? undefined : extra.toggleScope()),
-    showThisWindow: () => (scopeIsMachine() ? extra.toggleScope() : undefined),
-    focusTerminal: extra.focusTerminal,
-    cardsOfActiveTerminal: extra.cardsOfActiveTerminal,
-    toggleScope: extra.toggleScope,
+    disabled: () => undefined,
   };
   return COMMAND_NAMES.map((name) => vscode.commands.registerCommand(commandId(name), (...args: unknown[]) => {
     try {
-      const r = handlers[name](...args);
+      const r = formOf(commands[name])(...args);
       if (r instanceof Promise) return r.catch((e: unknown) => { log.error(`command ${name}: ${String(e)}`); throw e; });
       return r;
     } catch (e) {

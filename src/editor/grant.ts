@@ -4,7 +4,9 @@
 import type * as vscode from 'vscode';
 import type { ClientCore } from '../sync';
 import { CONTEXT, setContext } from './context-keys';
-import type { FeatureContext } from './extension';
+import type { AssistantsTreeNode } from './assistants-view';
+import type { CardsTree } from './cards-tree';
+import type { TreeViewSlot } from './tree-view-slot';
 import { allowedBy, canHandOver, EVERYTHING, notAllowedNote, type Allowed } from './shared/scopes';
 
 /** The last granted scopes each core was online with: offline keeps what the sign-in was allowed. */
@@ -30,7 +32,7 @@ export function setGrantContext(a: Allowed): void {
 }
 
 /** Per client core: keys and the views' note follow the sign-in. */
-export function registerGrantFeature(ctx: Pick<FeatureContext, 'core' | 'tree' | 'assistantsView'>): vscode.Disposable {
+export function createGrantFeature(ctx: { core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode> }): vscode.Disposable {
   const show = () => {
     const a = allowedNow(ctx.core);
     setGrantContext(a);

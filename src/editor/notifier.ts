@@ -10,7 +10,6 @@ import * as vscode from 'vscode';
 import type { Card, CardListEntry } from '../api/schemas';
 import type { ClientCore } from '../sync';
 import { afterPress } from './after-press';
-import { assistantsFeature } from './assistants-feature';
 import { localDeadline } from './card-panel';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
@@ -36,7 +35,13 @@ export class CardNotifier extends DisposableBase {
    */
   focused: () => boolean = () => vscode.window.state.focused && ((vscode.window.state as { active?: boolean }).active ?? true);
 
-  constructor(private readonly core: ClientCore, private readonly open: (cardId: string) => void, private readonly log: Log) {
+  constructor(
+    private readonly core: ClientCore,
+    private readonly open: (cardId: string) => void,
+    private readonly log: Log,
+    /** The terminal in this window where the asking assistant (or its agent) runs, when matched. */
+    private readonly terminalOf: (target: { assistantId: string; agentId?: string }) => vscode.Terminal | undefined,
+  ) {
     super();
     this._register(core.cards.added((c) => this.consider(c, false)));
     this._register(core.cards.changed(({ card, previous }) => { if (isReturn(previous, card)) this.consider(card, true); }));
@@ -71,7 +76,7 @@ export class CardNotifier extends DisposableBase {
     try { card = await this.core.cards.whole(entry.id); } catch { card = entry as Card; }
     if (this.isDisposed) return;
     const terminal = card.assistant
-      ? assistantsFeature()?.matcher.terminalFor({ assistantId: card.assistant.id, ...(card.agent ? { agentId: card.agent.id } : {}) })
+      ? this.terminalOf({ assistantId: card.assistant.id, ...(card.agent ? { agentId: card.agent.id } : {}) })
       : undefined;
     const set = buttonSet(card);
     const buttons: Button[] = set.kind === 'answers'
