@@ -92,6 +92,22 @@ describe('activation', () => {
       await driver.screenshot('welcome-sidebar', { selector: sidebar });
     });
 
+    it('runs the disabled form of a command while signed out: it says so and acts on nothing', async () => {
+      const message = '.notifications-center .notification-list-item-message';
+      await vscode.commands.executeCommand('notifications.clearAll');
+      try {
+        await vscode.commands.executeCommand('assistantCards.nextCard');
+        await vscode.commands.executeCommand('assistantCards.focusTerminal');
+        await vscode.commands.executeCommand('notifications.showList');
+        await driver.waitFor({ selector: `${message}:has-text("sign in first.")` });
+        await driver.waitFor({ selector: `${message}:has-text("assistants of this window")` });
+        assert.equal(await driver.count({ selector: `${message}:has-text("nothing waits on you")` }), 0, 'the enabled form did not run');
+      } finally {
+        await vscode.commands.executeCommand('notifications.clearAll');
+        await vscode.commands.executeCommand('notifications.hideList');
+      }
+    });
+
     it('has its icon in the activity bar', async () => {
       const n = await driver.count({ selector: '.activitybar .action-item a[aria-label^="Assistant Cards"], .activitybar .action-label[aria-label^="Assistant Cards"]' });
       assert.ok(n > 0, 'activity bar entry');
