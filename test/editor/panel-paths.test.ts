@@ -10,12 +10,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/editor/extension';
-import { EXTENSION_ID, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { EXTENSION_ID, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
 
-const SIDEBAR = '#workbench\\.parts\\.sidebar';
-/** The card panel's document: the webview's outer iframe, then its content frame. */
-const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const PANEL = '#workbench\\.parts\\.panel';
 
 type Mode = 'machine' | 'workspace';
@@ -29,8 +27,6 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
 
     const app = () => w!.app;
     const core = () => app().live!.core;
-    const inPanel = (selector: string, timeout?: number) => ({ selector, frames: WV, ...(timeout ? { timeout } : {}) });
-    const treeRow = (title: string) => ({ selector: `${SIDEBAR} >> role=treeitem[name=/${title.replace(/[^\w ]/g, '.')}/]`, timeout: 60_000 });
 
     /** The default scope: no scope setting; this window's terminal in `cwd` matched to the asking agent's live session. */
     async function intoWorkspaceScope(world: World): Promise<void> {
@@ -53,25 +49,7 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
       }, 60_000);
     }
 
-    /** The card's row clicked in the Cards view (the state waited for is its ready panel). */
-    async function openOnly(cardId: string, title: string): Promise<void> {
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
-      const row = treeRow(title);
-      await driver.waitFor(row);
-      for (let attempt = 1; ; attempt++) {
-        await driver.click(row);
-        const ready = await until('its panel', () => app().live!.panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
-        if (ready) break;
-        if (attempt === 4) throw new Error(`no panel for ${cardId} after ${attempt} clicks on its row`);
-      }
-      await driver.waitFor(inPanel(`text=${JSON.stringify(title)}`));
-    }
 
-    const heardOnce = async (id: string) => (await until('the assistant to hear the answer', async () => {
-      const x = await heard(w!, id);
-      return x.length ? x : undefined;
-    }, 60_000))[0]!;
 
     /** Wall-clock hour and minute of `iso` in `timeZone`. */
     const wallClock = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
@@ -129,13 +107,13 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
         kind: 'choice', multi: true, title,
         options: [{ id: 'lint', label: 'Lint' }, { id: 'unit', label: 'Unit tests' }, { id: 'e2e', label: 'End-to-end' }],
       });
-      await openOnly(c.id, title);
+      await openFromTree(w!, c.id, title);
       await driver.click(inPanel('role=checkbox[name=/Lint/]'));
       await driver.click(inPanel('role=checkbox[name=/End-to-end/]'));
       await driver.waitFor(inPanel('role=checkbox[name=/End-to-end/][checked]'));
       assert.equal(await driver.count(inPanel('role=checkbox[checked]')), 2);
       await driver.click(inPanel('role=button[name=/^Answer$/]'));
-      const h = await heardOnce(c.id);
+      const h = await heardOnce(w!, c.id);
       assert.deepEqual([...(h.body.choiceIds as string[])].sort(), ['e2e', 'lint']);
     });
 
@@ -149,12 +127,12 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
           { id: 'notes', title: 'One line for the notes?' },
         ],
       });
-      await openOnly(c.id, title);
+      await openFromTree(w!, c.id, title);
       await driver.fill(inPanel('role=textbox[name="Release name?"]'), 'Juniper');
       await driver.click(inPanel('role=radio[name="Beta"]'));
       await driver.fill(inPanel('role=textbox[name="One line for the notes?"]'), 'Faster sign-in');
       await driver.click(inPanel('role=button[name=/^Answer$/]'));
-      const h = await heardOnce(c.id);
+      const h = await heardOnce(w!, c.id);
       assert.deepEqual(h.body.answers, { name: 'Juniper', channel: 'beta', notes: 'Faster sign-in' });
     });
 
@@ -164,13 +142,13 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
         kind: 'poll', title, summary: 'A kind newer than this extension.',
         options: [{ id: 'warm', label: 'Warm' }, { id: 'dry', label: 'Dry' }],
       });
-      await openOnly(c.id, title);
+      await openFromTree(w!, c.id, title);
       await driver.waitFor(inPanel('text="A kind newer than this extension."'));
       await driver.waitFor(inPanel('role=radio[name=/Warm/]'));
       await driver.click(inPanel('role=radio[name=/Dry/]'));
       await driver.fill(inPanel('role=textbox[name="Your answer"]'), 'dry, but kind');
       await driver.click(inPanel('role=button[name=/^Answer$/]'));
-      const h = await heardOnce(c.id);
+      const h = await heardOnce(w!, c.id);
       assert.deepEqual(h.body.choiceIds, ['dry']);
       assert.equal(h.body.text, 'dry, but kind');
     });
@@ -178,7 +156,7 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
     it('Later at a picked date and time: that instant, with this computer\'s time zone, reaches the service', async () => {
       const title = `Renew the certificate (${mode})`;
       const c = await newCard(w!, { kind: 'text', title });
-      await openOnly(c.id, title);
+      await openFromTree(w!, c.id, title);
       const zone = systemZone();
       // Two days ahead, 09:30 on this computer's clock.
       const day = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() + 2 * 86_400_000));
@@ -198,7 +176,7 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
     it('Later tonight: 6 PM in this computer\'s time zone, the zone sent with it', async () => {
       const title = `Read the incident review (${mode})`;
       const c = await newCard(w!, { kind: 'text', title });
-      await openOnly(c.id, title);
+      await openFromTree(w!, c.id, title);
       await driver.click(inPanel('role=button[name=/Tonight/]'));
       const card = await until('in Later', async () => { const x = await sandboxCard(w!, c.id); return x.status === 'snoozed' ? x : undefined; }, 30_000);
       const zone = systemZone();
@@ -209,9 +187,9 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
     it('the card\'s history names the app and the computer an answer came from', async () => {
       const title = `Ship the hotfix? (${mode})`;
       const c = await newCard(w!, { kind: 'approval', title });
-      await openOnly(c.id, title);
+      await openFromTree(w!, c.id, title);
       await driver.click(inPanel('role=button[name="Approve"]'));
-      const h = await heardOnce(c.id);
+      const h = await heardOnce(w!, c.id);
       assert.equal(h.body.approved, true);
       const answeredFrom = (await sandboxCard(w!, c.id) as { answeredFrom?: { app: string; machine?: { name: string } } }).answeredFrom;
       assert.ok(answeredFrom?.app, 'the service knows the app');
@@ -229,7 +207,7 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
       assert.ok(res.ok, `the incoming notice address took it (${res.status})`);
       const { cardId } = await res.json() as { cardId: string };
       await until('the notice in the Cards view', () => app().live!.tree.visible('pending').some((x) => x.id === cardId) || undefined, 60_000);
-      await openOnly(cardId, title);
+      await openFromTree(w!, cardId, title);
       // The link's own address names its button (never words the notice chose).
       await driver.waitFor(inPanel('role=button[name="https://ci.example.com/runs/42"]'));
     });
