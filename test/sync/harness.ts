@@ -244,8 +244,12 @@ export async function signInCore(
   await settle(w.transports);
 }
 
-/** Waits (real time) until `pred` holds: for loopback work, never a timing assertion. */
-export async function eventually(pred: () => boolean, realMs = 5000): Promise<void> {
+/**
+ * Waits (real time) until `pred` holds: for loopback work and lease-file work, never a timing
+ * assertion. The bound is generous: on a busy 2-core machine (CI with the other core loaded) that
+ * work took over 5 s, and a state that holds returns at once anyway.
+ */
+export async function eventually(pred: () => boolean, realMs = 30_000): Promise<void> {
   const until = Date.now() + realMs;
   while (!pred()) {
     if (Date.now() > until) throw new Error('condition not reached');

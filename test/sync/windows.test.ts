@@ -5,7 +5,9 @@ import { MemorySecretStore } from '../../src/auth/secret-store';
 import { eventually, makeTestWorld, settle, signInCore } from './harness';
 import type { TestWorld } from './harness';
 
-describe('sync: two windows sharing one sign-in', () => {
+describe('sync: two windows sharing one sign-in', function () {
+  // Two cores, lease files and loopback HTTP: slow when the machine is busy, never timed.
+  this.timeout(120_000);
   let w: TestWorld;
   beforeEach(async () => {
     w = await makeTestWorld();
