@@ -272,6 +272,17 @@ async function bridgeOp(ctx, req) {
       };
     }
     case 'url': return { url: page.url() };
+    case 'windowFocus': {
+      // Whether the person is at this window. Headless, the page's focus never changes by itself;
+      // the workbench reads it from document.hasFocus() when the window's focus or blur event
+      // fires, and tells the extension host (window.state.focused) as for a real change.
+      const focused = req.value === true;
+      await page.evaluate((f) => {
+        globalThis.document.hasFocus = () => f;
+        globalThis.dispatchEvent(new globalThis.Event(f ? 'focus' : 'blur'));
+      }, focused);
+      return { focused: await page.evaluate(() => globalThis.document.hasFocus()) };
+    }
     default: throw new Error(`unknown op ${req.op}`);
   }
 }

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { say } from './say';
 import { isCardId } from './shared/card-facts';
 import { plainText } from './shared/plain-text';
+import { thisComputer } from './shared/this-computer';
 import type { Assistant, CardListEntry } from '../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../sync/contract';
 import { AssistantsTree, type AssistantsTreeNode } from './assistants-view';
@@ -44,7 +45,7 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
   const matcher = new TerminalMatcher({
     assistants: () => core.assistants.list(),
     onDidChangeAssistants: core.assistants.changed,
-    localMachineId: () => (core.state.kind === 'online' ? core.state.me.grant.machine?.id : undefined),
+    localMachineId: () => thisComputer(core.state),
   }, log);
   const tree = new AssistantsTree(core.assistants, matcher, view);
   const scope = new ScopeController(core.cards, matcher, log);

@@ -16,6 +16,7 @@ import type { Log } from './log';
 import { runPress } from './press-runner';
 import { say } from './say';
 import { secondsLeft } from './shared/format';
+import { thisComputer } from './shared/this-computer';
 import { answeredText, buttonSet, isReturn, notificationText, notifySetting, wantsNotification, type AnswerButton } from './shared/notify-rules';
 import { problemMessage, problemText } from './shared/problem-messages';
 
@@ -25,15 +26,6 @@ interface Button extends vscode.MessageItem { run: () => void | Promise<void> }
 
 export class CardNotifier extends DisposableBase {
   private showingUntil = 0;
-  /** How many card notifications were shown (for tests). */
-  shown = 0;
-  /** The buttons of the last card notification, by their words (for tests). */
-  lastButtons: string[] = [];
-  /**
-   * Whether this window has focus; replaceable where the host cannot report focus (headless tests).
-   * With the feed's owner, it says whether this is the window the person is at.
-   */
-  focused: () => boolean = () => vscode.window.state.focused && ((vscode.window.state as { active?: boolean }).active ?? true);
 
   constructor(
     private readonly core: ClientCore,
@@ -44,7 +36,7 @@ export class CardNotifier extends DisposableBase {
   ) {
     super();
     this._register(core.cards.added((c) => this.consider(c, false)));
-    this._register(core.cards.changed(({ card, previous }) => { if (isReturn(previous, card)) this.consider(card, true); }));
+    this._register(core.cards.changed(({ card, previous }) => { if (isReturn(previous, card, thisComputer(core.state))) this.consider(card, true); }));
   }
 
   /**
@@ -52,7 +44,8 @@ export class CardNotifier extends DisposableBase {
    * one that speaks presence), so two open windows never both notify.
    */
   here(): boolean {
-    return this.focused() && this.core.feed.isOwner();
+    // Focus, not recent activity: a person reading in the focused window is still at it.
+    return vscode.window.state.focused && this.core.feed.isOwner();
   }
 
   /** Whether a card notification (or the Undo after its answer) still shows. */
@@ -64,7 +57,6 @@ export class CardNotifier extends DisposableBase {
     if (!wantsNotification(setting, c) || !this.here() || Date.now() < this.showingUntil) return;
     const until = Date.now() + SHOWN_MS;
     this.showingUntil = until;
-    this.shown++;
     void this.show(c, returned)
       .catch((e: unknown) => this.log.warn(`notification for ${c.id}: ${String(e)}`))
       .then(() => { if (this.showingUntil === until) this.showingUntil = 0; });
@@ -84,7 +76,6 @@ export class CardNotifier extends DisposableBase {
       : [];
     buttons.push({ title: vscode.l10n.t('Open'), run: () => this.open(card.id) });
     if (terminal) buttons.push({ title: vscode.l10n.t('Show Terminal'), run: () => terminal.show(false) });
-    this.lastButtons = buttons.map((b) => b.title);
     const picked = await say.choose(notificationText(card, terminal?.name, returned), ...buttons);
     await picked?.run();
   }
@@ -131,3 +122,4 @@ export class CardNotifier extends DisposableBase {
     void say.info(vscode.l10n.t('Assistant Cards: the card changed since that notification. It is open now: look again, then choose.'));
   }
 }
+

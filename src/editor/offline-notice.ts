@@ -12,8 +12,6 @@ export class OfflineNotice extends DisposableBase {
   /** Ends the current spell's notification; set while one shows. */
   private endSpell: (() => void) | undefined;
   private offline = false;
-  /** How many offline spells were told (for tests). */
-  told = 0;
 
   constructor(core: Pick<ClientCore, 'state' | 'onDidChangeState'>, private readonly tree: CardsTree, private readonly here: () => boolean) {
     super();
@@ -29,7 +27,6 @@ export class OfflineNotice extends DisposableBase {
     this.tree.setOffline(offline ? s.since : undefined);
     if (!offline) { this.end(); return; }
     if (!this.here()) return; // the tree and the status bar tell it in the other windows
-    this.told++;
     void vscode.window.withProgress({
       location: vscode.ProgressLocation.Notification,
       title: inert(vscode.l10n.t('Assistant Cards: offline. The service does not answer; your cards show as last read, and it reconnects by itself.')),

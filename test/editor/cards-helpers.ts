@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { App, ExtensionApi } from '../../src/editor/extension';
+import { driver } from './helpers/driver';
 import { testEnv } from './helpers/env';
 import { startSandboxProcess, type RunningSandbox } from './helpers/sandbox';
 import { until } from '../helpers/until';
@@ -84,4 +85,16 @@ export async function sandboxCard(w: World, id: string): Promise<{ status: strin
 
 export async function heard(w: World, id: string): Promise<{ type: string; body: Record<string, unknown> }[]> {
   return (await w.sb.control<{ heard: { type: string; body: Record<string, unknown> }[] }>('GET', `/_sandbox/cards/${id}/heard`)).heard;
+}
+
+/** The person is at this window: it has focus, as the workbench tells extensions (vscode.window.state). */
+export async function atThisWindow(): Promise<void> {
+  assert.ok(await driver.windowFocus(true), 'the page has focus');
+  await until('the window focused', () => vscode.window.state.focused || undefined);
+}
+
+/** The person left this window: focus gone, as after a click elsewhere. */
+export async function awayFromThisWindow(): Promise<void> {
+  await driver.windowFocus(false);
+  await until('the window not focused', () => !vscode.window.state.focused || undefined);
 }

@@ -326,21 +326,6 @@ describe('cards (extension host, sandbox)', function () {
     p2.dispose();
   });
 
-  it('notifies once for blocking cards arriving while the window is focused', async () => {
-    const n = w.app.live!.notifier;
-    n.focused = () => true; // headless chromium cannot report focus
-    try {
-      const before = n.shown;
-      const a = await newCard(w, { kind: 'approval', title: 'Blocking one', blocking: true });
-      const b = await newCard(w, { kind: 'approval', title: 'Blocking two', blocking: true });
-      const quiet = await newCard(w, { kind: 'approval', title: 'Not blocking' });
-      await until('the cards', () => core().cards.get(a.id) && core().cards.get(b.id) && core().cards.get(quiet.id));
-      assert.equal(n.shown - before, 1, 'one notification, never more at a time');
-    } finally {
-      n.focused = () => vscode.window.state.focused;
-    }
-  });
-
   it('filters by assistant, app and agent (through the service), and loads Done only when that group is expanded', async () => {
     const all = tree().visible('pending').length;
     assert.ok(all > 0);

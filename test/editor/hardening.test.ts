@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { openDemoTerminals } from '../../src/editor/demo-terminals';
-import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { atThisWindow, awayFromThisWindow, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
 
@@ -45,15 +45,12 @@ describe('hardening: the editor (extension host)', function () {
     await probe.processId; // its shell runs
     const title = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"})';
     assert.ok(title.length < 100, 'whole under the notification\'s cut');
-    const n = w.app.live!.notifier;
-    n.focused = () => true; // headless chromium cannot report focus
+    await atThisWindow();
     try {
       await vscode.commands.executeCommand('notifications.clearAll');
-      const shownBefore = n.shown;
       const c = await newCard(w, { kind: 'approval', title, blocking: true });
-      await until('the notification', () => n.shown > shownBefore, 60_000);
       await vscode.commands.executeCommand('notifications.showList');
-      await driver.waitFor({ selector: `${MESSAGE}:has-text("Deploy?")`, timeout: 30_000 });
+      await driver.waitFor({ selector: `${MESSAGE}:has-text("Deploy?")`, timeout: 60_000 });
       await driver.screenshot('hardening-notification-link');
       assert.equal(await driver.count({ selector: `${MESSAGE} a` }), 0, 'no anchor in the notification');
       assert.ok((await driver.text({ selector: `${MESSAGE}:has-text("Deploy?")` })).includes('[Open card]'), 'the card\'s words are shown as written');
@@ -62,7 +59,7 @@ describe('hardening: the editor (extension host)', function () {
       assert.equal(fs.existsSync(marker), false, 'the terminal received nothing');
       assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     } finally {
-      n.focused = () => vscode.window.state.focused;
+      await awayFromThisWindow();
       fs.rmSync(marker, { force: true });
       probe.dispose();
       await vscode.commands.executeCommand('notifications.clearAll');

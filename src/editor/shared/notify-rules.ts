@@ -1,7 +1,7 @@
 // The rules of a card's notification, apart from `vscode`: when one comes (the setting, the card,
 // a return to the person), which buttons it offers, and how it says who asks and where. Every
 // string from the service is made plain here; the notifier only shows what these rules return.
-import type { Card, CardListEntry } from '../../api/schemas';
+import type { Card, CardListEntry, HistoryEntry } from '../../api/schemas';
 import type { AnswerPayload } from './protocol';
 import { t } from './l10n';
 import { plainText } from './plain-text';
@@ -32,10 +32,23 @@ export function wantsNotification(setting: NotifySetting, card: Waiting): boolea
 
 /**
  * A card that comes back to the person: back from Later, taken back, or returned by a `loop`
- * helper (both leave `delegated`). An Undo of their own answer is not a return: they just did it.
+ * helper (both leave `delegated`). Not when the person made it so on this computer (their own
+ * Back or Take back, in this window or another): they just did it. An Undo of their own answer
+ * is not a return either.
  */
-export function isReturn(previous: Pick<CardListEntry, 'status' | 'turn'>, card: Pick<CardListEntry, 'status' | 'turn'>): boolean {
-  return (previous.status === 'snoozed' || previous.status === 'delegated') && waitsOnYou(card);
+export function isReturn(
+  previous: Pick<CardListEntry, 'status' | 'turn'>,
+  card: Pick<CardListEntry, 'status' | 'turn'> & { history?: readonly HistoryEntry[] },
+  thisComputer: string | undefined,
+): boolean {
+  if (!(previous.status === 'snoozed' || previous.status === 'delegated') || !waitsOnYou(card)) return false;
+  return !byThePersonHere(card, thisComputer);
+}
+
+/** The card's last step was the person's own press on this computer (a whole card's history says so). */
+export function byThePersonHere(card: { history?: readonly HistoryEntry[] }, thisComputer: string | undefined): boolean {
+  const last = card.history?.[card.history.length - 1];
+  return thisComputer !== undefined && last?.by === 'person' && last.machine?.id === thisComputer;
 }
 
 /** One line of hostile text, short enough for a button, inert. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../../src/api/schemas';
-import { answeredText, buttonSet, isReturn, notificationText, notifySetting, shortLabel, wantsNotification, who } from '../../../src/editor/shared/notify-rules';
+import { answeredText, buttonSet, byThePersonHere, isReturn, notificationText, notifySetting, shortLabel, wantsNotification, who } from '../../../src/editor/shared/notify-rules';
 
 const HOSTILE = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"}) $(check)';
 const live = (s: string) => /\]\(/.test(s) || /\$\(/.test(s);
@@ -31,11 +31,25 @@ describe('notification rules', () => {
 
   it('what counts as coming back: from Later, from a helper (taken back or returned by a loop); not an Undo', () => {
     const now = { status: 'pending', turn: 'you' };
-    assert.equal(isReturn({ status: 'snoozed', turn: 'you' }, now), true);
-    assert.equal(isReturn({ status: 'delegated', turn: 'agent' }, now), true);
-    assert.equal(isReturn({ status: 'answered', turn: 'agent' }, now), false, 'the person\'s own Undo');
-    assert.equal(isReturn({ status: 'pending', turn: 'you' }, now), false, 'an edit');
-    assert.equal(isReturn({ status: 'snoozed', turn: 'you' }, { status: 'done', turn: 'agent' }), false);
+    const here = 'mch_here';
+    assert.equal(isReturn({ status: 'snoozed', turn: 'you' }, now, here), true);
+    assert.equal(isReturn({ status: 'delegated', turn: 'agent' }, now, here), true);
+    assert.equal(isReturn({ status: 'answered', turn: 'agent' }, now, here), false, 'the person\'s own Undo');
+    assert.equal(isReturn({ status: 'pending', turn: 'you' }, now, here), false, 'an edit');
+    assert.equal(isReturn({ status: 'snoozed', turn: 'you' }, { status: 'done', turn: 'agent' }, here), false);
+  });
+
+  it('not a return to tell: the person\'s own Back or Take back on this computer; from elsewhere or by the service, it is', () => {
+    const step = (by: string, machine?: string) => ({ at: '2026-11-24T10:00:00Z', type: 'back', by, ...(machine ? { machine: { id: machine, name: 'x' } } : {}) });
+    const back = (h: ReturnType<typeof step>[]) => ({ status: 'pending', turn: 'you', history: h });
+    const snoozed = { status: 'snoozed', turn: 'you' };
+    assert.equal(isReturn(snoozed, back([step('person', 'mch_here')]), 'mch_here'), false, 'their own Back here');
+    assert.equal(isReturn({ status: 'delegated', turn: 'agent' }, back([step('person', 'mch_here')]), 'mch_here'), false, 'their own Take back here');
+    assert.equal(isReturn(snoozed, back([step('person', 'mch_phone')]), 'mch_here'), true, 'pressed on another computer');
+    assert.equal(isReturn(snoozed, back([step('person', 'mch_here'), step('service')]), 'mch_here'), true, 'Later ended: the last step counts');
+    assert.equal(isReturn({ status: 'delegated', turn: 'agent' }, back([step('helper')]), 'mch_here'), true, 'a loop helper returned it');
+    assert.equal(isReturn(snoozed, back([step('person', 'mch_here')]), undefined), true, 'this computer unknown: told');
+    assert.equal(byThePersonHere({}, 'mch_here'), false, 'a light card has no history');
   });
 
   it('buttons: the options of a small single choice, Approve/Decline for an approval', () => {
