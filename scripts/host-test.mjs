@@ -35,6 +35,8 @@ import { ensureCodeServer, targetNamed } from './install-code-server.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium';
 const TIMEOUT_MS = Number(process.env.ASSISTANT_CARDS_HOST_TIMEOUT_MS ?? 20 * 60_000);
+/** The origin of the links host tests open (a notice's link): trusted by code-server, answered by the browser. */
+const LINK_ORIGIN = 'https://ci.example.com';
 
 function parseArgs(argv) {
   const o = {
@@ -272,6 +274,8 @@ async function bridgeOp(ctx, req) {
       };
     }
     case 'url': return { url: page.url() };
+    // Every tab of the browser, by address (a link opened from the workbench is a new tab).
+    case 'tabs': return { urls: ctx.browser.pages().map((p) => p.url()) };
     case 'windowFocus': {
       // Whether the person is at this window. Headless, the page's focus never changes by itself;
       // the workbench reads it from document.hasFocus() when the window's focus or blur event
@@ -356,13 +360,21 @@ async function runCodeServer(opts, d, indexJs, untrusted) {
   const bridge = await startBridge(ctx);
   const driverUrl = `http://127.0.0.1:${bridge.address().port}`;
   const base = `http://127.0.0.1:${port}`;
-  const env = testEnv(d, opts, { ASSISTANT_CARDS_TEST_DRIVER: driverUrl, ASSISTANT_CARDS_TEST_VSCODE_URL: base }, untrusted);
+  // Links to LINK_ORIGIN open without VS Code's "open the external website?" prompt (which a test
+  // window refuses to show), and the browser answers them itself: a test sees the tab a click
+  // opens, with no network. code-server 4.93 has no flag for it: there, no origin is trusted.
+  const linkOrigin = min ? undefined : LINK_ORIGIN;
+  const env = testEnv(d, opts, {
+    ASSISTANT_CARDS_TEST_DRIVER: driverUrl, ASSISTANT_CARDS_TEST_VSCODE_URL: base,
+    ...(linkOrigin ? { ASSISTANT_CARDS_TEST_LINK_ORIGIN: linkOrigin } : {}),
+  }, untrusted);
   const child = spawn(cs.node, [
     cs.entry, '--config', d.config, '--user-data-dir', d.userData, '--extensions-dir', d.extensions,
     '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
     ...(untrusted ? [] : ['--disable-workspace-trust']),
     // code-server 4.93 has no --vscode-option (and needs none for the test payload).
     ...(min ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
+    ...(linkOrigin ? ['--link-protection-trusted-domains', linkOrigin] : []),
   ], {
     cwd: d.workspace,
     detached: true, // its own process group, killed whole at the end (a watcher child outlives it otherwise)
@@ -401,6 +413,7 @@ async function runCodeServer(opts, d, indexJs, untrusted) {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     ctx.browser = browser;
+    await browser.route(`${LINK_ORIGIN}/**`, (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>opened</title>' }));
     const page = browser.pages()[0] ?? (await browser.newPage());
     ctx.pages.set('workbench', page);
     let resolveExit;

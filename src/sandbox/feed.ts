@@ -14,7 +14,9 @@ export class ChangeFeed {
   emit(type: ChangeType, cardId: string, at: number): ChangeRec {
     const rec: ChangeRec = { seq: ++this.state.seq, type, cardId, at };
     this.state.changes.push(rec);
-    for (const w of [...this.waiters]) w.wake();
+    // Waiters look once the step that made the change is whole: a card is created, then made a
+    // notice, in one step; judged at `emit` it would be out of reach and the wait not woken.
+    queueMicrotask(() => { for (const w of [...this.waiters]) w.wake(); });
     return rec;
   }
 

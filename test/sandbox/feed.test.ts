@@ -66,6 +66,21 @@ describe('sandbox change feed', () => {
     assert.deepEqual(r.json.changes.map((x: { cardId: string }) => x.cardId), [c.id]);
   });
 
+  it('wait is woken by a notice posted to the incoming address (the person\'s own, in every sign-in\'s reach)', async () => {
+    const hook = (await w.ctl('POST', '/_sandbox/webhooks', { name: 'CI', area: { id: 'prj_ci', name: 'CI' } })).json as { url: string };
+    const start = (await feed('')).json.cursor;
+    const t0 = Date.now();
+    const pending = feed(`?after=${start}&wait=25`);
+    await new Promise((r) => setTimeout(r, 100));
+    const posted = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Deploy failed' }) });
+    assert.ok(posted.ok, String(posted.status));
+    const { cardId } = await posted.json() as { cardId: string };
+    const r = await pending;
+    assert.deepEqual(r.json.changes.map((x: { cardId: string }) => x.cardId), [cardId]);
+    // Not at the end of the 25 s hold: the notice itself ended it.
+    assert.ok(Date.now() - t0 < 10_000, `answered after ${Date.now() - t0} ms`);
+  });
+
   it('wait ends empty after its seconds on the sandbox clock', async () => {
     const start = (await feed('')).json.cursor;
     const pending = feed(`?after=${start}&wait=10`);

@@ -59,6 +59,8 @@ export const driver = {
   open: (page: string, url: string) => op<{ ok: true }>({ op: 'open', page, url }),
   close: (page: string) => op<{ ok: true }>({ op: 'close', page }),
   url: async (page?: string) => (await op<{ url: string }>({ op: 'url', page })).url,
+  /** The address of every tab of the browser (a link the workbench opens is a new one). */
+  tabs: async () => (await op<{ urls: string[] }>({ op: 'tabs' })).urls,
   /** Gives the page window focus, as a person clicking into the window would (or takes it away); says whether the page has it. */
   windowFocus: async (focused: boolean, page?: string) => (await op<{ focused: boolean }>({ op: 'windowFocus', value: focused, page })).focused,
 };

@@ -17,6 +17,8 @@ export const testEnv = {
   get artifacts(): string { return process.env.ASSISTANT_CARDS_TEST_ARTIFACTS ?? path.join(this.root, 'artifacts'); },
   /** The Playwright bridge; undefined under @vscode/test-electron. */
   get driver(): string | undefined { return process.env.ASSISTANT_CARDS_TEST_DRIVER || undefined; },
+  /** An origin whose links open without VS Code's prompt, in a tab the driver sees (undefined on VS Code 1.93). */
+  get linkOrigin(): string | undefined { return process.env.ASSISTANT_CARDS_TEST_LINK_ORIGIN || undefined; },
   /** Any other value passed with `--env NAME=value` or ASSISTANT_CARDS_TEST_* in the runner's env. */
   get(name: string): string | undefined { return process.env[name]; },
 };
