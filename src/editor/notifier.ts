@@ -97,7 +97,7 @@ export class CardNotifier extends DisposableBase {
     const undoUntil = localDeadline(out.value.undoUntil);
     this.core.cards.upsert(afterPress(shown, 'answer', out.value, undoUntil));
     const undo = { title: vscode.l10n.t('Undo') };
-    const x = await say.choose(answeredText(shown, button.label, secondsLeft(undoUntil, Date.now())), undo);
+    const x = await say.choose(answeredText(shown, button.said ?? button.label, secondsLeft(undoUntil, Date.now())), undo);
     if (x === undo) await this.undo(shown, out.value.version, undoUntil);
   }
 

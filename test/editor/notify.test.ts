@@ -117,7 +117,7 @@ describe('notify: answer from the notification, returns, offline told once (exte
     assert.equal(await countOf('Not blocking'), 0);
   });
 
-  it('comes back: told when a loop helper returns the card; the person\'s own Back is not told back to them', async () => {
+  it('comes back: told when a loop helper returns the card, with its proposal to accept in one press; the person\'s own Back is not told back to them', async () => {
     // The person's own Later, then Back, in this window: nothing to tell.
     const mine = await newCard(w, { kind: 'approval', title: 'Own Back here', blocking: true });
     await notification('Own Back here');
@@ -140,10 +140,17 @@ describe('notify: answer from the notification, returns, offline told once (exte
     const out = await runPress(core(), gesture(), c, { type: 'delegate', to: { assistantId: helper.id }, mode: 'loop' }, w.app.log);
     assert.ok(out.ok, 'handed over');
     await until('the helper answered', () => w.sb.control('POST', `/_sandbox/cards/${c.id}/helper-answer`, { choiceIds: ['b'] }).then(() => true), 30_000, 250);
-    await notification('back to you: Loop comes back');
+    // It says what the helper proposes, in the card's words, and one press accepts it.
+    assert.deepEqual(await notification('back to you: Loop comes back'), ['Accept proposal', 'Open']);
+    assert.match(await driver.text({ selector: item('back to you: Loop comes back') }), /the helper proposes: Choose Beta\./);
     // The own Back was never told (the centre holds everything shown since it was cleared).
     assert.equal(await countOf('Own Back here'), 0, 'the person\'s own Back is not a return to tell');
     await driver.screenshot('notify-returned');
+    await driver.click(button('back to you: Loop comes back', 'Accept proposal'));
+    await vscode.commands.executeCommand('notifications.showList');
+    await driver.waitFor(button('with Choose Beta. The assistant hears it in', 'Undo'));
+    const [answer] = await until('the assistant heard the proposal as the answer', async () => { const h = await heard(w, c.id); return h.length ? h : undefined; }, 60_000);
+    assert.deepEqual(answer!.body.choiceIds, ['b']);
   });
 
   it('back at the end of Later: told again, by the service\'s clock (a minute at the least)', async function () {

@@ -6,6 +6,7 @@ import type { AnswerPayload } from './protocol';
 import { t } from './l10n';
 import { plainText } from './plain-text';
 import { waitsOnYou } from './card-facts';
+import { readProposal } from './proposal';
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
 export type NotifySetting = 'blocking' | 'all' | 'off';
@@ -56,17 +57,32 @@ export function shortLabel(text: string, max = BUTTON_MAX): string {
   return plainText(text, max);
 }
 
-export interface AnswerButton { label: string; answer: AnswerPayload }
+export interface AnswerButton {
+  label: string;
+  answer: AnswerPayload;
+  /** What the answer says, for the notification after the press; the label when not given. */
+  said?: string;
+}
 /** The answers a notification offers as buttons, or none (then it offers Open). */
 export type ButtonSet = { kind: 'answers'; answers: AnswerButton[] } | { kind: 'open' };
+
+type Buttoned = Pick<Card, 'kind' | 'highStakes' | 'multi' | 'options'> & Partial<Card>;
 
 /**
  * Answers as buttons only when one press says all: an approval, or a single choice with up to
  * three options whose labels stay told apart once shortened. High stakes: never (their own page
  * decides); everything else (more options, several choices, questions, failures, text) opens.
+ * A card a `loop` helper returned with a proposal that fits it: "Accept proposal", one press
+ * (answering otherwise is Open).
  */
-export function buttonSet(card: Pick<Card, 'kind' | 'highStakes' | 'multi' | 'options'>): ButtonSet {
+export function buttonSet(card: Buttoned): ButtonSet {
   if (card.highStakes) return { kind: 'open' };
+  const proposal = card.proposal !== undefined ? readProposal(card as Card) : undefined;
+  if (proposal) {
+    return proposal.accept
+      ? { kind: 'answers', answers: [{ label: t('Accept proposal'), answer: proposal.accept, said: proposalWords(card as Card, 60) ?? t('the helper\'s proposal') }] }
+      : { kind: 'open' };
+  }
   if (card.kind === 'approval') {
     return { kind: 'answers', answers: [{ label: t('Approve'), answer: { approved: true } }, { label: t('Decline'), answer: { approved: false } }] };
   }
@@ -77,6 +93,12 @@ export function buttonSet(card: Pick<Card, 'kind' | 'highStakes' | 'multi' | 'op
   const labels = new Set(answers.map((a) => a.label));
   if (labels.size !== answers.length || labels.has('')) return { kind: 'open' };
   return { kind: 'answers', answers };
+}
+
+/** A `loop` helper's proposal in the card's words, one plain line; undefined without one. */
+export function proposalWords(card: Card, max: number): string | undefined {
+  const view = card.proposal !== undefined ? readProposal(card) : undefined;
+  return view ? plainText(view.lines.join(' '), max) : undefined;
 }
 
 /** "Claude · main": the assistant, and its agent when known; plain. Undefined when unknown. */
@@ -90,16 +112,19 @@ export function who(card: Pick<Card, 'assistant' | 'agent'>): string | undefined
  * and the card's title. All plain: names and titles come from the service, terminal names from
  * whatever runs in the terminal.
  */
-export function notificationText(card: Pick<Card, 'title' | 'assistant' | 'agent' | 'kind'>, terminalName: string | undefined, returned: boolean): string {
+export function notificationText(card: Pick<Card, 'title' | 'assistant' | 'agent' | 'kind'> & Partial<Card>, terminalName: string | undefined, returned: boolean): string {
   const asker = who(card);
   const title = plainText(card.title, 100);
   const where = terminalName ? plainText(terminalName, 40) : undefined;
   const head = asker && where ? t('{0} (terminal "{1}")', asker, where) : asker ?? (where ? t('Terminal "{0}"', where) : t('An assistant'));
   if (card.kind === 'update') return t('{0}: {1}', head, title);
-  return returned ? t('{0}: back to you: {1}', head, title) : t('{0} asks: {1}', head, title);
+  if (!returned) return t('{0} asks: {1}', head, title);
+  const proposed = proposalWords(card as Card, 120);
+  return proposed ? t('{0}: back to you: {1} · the helper proposes: {2}', head, title, proposed) : t('{0}: back to you: {1}', head, title);
 }
 
 /** After a press from the notification: what was answered, and how long Undo holds. */
 export function answeredText(card: Pick<Card, 'title'>, label: string, secondsLeft: number): string {
-  return t('Answered "{0}" with {1}. The assistant hears it in {2} s.', plainText(card.title, 60), shortLabel(label), secondsLeft);
+  // The sentence ends its own words: a label's closing full stop is left out ("Choose Beta.").
+  return t('Answered "{0}" with {1}. The assistant hears it in {2} s.', plainText(card.title, 60), shortLabel(label).replace(/\.+$/, ''), secondsLeft);
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../../src/api/schemas';
-import { answeredText, buttonSet, byThePersonHere, isReturn, notificationText, notifySetting, shortLabel, wantsNotification, who } from '../../../src/editor/shared/notify-rules';
+import { answeredText, buttonSet, byThePersonHere, isReturn, notificationText, notifySetting, proposalWords, shortLabel, wantsNotification, who } from '../../../src/editor/shared/notify-rules';
 
 const HOSTILE = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"}) $(check)';
 const live = (s: string) => /\]\(/.test(s) || /\$\(/.test(s);
@@ -73,6 +73,23 @@ describe('notification rules', () => {
     assert.deepEqual(buttonSet(card({ options: twins })), { kind: 'open' }, 'two buttons that read the same');
   });
 
+  it('a loop helper\'s proposal: "Accept proposal" answers with it, in the card\'s words; one that does not fit opens', () => {
+    const helper = { assistantId: 'as_h' };
+    const proposed = card({ proposal: { helper, choiceIds: ['sq'], note: { text: 'smaller' } } });
+    assert.deepEqual(buttonSet(proposed), {
+      kind: 'answers',
+      answers: [{ label: 'Accept proposal', answer: { choiceIds: ['sq'], note: { text: 'smaller' }, via: 'text' }, said: 'Choose SQLite. Note: smaller' }],
+    });
+    assert.deepEqual(buttonSet(card({ proposal: { helper, choiceIds: ['nope'] } })), { kind: 'open' }, 'an option the card does not offer');
+    assert.deepEqual(buttonSet(card({ highStakes: true, proposal: { helper, choiceIds: ['sq'] } })), { kind: 'open' });
+    const c = card({ assistant: { id: 'as_1', name: 'Claude', app: 'claude-code' }, proposal: { helper, choiceIds: ['sq'] } });
+    assert.equal(notificationText(c, undefined, true), 'Claude: back to you: Which database? · the helper proposes: Choose SQLite.');
+    assert.equal(proposalWords(card(), 60), undefined);
+    const hostile = card({ options: [{ id: 'h', label: '[x](command:rm) $(zap)' }], proposal: { helper, choiceIds: ['h'], note: { text: '[y](command:z)' } } });
+    assert.ok(!live(notificationText(hostile, undefined, true)));
+    assert.ok(!live(answeredText(hostile, (buttonSet(hostile) as { answers: { said: string }[] }).answers[0]!.said, 5)));
+  });
+
   it('labels are shortened to ~30 characters and made inert', () => {
     const long = shortLabel('Use the managed Postgres of the staging cluster');
     assert.ok(long.length <= 30 && long.endsWith('…'), long);
@@ -96,5 +113,6 @@ describe('notification rules', () => {
   it('after a press: what was answered and the seconds of the hold', () => {
     assert.equal(answeredText(card(), 'Postgres', 5), 'Answered "Which database?" with Postgres. The assistant hears it in 5 s.');
     assert.ok(!live(answeredText(card({ title: HOSTILE }), '[x](command:y)', 5)));
+    assert.equal(answeredText(card(), 'Choose SQLite.', 4), 'Answered "Which database?" with Choose SQLite. The assistant hears it in 4 s.', 'one full stop');
   });
 });
