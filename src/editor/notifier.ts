@@ -122,4 +122,3 @@ export class CardNotifier extends DisposableBase {
     void say.info(vscode.l10n.t('Assistant Cards: the card changed since that notification. It is open now: look again, then choose.'));
   }
 }
-

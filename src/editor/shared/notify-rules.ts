@@ -66,8 +66,6 @@ export interface AnswerButton {
 /** The answers a notification offers as buttons, or none (then it offers Open). */
 export type ButtonSet = { kind: 'answers'; answers: AnswerButton[] } | { kind: 'open' };
 
-type Buttoned = Pick<Card, 'kind' | 'highStakes' | 'multi' | 'options'> & Partial<Card>;
-
 /**
  * Answers as buttons only when one press says all: an approval, or a single choice with up to
  * three options whose labels stay told apart once shortened. High stakes: never (their own page
@@ -75,12 +73,12 @@ type Buttoned = Pick<Card, 'kind' | 'highStakes' | 'multi' | 'options'> & Partia
  * A card a `loop` helper returned with a proposal that fits it: "Accept proposal", one press
  * (answering otherwise is Open).
  */
-export function buttonSet(card: Buttoned): ButtonSet {
+export function buttonSet(card: Card): ButtonSet {
   if (card.highStakes) return { kind: 'open' };
-  const proposal = card.proposal !== undefined ? readProposal(card as Card) : undefined;
+  const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
   if (proposal) {
     return proposal.accept
-      ? { kind: 'answers', answers: [{ label: t('Accept proposal'), answer: proposal.accept, said: proposalWords(card as Card, 60) ?? t('the helper\'s proposal') }] }
+      ? { kind: 'answers', answers: [{ label: t('Accept proposal'), answer: proposal.accept, said: proposalWords(card, 60) ?? t('the helper\'s proposal') }] }
       : { kind: 'open' };
   }
   if (card.kind === 'approval') {
@@ -112,14 +110,14 @@ export function who(card: Pick<Card, 'assistant' | 'agent'>): string | undefined
  * and the card's title. All plain: names and titles come from the service, terminal names from
  * whatever runs in the terminal.
  */
-export function notificationText(card: Pick<Card, 'title' | 'assistant' | 'agent' | 'kind'> & Partial<Card>, terminalName: string | undefined, returned: boolean): string {
+export function notificationText(card: Card, terminalName: string | undefined, returned: boolean): string {
   const asker = who(card);
   const title = plainText(card.title, 100);
   const where = terminalName ? plainText(terminalName, 40) : undefined;
   const head = asker && where ? t('{0} (terminal "{1}")', asker, where) : asker ?? (where ? t('Terminal "{0}"', where) : t('An assistant'));
   if (card.kind === 'update') return t('{0}: {1}', head, title);
   if (!returned) return t('{0} asks: {1}', head, title);
-  const proposed = proposalWords(card as Card, 120);
+  const proposed = proposalWords(card, 120);
   return proposed ? t('{0}: back to you: {1} · the helper proposes: {2}', head, title, proposed) : t('{0}: back to you: {1}', head, title);
 }
 
