@@ -281,6 +281,8 @@ async function bridgeOp(ctx, req) {
       // the workbench reads it from document.hasFocus() when the window's focus or blur event
       // fires, and tells the extension host (window.state.focused) as for a real change.
       const focused = req.value === true;
+      // The tab the person looks at (a second window's tab would otherwise hide this one).
+      if (focused) await page.bringToFront();
       await page.evaluate((f) => {
         globalThis.document.hasFocus = () => f;
         globalThis.dispatchEvent(new globalThis.Event(f ? 'focus' : 'blur'));
