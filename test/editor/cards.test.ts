@@ -326,7 +326,7 @@ describe('cards (extension host, sandbox)', function () {
     p2.dispose();
   });
 
-  it('filters by assistant, app and agent (through the service), and loads Done only when that group is expanded', async () => {
+  it('filters by assistant, app, agent, thread and computer (through the service), and loads Done only when that group is expanded', async () => {
     const all = tree().visible('pending').length;
     assert.ok(all > 0);
     await tree().setFilter({ apps: ['cursor'] });
@@ -339,6 +339,18 @@ describe('cards (extension host, sandbox)', function () {
     await until('the other agent\'s card', () => core().cards.get(theirs.id));
     await tree().setFilter({ agents: [other.id] });
     assert.deepEqual(tree().visible('pending').map((c) => c.id), [theirs.id]);
+    // A thread: the card asked in it only (a card's thread is its own id unless it names one).
+    await tree().setFilter({ threadId: theirs.id });
+    assert.deepEqual(tree().visible('pending').map((c) => c.id), [theirs.id]);
+    // A computer: every card this computer's assistants asked passes (a notice has no computer:
+    // it does not); another computer's, none here.
+    await tree().setFilter({});
+    const asked = tree().visible('pending').filter((c) => c.kind !== 'update').map((c) => c.id).sort();
+    await tree().setFilter({ machines: [w.machineId] });
+    assert.deepEqual(tree().visible('pending').map((c) => c.id).sort(), asked);
+    const desk = await w.sb.control<{ id: string }>('POST', '/_sandbox/machines', { name: 'another desk' });
+    await tree().setFilter({ machines: [desk.id] });
+    assert.equal(tree().visible('pending').length, 0, 'no card of another computer');
     await tree().setFilter({});
     assert.equal(tree().visible('pending').length, all + 1);
     // Done: nothing read until the group is expanded (getChildren on it), then newest first.
