@@ -215,10 +215,14 @@ function locatorOf(page, req) {
   return scope.locator(req.selector);
 }
 
+/** How many times each page has loaded: a test sees that "Reload Window" did reload a tab. */
+const loads = new WeakMap();
+
 async function bridgeOp(ctx, req) {
   const pageName = req.page ?? 'workbench';
   if (req.op === 'open') {
     const p = await ctx.browser.newPage();
+    p.on('load', () => loads.set(p, (loads.get(p) ?? 0) + 1));
     ctx.pages.set(pageName, p);
     await p.goto(req.url, { waitUntil: 'domcontentloaded' });
     return { ok: true };
@@ -274,6 +278,7 @@ async function bridgeOp(ctx, req) {
       };
     }
     case 'url': return { url: page.url() };
+    case 'loads': return { loads: loads.get(page) ?? 0 };
     // Every tab of the browser, by address (a link opened from the workbench is a new tab).
     case 'tabs': return { urls: ctx.browser.pages().map((p) => p.url()) };
     case 'windowFocus': {

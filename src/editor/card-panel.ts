@@ -106,12 +106,13 @@ export class CardPanels extends DisposableBase {
 const revival: { owner: CardPanels | undefined; waiting: Map<string, vscode.WebviewPanel> } = { owner: undefined, waiting: new Map() };
 
 /** The card panels' serializer; called once in `activate`. The webview's state names its card. */
-export function registerCardPanelRevival(): vscode.Disposable {
+export function registerCardPanelRevival(log: Log): vscode.Disposable {
   return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
     deserializeWebviewPanel: async (panel, state: unknown) => {
       const id = typeof state === 'object' && state && typeof (state as { cardId?: unknown }).cardId === 'string'
         ? (state as { cardId: string }).cardId : undefined;
-      if (!isCardId(id)) { panel.dispose(); return; }
+      if (!isCardId(id)) { log.warn('card panel: a panel brought back without a card id was closed'); panel.dispose(); return; }
+      log.info(`card panel: ${id} brought back${revival.owner ? '' : ', waiting for the sign-in'}`);
       if (revival.owner) { revival.owner.revive(id, panel); return; }
       revival.waiting.get(id)?.dispose();
       revival.waiting.set(id, panel);

@@ -206,8 +206,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   // The words of the code shared with the card panel (src/editor/shared) in VS Code's language.
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   setLocale(vscode.env.language);
-  context.subscriptions.push(registerCardPanelRevival());
   const app = new App(context);
+  context.subscriptions.push(registerCardPanelRevival(app.log));
   shutdown = () => app.dispose();
   void app.refreshState();
   return { app, assistants: () => app.live?.assistants };

@@ -307,7 +307,7 @@ describe('cards (extension host, sandbox)', function () {
     p2.dispose();
   });
 
-  it('a panel VS Code brings back after a window reload shows its card again, with its draft', async function () {
+  it('a panel handed to the serializer shows its card again, with its draft (a real reload: two-windows)', async function () {
     if (!driverAvailable()) this.skip();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const c = await newCard(w, { kind: 'text', title: 'Revived after a reload' });

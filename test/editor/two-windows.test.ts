@@ -1,7 +1,11 @@
 // Two windows of the same folder, each with its own extension host and this extension (the second
 // opened by the runner's browser, as a person opens a second window): a card's notification comes
-// only in the window the person is at, and presence is spoken by that window only.
+// only in the window the person is at, and presence is spoken by that window only. Another window
+// can also be reloaded, which this one cannot (its extension host runs these tests): an open card
+// panel comes back with its draft.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { awayFromThisWindow, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
@@ -10,6 +14,28 @@ import { testEnv } from './helpers/env';
 const SECOND = 'second';
 const ITEM = '.notifications-center .notification-list-item';
 const item = (text: string) => `${ITEM}:has-text(${JSON.stringify(text)})`;
+const RELOADED = 'reloaded';
+const ROW = '.quick-input-list .monaco-list-row';
+const row = (page: string, text: string) => ({ selector: `${ROW}:has-text(${JSON.stringify(text)})`, page });
+const WV = ['iframe.webview.ready', 'iframe#active-frame'];
+const inPanel = (page: string, selector: string, timeout?: number) => ({ selector, frames: WV, page, ...(timeout ? { timeout } : {}) });
+
+/** Another window with this extension (as in development), on `folder`, in a tab named `page`. */
+async function openWindow(page: string, folder: string): Promise<void> {
+  const base = testEnv.get('ASSISTANT_CARDS_TEST_VSCODE_URL')!;
+  const payload = [['extensionDevelopmentPath', `vscode-remote://${new URL(base).host}${testEnv.root}`]];
+  await driver.open(page, `${base}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  await driver.waitFor({ selector: '.monaco-workbench', page, timeout: 60_000 });
+}
+
+/** In the window `page`: F1, a command by its title, Enter (no Escape first: in a card panel it closes the panel). */
+async function run(page: string, command: string): Promise<void> {
+  await driver.press('F1', { page });
+  await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input', page });
+  await driver.type(command, page);
+  await driver.waitFor(row(page, command));
+  await driver.press('Enter', { page });
+}
 
 describe('two windows: the window the person is at notifies and speaks presence (Playwright)', function () {
   this.timeout(240_000);
@@ -21,15 +47,13 @@ describe('two windows: the window the person is at notifies and speaks presence 
   });
   after(async () => {
     await driver.close(SECOND).catch(() => undefined);
+    await driver.close(RELOADED).catch(() => undefined);
     await awayFromThisWindow().catch(() => undefined);
     await unwire(w);
   });
 
   it('the second window notifies while the person is there, this one stays quiet; presence follows the person', async () => {
-    const base = testEnv.get('ASSISTANT_CARDS_TEST_VSCODE_URL')!;
-    const payload = [['extensionDevelopmentPath', `vscode-remote://${new URL(base).host}${testEnv.root}`]];
-    await driver.open(SECOND, `${base}/?folder=${encodeURIComponent(testEnv.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-    await driver.waitFor({ selector: '.monaco-workbench', page: SECOND, timeout: 60_000 });
+    await openWindow(SECOND, testEnv.workspace);
     const presence = w.app.live!.assistants.presence!;
     const read = () => w.sb.control<{ here: boolean; lastPings: { here: boolean; at: string }[] }>('GET', '/_sandbox/presence');
 
@@ -62,5 +86,41 @@ describe('two windows: the window the person is at notifies and speaks presence 
     // Presence all along came from the second window only: this one was away the whole time.
     assert.equal(presence.isHere(), false);
     assert.equal((await read()).here, true, 'the person is here, as the second window says');
+  });
+
+  it('a card panel open in another window comes back after "Reload Window", with what was typed in it', async () => {
+    await driver.close(SECOND).catch(() => undefined);
+    // A window of another folder, showing every card of this computer (`machine` scope), so the
+    // card is there without a terminal of its own in that window.
+    const folder = path.join(path.dirname(testEnv.workspace), 'reloaded-folder');
+    fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'assistantCards.scope': 'machine' }));
+    await openWindow(RELOADED, folder);
+    const title = 'Brought back by a reload';
+    const c = await newCard(w, { kind: 'text', title });
+    await until('the card in this window', () => w.app.live!.core.cards.get(c.id));
+    // The person opens it there through the palette (once that window has read it) and starts an answer.
+    await until('the card offered in the other window', async () => {
+      await run(RELOADED, 'Assistant Cards: Open Card');
+      return await driver.waitFor({ ...row(RELOADED, title), timeout: 5000 }).then(() => true, () => undefined);
+    }, 90_000, 1000);
+    await driver.type(title, RELOADED);
+    await driver.press('Enter', { page: RELOADED });
+    await driver.waitFor(inPanel(RELOADED, '#field-text', 30_000));
+    assert.equal(await driver.text(inPanel(RELOADED, '#title')), title);
+    await driver.fill(inPanel(RELOADED, '#field-text'), 'typed before the reload');
+
+    // The person reloads that window as they would (the palette): its extension host starts over.
+    const loads = await driver.loads(RELOADED);
+    await run(RELOADED, 'Developer: Reload Window');
+    await until('the window loaded again', async () => (await driver.loads(RELOADED)) > loads || undefined, 60_000, 250);
+    await driver.waitFor({ selector: '.monaco-workbench', page: RELOADED, timeout: 60_000 });
+    // VS Code restores the panel's tab and activates the extension for it; the serializer shows
+    // the card in it again once signed in from the stored keys; the webview's state holds the draft.
+    await driver.waitFor(inPanel(RELOADED, '#field-text', 120_000))
+      .catch(async (e: unknown) => { await driver.screenshot('reload-not-revived', { page: RELOADED }); throw e; });
+    await driver.screenshot('reload-revived-panel', { page: RELOADED });
+    assert.equal(await driver.text(inPanel(RELOADED, '#title')), title);
+    assert.equal(await driver.value(inPanel(RELOADED, '#field-text')), 'typed before the reload');
   });
 });

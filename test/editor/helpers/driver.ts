@@ -59,6 +59,8 @@ export const driver = {
   open: (page: string, url: string) => op<{ ok: true }>({ op: 'open', page, url }),
   close: (page: string) => op<{ ok: true }>({ op: 'close', page }),
   url: async (page?: string) => (await op<{ url: string }>({ op: 'url', page })).url,
+  /** How many times a tab opened with `open` has loaded (1 at first, one more per reload). */
+  loads: async (page: string) => (await op<{ loads: number }>({ op: 'loads', page })).loads,
   /** The address of every tab of the browser (a link the workbench opens is a new one). */
   tabs: async () => (await op<{ urls: string[] }>({ op: 'tabs' })).urls,
   /** Gives the page window focus, as a person clicking into the window would (or takes it away); says whether the page has it. */
