@@ -251,6 +251,8 @@ async function bridgeOp(ctx, req) {
       if (req.selector) await locatorOf(page, req).first().press(req.key, { timeout });
       else await page.keyboard.press(req.key);
       return { ok: true };
+    // A DOM event with its init dict (a keydown while an input method composes, which no key press makes).
+    case 'dispatch': await locatorOf(page, req).first().dispatchEvent(String(req.event), req.init ?? {}, { timeout }); return { ok: true };
     case 'type': await page.keyboard.type(String(req.value ?? '')); return { ok: true };
     case 'waitFor': await locatorOf(page, req).first().waitFor({ state: req.state ?? 'visible', timeout }); return { ok: true };
     case 'text': return { text: await locatorOf(page, req).first().innerText({ timeout }) };

@@ -105,7 +105,8 @@ document.addEventListener('keydown', (e) => {
   const target = e.target as HTMLElement;
   const typing = target.tagName === 'TEXTAREA' || target.tagName === 'SELECT'
     || (target.tagName === 'INPUT' && !['radio', 'checkbox'].includes((target as HTMLInputElement).type));
-  if (e.key === 'Escape') {
+  // Esc while an input method composes cancels the composition, not the panel.
+  if (e.key === 'Escape' && !e.isComposing) {
     // The draft first: the last 300 ms of typing would be lost with the panel.
     if (draftTimer) { clearTimeout(draftTimer); draftTimer = undefined; post({ type: 'draft', draft: state.draft }); }
     post({ type: 'close' });

@@ -1,12 +1,13 @@
 // Answers through the card panel as a person gives them (Playwright under code-server), found by
 // role, accessible name and visible text so the tests outlive a rewrite of the webview's markup:
-// "You decide", the answer that hands the decision back to the assistant.
+// "You decide", the answer that hands the decision back to the assistant; Esc and an input method.
 // Each checks what the assistant heard after the undo hold, at the sandbox.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { newCard, signInApproved, unwire, wire, type World } from './cards-helpers';
+import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
+import { draftKey } from '../../src/editor/card-panel';
 
 
 describe('answers through the card panel, by role and text (Playwright)', function () {
@@ -33,5 +34,22 @@ describe('answers through the card panel, by role and text (Playwright)', functi
     const h = await heardOnce(w!, c.id);
     assert.equal(h.body.theyDecide, true);
     assert.equal(h.body.choiceIds, undefined);
+  });
+
+  it('Esc while an input method composes keeps the panel (and what is typed); Esc after it closes the panel', async () => {
+    const c = await newCard(w!, { kind: 'text', title: 'Answer in Japanese' });
+    await openFromTree(w!, c.id, 'Answer in Japanese');
+    const field = inPanel('role=textbox[name=/your answer/i]');
+    await driver.click(field);
+    // The Esc an IME sends to cancel its conversion (keydown with isComposing).
+    await driver.dispatch(field, 'keydown', { key: 'Escape', code: 'Escape', isComposing: true, bubbles: true });
+    // Then typing goes on: its draft reaches the extension after any close the Esc had sent.
+    await driver.type('すし');
+    const draft = () => w!.app.ctx.workspaceState.get<{ text?: string }>(draftKey(c.id))?.text;
+    await until('the draft at the extension', () => draft() === 'すし' || undefined);
+    assert.ok(w!.app.live!.panels.get(c.id), 'the panel is still open');
+    await driver.press('Escape', field);
+    await until('the panel closed by Esc', () => !w!.app.live!.panels.get(c.id) || undefined);
+    assert.equal(draft(), 'すし', 'the draft is kept for the next opening');
   });
 });
