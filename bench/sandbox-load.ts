@@ -9,9 +9,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Pool } from 'undici';
-import { DPOP_KEY_SECRET } from '../src/auth/dpop';
 import { MemorySecretStore } from '../src/auth/secret-store';
-import { TOKENS_SECRET } from '../src/auth/token-set';
+import { signInSlot } from '../src/auth/sign-in-slot';
 import { createClientCore } from '../src/sync/session';
 
 const root = path.resolve(__dirname, '..');
@@ -27,11 +26,11 @@ interface Server {
   cpu(): Promise<number>;
 }
 
-function startServer(): Promise<Server> {
+function startServer(workDir: string): Promise<Server> {
   const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
   const node = [process.execPath, ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/acprof'] : []), '--import', 'tsx', path.join(__dirname, 'sandbox-server.ts')];
   const [cmd, ...args] = hasTaskset ? ['taskset', '-c', '0', ...node] : node;
-  const child = spawn(cmd!, args, { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(cmd!, args, { cwd: root, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, BENCH_SANDBOX_WORK_DIR: workDir } });
   const cpuWaiters: ((n: number) => void)[] = [];
   return new Promise((resolve, reject) => {
     let out = '';
@@ -76,8 +75,11 @@ async function signIn(url: string, dir: string): Promise<{ jwk: Record<string, s
       if (p.step === 'code') void ctl(url, 'POST', '/_sandbox/device/approve', { user_code: p.userCode });
     },
   });
-  const tokens = JSON.parse((await store.get(TOKENS_SECRET))!) as { accessToken: string };
-  const jwk = JSON.parse((await store.get(DPOP_KEY_SECRET))!) as Record<string, string>;
+  // Where the core keeps this sign-in: keyed by the service and the computer (the identity file's id).
+  const identity = JSON.parse(await fs.readFile(machineFile, 'utf8')) as { id: string };
+  const slot = signInSlot(url, identity.id);
+  const tokens = JSON.parse((await store.get(slot.tokensKey))!) as { accessToken: string };
+  const jwk = JSON.parse((await store.get(slot.dpopKeyKey))!) as Record<string, string>;
   await core.dispose();
   return { jwk, token: tokens.accessToken };
 }
@@ -86,7 +88,7 @@ const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 
 async function main(): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-bench-'));
-  const server = await startServer();
+  const server = await startServer(dir);
   try {
     const { jwk, token } = await signIn(server.url, dir);
     const key = createPrivateKey({ key: jwk, format: 'jwk' });

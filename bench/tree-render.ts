@@ -12,6 +12,7 @@
 import './with-vscode-stub'; // first: src/editor modules import `vscode`
 import type { Card } from '../src/api/schemas';
 import { CardsTree } from '../src/editor/cards-tree';
+import { TreeViewSlot } from '../src/editor/tree-view-slot';
 import type { Node } from '../src/editor/cards-tree';
 import { CardModel } from '../src/sync/card-model';
 
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < 1000; i++) model.upsert(card(i));
 
   const log = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, show() {}, dispose() {} };
-  const tree = new CardsTree(model, log as never);
+  const tree = new CardsTree(model, log as never, new TreeViewSlot<Node>('assistantCards.cards'));
   const expanded = (n: Node) => n.kind === 'group' && (n.group === 'pending' || n.group === 'agent');
 
   /** Renders an element as the workbench does: its item, then (expanded groups) its children. */

@@ -55,6 +55,8 @@ export const vscodeStub = {
     }),
   },
   commands: { executeCommand: async () => undefined },
+  // English, as VS Code without a language pack: {0} and the like filled in.
+  l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
 };
 
 /** Makes `require('vscode')` return the stub (call before loading any src/editor module). */
