@@ -1,71 +1,33 @@
-// createClientCore: everything the editor needs from the client core, behind one object. This is
-// the composition root: it wires the service link, the models, the feed, the read schedule, feed
-// ownership and press sending, runs the sign-in, and keeps the connection state (reducer in
-// connection-state.ts). It is the only place that mints user gestures (handed to the editor's UI
-// handlers); presses are sent by press-sending.ts.
-import { randomUUID } from 'node:crypto';
+// The client core: the one object the editor holds. It moves its parts (built and wired in
+// core-parts.ts) through the connection's life: start, sign in (device flow), sync, going offline
+// and back, sign-out (the person's, another window's, or the service's refusal). The connection
+// state is a pure reducer (connection-state.ts); this file turns what happened into its events.
+// It is the only place that mints user gestures (handed to the editor's UI handlers); presses are
+// sent by press-sending.ts.
 import { ApiProblemError, MalformedResponseError, NetworkError, OAuthRefusalError } from '../api/errors';
-import type { HttpTransport, TransportOptions } from '../api/http';
 import { Emitter, redactingLogger, silentLogger, systemClock, systemTimers } from '../api/runtime';
 import type { Clock, Logger, Timers } from '../api/runtime';
 import { checkServiceAddress } from '../api/service-address';
 import type { Me, Scope } from '../api/schemas';
 import { runDeviceFlow } from '../auth/device-flow';
 import { NotSetUpError, SignedOutError } from '../auth/errors';
-import type { SecretStore } from '../auth/secret-store';
 import { REFRESH_REFUSED } from '../auth/token-set';
 import type { TokenSet } from '../auth/token-set';
-import { AssistantsModel } from './assistants-model';
-import { RequestBudget } from './budget';
-import { CardModel } from './card-model';
+import type { AssistantsModel } from './assistants-model';
+import type { CardModel } from './card-model';
 import { INITIAL_CONNECTION, nextConnection } from './connection-state';
 import type { Connection, ConnectionEvent } from './connection-state';
-import type { CardScope, ClientCore, ConnectionState, FeedOwnership, SignInOptions, SignOutReason } from './contract';
-import { FeedLease } from './feed-lease';
-import { BURST_READS_KEPT, FeedLoop } from './feed-loop';
-import { FeedOwner } from './feed-ownership';
+import type { ClientCore, ConnectionState, FeedOwnership, SignInOptions, SignOutReason } from './contract';
+import { buildCoreParts } from './core-parts';
+import type { ClientCoreOptions, CoreParts } from './core-parts';
 import { createGestureMinter } from './press';
 import type { Press, PressAction, SeenCard, UserGesture } from './press';
-import { PressSending } from './press-sending';
-import { PresencePinger } from './presence';
-import { ReadSchedule } from './read-schedule';
-import { CardReads } from './reads';
-import { createServiceClient } from './service-client';
-import type { RequestObserver, ServiceClient } from './service-client';
+
+export type { ClientCoreOptions } from './core-parts';
 
 export const DEFAULT_SCOPES: readonly Scope[] = [
   'cards:read', 'cards:answer', 'cards:reply', 'cards:later', 'cards:delegate', 'assistants:read', 'presence:desk',
 ];
-
-export interface ClientCoreOptions {
-  /** `{base_url}`, no trailing slash (setting assistantCards.baseUrl). */
-  baseUrl: string;
-  /** Where the DPoP key and tokens live (vscode SecretStorage in the editor, a file in tests). */
-  secretStore: SecretStore;
-  /** Computer identity file; default per DESIGN (~/.config/assistant-cards/machine.json, %APPDATA% on Windows). */
-  machineFile?: string;
-  /** Shared folder for the cross-window locks (refresh lock, feed-owner lease): the global storage dir. */
-  lockDir: string;
-  clock?: Clock;
-  timers?: Timers;
-  logger?: Logger;
-  clientId?: string; // default 'assistant-cards-vscode'
-  scopes?: readonly Scope[]; // default DEFAULT_SCOPES
-  appVersion?: string; // for User-Agent
-  /** Initial scope of the card model; default workspace with no assistants until the editor tells. */
-  scope?: CardScope;
-  /** Distinguishes windows in the feed-owner lease; default a random id. */
-  instanceId?: string;
-  /** Tests: a transport of their own (faults, counting). */
-  transport?: HttpTransport;
-  /** The editor's network settings (proxy, certificates); otherwise the environment's proxy. */
-  transportOptions?: TransportOptions;
-  /** Observes every request sent (the idle-hour bench counts limit classes with it). */
-  onRequest?: RequestObserver;
-  random?: () => number;
-  /** Pace of a non-owner window's feed reads; default 30 s. */
-  nonOwnerPollMs?: number;
-}
 
 export function createClientCore(options: ClientCoreOptions): ClientCore {
   return new ClientCoreImpl(options);
@@ -79,16 +41,7 @@ class ClientCoreImpl implements ClientCore {
   private readonly clock: Clock;
   private readonly timers: Timers;
   private readonly log: Logger;
-  private readonly link: ServiceClient;
-  private readonly budget: RequestBudget;
-  private readonly model: CardModel;
-  private readonly reads: CardReads;
-  private readonly assistantsModel: AssistantsModel;
-  private readonly pinger: PresencePinger;
-  private readonly feedLoop: FeedLoop;
-  private readonly owner: FeedOwner;
-  private readonly schedule: ReadSchedule;
-  private readonly presses: PressSending;
+  private readonly parts: CoreParts;
   private disposed = false;
   private storeWatch: { dispose(): void } | undefined;
   private starting: Promise<void> | undefined;
@@ -105,73 +58,25 @@ class ClientCoreImpl implements ClientCore {
     this.clock = o.clock ?? systemClock;
     this.timers = o.timers ?? systemTimers;
     this.log = redactingLogger(o.logger ?? silentLogger);
-    this.budget = new RequestBudget(this.clock);
-    this.link = createServiceClient({
-      baseUrl: o.baseUrl, secretStore: o.secretStore, machineFile: o.machineFile, lockDir: o.lockDir,
-      clock: this.clock, timers: this.timers, logger: this.log, clientId: o.clientId, appVersion: o.appVersion,
-      transport: o.transport, transportOptions: o.transportOptions, random: o.random,
-      onRequest: (info) => {
-        this.budget.record(info.method, info.path, info.waits, info.byPerson ?? false);
-        o.onRequest?.(info);
-      },
+    this.parts = buildCoreParts(o, { clock: this.clock, timers: this.timers, log: this.log }, {
+      isSyncing: () => this.connection.syncing,
+      serviceAnswered: () => this.markOnline(),
+      failed: (e) => this.handleFailure(e),
     });
-    const api = this.link.api;
-    this.schedule = new ReadSchedule({
-      budget: this.budget, timers: this.timers, logger: this.log,
-      readCards: () => this.model.fullRead(),
-      readAssistants: () => this.assistantsModel.read(),
-      onSuccess: () => this.markOnline(),
-      onFailure: (e) => this.handleFailure(e),
-    });
-    const beforeRead = () => this.schedule.budgetWait(false);
-    this.reads = new CardReads({ api, clock: this.clock, beforeBackgroundRead: (signal) => this.schedule.budgetWait(false, signal) });
-    this.model = new CardModel({
-      api, logger: this.log, beforeRead, syncSignal: () => this.schedule.signal,
-      readCard: (id, r) => this.reads.read(id, r),
-      refresh: () => this.schedule.fullRead(),
-    });
-    if (o.scope) this.model.setScope(o.scope);
-    this.model.scopeChanged(() => {
-      if (this.connection.syncing) void this.schedule.fullRead().catch(() => undefined);
-    });
-    this.assistantsModel = new AssistantsModel({
-      api, beforeRead, refresh: () => this.schedule.guard(() => this.assistantsModel.read()),
-    });
-    this.cards = this.model;
-    this.assistants = this.assistantsModel;
-    this.pinger = new PresencePinger((here) => api.presence(here), this.timers, this.log);
-    this.pinger.setEnabled(false);
-    this.presence = { setHere: (here: boolean) => this.pinger.setHere(here) };
-    this.owner = new FeedOwner({
-      lease: new FeedLease(o.lockDir, o.instanceId ?? randomUUID(), this.clock), timers: this.timers, logger: this.log,
-      onChange: () => this.feedLoop.poke(), // end the current wait: long-poll now, or stop long-polling
-    });
-    this.feed = this.owner;
-    this.feedLoop = new FeedLoop({
-      api, model: this.model, timers: this.timers, logger: this.log,
-      isOwner: () => this.owner.isOwner(),
-      beforeRead: (waits, signal) => this.schedule.budgetWait(waits, signal),
-      canWait: () => this.budget.delayFor(['wait']) === 0,
-      // A burst reads quickly only while it leaves room in the reads share for the cards themselves.
-      canPollQuickly: () => this.budget.backgroundLeft('read') > BURST_READS_KEPT && this.budget.backgroundLeft('person') > BURST_READS_KEPT,
-      personActive: () => this.reads.personActive(),
-      onSuccess: () => this.markOnline(),
-      onFailure: (e) => this.handleFailure(e),
-      onCursorLost: () => void this.schedule.fullRead().catch(() => undefined),
-      random: o.random,
-      nonOwnerPollMs: o.nonOwnerPollMs,
-    });
-    this.presses = new PressSending({
-      baseUrl: o.baseUrl, api, model: this.model, reads: this.reads, clock: this.clock,
-      onSent: () => this.markOnline(),
-      onNetworkFailure: (e) => this.handleFailure(e),
-    });
+    this.cards = this.parts.model;
+    this.assistants = this.parts.assistants;
+    this.presence = { setHere: (here: boolean) => this.parts.pinger.setHere(here) };
+    this.feed = this.parts.owner;
     this.gestures = createGestureMinter(this.clock);
     if (o.secretStore.onDidChange) {
       this.storeWatch = o.secretStore.onDidChange(({ key }) => {
         if (this.link.tokens && key === this.link.tokens.storeKey) void this.onTokensChanged();
       });
     }
+  }
+
+  private get link() {
+    return this.parts.link;
   }
 
   get state(): ConnectionState {
@@ -238,7 +143,7 @@ class ClientCoreImpl implements ClientCore {
   }
 
   async signOut(): Promise<void> {
-    await this.pinger.dispose();
+    await this.parts.pinger.dispose();
     await this.stopSync();
     const tokens = await this.link.tokenSet();
     await tokens.signOut('signed out by the person');
@@ -246,39 +151,39 @@ class ClientCoreImpl implements ClientCore {
   }
 
   press(gesture: UserGesture, card: SeenCard, action: PressAction): Press {
-    return this.presses.press(gesture, card, action);
+    return this.parts.presses.press(gesture, card, action);
   }
 
   private async startSync(): Promise<void> {
     if (this.connection.syncing || this.disposed) return;
     this.dispatch({ type: 'sync-started' });
-    this.schedule.begin();
+    this.parts.schedule.begin();
     try {
       this.dispatch({ type: 'me', me: await this.link.api.me() });
       this.allowPresence();
       this.markOnline();
-      await this.feedLoop.begin();
-      await this.schedule.fullReadNow();
+      await this.parts.feedLoop.begin();
+      await this.parts.schedule.fullReadNow();
     } catch (e) {
       this.handleFailure(e);
       if (!this.connection.syncing) return;
     }
-    this.feedLoop.start();
-    this.schedule.schedule();
-    this.owner.start();
+    this.parts.feedLoop.start();
+    this.parts.schedule.schedule();
+    this.parts.owner.start();
   }
 
   /** Presence pings only when the person allowed presence:desk (else each ping would be refused). */
   private allowPresence(): void {
-    this.pinger.setEnabled(this.connection.syncing && !!this.connection.me?.grant.scopes.includes('presence:desk'));
+    this.parts.pinger.setEnabled(this.connection.syncing && !!this.connection.me?.grant.scopes.includes('presence:desk'));
   }
 
   private async stopSync(): Promise<void> {
     this.dispatch({ type: 'sync-stopped' });
-    this.schedule.stop();
-    this.owner.stop();
-    this.pinger.setEnabled(false);
-    await this.feedLoop.stop();
+    this.parts.schedule.stop();
+    this.parts.owner.stop();
+    this.parts.pinger.setEnabled(false);
+    await this.parts.feedLoop.stop();
   }
 
   private markOnline(): void {
@@ -302,7 +207,7 @@ class ClientCoreImpl implements ClientCore {
     const wasOffline = this.connection.shown.kind === 'offline';
     const shown = this.dispatch({ type: 'service-answered' });
     // Back from offline: read everything once (cards that came into reach make no change).
-    if (wasOffline && shown.kind === 'online') void this.schedule.fullRead().catch(() => undefined);
+    if (wasOffline && shown.kind === 'online') void this.parts.schedule.fullRead().catch(() => undefined);
   }
 
   private handleFailure(e: unknown): void {
@@ -327,10 +232,10 @@ class ClientCoreImpl implements ClientCore {
   }
 
   private afterSignOut(reason: SignOutReason): void {
-    this.model.clear();
-    this.assistantsModel.clear();
+    this.parts.model.clear();
+    this.parts.assistants.clear();
     this.link.api.clearCache();
-    this.feedLoop.forget();
+    this.parts.feedLoop.forget();
     this.dispatch({ type: 'signed-out', reason });
   }
 
@@ -358,13 +263,13 @@ class ClientCoreImpl implements ClientCore {
 
   async dispose(): Promise<void> {
     if (this.disposed) return;
-    await this.pinger.dispose();
+    await this.parts.pinger.dispose();
     this.disposed = true;
     await this.stopSync();
-    await this.owner.dispose();
+    await this.parts.owner.dispose();
     this.storeWatch?.dispose();
-    this.model.dispose();
-    this.assistantsModel.dispose();
+    this.parts.model.dispose();
+    this.parts.assistants.dispose();
     this.stateE.clear();
     await this.link.transport.close();
   }

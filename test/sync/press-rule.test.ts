@@ -107,7 +107,7 @@ describe('the press rule: static map of every path that can act on a card', func
     assert.deepEqual(where(g.references(g.member('sync/press.ts', 'Press', 'create'))), ['sync/press-sending.ts:PressSending.press']);
     assert.deepEqual(where(g.references(g.member('sync/press-sending.ts', 'PressSending', 'press'))), ['sync/session.ts:ClientCoreImpl.press']);
     assert.deepEqual(where(g.references(g.topLevel('sync/press-sending.ts', 'PressSending')).filter(made)),
-      ['sync/session.ts:ClientCoreImpl.constructor'], 'one press sender, the core\'s');
+      ['sync/core-parts.ts:buildCoreParts'], 'one press sender, the core\'s');
     assert.deepEqual(where(g.references(g.member('sync/press.ts', 'UserGesture', 'mint'))), ['sync/press.ts:createGestureMinter']);
     assert.deepEqual(where(g.references(g.topLevel('sync/press.ts', 'createGestureMinter'))).filter((w) => !w.endsWith('<top level>')),
       ['sync/session.ts:ClientCoreImpl.constructor']);

@@ -1,0 +1,142 @@
+// The client core's parts and how they are wired to each other: the service link, the models, the
+// read schedule, the feed loop and its ownership, presence and press sending. Built once per core;
+// what the parts tell the core (a read worked, a read failed) goes back through CoreHooks, and the
+// core (session.ts) moves them through sign-in, sync and sign-out.
+import { randomUUID } from 'node:crypto';
+import type { HttpTransport, TransportOptions } from '../api/http';
+import type { Clock, Logger, Timers } from '../api/runtime';
+import type { Scope } from '../api/schemas';
+import type { SecretStore } from '../auth/secret-store';
+import { AssistantsModel } from './assistants-model';
+import { RequestBudget } from './budget';
+import { CardModel } from './card-model';
+import type { CardScope } from './contract';
+import { FeedLease } from './feed-lease';
+import { BURST_READS_KEPT, FeedLoop } from './feed-loop';
+import { FeedOwner } from './feed-ownership';
+import { PressSending } from './press-sending';
+import { PresencePinger } from './presence';
+import { ReadSchedule } from './read-schedule';
+import { CardReads } from './reads';
+import { createServiceClient } from './service-client';
+import type { RequestObserver, ServiceClient } from './service-client';
+
+export interface ClientCoreOptions {
+  /** `{base_url}`, no trailing slash (setting assistantCards.baseUrl). */
+  baseUrl: string;
+  /** Where the DPoP key and tokens live (vscode SecretStorage in the editor, a file in tests). */
+  secretStore: SecretStore;
+  /** Computer identity file; default per DESIGN (~/.config/assistant-cards/machine.json, %APPDATA% on Windows). */
+  machineFile?: string;
+  /** Shared folder for the cross-window locks (refresh lock, feed-owner lease): the global storage dir. */
+  lockDir: string;
+  clock?: Clock;
+  timers?: Timers;
+  logger?: Logger;
+  clientId?: string; // default 'assistant-cards-vscode'
+  scopes?: readonly Scope[]; // default DEFAULT_SCOPES
+  appVersion?: string; // for User-Agent
+  /** Initial scope of the card model; default workspace with no assistants until the editor tells. */
+  scope?: CardScope;
+  /** Distinguishes windows in the feed-owner lease; default a random id. */
+  instanceId?: string;
+  /** Tests: a transport of their own (faults, counting). */
+  transport?: HttpTransport;
+  /** The editor's network settings (proxy, certificates); otherwise the environment's proxy. */
+  transportOptions?: TransportOptions;
+  /** Observes every request sent (the idle-hour bench counts limit classes with it). */
+  onRequest?: RequestObserver;
+  random?: () => number;
+  /** Pace of a non-owner window's feed reads; default 30 s. */
+  nonOwnerPollMs?: number;
+}
+
+/** What the parts tell the core that holds them. */
+export interface CoreHooks {
+  /** Whether the core is syncing now (a scope change reads again only then). */
+  isSyncing(): boolean;
+  /** A request reached the service and it answered. */
+  serviceAnswered(): void;
+  /** A background step failed: offline, signed out, or only logged (the core decides). */
+  failed(e: unknown): void;
+}
+
+export interface CoreParts {
+  readonly link: ServiceClient;
+  readonly model: CardModel;
+  readonly reads: CardReads;
+  readonly assistants: AssistantsModel;
+  readonly schedule: ReadSchedule;
+  readonly pinger: PresencePinger;
+  readonly owner: FeedOwner;
+  readonly feedLoop: FeedLoop;
+  readonly presses: PressSending;
+}
+
+export interface CoreRuntime {
+  clock: Clock;
+  timers: Timers;
+  log: Logger;
+}
+
+export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: CoreRuntime, hooks: CoreHooks): CoreParts {
+  const budget = new RequestBudget(clock);
+  const link = createServiceClient({
+    baseUrl: o.baseUrl, secretStore: o.secretStore, machineFile: o.machineFile, lockDir: o.lockDir,
+    clock, timers, logger: log, clientId: o.clientId, appVersion: o.appVersion,
+    transport: o.transport, transportOptions: o.transportOptions, random: o.random,
+    onRequest: (info) => {
+      budget.record(info.method, info.path, info.waits, info.byPerson ?? false);
+      o.onRequest?.(info);
+    },
+  });
+  const api = link.api;
+  // The schedule and the models call each other only once started: the closures below run later.
+  const schedule: ReadSchedule = new ReadSchedule({
+    budget, timers, logger: log,
+    readCards: () => model.fullRead(),
+    readAssistants: () => assistants.read(),
+    onSuccess: () => hooks.serviceAnswered(),
+    onFailure: (e) => hooks.failed(e),
+  });
+  const beforeRead = () => schedule.budgetWait(false);
+  const reads = new CardReads({ api, clock, beforeBackgroundRead: (signal) => schedule.budgetWait(false, signal) });
+  const model: CardModel = new CardModel({
+    api, logger: log, beforeRead, syncSignal: () => schedule.signal,
+    readCard: (id, r) => reads.read(id, r),
+    refresh: () => schedule.fullRead(),
+  });
+  if (o.scope) model.setScope(o.scope);
+  model.scopeChanged(() => {
+    if (hooks.isSyncing()) void schedule.fullRead().catch(() => undefined);
+  });
+  const assistants: AssistantsModel = new AssistantsModel({
+    api, beforeRead, refresh: () => schedule.guard(() => assistants.read()),
+  });
+  const pinger = new PresencePinger((here) => api.presence(here), timers, log);
+  pinger.setEnabled(false);
+  const owner = new FeedOwner({
+    lease: new FeedLease(o.lockDir, o.instanceId ?? randomUUID(), clock), timers, logger: log,
+    onChange: () => feedLoop.poke(), // end the current wait: long-poll now, or stop long-polling
+  });
+  const feedLoop: FeedLoop = new FeedLoop({
+    api, model, timers, logger: log,
+    isOwner: () => owner.isOwner(),
+    beforeRead: (waits, signal) => schedule.budgetWait(waits, signal),
+    canWait: () => budget.delayFor(['wait']) === 0,
+    // A burst reads quickly only while it leaves room in the reads share for the cards themselves.
+    canPollQuickly: () => budget.backgroundLeft('read') > BURST_READS_KEPT && budget.backgroundLeft('person') > BURST_READS_KEPT,
+    personActive: () => reads.personActive(),
+    onSuccess: () => hooks.serviceAnswered(),
+    onFailure: (e) => hooks.failed(e),
+    onCursorLost: () => void schedule.fullRead().catch(() => undefined),
+    random: o.random,
+    nonOwnerPollMs: o.nonOwnerPollMs,
+  });
+  const presses = new PressSending({
+    baseUrl: o.baseUrl, api, model, reads, clock,
+    onSent: () => hooks.serviceAnswered(),
+    onNetworkFailure: (e) => hooks.failed(e),
+  });
+  return { link, model, reads, assistants, schedule, pinger, owner, feedLoop, presses };
+}
