@@ -119,29 +119,49 @@ describe('the press rule: static map of every path that can act on a card', func
   });
 
   it('gestures are minted in UI event handlers only: the panel\'s message from a click/key, a palette pick, a notification\'s button', () => {
-    const mints = sites(/\.fromUiEvent\(/);
-    assert.deepEqual(onlyFiles(mints), ['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts'], `new mint sites need review: ${mints.join(', ')}`);
-    const panel = fs.readFileSync(path.join(SRC, 'editor/card-panel.ts'), 'utf8');
-    const mint = panel.indexOf('gestures.fromUiEvent(');
-    const handler = panel.lastIndexOf('onDidReceiveMessage(', mint);
-    assert.ok(handler > 0 && mint - handler < 400, 'the panel mints inside its webview message handler');
-    assert.match(panel.slice(handler, mint), /isAction\(m\)/, 'only for action messages');
-    // Reviewed: the notifier mints as the first line of `answer` and `undo`, which run only from
-    // the button the person clicked in a notification (after `await say.choose(...)` resolved).
-    const notifier = fs.readFileSync(path.join(SRC, 'editor/notifier.ts'), 'utf8').replace(/\/\/.*$/gm, '');
-    const notifierMints = [...notifier.matchAll(/gestures\.fromUiEvent\(/g)].map((m) => m.index);
-    assert.equal(notifierMints.length, 2, 'the notifier mints for Answer and Undo only');
-    for (const [method, at] of [['answer', notifierMints[0]!], ['undo', notifierMints[1]!]] as const) {
-      const head = notifier.lastIndexOf(`private async ${method}(`, at);
-      assert.ok(head > 0 && !/;/.test(notifier.slice(notifier.indexOf('{', head) + 1, at)), `the notifier mints first thing in ${method}()`);
-      const calls = [...notifier.matchAll(new RegExp(`this\\.${method}\\(`, 'g'))].map((m) => notifier.slice(Math.max(0, m.index - 160), m.index));
-      assert.ok(calls.length === 1, `${method}() is called from one place`);
-      assert.match(calls[0]!, method === 'answer' ? /run: \(\) => $/ : /await say\.choose\([^]*\bif \(x === undo\) await $/, `${method}() runs only from a clicked notification button`);
+    // Every call of `gestures.fromUiEvent` in the client, found by symbol: the core's minter.
+    const fromUiEvent = g.checker.getTypeOfSymbol(g.member('sync/contract.ts', 'ClientCore', 'gestures')).getProperty('fromUiEvent')!;
+    const mints = g.references(fromUiEvent).filter((r) => ts.isCallExpression(r.node.parent.parent) && r.node.parent.parent.expression === r.node.parent);
+    assert.deepEqual(where(mints), ['editor/card-panel.ts:CardPanel.constructor', 'editor/commands.ts:press', 'editor/notifier.ts:CardNotifier.answer', 'editor/notifier.ts:CardNotifier.undo'],
+      'new mint sites need review');
+    const call = (n: ts.Node, name: string) => ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === name;
+    /** `x` in `const x = await say.choose(...)`: the button the person clicked in a notification. */
+    const isClickedButton = (id: ts.Node): boolean => {
+      const decl = ts.isIdentifier(id) ? g.checker.getSymbolAtLocation(id)?.valueDeclaration : undefined;
+      const init = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+      return !!init && ts.isAwaitExpression(init) && call(init.expression, 'choose');
+    };
+
+    // The panel mints inside its webview message handler, and only for action messages.
+    const panelMint = mints.find((r) => r.file === 'editor/card-panel.ts')!.node;
+    const handler = ancestor(panelMint, ts.isArrowFunction);
+    assert.ok(handler && call(handler.parent, 'onDidReceiveMessage'), 'the panel mints inside its webview message handler');
+    const guard = ancestor(panelMint, ts.isConditionalExpression);
+    assert.ok(guard && ts.isCallExpression(guard.condition) && guard.condition.expression.getText() === 'isAction', 'only for action messages');
+
+    // The notifier mints first thing in answer() and undo(); they run only from a clicked button.
+    for (const method of ['answer', 'undo']) {
+      const decl = g.member('editor/notifier.ts', 'CardNotifier', method).valueDeclaration as ts.MethodDeclaration;
+      const first = decl.body!.statements[0]!;
+      assert.ok(mints.some((m) => ancestor(m.node, ts.isVariableStatement) === first), `the notifier mints first thing in ${method}()`);
     }
-    const picked = notifier.indexOf('await say.choose(');
-    assert.ok(picked > 0 && /const picked = await say\.choose\([^;]*\);\s*await picked\?\.run\(\);/.test(notifier), 'a button runs only once the person picked it');
+    const answerCalls = g.references(g.member('editor/notifier.ts', 'CardNotifier', 'answer'));
+    assert.equal(answerCalls.length, 1, 'answer() is called from one place');
+    const runProp = ancestor(answerCalls[0]!.node, ts.isPropertyAssignment);
+    assert.ok(runProp && runProp.name.getText() === 'run' && ts.isArrowFunction(runProp.initializer), 'answer() is a button\'s run');
+    // A button's run is called once, on the button the person picked.
+    const runs = g.references(g.member('editor/notifier.ts', 'Button', 'run')).filter((r) => ts.isPropertyAccessExpression(r.node.parent) && ts.isCallExpression(r.node.parent.parent));
+    assert.equal(runs.length, 1, 'a button runs from one place');
+    assert.ok(isClickedButton((runs[0]!.node.parent as ts.PropertyAccessExpression).expression), 'a button runs only once the person picked it');
+    const undoCalls = g.references(g.member('editor/notifier.ts', 'CardNotifier', 'undo'));
+    assert.equal(undoCalls.length, 1, 'undo() is called from one place');
+    const undoIf = ancestor(undoCalls[0]!.node, ts.isIfStatement);
+    assert.ok(undoIf && ts.isBinaryExpression(undoIf.expression) && undoIf.expression.operatorToken.kind === ts.SyntaxKind.EqualsEqualsEqualsToken && isClickedButton(undoIf.expression.left),
+      'undo() runs only when the person clicked Undo');
+
     // The press runner is used by exactly those handlers.
-    assert.deepEqual(onlyFiles(sites(/\brunPress\(/)), ['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts', 'editor/press-runner.ts']);
+    assert.deepEqual(onlyFiles(g.references(g.topLevel('editor/press-runner.ts', 'runPress')).map((r) => r.file)),
+      ['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts']);
   });
 
   it('timers, the feed and the models hold no way to press', () => {
