@@ -244,7 +244,10 @@ async function bridgeOp(ctx, req) {
       else await page.screenshot(look);
       return { path: file };
     }
-    case 'click': await locatorOf(page, req).first().click({ timeout, ...(req.modifiers ? { modifiers: req.modifiers } : {}), ...(req.force ? { force: true } : {}) }); return { ok: true };
+    case 'click':
+      await locatorOf(page, req).first().click({ timeout, ...(req.modifiers ? { modifiers: req.modifiers } : {}), ...(req.force ? { force: true } : {}) });
+      if (req.thenType) await page.keyboard.type(String(req.thenType));
+      return { ok: true };
     case 'hover': await locatorOf(page, req).first().hover({ timeout, ...(req.modifiers ? { modifiers: req.modifiers } : {}), ...(req.force ? { force: true } : {}) }); return { ok: true };
     case 'fill': await locatorOf(page, req).first().fill(String(req.value ?? ''), { timeout }); return { ok: true };
     case 'press':

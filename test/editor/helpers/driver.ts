@@ -37,8 +37,11 @@ async function op<T>(body: Record<string, unknown>): Promise<T> {
 export const driver = {
   /** Saves artifacts/<name>.png of the page, or of the first element matching `target`. */
   screenshot: (name: string, target?: Partial<Target>) => op<{ path: string }>({ op: 'screenshot', name, ...target }),
-  /** `modifiers`: keys held through the click ('Control' for a terminal link); `force` skips the wait for a still element (a terminal row redraws). */
-  click: (t: Target & { modifiers?: Modifier[]; force?: boolean }) => op<{ ok: true }>({ op: 'click', ...t }),
+  /**
+   * `modifiers`: keys held through the click ('Control' for a terminal link); `force` skips the wait for a still element (a terminal row redraws);
+   * `thenType`: typed the moment the click is done, in the runner (keys that arrive with the focus, however busy the machine).
+   */
+  click: (t: Target & { modifiers?: Modifier[]; force?: boolean; thenType?: string }) => op<{ ok: true }>({ op: 'click', ...t }),
   /** Moves the mouse over the element, `modifiers` held (a terminal link shows itself). */
   hover: (t: Target & { modifiers?: Modifier[]; force?: boolean }) => op<{ ok: true }>({ op: 'hover', ...t }),
   fill: (t: Target, value: string) => op<{ ok: true }>({ op: 'fill', value, ...t }),
