@@ -270,6 +270,17 @@ async function bridgeOp(ctx, req) {
         return { key: a.getAttribute('data-key') ?? a.id ?? a.tagName, outlineStyle: cs.outlineStyle, outlineWidth: cs.outlineWidth, outlineColor: cs.outlineColor };
       }, undefined, { timeout });
     case 'value': return { value: await locatorOf(page, req).first().inputValue({ timeout }) };
+    // Computed styles of every element that matches now (none: an empty list), with the background of its document's body.
+    case 'styles': {
+      const props = req.props ?? [];
+      return { styles: await locatorOf(page, req).evaluateAll((els, names) => els.map((el) => {
+        const view = el.ownerDocument.defaultView;
+        const cs = view.getComputedStyle(el);
+        const out = { bodyBackground: view.getComputedStyle(el.ownerDocument.body).backgroundColor };
+        for (const n of names) out[n] = cs.getPropertyValue(n);
+        return out;
+      }), props) };
+    }
     case 'axe': {
       // axe-core in the runner's Playwright page, limited to one element (inside `frames`, for a webview).
       const { default: AxeBuilder } = await import('@axe-core/playwright');

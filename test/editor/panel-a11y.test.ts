@@ -1,7 +1,7 @@
 // The card panel for everyone: axe-core on the panel's webview for every card kind, in Dark
-// Modern, Light Modern and both High Contrast themes. No serious or critical violation; a
-// screenshot of each goes to artifacts/a11y-<theme>-<kind>.png. One panel open at a time, one
-// window for the whole file.
+// Modern, Light Modern, Light+ and both High Contrast themes. No serious or critical violation,
+// and every text field stands out from the page; a screenshot of each goes to
+// artifacts/a11y-<theme>-<kind>.png. One panel open at a time, one window for the whole file.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
@@ -12,11 +12,13 @@ const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const THEMES = [
   ['dark', 'Default Dark Modern', 'vscode-dark'],
   ['light', 'Default Light Modern', 'vscode-light'],
+  // Light+ has no input border: white fields on a white editor unless the panel draws one.
+  ['light-plus', 'Default Light+', 'vscode-light'],
   ['hc-dark', 'Default High Contrast', 'vscode-high-contrast'],
   ['hc-light', 'Default High Contrast Light', 'vscode-high-contrast-light'],
 ] as const;
 
-describe('card panel accessibility (axe, every kind, four themes)', function () {
+describe('card panel accessibility (axe, every kind, five themes)', function () {
   this.timeout(240_000);
   let w: World | undefined;
   const cards: [kind: string, id: string][] = [];
@@ -45,6 +47,13 @@ describe('card panel accessibility (axe, every kind, four themes)', function () 
   });
 
   const inPanel = (selector: string) => ({ selector, frames: WV, timeout: 60_000 });
+  /** Whether a CSS colour shows on the page's background: not transparent, and not the same colour. */
+  const seen = (color: string, page: string) => {
+    const rgba = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const [r, g, b, a = 1] = rgba(color);
+    const [pr, pg, pb] = rgba(page);
+    return a > 0.2 && (r !== pr || g !== pg || b !== pb);
+  };
 
   for (const [look, name, bodyClass] of THEMES) {
     it(`no serious or critical axe violation on any card kind (${look})`, async () => {
@@ -60,6 +69,12 @@ describe('card panel accessibility (axe, every kind, four themes)', function () 
         const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         console.log(`    a11y ${look} ${kind}: ${violations.length ? violations.map((v) => `${v.id} (${v.impact})`).join(', ') : 'no violations'}`);
         for (const v of bad) found.push(`${kind}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
+        // Every field can be seen: its border or its own background differs from the page's.
+        for (const f of await driver.styles(inPanel('textarea, input[type="text"], input[type="date"], input[type="time"], select'), ['border-top-color', 'background-color'])) {
+          if (!seen(f['border-top-color']!, f.bodyBackground!) && !seen(f['background-color']!, f.bodyBackground!)) {
+            found.push(`${kind}: a field with no visible edge (border ${f['border-top-color']}, background ${f['background-color']} on ${f.bodyBackground})`);
+          }
+        }
         await driver.screenshot(`a11y-${look}-${kind}`, { selector: WV[0] });
       }
       assert.deepEqual(found, [], `serious or critical violations in ${look}`);

@@ -55,6 +55,8 @@ export const driver = {
   texts: async (t: Target) => (await op<{ texts: string[] }>({ op: 'texts', ...t })).texts,
   /** The element with the keyboard in `t`'s document (its data-key, else id or tag) and its focus ring; key null when none. */
   focused: (t: Target) => op<{ key: string | null; outlineStyle?: string; outlineWidth?: string; outlineColor?: string }>({ op: 'focused', ...t }),
+  /** Computed CSS properties (`border-top-color`, ...) of every element matching `t`, with its page's body background. */
+  styles: async (t: Target, props: string[]) => (await op<{ styles: Record<string, string>[] }>({ op: 'styles', props, ...t })).styles,
   /** The value of an input, textarea or select. */
   value: async (t: Target) => (await op<{ value: string }>({ op: 'value', ...t })).value,
   /** axe-core on the page (or inside `frames`): the violations, with their impact. */
