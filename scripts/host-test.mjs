@@ -245,6 +245,10 @@ async function bridgeOp(ctx, req) {
       return { path: file };
     }
     case 'click':
+      // The mouse left resting on a tree row shows that row's hover, which can cover the row to
+      // click next ("subtree intercepts pointer events"): the mouse leaves first, as a person's
+      // would. Not with keys held or `force`: a terminal link is hovered, then clicked, in place.
+      if (!req.modifiers && !req.force) await page.mouse.move(0, 0);
       await locatorOf(page, req).first().click({ timeout, ...(req.modifiers ? { modifiers: req.modifiers } : {}), ...(req.force ? { force: true } : {}) });
       if (req.thenType) await page.keyboard.type(String(req.thenType));
       return { ok: true };
