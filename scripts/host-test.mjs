@@ -34,7 +34,7 @@ import { ensureCodeServer, targetNamed } from './install-code-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium';
-const TIMEOUT_MS = Number(process.env.ASSISTANT_CARDS_HOST_TIMEOUT_MS ?? 20 * 60_000);
+const TIMEOUT_MS = Number(process.env.ASSISTANT_CARDS_HOST_TIMEOUT_MS ?? 35 * 60_000);
 /** The origin of the links host tests open (a notice's link): trusted by code-server, answered by the browser. */
 const LINK_ORIGIN = 'https://ci.example.com';
 
