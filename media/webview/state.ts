@@ -81,8 +81,12 @@ export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelSta
       if (draft.choiceIds) draft = { ...draft, choiceIds: draft.choiceIds.filter((id) => ids.has(id)) };
       // Undone or taken back: the card asks again, so what was answered no longer stands.
       const asksAgain = waitsOnYou(e.card) && s.busy === undefined && newVersion;
+      // The hold ran out and the host's read of the card came before this panel's own tick: the
+      // person is told all the same who has the card now (the host sends no undoUntil past it).
+      const heldOut = s.undoUntil !== undefined && e.undoUntil === undefined && !asksAgain && holdLeft(s, localNow) <= 0;
       return {
         ...s,
+        ...(heldOut ? { notice: holdOverNotice(s.card) } : {}),
         card: e.card,
         shownVersion: e.shownVersion,
         changedSinceAnswer: e.changedSinceAnswer ?? (s.changedSinceAnswer && !newVersion),
@@ -129,12 +133,15 @@ export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelSta
     case 'refused': return { ...s, problem: e.problem };
     case 'holdOver': {
       if (!s.undoUntil) return s;
-      // A notice has no assistant: its Got it just closes it.
-      const notice = s.card?.status === 'delegated' ? t('The helper has it now.')
-        : s.card?.kind === 'update' ? t('Got it — closed.') : t('The assistant has heard your answer.');
-      return { ...s, undoUntil: undefined, notice };
+      return { ...s, undoUntil: undefined, notice: holdOverNotice(s.card) };
     }
   }
+}
+
+/** Who has the card once the 5 s hold is over. A notice has no assistant: its Got it just closes it. */
+function holdOverNotice(card: Card | undefined): string {
+  return card?.status === 'delegated' ? t('The helper has it now.')
+    : card?.kind === 'update' ? t('Got it — closed.') : t('The assistant has heard your answer.');
 }
 
 /** The service's clock, as the host last told it. */

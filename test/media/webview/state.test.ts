@@ -67,6 +67,17 @@ describe('card panel state (webview, plain Node)', () => {
     assert.equal(held(card()).undoUntil, undefined);
   });
 
+  it('the hold ran out and the host\'s new read came before the panel\'s tick: still told the assistant has heard', () => {
+    const answered = run(fresh(), cardMsg(card()), { type: 'done', action: 'answer', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), nowMs: NOW });
+    // Past the hold: the host reads the card again and sends it without undoUntil.
+    const later = reduce(answered, cardMsg(card({ version: 5, status: 'answered', turn: 'agent' })), NOW + 5_300);
+    assert.equal(later.undoUntil, undefined);
+    assert.match(later.notice ?? '', /assistant has heard/);
+    // Inside the hold, a new read (another app undid it) tells nothing of the kind.
+    const early = reduce(answered, cardMsg(card({ version: 5 })), NOW + 2_000);
+    assert.doesNotMatch(early.notice ?? '', /has heard/);
+  });
+
   it('undone (a new version asking again) drops what was answered', () => {
     let s = run(fresh(), cardMsg(card()), { type: 'done', action: 'answer', message: 'Answered.', version: 4, nowMs: NOW, answered: 'You chose: A.' });
     s = run(s, cardMsg(card({ version: 4, status: 'answered', turn: 'agent' })));
