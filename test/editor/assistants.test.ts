@@ -189,11 +189,13 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     const presence = feature().presence;
     assert.ok(presence, 'presence runs for a core with presence');
     const read = () => w.sb.control<Presence>('GET', '/_sandbox/presence');
-    // Headless windows may not have focus: tell the core and the reporter what a focused window would.
-    core().feed.setFocused(true);
+    // Headless windows may not have focus: tell the core and the reporter what a focused window
+    // would, again on each look, since the window's own state event (its `active` lapsing after a
+    // while without input) can say otherwise in between.
+    const beHere = () => { core().feed.setFocused(true); presence.onWindowState({ focused: true, active: true }); };
+    beHere();
     await until('this window owns the feed', () => core().feed.isOwner());
-    presence.onWindowState({ focused: true, active: true });
-    await until('the sandbox sees the person here', async () => (await read()).here);
+    await until('the sandbox sees the person here', async () => { beHere(); return (await read()).here; });
     const before = (await read()).lastPings.length;
 
     presence.onWindowState({ focused: false, active: true });
@@ -205,8 +207,7 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     assert.equal(afterBlur.lastPings.slice(before).filter((p) => !p.here).length, 1, 'here:false exactly once');
 
     // Inactive while focused is away too; back and active is here again.
-    presence.onWindowState({ focused: true, active: true });
-    await until('here again', async () => (await read()).here);
+    await until('here again', async () => { beHere(); return (await read()).here; });
     presence.onWindowState({ focused: true, active: false });
     await until('away when inactive', async () => !(await read()).here);
 
