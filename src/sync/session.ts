@@ -70,13 +70,9 @@ class ClientCoreImpl implements ClientCore {
     this.gestures = createGestureMinter(this.clock);
     if (o.secretStore.onDidChange) {
       this.storeWatch = o.secretStore.onDidChange(({ key }) => {
-        if (this.link.tokens && key === this.link.tokens.storeKey) void this.onTokensChanged();
+        if (this.parts.link.tokens && key === this.parts.link.tokens.storeKey) void this.onTokensChanged();
       });
     }
-  }
-
-  private get link() {
-    return this.parts.link;
   }
 
   get state(): ConnectionState {
@@ -87,7 +83,7 @@ class ClientCoreImpl implements ClientCore {
     this.starting ??= (async () => {
       let tokens: TokenSet;
       try {
-        tokens = await this.link.tokenSet();
+        tokens = await this.parts.link.tokenSet();
       } catch (e) {
         if (!(e instanceof NotSetUpError)) throw e;
         this.dispatch({ type: 'not-set-up', reason: e.message });
@@ -104,7 +100,7 @@ class ClientCoreImpl implements ClientCore {
   async signIn(options: SignInOptions = {}): Promise<Me> {
     let tokens: TokenSet;
     try {
-      tokens = await this.link.tokenSet();
+      tokens = await this.parts.link.tokenSet();
     } catch (e) {
       if (e instanceof NotSetUpError) this.dispatch({ type: 'not-set-up', reason: e.message });
       throw e;
@@ -113,8 +109,8 @@ class ClientCoreImpl implements ClientCore {
     this.dispatch({ type: 'device-flow-started' });
     try {
       const t = await runDeviceFlow({
-        baseUrl: this.o.baseUrl, endpoints: this.link.endpoints, key: tokens.key, machineFile: this.link.machineFile,
-        scopes: this.o.scopes ?? DEFAULT_SCOPES, clock: this.link.serverTime, timers: this.timers, logger: this.log,
+        baseUrl: this.o.baseUrl, endpoints: this.parts.link.endpoints, key: tokens.key, machineFile: this.parts.link.machineFile,
+        scopes: this.o.scopes ?? DEFAULT_SCOPES, clock: this.parts.link.serverTime, timers: this.timers, logger: this.log,
         signal: options.signal,
         onProgress: (p) => {
           if (p.step === 'code') {
@@ -132,7 +128,7 @@ class ClientCoreImpl implements ClientCore {
     this.log.info('signed in');
     if (this.connection.syncing) {
       // Signed in again in a window that was signed in: same sync, new grant.
-      this.dispatch({ type: 'signed-in-again', me: await this.link.api.me().catch(() => undefined) });
+      this.dispatch({ type: 'signed-in-again', me: await this.parts.link.api.me().catch(() => undefined) });
       this.allowPresence();
     }
     await this.startSync();
@@ -145,7 +141,7 @@ class ClientCoreImpl implements ClientCore {
   async signOut(): Promise<void> {
     await this.parts.pinger.dispose();
     await this.stopSync();
-    const tokens = await this.link.tokenSet();
+    const tokens = await this.parts.link.tokenSet();
     await tokens.signOut('signed out by the person');
     this.afterSignOut('person');
   }
@@ -159,7 +155,7 @@ class ClientCoreImpl implements ClientCore {
     this.dispatch({ type: 'sync-started' });
     this.parts.schedule.begin();
     try {
-      this.dispatch({ type: 'me', me: await this.link.api.me() });
+      this.dispatch({ type: 'me', me: await this.parts.link.api.me() });
       this.allowPresence();
       this.markOnline();
       await this.parts.feedLoop.begin();
@@ -190,7 +186,7 @@ class ClientCoreImpl implements ClientCore {
     if (!this.connection.syncing) return;
     if (!this.connection.me) {
       // Started while offline: learn who we are before saying "online".
-      this.loadingMe ??= this.link.api.me().then(
+      this.loadingMe ??= this.parts.link.api.me().then(
         (me) => {
           this.dispatch({ type: 'me', me });
           this.allowPresence();
@@ -219,7 +215,7 @@ class ClientCoreImpl implements ClientCore {
       if (!this.connection.syncing) return;
       void this.stopSync()
         .then(async () => {
-          if (!(e instanceof SignedOutError)) await this.link.tokens?.signOut(reason);
+          if (!(e instanceof SignedOutError)) await this.parts.link.tokens?.signOut(reason);
         })
         .finally(() => this.afterSignOut(reason));
       return;
@@ -234,7 +230,7 @@ class ClientCoreImpl implements ClientCore {
   private afterSignOut(reason: SignOutReason): void {
     this.parts.model.clear();
     this.parts.assistants.clear();
-    this.link.api.clearCache();
+    this.parts.link.api.clearCache();
     this.parts.feedLoop.forget();
     this.dispatch({ type: 'signed-out', reason });
   }
@@ -242,7 +238,7 @@ class ClientCoreImpl implements ClientCore {
   /** Another window signed in or out (the store tells). */
   private async onTokensChanged(): Promise<void> {
     if (this.disposed) return;
-    const tokens = await this.link.tokenSet();
+    const tokens = await this.parts.link.tokenSet();
     const signedIn = await tokens.load();
     if (!signedIn && this.connection.syncing) {
       await this.stopSync();
@@ -271,6 +267,6 @@ class ClientCoreImpl implements ClientCore {
     this.parts.model.dispose();
     this.parts.assistants.dispose();
     this.stateE.clear();
-    await this.link.transport.close();
+    await this.parts.link.transport.close();
   }
 }
