@@ -64,12 +64,13 @@ function counted(name, args, resultsFile) {
   passed += c.passed;
   failed += c.failed;
   summary.push(`${name}: ${c.passed} passed, ${c.failed} failed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  // CI shows only the end of the output: name each failure there, with its error's first line.
-  for (const f of c.failures ?? []) summary.push(`  failed: ${oneLine(f.title)}: ${oneLine(f.error).slice(0, 300)}`);
+  // CI shows only the end of the output: name each failure there, with the start of its error
+  // (a property test's seed and counterexample are on its second and third lines).
+  for (const f of c.failures ?? []) summary.push(`  failed: ${lines(f.title, 1)}: ${lines(f.error, 4).slice(0, 600)}`);
 }
 
-function oneLine(text) {
-  return String(text ?? '').split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+function lines(text, n) {
+  return String(text ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '').slice(0, n).join(' | ');
 }
 
 // A setup step that fails is one failed check with its reason; the tiers it does not stop still run.

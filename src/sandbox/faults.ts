@@ -25,6 +25,8 @@ export const FAULTABLE = ['/v1', '/oauth', '/in/'];
 export class Faults {
   private list: Fault[] = [];
   private nextId = 1;
+  /** Responses held back by a delayMs fault right now (their work done, their finish not yet). */
+  holding = 0;
 
   reset(): void {
     this.list = [];

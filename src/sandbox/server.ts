@@ -230,8 +230,15 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
       }
     }
     const fault = faultOf.get(req);
-    if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-    runFinishers(req, reply.statusCode, payload, String(reply.getHeader('content-type') ?? 'application/json'));
+    // Held: the work is done, its finish (the idempotent answer, the card's write lock) waits.
+    const held = fault?.delayMs ?? 0;
+    if (held > 0) faults.holding++;
+    try {
+      if (held > 0) await new Promise((r) => setTimeout(r, held));
+      runFinishers(req, reply.statusCode, payload, String(reply.getHeader('content-type') ?? 'application/json'));
+    } finally {
+      if (held > 0) faults.holding--;
+    }
     if (fault?.drop) {
       // The work is done and recorded; the answer is lost on the way.
       req.raw.socket?.destroy();

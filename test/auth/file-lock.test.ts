@@ -14,13 +14,20 @@ describe('auth: the file lock with a lease', () => {
   afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
 
   it('a live holder keeps the lock longer than its lease; the other waits for the release', async () => {
-    const opts = { leaseMs: 150, maxWaitMs: 5_000, pollMs: 10 };
-    const a = new FileLock(path.join(dir, 'refresh.lock'), opts); // two processes: two instances
-    const b = new FileLock(path.join(dir, 'refresh.lock'), opts);
+    // A lease a busy machine cannot outlast between two renewals (every third of it); the test
+    // waits until half a lease past the first one's end, which only A's renewals keep it through.
+    const opts = { leaseMs: 1_500, maxWaitMs: 20_000, pollMs: 10 };
+    const file = path.join(dir, 'refresh.lock');
+    const a = new FileLock(file, opts); // two processes: two instances
+    const b = new FileLock(file, opts);
     const releaseA = await a.acquire();
+    const until = async () => (JSON.parse(await fs.readFile(file, 'utf8')) as { until: number }).until;
+    const firstEnd = await until();
     let bHolds = false;
     const gotB = b.acquire().then((r) => { bHolds = true; return r; });
-    await sleep(600); // four leases long: A is slow (a refresh waiting on the network)
+    // A is slow (a refresh waiting on the network): it holds on past its first lease's end.
+    while (Date.now() < firstEnd + opts.leaseMs / 2) await sleep(20);
+    assert.ok((await until()) > firstEnd, 'A renewed its lease');
     assert.equal(bHolds, false, 'B took the lock from a live holder');
     await releaseA();
     const releaseB = await gotB;

@@ -42,9 +42,9 @@ describe('sandbox faults', () => {
 
   it('delayMs slows the answer; meanwhile another write to the card is 409 conflict', async () => {
     const c = await w.card();
-    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/later`, delayMs: 400, times: 1 });
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/later`, delayMs: 1000, times: 1 });
     const slow = w.me.request('POST', `/v1/cards/${c.id}/later`, { body: { until: '1h' } });
-    await new Promise((r) => setTimeout(r, 150));
+    await w.held();
     const other = await answer(w.me, c.id, { version: 1, choiceIds: ['a'] }, key());
     assert.equal(other.status, 409);
     assert.equal(other.json.code, 'conflict');

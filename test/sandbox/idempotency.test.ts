@@ -98,10 +98,10 @@ describe('sandbox idempotency', () => {
 
   it('409 idempotency_in_progress for a twin while the first is still answering', async () => {
     const c = await w.card();
-    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, delayMs: 400, times: 1 });
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, delayMs: 1000, times: 1 });
     const k = key();
     const first = answer(w.me, c.id, { version: 1, choiceIds: ['a'] }, k);
-    await new Promise((r) => setTimeout(r, 150));
+    await w.held();
     const twin = await answer(w.me, c.id, { version: 1, choiceIds: ['a'] }, k);
     assert.equal(twin.status, 409);
     assert.equal(twin.json.code, 'idempotency_in_progress');

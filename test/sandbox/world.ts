@@ -1,6 +1,7 @@
 // A sandbox world for the core tests: a manual-clock sandbox, a computer with an assistant, agents,
 // a person signed in for real (device flow + DPoP) and short-hands for the control surface.
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
+import { until } from '../helpers/until';
 import { call, makeMachine, signIn, type Answer, type Machine, type SignedIn, type SignInOptions } from './helpers';
 
 export const ALL_SCOPES = [
@@ -21,6 +22,8 @@ export interface World {
   ctl(method: string, path: string, body?: unknown): Promise<Answer>;
   card(fields?: Record<string, unknown>): Promise<{ id: string; version: number; [k: string]: unknown }>;
   advance(ms: number): Promise<void>;
+  /** Resolves once the sandbox holds a response back by a delayMs fault (its work done, its finish waiting). */
+  held(): Promise<void>;
   signIn(opts?: SignInOptions): Promise<SignedIn>;
   close(): Promise<void>;
 }
@@ -59,6 +62,7 @@ export async function makeWorld(o: { manualClock?: boolean } = {}): Promise<Worl
         if (r.status !== 200) throw new Error(`refresh: ${r.status} ${r.text}`);
       }
     },
+    held: async () => { await until('a response held by a delayMs fault', () => sb.sandbox.faults.holding > 0, 20_000, 2); },
     signIn: (opts = {}) => signIn(url, { now, ...opts }),
     close: () => sb.close(),
   };

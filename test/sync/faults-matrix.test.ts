@@ -201,21 +201,34 @@ describe('faults: the fault matrix', () => {
   });
 
   it('a slow answer past the client timeout: the retry with the same key learns the outcome; heard once', async () => {
-    // A client whose transport gives up after 300 ms (the real one waits 45 s; same code path).
-    const transport = new CountingTransport(createTransport({ dispatcher: new Agent({ headersTimeout: 300, bodyTimeout: 300 }) }));
+    // Answers go through a transport that gives up after 300 ms (the real one waits 45 s; same
+    // code path); everything else through a patient one, so a slow read on a busy machine is not
+    // a fault of this test's making.
+    const short = createTransport({ dispatcher: new Agent({ headersTimeout: 300, bodyTimeout: 300 }) });
+    const patient = createTransport();
+    const isAnswer = (url: string) => /\/v1\/cards\/[^/]+\/answer$/.test(new URL(url).pathname);
+    const transport = new CountingTransport({
+      send: (req) => (isAnswer(req.url) ? short : patient).send(req),
+      close: async () => { await short.close(); await patient.close(); },
+    });
     const core = w.core({ transport });
     w.transports.push(transport);
-    await signInCore(w, core); // not focused: no long-poll that the short timeout would cut
+    await signInCore(w, core);
     const c = await shown(core);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, delayMs: 1500, times: 1 });
     const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['b'] } });
-    const r = await drive(w, p.send(), 300);
+    const sending = p.send();
+    const tries = () => transport.log.filter((l) => l.path === `/v1/cards/${c.id}/answer`);
+    // States, not time: the sandbox holds the first answer, the client gives up on it, then the
+    // sandbox finishes it (stores its result for the key). Only then does the retry go out.
+    await eventually(() => w.sb.sandbox.faults.holding === 1);
+    await eventually(() => tries()[0]?.status === 'error');
+    await eventually(() => w.sb.sandbox.faults.holding === 0);
+    const r = await drive(w, sending, 300);
     assert.ok(r.ok, `the press ends well: ${r.ok ? '' : String(r.error)}`);
-    const tries = transport.log.filter((l) => l.path === `/v1/cards/${c.id}/answer`);
-    assert.equal(tries[0]!.status, 'error', 'the first try timed out in the client');
-    assert.ok(tries.length >= 2);
-    assert.deepEqual([...new Set(tries.map((t) => t.headers['idempotency-key']))], [p.idempotencyKey]);
-    await new Promise((res) => setTimeout(res, 1600)); // the slow first answer finishes on the sandbox
+    assert.equal(tries()[0]!.status, 'error', 'the first try timed out in the client');
+    assert.ok(tries().length >= 2);
+    assert.deepEqual([...new Set(tries().map((t) => t.headers['idempotency-key']))], [p.idempotencyKey]);
     await w.timers.advance(6000);
     const h = await heard(w, c.id);
     assert.equal(h.length, 1, 'heard exactly once');

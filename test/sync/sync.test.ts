@@ -268,6 +268,9 @@ describe('sync: live card model against the sandbox', () => {
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/assistants', status: 429, retryAfter: 7, times: 1 });
     let done = false;
     void core.assistants.refresh().then(() => (done = true));
+    // The 429 has come back (the request begins after a proof is signed, which a busy machine can
+    // make outlast a settle), and the client has taken it in.
+    await eventually(() => core.transport.log.some((l) => l.path === '/v1/assistants' && l.status === 429));
     await settle(w.transports);
     const count = () => core.transport.log.filter((l) => l.path === '/v1/assistants').length;
     const n = count();
@@ -290,6 +293,7 @@ describe('sync: live card model against the sandbox', () => {
     let doneA = false;
     let doneB = false;
     void core.cards.whole(a.id).then(() => (doneA = true));
+    await eventually(() => core.transport.log.some((l) => l.path === `/v1/cards/${a.id}` && l.status === 429));
     await settle(w.transports);
     await w.timers.advance(380);
     void core.cards.whole(b.id).then(() => (doneB = true));
