@@ -98,7 +98,10 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       const item = new vscode.TreeItem(plainText(assistant.name, 80) || vscode.l10n.t('(no name)'),
         assistant.agents.length ? (live ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed)
           : vscode.TreeItemCollapsibleState.None);
-      item.id = `a:${assistant.id}`;
+      // VS Code keeps an item's expansion by its id and applies collapsibleState only to an id it
+      // has not seen: an assistant first shown idle (collapsed) would stay shut when it goes
+      // live. Live and idle are two ids, so one that comes alive opens with its live sessions.
+      item.id = `a:${assistant.id}${live ? ':live' : ''}`;
       const open = assistant.agents.reduce((n, g) => n + g.openCards, 0);
       // Short enough for a narrow side bar; the open count is on each agent and in the tooltip.
       item.description = [plainText(assistant.appName || assistant.app, 40), plainText(assistant.machine.name, 40)].filter(Boolean).join(' · ');
@@ -120,7 +123,7 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       const terminal = this.matcher.terminalFor({ assistantId: el.assistantId, agentId: agent.id });
       const item = new vscode.TreeItem(plainText(agent.name, 80) || vscode.l10n.t('(no name)'), agent.liveSessions.length
         ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-      item.id = `g:${el.assistantId}/${agent.id}`;
+      item.id = `g:${el.assistantId}/${agent.id}${agent.liveSessions.length ? ':live' : ''}`; // as for the assistant
       const state = plainText(agent.state, 20);
       const when = state === 'live' ? 'live' : agent.liveAt ? `${state}, live ${ago(agent.liveAt, this.now())}` : state;
       item.description = [when, `${agent.openCards} open`].join(' · ');

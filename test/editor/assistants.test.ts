@@ -110,6 +110,22 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     }
   });
 
+  it('an assistant first shown idle (collapsed) opens when it goes live, showing its live session', async function () {
+    if (!driverAvailable()) this.skip(); // what is expanded is the workbench's to say
+    // Found by a busy CI run: an assistant the view drew before its session went live stayed
+    // shut, because VS Code keeps an item's expansion by its id.
+    const a = await w.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'waking', app: 'codex', machineId: w.machineId });
+    const g = await w.sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: a.id, name: 'main' });
+    await vscode.commands.executeCommand('assistantCards.assistants.focus');
+    await until('the idle assistant in the model', async () => { await core().assistants.refresh(); return named('waking'); });
+    const row = '#workbench\\.parts\\.sidebar .monaco-list-row[aria-level="1"]:has-text("waking")';
+    await driver.waitFor({ selector: `${row}[aria-expanded="false"]` });
+    await w.sb.control('POST', '/_sandbox/sessions', { agentId: g.id, cwd: '/tmp/came-alive-here' });
+    await until('the session in the model', async () => { await core().assistants.refresh(); return sessionOf('waking'); });
+    await driver.waitFor({ selector: `${row}[aria-expanded="true"]` });
+    await driver.waitFor({ selector: '#workbench\\.parts\\.sidebar .monaco-list-row:has-text("came-alive-here")' });
+  });
+
   it('clicking an assistant, an agent or a session focuses its terminal; so does "Go to terminal" on a card', async () => {
     await click(nodeOf('two', 'assistant'));
     await until('terminal two active', () => vscode.window.activeTerminal === two);
