@@ -121,9 +121,10 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     if (el.kind === 'agent') {
       if (!agent) return gone('(gone)');
       const terminal = this.matcher.terminalFor({ assistantId: el.assistantId, agentId: agent.id });
-      const item = new vscode.TreeItem(plainText(agent.name, 80) || vscode.l10n.t('(no name)'), agent.liveSessions.length
+      const live = agent.liveSessions.length > 0;
+      const item = new vscode.TreeItem(plainText(agent.name, 80) || vscode.l10n.t('(no name)'), live
         ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-      item.id = `g:${el.assistantId}/${agent.id}${agent.liveSessions.length ? ':live' : ''}`; // as for the assistant
+      item.id = `g:${el.assistantId}/${agent.id}${live ? ':live' : ''}`; // as for the assistant
       const state = plainText(agent.state, 20);
       const when = state === 'live' ? 'live' : agent.liveAt ? `${state}, live ${ago(agent.liveAt, this.now())}` : state;
       item.description = [when, `${agent.openCards} open`].join(' · ');

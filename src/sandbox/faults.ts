@@ -25,8 +25,23 @@ export const FAULTABLE = ['/v1', '/oauth', '/in/'];
 export class Faults {
   private list: Fault[] = [];
   private nextId = 1;
+  private held = 0;
+
   /** Responses held back by a delayMs fault right now (their work done, their finish not yet). */
-  holding = 0;
+  get holding(): number {
+    return this.held;
+  }
+
+  /** Holds a response `ms` before its finish runs, counted in `holding` until the finish is done. */
+  async hold(ms: number, finish: () => void): Promise<void> {
+    this.held++;
+    try {
+      await new Promise((r) => setTimeout(r, ms));
+      finish();
+    } finally {
+      this.held--;
+    }
+  }
 
   reset(): void {
     this.list = [];

@@ -230,15 +230,10 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
       }
     }
     const fault = faultOf.get(req);
-    // Held: the work is done, its finish (the idempotent answer, the card's write lock) waits.
-    const held = fault?.delayMs ?? 0;
-    if (held > 0) faults.holding++;
-    try {
-      if (held > 0) await new Promise((r) => setTimeout(r, held));
-      runFinishers(req, reply.statusCode, payload, String(reply.getHeader('content-type') ?? 'application/json'));
-    } finally {
-      if (held > 0) faults.holding--;
-    }
+    // The work is done; its finish (the idempotent answer, the card's write lock) may be held.
+    const finish = () => runFinishers(req, reply.statusCode, payload, String(reply.getHeader('content-type') ?? 'application/json'));
+    if (fault?.delayMs) await faults.hold(fault.delayMs, finish);
+    else finish();
     if (fault?.drop) {
       // The work is done and recorded; the answer is lost on the way.
       req.raw.socket?.destroy();

@@ -124,6 +124,7 @@ const answerFor = (route: keyof typeof validBodies): fc.Arbitrary<Answer> =>
 
 // One seed for every run, so a failure comes back the same on the next run (FUZZ_SEED tries others).
 const SEED = Number(process.env.FUZZ_SEED ?? 20261126);
+const runs = (numRuns: number) => ({ numRuns, seed: SEED });
 
 describe('fuzzed server answers: typed errors, never a crash, the model keeps working', function () {
   this.timeout(120_000);
@@ -164,11 +165,11 @@ describe('fuzzed server answers: typed errors, never a crash, the model keeps wo
   }
 
   it('reads: listCards, getCard, changes, me, assistants', async () => {
-    await fc.assert(fc.asyncProperty(answerFor('cards'), async (a) => { srv.state.next = a; await check(() => api.listCards({ status: 'pending' }), CardList); }), { numRuns: 120, seed: SEED });
-    await fc.assert(fc.asyncProperty(answerFor('card'), async (a) => { srv.state.next = a; await check(async () => ({ card: await api.getCard('req_fuzz1') }), CardEnvelope); }), { numRuns: 120, seed: SEED });
-    await fc.assert(fc.asyncProperty(answerFor('changes'), async (a) => { srv.state.next = a; await check(() => api.changes({ after: 'c0' }), ChangeList); }), { numRuns: 80, seed: SEED });
-    await fc.assert(fc.asyncProperty(answerFor('me'), async (a) => { srv.state.next = a; await check(() => api.me(), Me); }), { numRuns: 60, seed: SEED });
-    await fc.assert(fc.asyncProperty(answerFor('assistants'), async (a) => { srv.state.next = a; await check(async () => ({ assistants: await api.assistants() }), AssistantList); }), { numRuns: 60, seed: SEED });
+    await fc.assert(fc.asyncProperty(answerFor('cards'), async (a) => { srv.state.next = a; await check(() => api.listCards({ status: 'pending' }), CardList); }), runs(120));
+    await fc.assert(fc.asyncProperty(answerFor('card'), async (a) => { srv.state.next = a; await check(async () => ({ card: await api.getCard('req_fuzz1') }), CardEnvelope); }), runs(120));
+    await fc.assert(fc.asyncProperty(answerFor('changes'), async (a) => { srv.state.next = a; await check(() => api.changes({ after: 'c0' }), ChangeList); }), runs(80));
+    await fc.assert(fc.asyncProperty(answerFor('me'), async (a) => { srv.state.next = a; await check(() => api.me(), Me); }), runs(60));
+    await fc.assert(fc.asyncProperty(answerFor('assistants'), async (a) => { srv.state.next = a; await check(async () => ({ assistants: await api.assistants() }), AssistantList); }), runs(60));
     assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
   });
 
@@ -176,7 +177,7 @@ describe('fuzzed server answers: typed errors, never a crash, the model keeps wo
     await fc.assert(fc.asyncProperty(answerFor('card'), async (a) => {
       srv.state.next = a;
       await check(() => api.answer('req_fuzz1', { version: 3, choiceIds: ['a'] }, { idempotencyKey: 'k-fuzz', stillWaiting: () => true }), undefined);
-    }), { numRuns: 80, seed: SEED });
+    }), runs(80));
   });
 
   it('the card model keeps its cards through fuzzed answers and works again when the service answers well', async () => {
@@ -195,7 +196,7 @@ describe('fuzzed server answers: typed errors, never a crash, the model keeps wo
       // Whatever it holds, the model answers its questions without throwing.
       for (const g of ['pending', 'agent', 'snoozed', 'delegated', 'done'] as const) model.list(g);
       model.counts();
-    }), { numRuns: 80, seed: SEED });
+    }), runs(80));
     // The service answers well again (and any rate-limit pause has passed): the model follows.
     api.pauses.clear();
     const fresh = { ...validCard, id: 'req_fuzz2', title: 'After the storm', version: 1 };
