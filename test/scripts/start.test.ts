@@ -64,9 +64,13 @@ describe('npm start (code-server, Playwright)', function () {
     const input = page.locator('.quick-input-widget input');
     for (let attempt = 1; ; attempt++) {
       await page.keyboard.press('F1');
-      const shown = await input.waitFor({ timeout: 5_000 }).then(() => true, (e: Error) => { if (attempt >= 3) throw e; return false; });
-      if (shown) break;
-      console.log(`      (F1 opened no palette in 5 s; pressing it again)`);
+      try {
+        await input.waitFor({ timeout: 5_000 });
+        break;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        console.log(`      (F1 opened no palette in 5 s; pressing it again)`);
+      }
     }
     await input.fill(`>${command}`);
     await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
