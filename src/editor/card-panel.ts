@@ -2,10 +2,8 @@
 // every request; the webview only renders and reports presses (typed messages, `ready` handshake).
 import * as vscode from 'vscode';
 import type { Card } from '../api/schemas';
-import type { ClientCore, Press, PressAction, UserGesture } from '../sync';
-import { afterPress } from './after-press';
-import type { Outcome } from './press-runner';
-import { runPress } from './press-runner';
+import type { ClientCore, PressAction, UserGesture } from '../sync';
+import { noteAnswered } from './context-keys';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
 import { answerSummary } from './shared/answer-summary';
@@ -125,10 +123,9 @@ export class CardPanel extends DisposableBase {
   private card: Card | undefined;
   /** Versions this webview was sent: a press may only name one of these. */
   private readonly shownVersions = new Set<number>();
-  private undoUntil: string | undefined;
   private busy = false;
-  /** The press being sent; cancelled when the panel closes (the person moved on: no more retries). */
-  private inFlight: Press | undefined;
+  /** Aborted when the panel closes: the person moved on, the press being sent retries no more. */
+  private readonly movedOn = new AbortController();
   private ready = false;
   /** Whether the connection was online when the card was last shown (canAct follows it). */
   private shownOnline: boolean | undefined;
@@ -155,9 +152,7 @@ export class CardPanel extends DisposableBase {
 
   override dispose(): void {
     if (this.isDisposed) return;
-    this.inFlight?.cancel();
-    this.inFlight = undefined;
-    clearTimeout(this.holdTimer);
+    this.movedOn.abort();
     super.dispose();
     this.panel.dispose();
     for (const l of this.disposeListeners) l();
@@ -198,8 +193,6 @@ export class CardPanel extends DisposableBase {
       if (this.isDisposed) return;
       this.card = card;
       this.panel.title = plainText(card.title, 40) || vscode.l10n.t('Card');
-      if (this.undoUntil && Date.parse(this.undoUntil) <= Date.now()) this.undoUntil = undefined;
-      if (card.status !== 'answered' && card.status !== 'delegated') this.undoUntil = undefined;
       if (this.ready) this.postCard(changedSinceAnswer);
     } catch (e) {
       const code = (e as { code?: string }).code;
@@ -229,12 +222,18 @@ export class CardPanel extends DisposableBase {
       ...(draft ? { draft } : {}),
       timeZone: this.deps.timeZone(),
       canAct: this.canAct(),
-      ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}),
+      ...this.hold(),
       nowMs: Date.now(),
       ...(sentWords ? { sentWords } : {}),
       allowed,
       ...(notAllowed ? { notAllowed } : {}),
     });
+  }
+
+  /** The hold as the model keeps it (one clock for every view), while it runs. */
+  private hold(): { undoUntil?: string } {
+    const until = this.deps.core.cards.holdUntil(this.cardId);
+    return until !== undefined && until > Date.now() ? { undoUntil: new Date(until).toISOString() } : {};
   }
 
   private post(m: ToWebview): void {
@@ -321,38 +320,34 @@ export class CardPanel extends DisposableBase {
     this.busy = true;
     this.post({ type: 'busy', action: m.type });
     try {
-      const seen = { id: this.cardId, version: m.version, ...(card?.highStakes ? { highStakes: true } : {}), ...(card?.url ? { url: card.url } : {}) };
-      const out: Outcome = await runPress(this.deps.core, gesture, seen, toAction(m, card, this.deps.timeZone()), this.deps.log, {
-        onPress: (p) => { this.inFlight = p; },
-      });
-      this.inFlight = undefined;
+      if (!card) return undefined;
+      // The card as this webview showed it at the version the press names (an Undo names the answer's).
+      const out = await this.deps.core.act(gesture, { ...card, version: m.version }, toAction(m, this.deps.timeZone()), { signal: this.movedOn.signal });
       if (this.isDisposed) return undefined;
       if (out.ok) {
-        this.undoUntil = m.type === 'answer' || m.type === 'gotIt' || m.type === 'delegate' ? localDeadline(out.value.undoUntil) : undefined;
-        // The tree shows what the panel shows, at the same moment: the model takes the result now.
-        if (card) this.deps.core.cards.upsert(afterPress(card, m.type, out.value, this.undoUntil));
+        noteAnswered(out);
         // The result is shown with its version: an Undo pressed before the reload names it.
-        this.shownVersions.add(out.value.version);
+        this.shownVersions.add(out.result.version);
         const answered = m.type === 'answer' ? answerSummary(card, m.body)
           : m.type === 'message' ? vscode.l10n.t('You wrote: {0}', m.body)
             // When the helper hears it: the delegate answer's `hears`, in words.
-            : m.type === 'delegate' ? hearsWords(out.value.hears, this.helperName(m.assistantId, m.agentId)) : '';
+            : m.type === 'delegate' ? hearsWords(out.result.hears, this.helperName(m.assistantId, m.agentId)) : '';
         const done = this.reply({
-          type: 'done', action: m.type, message: DONE[m.type], version: out.value.version,
-          ...(this.undoUntil ? { undoUntil: this.undoUntil } : {}), nowMs: Date.now(), ...(answered ? { answered } : {}),
+          type: 'done', action: m.type, message: DONE[m.type], version: out.result.version,
+          ...this.hold(), nowMs: Date.now(), ...(answered ? { answered } : {}),
         });
         if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);
-        if (m.type === 'message' && out.value.messageId) await this.rememberWords(out.value.messageId, m.body);
-        this.busy = false; // the person may press Undo while the card is read again
-        this.readWhenHoldEnds();
-        await this.load();
+        if (m.type === 'message' && out.result.messageId) await this.rememberWords(out.result.messageId, m.body);
+        this.busy = false; // the person may press Undo while the card is shown again
+        // The model holds the card the press left; show it (the core reads it whole once more).
+        await this.load(false, out.card);
         return done;
       } else {
         const p = out.problem;
         const shown = this.reply({ type: 'problem', action: m.type, problem: problemMessage(p.code, p) });
         // The card changed: show the new version and ask again. Nothing is resent.
         if (p.code === 'version_conflict' || p.code === 'area_change') await this.load(true, p.fresh);
-        else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout') await this.load();
+        else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout' && p.code !== 'cancelled') await this.load();
         return shown;
       }
     } finally {
@@ -365,15 +360,6 @@ export class CardPanel extends DisposableBase {
     const a = this.deps.core.assistants.list().find((x) => x.id === assistantId);
     const g = a?.agents.find((x) => x.id === agentId);
     return plainText(`${a?.name ?? assistantId}${agentId ? ` · ${g?.name ?? agentId}` : ''}`, 80);
-  }
-
-  /** A notice closes when its hold ends: read it then, so every view drops it at that moment. */
-  private holdTimer: ReturnType<typeof setTimeout> | undefined;
-  private readWhenHoldEnds(): void {
-    clearTimeout(this.holdTimer);
-    const end = this.undoUntil ? Date.parse(this.undoUntil) : NaN;
-    if (Number.isNaN(end)) return;
-    this.holdTimer = setTimeout(() => { if (!this.isDisposed) this.cardChanged(); }, Math.max(0, end - Date.now()) + 200);
   }
 
   /** The history names a message by its id only: keep the words sent from here (the last 50). */
@@ -406,7 +392,7 @@ const DONE: Record<ActionMessage['type'], string> = {
   takeBack: vscode.l10n.t('Taken back: it waits on you again.'),
 };
 
-function toAction(m: ActionMessage, card: Card | undefined, timeZone: string): PressAction {
+function toAction(m: ActionMessage, timeZone: string): PressAction {
   switch (m.type) {
     case 'answer': return { type: 'answer', answer: m.body };
     // Closing a notice: its own press, with its version and nothing else.
@@ -421,18 +407,6 @@ function toAction(m: ActionMessage, card: Card | undefined, timeZone: string): P
     };
     case 'takeBack': return { type: 'takeBack' };
   }
-}
-
-/**
- * The service's undoUntil on this computer's clock. The hold is 5 s; when the two clocks disagree
- * by more than that (a computer clock minutes off), count the 5 s from now instead.
- */
-export function localDeadline(undoUntil: string | undefined, now = Date.now()): string | undefined {
-  if (!undoUntil) return undefined;
-  const t = Date.parse(undoUntil);
-  if (Number.isNaN(t)) return undefined;
-  const left = t - now;
-  return new Date(now + (left >= 0 && left <= 6_000 ? left : 5_000)).toISOString();
 }
 
 export const draftKey = (cardId: string) => `assistantCards.draft.${cardId}`;

@@ -6,18 +6,18 @@
 import * as vscode from 'vscode';
 import { say } from './say';
 import type { Card, CardListEntry } from '../api/schemas';
-import type { ClientCore, PressAction } from '../sync';
+import type { ClientCore, PressAction, PressOutcome } from '../sync';
 import type { CardsTree } from './cards-tree';
 import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
 import { pickFilter } from './filter-pick';
 import { allowedNow, setGrantContext } from './grant';
 import { isSignedIn, type LiveParts } from './live-parts';
 import type { Log } from './log';
-import { runPress, type Outcome } from './press-runner';
+import { noteAnswered } from './context-keys';
 import { scopeSetting } from './scope';
 import { isCardId, waitsOnYou } from './shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from './shared/command-names';
-import { secondsLeft } from './shared/format';
+import { hearsIn } from './shared/format';
 import { hearsWords } from './shared/hand-over';
 import { plainText } from './shared/plain-text';
 import { problemMessage, problemText } from './shared/problem-messages';
@@ -161,10 +161,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     return true;
   };
 
-  /** Mints the gesture now (the person just finished the pick) and sends the press once. */
-  const press = async (core: ClientCore, card: Card, action: PressAction, source: string): Promise<Outcome> => {
+  /** Mints the gesture now (the person just finished the pick) and presses through the one path. */
+  const press = async (core: ClientCore, card: Card, action: PressAction, source: string): Promise<PressOutcome> => {
     const gesture = core.gestures.fromUiEvent(`palette:${source}`);
-    const out = await runPress(core, gesture, { id: card.id, version: card.version, ...(card.highStakes ? { highStakes: true } : {}), ...(card.url ? { url: card.url } : {}) }, action, log);
+    const out = await core.act(gesture, card, action);
+    noteAnswered(out);
     if (!out.ok) {
       const p = problemMessage(out.problem.code, out.problem);
       const buttons = out.problem.code === 'version_conflict' ? [vscode.l10n.t('Open Card')] : out.problem.code === 'high_stakes' ? [vscode.l10n.t('Open in Browser')] : [];
@@ -182,16 +183,15 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     await vscode.env.openExternal(vscode.Uri.parse(safe, true));
   };
 
-  const afterAnswer = (core: ClientCore, out: Outcome, card: Card) => {
+  const afterAnswer = (core: ClientCore, out: PressOutcome, card: Card) => {
     if (!out.ok) return;
-    const undoUntil = out.value.undoUntil;
-    const left = secondsLeft(undoUntil, Date.now());
+    const left = hearsIn(out.holdUntil, Date.now());
     void say.info(
       vscode.l10n.t('Assistant Cards: answered "{0}". The assistant hears it in {1} s.', plainText(card.title, 60), left), vscode.l10n.t('Undo'),
     ).then(async (x) => {
       if (x !== vscode.l10n.t('Undo')) return;
       // The version this message told of; a card changed since is refused, never undone unseen.
-      await press(core, { ...card, version: out.value.version }, { type: 'undo' }, 'undo');
+      await press(core, out.card, { type: 'undo' }, 'undo');
     });
   };
 
@@ -271,7 +271,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         const until = await pickLater(host.timeZone());
         if (!until) return;
         const out = await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
-        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: in Later until {0}.', new Date(out.value.until ?? until).toLocaleString()));
+        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: in Later until {0}.', new Date(out.result.until ?? until).toLocaleString()));
       },
     },
     back: {
@@ -295,11 +295,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         // When the helper hears it (the answer's `hears`), and the 5 s to take it back, as with Undo.
         const takeBack = vscode.l10n.t('Take Back');
         // The words that matter first: a notification shows about 100 characters.
-        void say.info(vscode.l10n.t('Assistant Cards: {0} Handed over: "{1}".', hearsWords(out.value.hears, to.helperName), plainText(card.title, 60)), takeBack)
+        void say.info(vscode.l10n.t('Assistant Cards: {0} Handed over: "{1}".', hearsWords(out.result.hears, to.helperName), plainText(card.title, 60)), takeBack)
           .then(async (x) => {
             if (x !== takeBack) return;
             // The version this message told of; a card changed since is refused, never taken back unseen.
-            const back = await press(core, { ...card, version: out.value.version }, { type: 'takeBack' }, 'takeBack');
+            const back = await press(core, out.card, { type: 'takeBack' }, 'takeBack');
             if (back.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
           });
       },

@@ -49,3 +49,8 @@ export function setContext(key: (typeof CONTEXT)[keyof typeof CONTEXT], value: u
   last.set(key, value);
   void vscode.commands.executeCommand('setContext', key, value);
 }
+
+/** The walkthrough's "answer a card" step is done once a press answered one, from any place. */
+export function noteAnswered(out: { ok: boolean; action?: string }): void {
+  if (out.ok && (out.action === 'answer' || out.action === 'gotIt')) setContext(CONTEXT.answered, true);
+}

@@ -9,13 +9,11 @@
 import * as vscode from 'vscode';
 import type { Card, CardListEntry } from '../api/schemas';
 import type { ClientCore } from '../sync';
-import { afterPress } from './after-press';
-import { localDeadline } from './card-panel';
+import { noteAnswered } from './context-keys';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
-import { runPress } from './press-runner';
 import { say } from './say';
-import { secondsLeft } from './shared/format';
+import { hearsIn } from './shared/format';
 import { thisComputer } from './shared/this-computer';
 import { answeredText, buttonSet, isReturn, notificationText, notifySetting, wantsNotification, type AnswerButton } from './shared/notify-rules';
 import { problemMessage, problemText } from './shared/problem-messages';
@@ -83,10 +81,7 @@ export class CardNotifier extends DisposableBase {
   /** The person pressed an answer in the notification: this runs inside that click, for the version it showed. */
   private async answer(shown: Card, button: AnswerButton): Promise<void> {
     const gesture = this.core.gestures.fromUiEvent('notification:answer');
-    const held = this.core.cards.get(shown.id);
-    // Changed since the notification showed it: nothing is sent; the person looks again.
-    if (!held || held.version !== shown.version) return this.changed(shown.id);
-    const out = await runPress(this.core, gesture, { id: shown.id, version: shown.version }, { type: 'answer', answer: button.answer }, this.log);
+    const out = await this.core.act(gesture, shown, { type: 'answer', answer: button.answer });
     if (!out.ok) {
       if (out.problem.code === 'version_conflict') return this.changed(shown.id);
       const buttons = [vscode.l10n.t('Open')];
@@ -94,27 +89,23 @@ export class CardNotifier extends DisposableBase {
       if (x) this.open(shown.id);
       return;
     }
-    const undoUntil = localDeadline(out.value.undoUntil);
-    this.core.cards.upsert(afterPress(shown, 'answer', out.value, undoUntil));
+    noteAnswered(out);
     const undo = { title: vscode.l10n.t('Undo') };
-    const x = await say.choose(answeredText(shown, button.said ?? button.label, secondsLeft(undoUntil, Date.now())), undo);
-    if (x === undo) await this.undo(shown, out.value.version, undoUntil);
+    const x = await say.choose(answeredText(shown, button.said ?? button.label, hearsIn(out.holdUntil, Date.now())), undo);
+    if (x === undo) await this.undo(out.card);
   }
 
   /** Undo from the notification that told of the answer: for the version that answer made. */
-  private async undo(shown: Card, answeredVersion: number, undoUntil: string | undefined): Promise<void> {
+  private async undo(answered: Card): Promise<void> {
     const gesture = this.core.gestures.fromUiEvent('notification:undo');
-    if (undoUntil && Date.parse(undoUntil) <= Date.now()) {
+    const until = this.core.cards.holdUntil(answered.id);
+    if (until === undefined || until <= Date.now()) {
       void say.info(vscode.l10n.t('Assistant Cards: the 5 s to undo are over; the assistant has the answer.'));
       return;
     }
-    const out = await runPress(this.core, gesture, { id: shown.id, version: answeredVersion }, { type: 'undo' }, this.log);
-    if (out.ok) {
-      this.core.cards.upsert(afterPress({ ...shown, status: 'answered', version: answeredVersion }, 'undo', out.value, undefined));
-      void say.info(vscode.l10n.t('Assistant Cards: undone; the card waits on you again.'));
-    } else {
-      void say.error(vscode.l10n.t('Assistant Cards: {0}', problemText(problemMessage(out.problem.code, out.problem))));
-    }
+    const out = await this.core.act(gesture, answered, { type: 'undo' });
+    if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: undone; the card waits on you again.'));
+    else void say.error(vscode.l10n.t('Assistant Cards: {0}', problemText(problemMessage(out.problem.code, out.problem))));
   }
 
   private changed(id: string): void {

@@ -9,6 +9,7 @@ import type { Card, CardListEntry, CardStatus, Change } from '../api/schemas';
 import { filterQuery, isFilterEmpty, isLight, wholePasses } from './card-filter';
 import type { CardFilter } from './card-filter';
 import type { CardModelView, CardScope, Counts, Group } from './contract';
+import { holdDeadline } from './hold';
 
 
 const LIVE_STATUSES: CardStatus[] = ['pending', 'snoozed', 'delegated'];
@@ -50,6 +51,8 @@ export interface CardModelOptions {
   readCard?: (id: string, o: { byPerson: boolean; signal?: AbortSignal }) => Promise<Card>;
   /** What `refresh()` does (the session: a full read that reports offline/online); default a full read. */
   refresh?: () => Promise<void>;
+  /** This computer's clock and how far the service's is off it: holds are kept on this computer's clock (hold.ts). */
+  holdClock?: { now(): number; skewMs(): number };
 }
 
 export class CardModel implements CardModelView {
@@ -71,6 +74,11 @@ export class CardModel implements CardModelView {
   private filter: CardFilter = {};
   private matching: Set<string> | undefined;
   private filterGeneration = 0;
+
+  /** Each card's hold on this computer's clock, for the version it was set for (hold.ts). */
+  private holds = new Map<string, { version: number; until: number }>();
+  /** Cards as a press left them, built here, not read: the read that follows is told as a change. */
+  private provisional = new Set<string>();
 
   private readonly addedE = new Emitter<CardListEntry>();
   private readonly changedE = new Emitter<{ card: CardListEntry; previous: CardListEntry }>();
@@ -103,6 +111,39 @@ export class CardModel implements CardModelView {
 
   get(id: string): CardListEntry | undefined {
     return this.entries.get(id)?.card;
+  }
+
+  /** When the card's hold (the 5 s to undo or take back) ends, on this computer's clock; undefined when none runs. */
+  holdUntil(id: string): number | undefined {
+    const card = this.entries.get(id)?.card;
+    const hold = this.holds.get(id);
+    if (!card || !hold || hold.version !== card.version || (card.status !== 'answered' && card.status !== 'delegated')) return undefined;
+    return hold.until;
+  }
+
+  /**
+   * The card a press left (press-path.ts), with its hold already on this computer's clock: it
+   * replaces what the model held in one write, so every view moves at once.
+   */
+  takePressed(card: Card, holdUntil: number | undefined): void {
+    if (holdUntil !== undefined) this.holds.set(card.id, { version: card.version, until: holdUntil });
+    this.upsert(card);
+    this.provisional.add(card.id);
+  }
+
+  /**
+   * A card as the model keeps it: its `undoUntil` on this computer's clock. Converted once per
+   * version, so a read of the version a press left keeps the press's deadline.
+   */
+  private onLocalClock<T extends CardListEntry>(card: T): T {
+    const undoUntil = 'undoUntil' in card && typeof card.undoUntil === 'string' ? card.undoUntil : undefined;
+    if (!undoUntil) return card;
+    const known = this.holds.get(card.id);
+    const clock = this.o.holdClock ?? { now: () => Date.now(), skewMs: () => 0 };
+    const until = known && known.version === card.version ? known.until : holdDeadline(undoUntil, clock.skewMs(), clock.now(), false);
+    if (until === undefined) return card;
+    this.holds.set(card.id, { version: card.version, until });
+    return { ...card, undoUntil: new Date(until).toISOString() };
   }
 
   groupOf(id: string): Group | undefined {
@@ -179,7 +220,7 @@ export class CardModel implements CardModelView {
 
   /** The person opened the card: their read. */
   async whole(id: string): Promise<Card> {
-    const card = await this.readOne(id, true, undefined);
+    const card = this.onLocalClock(await this.readOne(id, true, undefined));
     this.upsert(card);
     return card;
   }
@@ -220,8 +261,9 @@ export class CardModel implements CardModelView {
     return this.o.api.getCard(id, { signal, byPerson });
   }
 
-  /** A whole card read elsewhere (a press's answer, a conflict's fresh card). */
-  upsert(card: Card): void {
+  /** A whole card read elsewhere (a conflict's fresh card, a read by id). */
+  upsert(read: Card): void {
+    const card = this.onLocalClock(read);
     this.touched.set(card.id, ++this.touchSeq);
     if (!this.inScope(card) || (card.status === 'done' && !this.doneLoaded)) {
       this.remove(card.id);
@@ -231,8 +273,9 @@ export class CardModel implements CardModelView {
     const group = groupOf(card);
     if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
     this.entries.set(card.id, { card, group });
+    const wasBuilt = this.provisional.delete(card.id);
     if (!prev) this.addedE.fire(card);
-    else if (differs(prev.card, card) || prev.group !== group) this.changedE.fire({ card, previous: prev.card });
+    else if (wasBuilt || differs(prev.card, card) || prev.group !== group) this.changedE.fire({ card, previous: prev.card });
     this.updateCounts();
   }
 
@@ -241,6 +284,8 @@ export class CardModel implements CardModelView {
     const prev = this.entries.get(id);
     if (!prev) return;
     this.entries.delete(id);
+    this.holds.delete(id);
+    this.provisional.delete(id);
     this.removedE.fire({ id, previous: prev.card });
     this.updateCounts();
   }
@@ -250,6 +295,8 @@ export class CardModel implements CardModelView {
     for (const id of [...this.entries.keys()]) this.remove(id);
     this.order.clear();
     this.touched.clear();
+    this.holds.clear();
+    this.provisional.clear();
     this.matching = undefined;
     this.doneLoaded = false;
   }
@@ -311,7 +358,7 @@ export class CardModel implements CardModelView {
       const prev = this.entries.get(card.id);
       // Keep a whole card we hold when the list only sent the lighter form of the same version.
       const keep = prev && prev.card.version === card.version && isLight(card) && !isLight(prev.card);
-      const next = keep ? prev.card : withKnownAsker(card, prev?.card);
+      const next = keep ? prev.card : withKnownAsker(this.onLocalClock(card), prev?.card);
       const group = groupOf(next);
       if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
       this.entries.set(card.id, { card: next, group });

@@ -56,8 +56,11 @@ export interface CardModelView extends CardEvents {
   refresh(): Promise<void>;
   /** Done cards are loaded only when asked (the tree expands the group). */
   loadDone(): Promise<void>;
-  /** A card as a press's answer left it: every view shows it at once, before any read. */
-  upsert(card: Card): void;
+  /**
+   * When the card's hold (the 5 s to undo or take back) ends, on this computer's clock; undefined
+   * when none runs. The model keeps every card's `undoUntil` on this clock too (sync/hold.ts).
+   */
+  holdUntil(id: string): number | undefined;
   /** The person's card filter, sent to the service as the list's query filters (card-filter.ts). */
   getFilter(): CardFilter;
   setFilter(filter: CardFilter): Promise<void>;
@@ -86,6 +89,10 @@ export interface AssistantsView {
  */
 export type { UserGesture, Press, PressAction, SeenCard } from './press';
 import type { UserGesture, Press, PressAction, SeenCard } from './press';
+export type { PressOutcome, PressProblem } from './press-outcome';
+import type { PressOutcome } from './press-outcome';
+export type { ActOptions } from './press-path';
+import type { ActOptions } from './press-path';
 
 /** Where a sign-in by device flow stands; `signIn`'s progress callback receives each step. */
 export type DeviceProgress =
@@ -142,5 +149,12 @@ export interface ClientCore {
    * (e.g. insufficient_scope), NetworkError, MalformedResponseError, PressRefusedError.
    */
   press(gesture: UserGesture, card: SeenCard, action: PressAction): Press;
+  /**
+   * THE press path: the card panel, a notification's button and the command palette each call
+   * this, and only this, with the gesture they minted from the person's UI event and the card as
+   * they showed it. It sends the press once, puts its result into the model in one write (the
+   * hold on this computer's clock: `cards.holdUntil`), and resolves to a value, never an error.
+   */
+  act(gesture: UserGesture, shown: Card, action: PressAction, opts?: ActOptions): Promise<PressOutcome>;
   dispose(): Promise<void>;
 }

@@ -15,6 +15,7 @@ import { FeedLease } from './feed-lease';
 import { BURST_READS_KEPT, FeedLoop } from './feed-loop';
 import { FeedOwner } from './feed-ownership';
 import { PressSending } from './press-sending';
+import { PressPath } from './press-path';
 import { PresencePinger } from './presence';
 import { ReadSchedule } from './read-schedule';
 import { CardReads } from './reads';
@@ -71,6 +72,8 @@ export interface CoreParts {
   readonly owner: FeedOwner;
   readonly feedLoop: FeedLoop;
   readonly presses: PressSending;
+  /** The one press path every place a person presses calls (press-path.ts). */
+  readonly path: PressPath;
 }
 
 export interface CoreRuntime {
@@ -105,6 +108,7 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     api, logger: log, beforeRead, syncSignal: () => schedule.signal,
     readCard: (id, r) => reads.read(id, r),
     refresh: () => schedule.fullRead(),
+    holdClock: { now: () => clock.now(), skewMs: () => link.serverTime.skewMs },
   });
   if (o.scope) model.setScope(o.scope);
   model.scopeChanged(() => {
@@ -138,5 +142,6 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     onSent: () => hooks.serviceAnswered(),
     onNetworkFailure: (e) => hooks.failed(e),
   });
-  return { link, model, reads, assistants, schedule, pinger, owner, feedLoop, presses };
+  const path = new PressPath({ presses, model, clock, timers, skewMs: () => link.serverTime.skewMs, logger: log });
+  return { link, model, reads, assistants, schedule, pinger, owner, feedLoop, presses, path };
 }

@@ -36,10 +36,10 @@ export class PressSending {
     const { api, model, reads } = this.o;
     // The reads of this card that follow are the person's, not background work.
     reads.pressed(card.id);
-    // Only an answer (Got it too) is checked by the service against the version; the other
-    // actions are checked here so nothing acts on a card version the person has not seen.
+    // The service checks an answer's version; every action is checked here too, before anything
+    // is sent, so nothing acts on a version the model already knows the person has not seen.
     const held = model.get(card.id);
-    if (held && held.version > card.version && action.type !== 'answer' && action.type !== 'gotIt') {
+    if (held && held.version > card.version) {
       const fresh = await reads.read(card.id, { byPerson: true }).catch(() => undefined);
       throw new VersionConflictError(card.id, fresh, new ApiProblemError({
         type: `${this.o.baseUrl}/docs/api/errors#version_conflict`, title: 'The card changed', status: 409,
@@ -76,8 +76,6 @@ export class PressSending {
           break;
       }
       this.o.onSent();
-      // Show the outcome at once (the feed will say so too; this window may not own it).
-      void model.applyChanges([{ type: 'card.changed', cardId: card.id, at: '' }], { byPerson: true }).catch(() => undefined);
       return result;
     } catch (e) {
       if (e instanceof ApiProblemError && e.code === 'version_conflict') {

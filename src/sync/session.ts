@@ -14,6 +14,7 @@ import { NotSetUpError, SignedOutError } from '../auth/errors';
 import { REFRESH_REFUSED } from '../auth/token-set';
 import type { TokenSet } from '../auth/token-set';
 import type { AssistantsModel } from './assistants-model';
+import type { Card } from '../api/schemas';
 import type { CardModel } from './card-model';
 import { INITIAL_CONNECTION, nextConnection } from './connection-state';
 import type { Connection, ConnectionEvent } from './connection-state';
@@ -22,6 +23,8 @@ import { buildCoreParts } from './core-parts';
 import type { ClientCoreOptions, CoreParts } from './core-parts';
 import { createGestureMinter } from './press';
 import type { Press, PressAction, SeenCard, UserGesture } from './press';
+import type { ActOptions } from './press-path';
+import type { PressOutcome } from './press-outcome';
 
 export type { ClientCoreOptions } from './core-parts';
 
@@ -150,6 +153,10 @@ class ClientCoreImpl implements ClientCore {
     return this.parts.presses.press(gesture, card, action);
   }
 
+  act(gesture: UserGesture, shown: Card, action: PressAction, opts?: ActOptions): Promise<PressOutcome> {
+    return this.parts.path.act(gesture, shown, action, opts);
+  }
+
   private async startSync(): Promise<void> {
     if (this.connection.syncing || this.disposed) return;
     this.dispatch({ type: 'sync-started' });
@@ -228,6 +235,7 @@ class ClientCoreImpl implements ClientCore {
   }
 
   private afterSignOut(reason: SignOutReason): void {
+    this.parts.path.dispose();
     this.parts.model.clear();
     this.parts.assistants.clear();
     this.parts.link.api.clearCache();
@@ -264,6 +272,7 @@ class ClientCoreImpl implements ClientCore {
     await this.stopSync();
     await this.parts.owner.dispose();
     this.storeWatch?.dispose();
+    this.parts.path.dispose();
     this.parts.model.dispose();
     this.parts.assistants.dispose();
     this.stateE.clear();

@@ -4,7 +4,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Card } from '../../src/api/schemas';
-import { runPress } from '../../src/editor/press-runner';
 import { problemMessage } from '../../src/editor/shared/problem-messages';
 import { heard, newCard, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
@@ -117,8 +116,8 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
 
   /** Hands a card to the helper in `loop` mode (as the panel would) and lets the helper answer. */
   async function proposed(c: { id: string; version: number }, answer: Record<string, unknown>): Promise<Card> {
-    const gesture = core().gestures.fromUiEvent('test:delegate');
-    const out = await runPress(core(), gesture, { id: c.id, version: c.version }, { type: 'delegate', to: { assistantId: helper.id }, mode: 'loop' }, app().log);
+    const shown = { ...await core().cards.whole(c.id), version: c.version };
+    const out = await core().act(core().gestures.fromUiEvent('test:delegate'), shown, { type: 'delegate', to: { assistantId: helper.id }, mode: 'loop' });
     assert.ok(out.ok, 'handed over');
     // The helper sees the card once the 5 s to take it back are over.
     await until('the helper answered', () => w!.sb.control('POST', `/_sandbox/cards/${c.id}/helper-answer`, answer).then(() => true), 30_000, 250);
@@ -244,7 +243,8 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     assert.match(String(app().live!.tree.view.message), /cards:answer/, 'the cards view keeps its note');
     await driver.waitFor({ selector: `${SIDEBAR} :text("not allowed to answer cards (cards:answer)")`, timeout: 10_000 });
     // The service's own refusal names the scope the sign-in lacks.
-    const out = await runPress(core(), core().gestures.fromUiEvent('test:answer'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } }, app().log);
+    const shown = { ...await core().cards.whole(c.id), version: c.version };
+    const out = await core().act(core().gestures.fromUiEvent('test:answer'), shown, { type: 'answer', answer: { choiceIds: ['a'] } });
     assert.ok(!out.ok);
     assert.equal(out.problem.code, 'insufficient_scope');
     assert.equal(out.problem.scope, 'cards:answer');

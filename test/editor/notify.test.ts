@@ -11,7 +11,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Node } from '../../src/editor/cards-tree';
-import { runPress } from '../../src/editor/press-runner';
 import { atThisWindow, awayFromThisWindow, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 
@@ -124,9 +123,9 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await vscode.commands.executeCommand('notifications.clearAll');
     await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
     const gesture = () => core().gestures.fromUiEvent('test:press');
-    const later = await runPress(core(), gesture(), mine, { type: 'later', until: '1h' }, w.app.log);
+    const later = await core().act(gesture(), await core().cards.whole(mine.id), { type: 'later', until: '1h' });
     assert.ok(later.ok, 'in Later');
-    const back = await runPress(core(), gesture(), { id: mine.id, version: later.value.version }, { type: 'back' }, w.app.log);
+    const back = await core().act(gesture(), later.card, { type: 'back' });
     assert.ok(back.ok, 'back');
     await until('back in the model', () => core().cards.get(mine.id)?.status === 'pending' || undefined);
     assert.equal(w.app.live!.notifier.isShowing(), false, 'the person\'s own Back is not a return to tell');
@@ -137,7 +136,7 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await notification('Loop comes back');
     await vscode.commands.executeCommand('notifications.clearAll');
     await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
-    const out = await runPress(core(), gesture(), c, { type: 'delegate', to: { assistantId: helper.id }, mode: 'loop' }, w.app.log);
+    const out = await core().act(gesture(), await core().cards.whole(c.id), { type: 'delegate', to: { assistantId: helper.id }, mode: 'loop' });
     assert.ok(out.ok, 'handed over');
     await until('the helper answered', () => w.sb.control('POST', `/_sandbox/cards/${c.id}/helper-answer`, { choiceIds: ['b'] }).then(() => true), 30_000, 250);
     // It says what the helper proposes, in the card's words, and one press accepts it.
@@ -160,7 +159,8 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await vscode.commands.executeCommand('notifications.clearAll');
     await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
     const at = new Date(Date.now() + 61_000).toISOString();
-    const out = await runPress(core(), core().gestures.fromUiEvent('test:later'), c, { type: 'later', until: at }, w.app.log);
+    const shown = await core().cards.whole(c.id);
+    const out = await core().act(core().gestures.fromUiEvent('test:later'), shown, { type: 'later', until: at });
     assert.ok(out.ok, 'in Later');
     await until('Later ended on the service', async () => (await sandboxCard(w, c.id)).status === 'pending' || undefined, 150_000, 1000);
     await notification('back to you: Later ends');

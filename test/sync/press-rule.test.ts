@@ -51,7 +51,6 @@ function sites(re: RegExp): string[] {
   return out;
 }
 
-const onlyFiles = (s: string[]) => [...new Set(s.map((x) => x.split(':')[0]))].sort();
 
 describe('the press rule: static map of every path that can act on a card', function () {
   // The compiler reads every client file once (a few seconds on a busy machine).
@@ -105,14 +104,15 @@ describe('the press rule: static map of every path that can act on a card', func
 
   it('a Press is made only by core.press, from a gesture minted only by the core\'s minter', () => {
     assert.deepEqual(where(g.references(g.member('sync/press.ts', 'Press', 'create'))), ['sync/press-sending.ts:PressSending.press']);
-    assert.deepEqual(where(g.references(g.member('sync/press-sending.ts', 'PressSending', 'press'))), ['sync/session.ts:ClientCoreImpl.press']);
+    assert.deepEqual(where(g.references(g.member('sync/press-sending.ts', 'PressSending', 'press'))), ['sync/press-path.ts:PressPath.act', 'sync/session.ts:ClientCoreImpl.press']);
     assert.deepEqual(where(g.references(g.topLevel('sync/press-sending.ts', 'PressSending')).filter(made)),
       ['sync/core-parts.ts:buildCoreParts'], 'one press sender, the core\'s');
     assert.deepEqual(where(g.references(g.member('sync/press.ts', 'UserGesture', 'mint'))), ['sync/press.ts:createGestureMinter']);
     assert.deepEqual(where(g.references(g.topLevel('sync/press.ts', 'createGestureMinter'))).filter((w) => !w.endsWith('<top level>')),
       ['sync/session.ts:ClientCoreImpl.constructor']);
-    // core.press is called by the editor's press runner only.
-    assert.deepEqual(where(g.references(g.member('sync/contract.ts', 'ClientCore', 'press'))).map((w) => w.split(':')[0]), ['editor/press-runner.ts']);
+    // The editor never builds a Press itself: it calls the one path, core.act.
+    assert.deepEqual(where(g.references(g.member('sync/contract.ts', 'ClientCore', 'press'))), []);
+    assert.deepEqual(where(g.references(g.member('sync/press-path.ts', 'PressPath', 'act'))), ['sync/session.ts:ClientCoreImpl.act']);
     // Nobody builds a client of their own around the core.
     assert.deepEqual(where(g.references(g.topLevel('api/client.ts', 'ApiClient')).filter(made)),
       ['sync/service-client.ts:createServiceClient']);
@@ -159,23 +159,23 @@ describe('the press rule: static map of every path that can act on a card', func
     assert.ok(undoIf && ts.isBinaryExpression(undoIf.expression) && undoIf.expression.operatorToken.kind === ts.SyntaxKind.EqualsEqualsEqualsToken && isClickedButton(undoIf.expression.left),
       'undo() runs only when the person clicked Undo');
 
-    // The press runner is used by exactly those handlers.
-    assert.deepEqual(onlyFiles(g.references(g.topLevel('editor/press-runner.ts', 'runPress')).map((r) => r.file)),
-      ['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts']);
+    // The one press path is called by exactly those handlers, each right after its own mint.
+    assert.deepEqual(where(g.references(g.member('sync/contract.ts', 'ClientCore', 'act'))),
+      ['editor/card-panel.ts:CardPanel.act', 'editor/commands.ts:press', 'editor/notifier.ts:CardNotifier.answer', 'editor/notifier.ts:CardNotifier.undo']);
   });
 
   it('timers, the feed and the models hold no way to press', () => {
-    const background = sources().filter(({ file }) => !['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts', 'editor/press-runner.ts', 'sync/session.ts', 'sync/press.ts', 'sync/press-sending.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
+    const background = sources().filter(({ file }) => !['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts', 'sync/session.ts', 'sync/press.ts', 'sync/press-path.ts', 'sync/press-sending.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
     for (const { file, text } of background) {
       const code = text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
-      assert.doesNotMatch(code, /fromUiEvent|runPress|\.press\(|Press\.create|UserGesture\.mint/, `${file} can reach a press`);
+      assert.doesNotMatch(code, /fromUiEvent|\.act\(|\.press\(|Press\.create|UserGesture\.mint/, `${file} can reach a press`);
     }
     // Inside the two handlers, no timer mints or sends.
     for (const f of ['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts']) {
       const text = fs.readFileSync(path.join(SRC, f), 'utf8');
       for (const m of text.matchAll(/set(Timeout|Interval)\(/g)) {
         const body = text.slice(m.index, m.index + 400);
-        assert.doesNotMatch(body, /fromUiEvent|runPress/, `${f}: a timer near a press`);
+        assert.doesNotMatch(body, /fromUiEvent|\.act\(/, `${f}: a timer near a press`);
       }
     }
   });
@@ -184,9 +184,10 @@ describe('the press rule: static map of every path that can act on a card', func
   // for that; the panel hands its presses a signal and aborts it when it closes (e18cf7f).
   it('every editor path that makes a press can cancel it when the person moves on (panel closed)', () => {
     const cancels = sites(/\.cancel\(\)/).filter((s) => s.startsWith('editor/'));
-    const runner = fs.readFileSync(path.join(SRC, 'editor/press-runner.ts'), 'utf8');
-    assert.ok(/\.cancel\(\)/.test(runner) || /signal/.test(runner), 'runPress offers no way to cancel its press');
-    assert.ok(cancels.some((s) => s.startsWith('editor/card-panel.ts')), `the panel never cancels a press on close (editor cancel sites: ${cancels.join(', ') || 'none'})`);
+    const path_ = fs.readFileSync(path.join(SRC, 'sync/press-path.ts'), 'utf8');
+    assert.ok(/\.cancel\(\)/.test(path_) && /signal/.test(path_), 'the press path offers no way to cancel its press');
+    const panel = fs.readFileSync(path.join(SRC, 'editor/card-panel.ts'), 'utf8');
+    assert.ok(/movedOn\.abort\(\)/.test(panel) && /signal: this\.movedOn\.signal/.test(panel), `the panel never cancels a press on close (editor cancel sites: ${cancels.join(', ') || 'none'})`);
   });
 });
 

@@ -65,6 +65,11 @@ export function secondsLeft(undoUntil: string | undefined, nowMs: number): numbe
   return Math.max(0, Math.ceil((t - nowMs) / 1000));
 }
 
+/** Whole seconds until a hold ends (ms on this computer's clock, as the model keeps it): "hears it in N s". */
+export function hearsIn(holdUntil: number | undefined, nowMs: number): number {
+  return holdUntil === undefined ? 0 : Math.max(0, Math.ceil((holdUntil - nowMs) / 1000));
+}
+
 /** ISO datetime for a local date ("2026-11-22") and time ("18:30") in the person's own time zone. */
 export function localDateTimeToIso(date: string, time: string, timeZone: string): string | undefined {
   const dm = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);

@@ -38,7 +38,7 @@ const table = (): Record<string, Entry> => ({
 
 export const KNOWN_PROBLEM_CODES = Object.keys(table());
 
-/** What a failed action carries besides its code (press-runner.ts ActionProblem has these). */
+/** What a failed action carries besides its code (sync/press-outcome.ts PressProblem has these). */
 export interface ProblemExtra {
   retryAfterS?: number;
   url?: string;

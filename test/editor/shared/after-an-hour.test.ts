@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Card, CardListEntry } from '../../../src/api/schemas';
-import { afterPress } from '../../../src/editor/after-press';
+import { afterPress } from '../../../src/sync/after-press';
 import { answerSummary } from '../../../src/editor/shared/answer-summary';
 import { lookOf } from '../../../src/editor/shared/card-view';
 import { historyLine } from '../../../src/editor/shared/history-line';
@@ -57,7 +57,7 @@ describe('after an hour of use: looks', () => {
 describe('after an hour of use: the model takes a press result at once', () => {
   it('an answer: answered with its hold (Undo in the tree), in Waiting on the assistant; a notice goes to Done', () => {
     const until = '2026-11-22T12:00:05.000Z';
-    const answered = afterPress(base, 'answer', { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, until);
+    const answered = afterPress(base, 'answer', { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, Date.parse(until));
     assert.equal(answered.version, 4);
     assert.equal(answered.status, 'answered');
     assert.equal(groupOf(answered), 'agent');
@@ -67,7 +67,7 @@ describe('after an hour of use: the model takes a press result at once', () => {
     assert.doesNotMatch(lookOf(undone, NOW).contextValue, /card:held/);
     const later = afterPress(base, 'later', { id: 'req_1', status: 'snoozed', version: 4, until: '2026-11-23T08:00:00Z' }, undefined);
     assert.equal(groupOf(later), 'snoozed');
-    const notice = afterPress({ ...base, kind: 'update' }, 'answer', { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, until);
+    const notice = afterPress({ ...base, kind: 'update' }, 'answer', { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, Date.parse(until));
     assert.equal(groupOf(notice), 'done');
   });
 });

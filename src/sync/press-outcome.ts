@@ -1,13 +1,9 @@
-// Runs one press of the person through the client core and turns every way it can fail into a
-// problem code the UI can explain (shared/problem-messages.ts). The gesture is minted by the
-// caller, inside its UI event handler, never here.
+// What a press comes back with: never an exception. Every way a press can fail becomes one problem
+// code the views explain (src/shared problem-messages); what succeeded says which card it left.
 import type { Card } from '../api/schemas';
-import type { ClientCore, Press, PressAction, SeenCard, UserGesture } from '../sync';
-import type { PressResult } from '../sync/press';
-import { CONTEXT, setContext } from './context-keys';
-import type { Log } from './log';
+import type { PressAction, PressResult } from './press';
 
-export interface ActionProblem {
+export interface PressProblem {
   code: string;
   url?: string;
   retryAfterS?: number;
@@ -23,49 +19,20 @@ export interface ActionProblem {
   fresh?: Card;
 }
 
-export type Outcome = { ok: true; value: PressResult } | { ok: false; problem: ActionProblem };
-
-export async function runPress(
-  core: ClientCore,
-  gesture: UserGesture,
-  seen: SeenCard,
-  action: PressAction,
-  log: Log,
-  /** The person moved on (panel closed): the press stops retrying. `onPress` hands the press out for that too. */
-  moveOn?: { signal?: AbortSignal; onPress?: (press: Press) => void },
-): Promise<Outcome> {
-  let stop: (() => void) | undefined;
-  try {
-    const press = core.press(gesture, {
-      id: seen.id, version: seen.version,
-      ...(seen.highStakes ? { highStakes: true } : {}), ...(seen.url ? { url: seen.url } : {}),
-    }, action);
-    moveOn?.onPress?.(press);
-    const signal = moveOn?.signal;
-    if (signal) {
-      stop = () => press.cancel();
-      if (signal.aborted) press.cancel();
-      else signal.addEventListener('abort', stop, { once: true });
-    }
-    const value = await press.send();
-    log.info(`${action.type} on ${seen.id} (v${seen.version}) from ${gesture.source}: ok, now v${value.version}`);
-    if (action.type === 'answer' || action.type === 'gotIt') setContext(CONTEXT.answered, true);
-    return { ok: true, value };
-  } catch (e) {
-    if (moveOn?.signal?.aborted) {
-      log.info(`${action.type} on ${seen.id}: the person moved on; no more retries`);
-      return { ok: false, problem: { code: 'cancelled' } };
-    }
-    const problem = toProblem(e);
-    log.info(`${action.type} on ${seen.id} (v${seen.version}) from ${gesture.source}: ${problem.code}`);
-    return { ok: false, problem };
-  } finally {
-    if (stop) moveOn?.signal?.removeEventListener('abort', stop);
+export type PressOutcome =
+  | {
+    ok: true;
+    action: PressAction['type'];
+    result: PressResult;
+    /** The card as the press left it, as the model now holds it (its `undoUntil` on this computer's clock). */
+    card: Card;
+    /** The end of the hold on this computer's clock (answer, Got it, hand-over), if one runs. */
+    holdUntil?: number;
   }
-}
+  | { ok: false; problem: PressProblem };
 
 /** Maps the core's typed errors (src/api/errors.ts, src/auth/errors.ts) to a problem code. */
-export function toProblem(e: unknown): ActionProblem {
+export function toProblem(e: unknown): PressProblem {
   const err = e as {
     name?: string; kind?: string; code?: string; url?: string; retryAfterSeconds?: number; error?: string; fresh?: Card; message?: string;
     detail?: string; errors?: { field: string; reason: string }[]; missingScope?: string; description?: string;

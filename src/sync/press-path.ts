@@ -1,0 +1,100 @@
+// The one press path. Every place a person presses (the card panel, a notification's button, the
+// command palette) mints a gesture from its UI event and calls `act` with the card as it was shown;
+// nothing else acts. Here, once for all of them: the card the person saw is named, a version the
+// model already knows to be newer is refused before anything is sent, the press is sent (spent
+// gesture, one Idempotency-Key), its result goes into the model in ONE write with the hold on this
+// computer's clock, one read follows (the card whole, with its history), and one more when the
+// hold ends. What comes back is a value, never an exception.
+import type { Card } from '../api/schemas';
+import type { Clock, Logger, Timers } from '../api/runtime';
+import { afterPress, startsHold } from './after-press';
+import type { CardModel } from './card-model';
+import { holdDeadline } from './hold';
+import type { PressAction, PressResult, SeenCard, UserGesture } from './press';
+import { toProblem, type PressOutcome } from './press-outcome';
+import type { PressSending } from './press-sending';
+
+export interface PressPathOptions {
+  presses: PressSending;
+  model: CardModel;
+  clock: Clock;
+  timers: Timers;
+  /** The service's clock minus this computer's, as far as it is known (ServerTime). */
+  skewMs: () => number;
+  logger: Logger;
+}
+
+export interface ActOptions {
+  /** The person moved on (the panel closed): the press stops retrying. */
+  signal?: AbortSignal;
+}
+
+/** What the person saw of a card, as the press names it: the id, the version, high stakes and where to open it. */
+export function seenOf(shown: Pick<Card, 'id' | 'version' | 'highStakes' | 'url'>): SeenCard {
+  return { id: shown.id, version: shown.version, ...(shown.highStakes ? { highStakes: true } : {}), ...(shown.url ? { url: shown.url } : {}) };
+}
+
+export class PressPath {
+  private readonly holdReads = new Map<string, { cancel(): void }>();
+
+  constructor(private readonly o: PressPathOptions) {}
+
+  /** One press of the person on the card as they were shown it. */
+  async act(gesture: UserGesture, shown: Card, action: PressAction, opts: ActOptions = {}): Promise<PressOutcome> {
+    const { model, logger } = this.o;
+    const seen = seenOf(shown);
+    const say = (what: string) => logger.info(`${action.type} on ${seen.id} (v${seen.version}) from ${gesture.source}: ${what}`);
+    let press;
+    try {
+      press = this.o.presses.press(gesture, seen, action);
+    } catch (e) {
+      const problem = toProblem(e);
+      say(problem.code);
+      return { ok: false, problem };
+    }
+    const stop = () => press.cancel();
+    if (opts.signal?.aborted) press.cancel();
+    else opts.signal?.addEventListener('abort', stop, { once: true });
+    let result: PressResult;
+    try {
+      result = await press.send();
+    } catch (e) {
+      if (opts.signal?.aborted) {
+        say('the person moved on; no more retries');
+        return { ok: false, problem: { code: 'cancelled' } };
+      }
+      const problem = toProblem(e);
+      say(problem.code);
+      return { ok: false, problem };
+    } finally {
+      opts.signal?.removeEventListener('abort', stop);
+    }
+    say(`ok, now v${result.version}`);
+    const now = this.o.clock.now();
+    const holdUntil = startsHold(action.type) ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
+    const card = afterPress(shown, action.type, result, holdUntil);
+    model.takePressed(card, holdUntil);
+    // The card whole (its history names this press); the feed may belong to another window.
+    this.readAgain(seen.id);
+    if (holdUntil !== undefined) this.readWhenHoldEnds(seen.id, holdUntil - now);
+    return { ok: true, action: action.type, result, card: model.get(seen.id) as Card | undefined ?? card, ...(holdUntil !== undefined ? { holdUntil } : {}) };
+  }
+
+  /** Ends the hold-end reads (sign-out, sync stopped). */
+  dispose(): void {
+    for (const t of this.holdReads.values()) t.cancel();
+    this.holdReads.clear();
+  }
+
+  private readAgain(id: string): void {
+    void this.o.model.applyChanges([{ type: 'card.changed', cardId: id, at: '' }], { byPerson: true })
+      .catch((e: unknown) => this.o.logger.warn(`reading ${id} after a press failed: ${String(e)}`));
+  }
+
+  /** When the hold ends the assistant hears it (a notice closes): read the card then, once, so every view moves. */
+  private readWhenHoldEnds(id: string, inMs: number): void {
+    this.holdReads.get(id)?.cancel();
+    const t = this.o.timers.setTimeout(() => { this.holdReads.delete(id); this.readAgain(id); }, Math.max(0, inMs) + 200);
+    this.holdReads.set(id, t);
+  }
+}
