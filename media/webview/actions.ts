@@ -8,7 +8,7 @@ import type { AnswerPayload, FromWebview, ShownProblem } from '../../src/editor/
 import { markedFailedStep } from '../../src/editor/shared/hand-over';
 import { readProposal } from '../../src/editor/shared/proposal';
 import type { PanelState } from './state';
-import { canAnswer, disabled, waitsOnYou } from './state';
+import { canAnswer, completeForEnter, disabled, waitsOnYou } from './state';
 
 export type PressResult = { post: FromWebview } | { refuse: ShownProblem } | undefined;
 
@@ -127,5 +127,5 @@ export function enter(s: PanelState): PressResult {
   if (!c || !waitsOnYou(c)) return undefined;
   if (c.kind === 'update') return gotIt(s);
   if (c.kind === 'approval') return undefined;
-  return answerFromForm(s);
+  return completeForEnter(s) ? answerFromForm(s) : undefined;
 }

@@ -3,7 +3,7 @@
 // (view.ts) is rendered by lit-html. It never talks to the service.
 import { render } from 'lit-html';
 import { bundleTranslator, setLocale, setTranslator } from '../../src/editor/shared/l10n';
-import { AnswerKeyGuard, ANSWER_KEYS_QUIET_MS } from '../../src/editor/shared/key-guard';
+import { AnswerKeyGuard, ANSWER_KEYS_QUIET_MS, isHeldPress } from '../../src/editor/shared/key-guard';
 import type { FromWebview, ToWebview } from '../../src/editor/shared/protocol';
 import * as act from './actions';
 import { announcement, holdLeft, reduce, initialState, waitsOnYou, type PanelEvent, type PanelState } from './state';
@@ -101,10 +101,20 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
   dispatch(m);
 });
 
+/** Whether the key goes into a text box, a list or a text input (not a radio or checkbox). */
+function isTyping(target: HTMLElement): boolean {
+  return target.tagName === 'TEXTAREA' || target.tagName === 'SELECT'
+    || (target.tagName === 'INPUT' && !['radio', 'checkbox'].includes((target as HTMLInputElement).type));
+}
+
+// A held key's repeats never act: stopped before anything (a focused button's own activation too).
+document.addEventListener('keydown', (e) => {
+  if (isHeldPress(e, isTyping(e.target as HTMLElement))) { e.preventDefault(); e.stopImmediatePropagation(); }
+}, true);
+
 document.addEventListener('keydown', (e) => {
   const target = e.target as HTMLElement;
-  const typing = target.tagName === 'TEXTAREA' || target.tagName === 'SELECT'
-    || (target.tagName === 'INPUT' && !['radio', 'checkbox'].includes((target as HTMLInputElement).type));
+  const typing = isTyping(target);
   // Esc while an input method composes cancels the composition, not the panel.
   if (e.key === 'Escape' && !e.isComposing) {
     // The draft first: the last 300 ms of typing would be lost with the panel.

@@ -164,6 +164,23 @@ export function canAnswer(s: PanelState): boolean {
   }
 }
 
+/**
+ * Whether Enter may answer: the answer is complete for the card's kind, with something the
+ * person chose or wrote. Stricter than the Answer button (`canAnswer`): a questions card with no
+ * asks, or a failed step nobody picked, is never answered by a key that may have been meant for
+ * something else; the button, pressed on purpose, still can.
+ */
+export function completeForEnter(s: PanelState): boolean {
+  const c = s.card;
+  if (!c || !canAnswer(s)) return false;
+  const d = s.draft;
+  switch (c.kind) {
+    case 'questions': return (c.asks?.length ?? 0) > 0;
+    case 'failure': return c.options?.length ? true : s.failedStep !== undefined || !!d.text?.trim();
+    default: return true;
+  }
+}
+
 /** A problem the banner above the title already explains (the card changed since it was seen). */
 export const problemInBanner = (s: PanelState) =>
   s.changedSinceAnswer && (s.problem?.code === 'version_conflict' || s.problem?.code === 'area_change');

@@ -16,3 +16,16 @@ export class AnswerKeyGuard {
   /** Whether a key may pick or answer now. */
   allows(): boolean { return this.now() >= this.quietUntil; }
 }
+
+/** The keys that pick, answer or press in the card panel. */
+const ACTING_KEYS = /^(Enter| |[1-9]|u|U)$/;
+
+/**
+ * A key held down repeats; the repeats are never a press. A held Enter on a tree row that opens
+ * the panel would otherwise answer the card once the quiet moment is over. Only the keys that act
+ * count (a held letter in a text box still types), and in a text box only Ctrl/Cmd+Enter acts.
+ */
+export function isHeldPress(e: { repeat: boolean; key: string; ctrlKey: boolean; metaKey: boolean }, typing: boolean): boolean {
+  if (!e.repeat || !ACTING_KEYS.test(e.key)) return false;
+  return !typing || (e.key === 'Enter' && (e.ctrlKey || e.metaKey));
+}

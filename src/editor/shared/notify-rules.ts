@@ -17,10 +17,18 @@ export function notifySetting(value: unknown): NotifySetting {
   return NOTIFY_SETTINGS.includes(value as NotifySetting) ? value as NotifySetting : 'blocking';
 }
 
-/** A button label's length: VS Code's notification buttons do not wrap. */
+/** A button label's length: VS Code's notification buttons do not wrap. A longer label is not a button. */
 export const BUTTON_MAX = 30;
 /** At most this many answers as buttons; more, and the card is opened to choose. */
 export const MAX_ANSWER_BUTTONS = 3;
+/**
+ * What a notification shows whole: a title, a summary and a helper's proposal up to these
+ * lengths. Longer, and the notification says less than the card: it offers Open only, so an
+ * answer is never pressed over words the person was not shown.
+ */
+export const TITLE_MAX = 100;
+export const SUMMARY_MAX = 160;
+export const PROPOSAL_MAX = 120;
 
 type Waiting = Pick<CardListEntry, 'status' | 'turn' | 'blocking'>;
 
@@ -57,6 +65,26 @@ export function shortLabel(text: string, max = BUTTON_MAX): string {
   return plainText(text, max);
 }
 
+/** Hostile text in one inert line, whole when it fits `max`; undefined when it does not (it would be cut). */
+export function wholeText(text: string | undefined, max: number): string | undefined {
+  const whole = plainText(text, Number.MAX_SAFE_INTEGER);
+  return whole.length <= max ? whole : undefined;
+}
+
+/** The notification's own buttons: an option that reads as one of them is never a button. */
+export function ownButtonWords(): string[] {
+  return [t('Open'), t('Show Terminal'), t('Undo'), t('Accept proposal'), t('Approve'), t('Decline'), 'Open', 'Show Terminal', 'Undo', 'Accept proposal', 'Approve', 'Decline'];
+}
+
+/** Letters and digits only, folded: "  OPEN ", "Open!", "Ｏｐｅｎ" and "Show-terminal" read as our own words. */
+const folded = (s: string) => s.normalize('NFKC').toLocaleLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/** Whether a label could be taken for one of the notification's own buttons. */
+export function imitatesOwnButton(label: string): boolean {
+  const f = folded(label);
+  return f === '' || ownButtonWords().some((w) => folded(w) === f);
+}
+
 export interface AnswerButton {
   label: string;
   answer: AnswerPayload;
@@ -67,18 +95,19 @@ export interface AnswerButton {
 export type ButtonSet = { kind: 'answers'; answers: AnswerButton[] } | { kind: 'open' };
 
 /**
- * Answers as buttons only when one press says all: an approval, or a single choice with up to
- * three options whose labels stay told apart once shortened. High stakes: never (their own page
- * decides); everything else (more options, several choices, questions, failures, text) opens.
- * A card a `loop` helper returned with a proposal that fits it: "Accept proposal", one press
- * (answering otherwise is Open).
+ * Answers as buttons only when one press says all, over words the notification shows whole (its
+ * title, its summary, a helper's proposal; see `notificationText`): an approval, or a single choice
+ * with up to three options whose labels are shown whole, told apart, and none of which reads as
+ * the notification's own buttons. High stakes: never (their own page decides); everything else
+ * (more options, several choices, questions, failures, text) opens. A card a `loop` helper
+ * returned with a proposal that fits it: "Accept proposal", one press (answering otherwise is Open).
  */
 export function buttonSet(card: Card): ButtonSet {
-  if (card.highStakes) return { kind: 'open' };
+  if (card.highStakes || !shownWhole(card)) return { kind: 'open' };
   const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
   if (proposal) {
     return proposal.accept
-      ? { kind: 'answers', answers: [{ label: t('Accept proposal'), answer: proposal.accept, said: proposalWords(card, 60) ?? t('the helper\'s proposal') }] }
+      ? { kind: 'answers', answers: [{ label: t('Accept proposal'), answer: proposal.accept, said: proposalWords(card, PROPOSAL_MAX) ?? t('the helper\'s proposal') }] }
       : { kind: 'open' };
   }
   if (card.kind === 'approval') {
@@ -87,10 +116,23 @@ export function buttonSet(card: Card): ButtonSet {
   if (card.kind !== 'choice' || card.multi) return { kind: 'open' };
   const options = card.options ?? [];
   if (options.length === 0 || options.length > MAX_ANSWER_BUTTONS) return { kind: 'open' };
-  const answers = options.map((o) => ({ label: shortLabel(o.label), answer: { choiceIds: [o.id] } }));
-  const labels = new Set(answers.map((a) => a.label));
-  if (labels.size !== answers.length || labels.has('')) return { kind: 'open' };
+  const answers: AnswerButton[] = [];
+  for (const o of options) {
+    const label = wholeText(o.label, BUTTON_MAX);
+    if (label === undefined || imitatesOwnButton(label)) return { kind: 'open' };
+    answers.push({ label, answer: { choiceIds: [o.id] } });
+  }
+  const labels = new Set(answers.map((a) => folded(a.label)));
+  if (labels.size !== answers.length) return { kind: 'open' };
   return { kind: 'answers', answers };
+}
+
+/** Whether the notification shows the card's words whole: its title, its summary, a helper's proposal. */
+export function shownWhole(card: Card): boolean {
+  if (wholeText(card.title, TITLE_MAX) === undefined) return false;
+  if (card.summary && wholeText(card.summary, SUMMARY_MAX) === undefined) return false;
+  const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
+  return !proposal || wholeText(proposal.lines.join(' '), PROPOSAL_MAX) !== undefined;
 }
 
 /** A `loop` helper's proposal in the card's words, one plain line; undefined without one. */
@@ -107,18 +149,22 @@ export function who(card: Pick<Card, 'assistant' | 'agent'>): string | undefined
 
 /**
  * The notification's words: who asks, where (the terminal's name in this window, when known),
- * and the card's title. All plain: names and titles come from the service, terminal names from
- * whatever runs in the terminal.
+ * the card's title, its summary, and a helper's proposal. All plain: names and titles come from
+ * the service, terminal names from whatever runs in the terminal. Each part is shown whole when it
+ * fits (`shownWhole`); a part cut short leaves the notification with Open only.
  */
 export function notificationText(card: Card, terminalName: string | undefined, returned: boolean): string {
   const asker = who(card);
-  const title = plainText(card.title, 100);
+  const title = plainText(card.title, TITLE_MAX);
   const where = terminalName ? plainText(terminalName, 40) : undefined;
   const head = asker && where ? t('{0} (terminal "{1}")', asker, where) : asker ?? (where ? t('Terminal "{0}"', where) : t('An assistant'));
-  if (card.kind === 'update') return t('{0}: {1}', head, title);
-  if (!returned) return t('{0} asks: {1}', head, title);
-  const proposed = proposalWords(card, 120);
-  return proposed ? t('{0}: back to you: {1} · the helper proposes: {2}', head, title, proposed) : t('{0}: back to you: {1}', head, title);
+  const summary = card.summary ? plainText(card.summary, SUMMARY_MAX) : undefined;
+  const proposed = proposalWords(card, PROPOSAL_MAX);
+  let text: string;
+  if (card.kind === 'update') text = t('{0}: {1}', head, title);
+  else if (!returned && !proposed) text = t('{0} asks: {1}', head, title);
+  else text = proposed ? t('{0}: back to you: {1} · the helper proposes: {2}', head, title, proposed) : t('{0}: back to you: {1}', head, title);
+  return summary ? t('{0} · {1}', text, summary) : text;
 }
 
 /** After a press from the notification: what was answered, and how long Undo holds. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ANSWER_KEYS_QUIET_MS, AnswerKeyGuard } from '../../../src/editor/shared/key-guard';
+import { ANSWER_KEYS_QUIET_MS, AnswerKeyGuard, isHeldPress } from '../../../src/editor/shared/key-guard';
 
 describe('answer key guard', () => {
   it('is quiet for 600 ms after a card shows, then lets keys through', () => {
@@ -27,5 +27,15 @@ describe('answer key guard', () => {
     assert.equal(g.allows(), false);
     t = 1_300;
     assert.equal(g.allows(), true);
+  });
+
+  it('a held key never presses: repeats of Enter, Space, digits and U are stopped; a held letter in a text box still types', () => {
+    const key = (k: string, over: Partial<{ repeat: boolean; ctrlKey: boolean; metaKey: boolean }> = {}) => ({ key: k, repeat: true, ctrlKey: false, metaKey: false, ...over });
+    for (const k of ['Enter', ' ', '1', '9', 'u', 'U']) assert.equal(isHeldPress(key(k), false), true, k);
+    assert.equal(isHeldPress(key('Enter', { repeat: false }), false), false, 'the first press is the person\'s');
+    assert.equal(isHeldPress(key('a'), false), false);
+    assert.equal(isHeldPress(key('Enter'), true), false, 'a held Enter in a text box adds lines');
+    assert.equal(isHeldPress(key('Enter', { ctrlKey: true }), true), true, 'a held Ctrl+Enter in a text box never answers twice');
+    assert.equal(isHeldPress(key('Enter', { metaKey: true }), true), true);
   });
 });

@@ -90,6 +90,33 @@ describe('notification rules', () => {
     assert.ok(!live(answeredText(hostile, (buttonSet(hostile) as { answers: { said: string }[] }).answers[0]!.said, 5)));
   });
 
+  it('answers only over words shown whole: a title, a summary or a proposal that would be cut leaves Open only', () => {
+    const long = 'Run the cleanup script on the build host now that the release branch is cut and tagged; it frees disk';
+    assert.ok(long.length > 100);
+    assert.deepEqual(buttonSet(card({ kind: 'approval', title: long })), { kind: 'open' }, 'a title cut at 100 characters');
+    assert.equal(buttonSet(card({ kind: 'approval', title: long.slice(0, 100) })).kind, 'answers', 'a title of 100 characters is shown whole');
+    // The summary is shown, whole, or the notification does not answer.
+    const summary = 'and then force-push main';
+    const text = notificationText(card({ kind: 'approval', title: 'Clean up?', summary }), undefined, false);
+    assert.ok(text.endsWith(summary), text);
+    assert.equal(buttonSet(card({ kind: 'approval', title: 'Clean up?', summary })).kind, 'answers');
+    assert.deepEqual(buttonSet(card({ kind: 'approval', title: 'Clean up?', summary: 'x'.repeat(150) + ' force-push main and delete the staging database' })), { kind: 'open' });
+    // A helper's proposal cut at 120 characters is never accepted in one press (the probe's hidden tail).
+    const helper = { assistantId: 'as_h' };
+    const hidden = card({ kind: 'text', title: 'What next?', options: undefined, proposal: { helper, text: `${'Tidy the repository, rebase the feature branches and rerun the tests; '.repeat(2)}then force-push main and delete the staging database` } });
+    const shown = notificationText(hidden, undefined, true);
+    assert.doesNotMatch(shown, /delete the staging database/, 'the tail is not shown');
+    assert.deepEqual(buttonSet(hidden), { kind: 'open' }, 'so it is not accepted from the notification');
+  });
+
+  it('labels are shown whole: a label longer than a button, or one that reads as the notification\'s own button, leaves Open only', () => {
+    assert.deepEqual(buttonSet(card({ options: [{ id: 'a', label: 'Use the managed Postgres of the staging cluster' }, { id: 'b', label: 'SQLite' }] })), { kind: 'open' });
+    for (const label of ['Open', ' open ', 'OPEN!', 'Ｏｐｅｎ', 'Show Terminal', 'show-terminal', 'Undo', 'Accept proposal', 'Approve', 'decline.', '...']) {
+      assert.deepEqual(buttonSet(card({ options: [{ id: 'a', label }, { id: 'b', label: 'SQLite' }] })), { kind: 'open' }, label);
+    }
+    assert.deepEqual(buttonSet(card({ options: [{ id: 'a', label: 'Postgres' }, { id: 'b', label: 'postgres.' }] })), { kind: 'open' }, 'two that read the same');
+  });
+
   it('labels are shortened to ~30 characters and made inert', () => {
     const long = shortLabel('Use the managed Postgres of the staging cluster');
     assert.ok(long.length <= 30 && long.endsWith('…'), long);

@@ -52,6 +52,17 @@ describe('card panel actions (webview, plain Node)', () => {
     assert.equal(act.enter(shown(card({ kind: 'approval', options: undefined }))), undefined);
   });
 
+  it('Enter answers only an answer complete for its kind: not a questions card with no asks, not a failed step nobody picked', () => {
+    assert.equal(act.enter(shown(card({ kind: 'questions', options: undefined, asks: [] }))), undefined, 'questions with no asks');
+    const failure = card({ kind: 'failure', options: undefined, steps: [{ title: 'build' }, { title: 'test', failed: true }] } as Partial<Card>);
+    assert.equal(act.enter(shown(failure)), undefined, 'a failure card with nothing chosen');
+    assert.deepEqual(posted(act.enter(shown(failure, { type: 'pickStep', index: 0 }))), { type: 'answer', version: 3, body: { failedStep: 0 } }, 'once a step is picked');
+    assert.equal(act.enter(shown(card())), undefined, 'a choice with nothing picked');
+    assert.equal(posted(act.enter(shown(card(), { type: 'pick', optionId: 'b', multi: false })))?.type, 'answer');
+    // The Answer button, pressed on purpose, still answers what it offers.
+    assert.equal(posted(act.answerFromForm(shown(failure)))?.type, 'answer');
+  });
+
   it('Undo only during a hold, naming the answered version', () => {
     const s = shown(card());
     assert.equal(act.undo(s), undefined);
