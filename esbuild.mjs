@@ -4,6 +4,10 @@ import * as esbuild from 'esbuild';
 
 const release = process.argv.includes('--release');
 const watch = process.argv.includes('--watch');
+// `--test-handle`: the extension-host tests' build. activate() then hands the tests the whole app
+// (the Restricted Mode window installs a VSIX, which VS Code runs outside its test mode). Never in
+// a release: `npm run package` builds with --release and without it.
+const testHandle = process.argv.includes('--test-handle') && !release;
 
 const common = {
   bundle: true,
@@ -54,6 +58,7 @@ const builds = [
     target: 'node20',
     external: ['vscode'],
     plugins: [lateModules],
+    define: { __TEST_HANDLE__: testHandle ? 'true' : 'false' },
   },
   {
     ...common,

@@ -80,8 +80,9 @@ function walk(dir, out = []) {
 
 /** dist/ through esbuild.mjs, then the host tests to out/test/editor (vscode, mocha and the ESM-only proxy package external). */
 async function build() {
-  const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('node esbuild.mjs failed');
+  // --test-handle: activate() gives the tests the app in the Restricted Mode window too (its VSIX runs outside VS Code's test mode).
+  const r = spawnSync(process.execPath, ['esbuild.mjs', '--test-handle'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('node esbuild.mjs --test-handle failed');
   const esbuild = await import('esbuild');
   const testDir = path.join(root, 'test', 'editor');
   const entries = walk(testDir).filter((f) => f.endsWith('.test.ts') || f === path.join(testDir, 'index.ts'));

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { say } from './say';
 import type { Me } from '../api/schemas';
 import { redact as redactFacts } from '../api/runtime';
-import { createClientCore, identityFileExposure, InsecureAddressError, type ClientCore, type ConnectionState } from '../sync';
+import { createClientCore, identityFileExposure, InsecureAddressError, type ClientCore, type ConnectionState, type Counts } from '../sync';
 import { CardsAuthProvider } from './auth-provider';
 import { registerCardPanelRevival } from './card-panel';
 import type { Node as CardsTreeNode } from './cards-tree';
@@ -19,7 +19,8 @@ import type { AssistantsFeature } from './assistants-feature';
 import { DEMO_TERMINALS_ENV, openDemoTerminals } from './demo-terminals';
 import { registerCommands } from './commands';
 import { CONTEXT, setContext, stateKey } from './context-keys';
-import { buildLiveParts, type LiveParts } from './live-parts';
+import { buildLiveParts, isSignedIn, type LiveParts } from './live-parts';
+import { publicApi, type AssistantCardsApi } from './public-api';
 import { createLog, type Log } from './log';
 import { setLocale, setTranslator } from './shared/l10n';
 import { affectsNetwork, networkKey, networkSettings } from './network-settings';
@@ -50,6 +51,8 @@ export class App implements vscode.Disposable {
   private rebuilding: Promise<void> = Promise.resolve();
   /** The demo terminals `npm start` asks for open once per extension host, with the first core. */
   private demoTerminalsAsked = false;
+  private waiting = 0;
+  private readonly waitingChanged = new vscode.EventEmitter<number>();
 
   constructor(readonly ctx: vscode.ExtensionContext) {
     this.log = createLog();
@@ -64,7 +67,7 @@ export class App implements vscode.Disposable {
       settled: () => this.rebuilding, refreshState: () => this.refreshState(),
     };
     ctx.subscriptions.push(
-      this.cardsView, this.assistantsView,
+      this.cardsView, this.assistantsView, this.waitingChanged,
       this, this.log, this.status, this.auth, this.launcher, this.secrets,
       ...registerCommands({
         log: this.log,
@@ -150,13 +153,32 @@ export class App implements vscode.Disposable {
     });
     this.log.info(`service ${baseUrl}`);
     this.live = buildLiveParts({
-      log: this.log, extension: this.ctx, status: this.status, cardsView: this.cardsView, assistantsView: this.assistantsView,
-      openCard: (id) => this.openCard(id), onState: (s) => this.onState(s), timeZone: systemTimeZone,
+      log: this.log, extension: this.ctx, cardsView: this.cardsView, assistantsView: this.assistantsView,
+      openCard: (id) => this.openCard(id), onState: (s) => this.onState(s), onCounts: (c) => this.onCounts(c), timeZone: systemTimeZone,
     }, core, key);
     if (!this.demoTerminalsAsked) {
       this.demoTerminalsAsked = true;
       openDemoTerminals(this.log, process.env[DEMO_TERMINALS_ENV], this.ctx);
     }
+  }
+
+  /** What waits on the person: the status bar, and the public API's count. */
+  private onCounts(c: Counts): void {
+    this.status.setCounts(c);
+    if (c.waiting !== this.waiting) { this.waiting = c.waiting; this.waitingChanged.fire(c.waiting); }
+  }
+
+  /** The read-only API other extensions get (public-api.ts). */
+  publicApi(): AssistantCardsApi {
+    return publicApi({
+      waiting: () => (this.live && isSignedIn(this.live.core.state) ? this.waiting : 0),
+      onDidChangeWaiting: this.waitingChanged.event,
+      open: (id) => {
+        if (!this.live || !isSignedIn(this.live.core.state)) return false;
+        this.openCard(id, { preserveFocus: true });
+        return true;
+      },
+    });
   }
 
   private onState(s: ConnectionState): void {
@@ -192,17 +214,24 @@ function withFacts(message: string, facts?: Record<string, unknown>): string {
   try { return `${message} ${JSON.stringify(redactFacts(facts))}`; } catch { return message; }
 }
 
-/** The API the extension returns: for the extension-host tests only. */
-export interface ExtensionApi {
+/**
+ * The handle the extension-host tests get, and only they: `activate()` returns it when VS Code
+ * runs the extension in its test mode (extensionTestsPath). Everywhere else, other extensions get
+ * the read-only `AssistantCardsApi` and nothing that reaches the context, the secrets or the core.
+ */
+export interface ExtensionApi extends AssistantCardsApi {
   app: App;
   /** The assistants feature of the live set (assistants view, terminals, scope, presence), if any. */
   assistants(): AssistantsFeature | undefined;
 }
 
+/** True only in the extension-host tests' build (esbuild.mjs --test-handle); false in every release. */
+declare const __TEST_HANDLE__: boolean;
+
 /** What `deactivate` ends; set by `activate`. */
 let shutdown: (() => Promise<void>) | undefined;
 
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
+export function activate(context: vscode.ExtensionContext): AssistantCardsApi {
   // The words of the code shared with the card panel (src/editor/shared) in VS Code's language.
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   setLocale(vscode.env.language);
@@ -210,7 +239,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   context.subscriptions.push(registerCardPanelRevival(app.log));
   shutdown = () => app.dispose();
   void app.refreshState();
-  return { app, assistants: () => app.live?.assistants };
+  const api = app.publicApi();
+  if (context.extensionMode !== vscode.ExtensionMode.Test && !__TEST_HANDLE__) return api;
+  const forTests: ExtensionApi = { ...api, app, assistants: () => app.live?.assistants };
+  return forTests;
 }
 
 /** VS Code waits for the returned promise on shutdown: presence ends and the feed lease is freed. */

@@ -3,7 +3,7 @@
 // set is disposed whole when the service address or the computer identity changes (extension.ts
 // rebuilds it), so a late event of an old core never reaches a newer set.
 import * as vscode from 'vscode';
-import type { ClientCore, ConnectionState } from '../sync';
+import type { ClientCore, ConnectionState, Counts } from '../sync';
 import { createAssistantsFeature, type AssistantsFeature } from './assistants-feature';
 import type { AssistantsTreeNode } from './assistants-view';
 import { CardPanels } from './card-panel';
@@ -13,7 +13,6 @@ import { allowedNow, createGrantFeature } from './grant';
 import type { Log } from './log';
 import { CardNotifier } from './notifier';
 import { OfflineNotice } from './offline-notice';
-import type { CardsStatusBar } from './status-bar';
 import type { TreeViewSlot } from './tree-view-slot';
 
 /** Signed in: online, or offline with the sign-in kept. The one test of it in the editor. */
@@ -23,13 +22,14 @@ export const isSignedIn = (s: ConnectionState): boolean => s.kind === 'online' |
 export interface LivePartsHost {
   log: Log;
   extension: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>;
-  status: CardsStatusBar;
   cardsView: TreeViewSlot<CardsTreeNode>;
   assistantsView: TreeViewSlot<AssistantsTreeNode>;
   /** Opens a card in the set of this moment (a notification clicked late may outlive this set). */
   openCard(id: string): void;
   /** The connection state of this set's core, as it is now and on each change. */
   onState(s: ConnectionState): void;
+  /** The counts of this set's cards, as they are now and on each change (status bar, public API). */
+  onCounts(c: Counts): void;
   timeZone(): string;
 }
 
@@ -73,14 +73,14 @@ export function buildLiveParts(host: LivePartsHost, core: ClientCore, key: strin
       setContext(CONTEXT.noCards, none);
     };
     subs.push(
-      core.cards.countsChanged((c) => { host.status.setCounts(c); updateNoCards(); }),
+      core.cards.countsChanged((c) => { host.onCounts(c); updateNoCards(); }),
       core.cards.added(updateNoCards),
       core.cards.removed(updateNoCards),
       core.onDidChangeState((s) => { host.onState(s); updateNoCards(); tree.refreshAll(); }),
       vscode.window.onDidChangeWindowState((s) => core.feed.setFocused(s.focused)),
     );
     core.feed.setFocused(vscode.window.state.focused);
-    host.status.setCounts(core.cards.counts());
+    host.onCounts(core.cards.counts());
     host.onState(core.state);
     const started = core.start().catch((e: unknown) => host.log.warn(`start: ${String(e)}`));
     return { key, core, tree, panels, notifier, offline, assistants, started, dispose };

@@ -72,6 +72,43 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
+/**
+ * A second extension, packaged as a VSIX, that activates at start and writes down what Assistant
+ * Cards' activate() returned: its keys, their types, whether it is frozen, and any object reachable
+ * from it (the test expects none: only functions and a number).
+ */
+function packProbe(dir: string, out: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({
+    name: 'exports-probe', publisher: 'assistant-cards-tests', version: '0.0.1', license: 'MIT', main: './extension.js',
+    repository: { type: 'git', url: 'https://example.invalid/probe.git' }, engines: { vscode: '^1.93.0' }, activationEvents: ['onStartupFinished'],
+  }));
+  fs.writeFileSync(path.join(dir, 'LICENSE'), 'MIT');
+  fs.writeFileSync(path.join(dir, 'README.md'), '# Exports probe\n\nReads what another extension exports, for a test.\n');
+  fs.writeFileSync(path.join(dir, '.vscodeignore'), '');
+  fs.writeFileSync(path.join(dir, 'extension.js'), `
+const vscode = require('vscode');
+const fs = require('fs');
+exports.activate = async () => {
+  const ext = vscode.extensions.getExtension(${JSON.stringify(extensionId)});
+  const api = ext ? await ext.activate() : undefined;
+  const keys = api ? Reflect.ownKeys(api).map(String) : [];
+  const types = {};
+  const deep = [];
+  for (const k of keys) {
+    types[k] = typeof api[k];
+    if (api[k] !== null && typeof api[k] === 'object') deep.push(k);
+    if (typeof api[k] === 'function') for (const p of Reflect.ownKeys(api[k])) if (!['length', 'name', 'prototype'].includes(String(p))) deep.push(k + '.' + String(p));
+  }
+  fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify({ found: !!ext, keys, types, frozen: !!api && Object.isFrozen(api), waiting: api && typeof api.waitingCount === 'function' ? api.waitingCount() : null, deep }));
+};
+`);
+  const file = path.join(dir, 'probe.vsix');
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '-o', file], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  assert.equal(r.status, 0, `vsce package of the probe: ${r.stderr}${r.stdout}`);
+  return file;
+}
+
 describe('packaging: the VSIX', function () {
   this.timeout(6 * 60_000);
   let tmp: string;
@@ -151,7 +188,7 @@ describe('packaging: the VSIX', function () {
     assert.deepEqual(files.filter((f) => /\.map$|\.ts$|^(src|test|scripts|out|node_modules)\//.test(f)), []);
   });
 
-  it('installs into code-server and activates there', async () => {
+  it('installs into code-server and activates there; another extension gets only the read-only API from activate()', async () => {
     const extensionsDir = path.join(tmp, 'extensions');
     const userData = path.join(tmp, 'user-data');
     const config = path.join(tmp, 'code-server.yaml');
@@ -162,6 +199,10 @@ describe('packaging: the VSIX', function () {
     assert.equal(install.status, 0, install.stderr);
     const list = spawnSync(cs.node, [cs.entry, ...common, '--list-extensions', '--show-versions'], { encoding: 'utf8' });
     assert.match(list.stdout, new RegExp(`^${extensionId.replace('.', '\\.')}@${manifest.version}$`, 'm'));
+    // Another extension, installed beside it, reads what activate() hands out.
+    const probeOut = path.join(tmp, 'probe-exports.json');
+    const probeInstall = spawnSync(cs.node, [cs.entry, ...common, '--install-extension', packProbe(path.join(tmp, 'probe'), probeOut)], { encoding: 'utf8' });
+    assert.equal(probeInstall.status, 0, probeInstall.stderr);
 
     // The extension host starts when a browser opens the workbench.
     const ws = path.join(tmp, 'workspace');
@@ -194,6 +235,17 @@ describe('packaging: the VSIX', function () {
       assert.ok(found, `the extension host log shows ${extensionId} activated`);
       // And it did its first work: its status bar item is on screen.
       await page.locator('[id$="assistantCards.status"], [aria-label*="Assistant Cards"]').first().waitFor({ timeout: 30_000 });
+      // What another extension gets: the read-only API, frozen, and nothing that reaches the
+      // context, the secrets, the client core or a press.
+      const until = Date.now() + 60_000;
+      while (!fs.existsSync(probeOut) && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      const seen = JSON.parse(fs.readFileSync(probeOut, 'utf8')) as { found: boolean; keys: string[]; types: Record<string, string>; frozen: boolean; waiting: unknown; deep: string[] };
+      assert.equal(seen.found, true, 'the probe found the extension');
+      assert.deepEqual(seen.keys.sort(), ['apiVersion', 'onDidChangeWaiting', 'open', 'waitingCount']);
+      assert.deepEqual(seen.types, { apiVersion: 'number', onDidChangeWaiting: 'function', open: 'function', waitingCount: 'function' });
+      assert.equal(seen.frozen, true);
+      assert.equal(seen.waiting, 0, 'signed out: nothing waits');
+      assert.deepEqual(seen.deep, [], 'no object behind the API');
     } finally {
       await browser.close();
     }
