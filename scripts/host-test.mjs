@@ -259,6 +259,18 @@ async function bridgeOp(ctx, req) {
       if (req.selector) await locatorOf(page, req).first().press(req.key, { timeout });
       else await page.keyboard.press(req.key);
       return { ok: true };
+    // A key held down for `ms`: the first keydown, then its repeats (Playwright sets `repeat` on a
+    // key already down) about 30 times a second, as a keyboard's auto-repeat sends them.
+    case 'hold': {
+      const end = Date.now() + Number(req.ms ?? 1000);
+      await page.keyboard.down(req.key);
+      while (Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 33));
+        await page.keyboard.down(req.key);
+      }
+      await page.keyboard.up(req.key);
+      return { ok: true };
+    }
     // A DOM event with its init dict (a keydown while an input method composes, which no key press makes).
     case 'dispatch': await locatorOf(page, req).first().dispatchEvent(String(req.event), req.init ?? {}, { timeout }); return { ok: true };
     case 'type': await page.keyboard.type(String(req.value ?? '')); return { ok: true };

@@ -34,7 +34,8 @@ export class CardNotifier extends DisposableBase {
   ) {
     super();
     this._register(core.cards.added((c) => this.consider(c, false)));
-    this._register(core.cards.changed(({ card, previous }) => { if (isReturn(previous, card, thisComputer(core.state))) this.consider(card, true); }));
+    // The person's own press in this window (Back, Take back, Undo) is not a return to tell them of.
+    this._register(core.cards.changed(({ card, previous, pressedHere }) => { if (!pressedHere && isReturn(previous, card, thisComputer(core.state))) this.consider(card, true); }));
   }
 
   /**

@@ -8,7 +8,7 @@ import type { Logger } from '../api/runtime';
 import type { Card, CardListEntry, CardStatus, Change } from '../api/schemas';
 import { filterQuery, isFilterEmpty, isLight, wholePasses } from './card-filter';
 import type { CardFilter } from './card-filter';
-import type { CardModelView, CardScope, Counts, Group } from './contract';
+import type { CardChange, CardModelView, CardScope, Counts, Group } from './contract';
 import { holdDeadline } from './hold';
 
 
@@ -81,7 +81,7 @@ export class CardModel implements CardModelView {
   private provisional = new Set<string>();
 
   private readonly addedE = new Emitter<CardListEntry>();
-  private readonly changedE = new Emitter<{ card: CardListEntry; previous: CardListEntry }>();
+  private readonly changedE = new Emitter<CardChange>();
   private readonly removedE = new Emitter<{ id: string; previous: CardListEntry }>();
   private readonly countsE = new Emitter<Counts>();
   private readonly scopeE = new Emitter<CardScope>();
@@ -127,7 +127,7 @@ export class CardModel implements CardModelView {
    */
   takePressed(card: Card, holdUntil: number | undefined): void {
     if (holdUntil !== undefined) this.holds.set(card.id, { version: card.version, until: holdUntil });
-    this.upsert(card);
+    this.put(card, true);
     this.provisional.add(card.id);
   }
 
@@ -263,6 +263,10 @@ export class CardModel implements CardModelView {
 
   /** A whole card read elsewhere (a conflict's fresh card, a read by id). */
   upsert(read: Card): void {
+    this.put(read, false);
+  }
+
+  private put(read: Card, pressedHere: boolean): void {
     const card = this.onLocalClock(read);
     this.touched.set(card.id, ++this.touchSeq);
     if (!this.inScope(card) || (card.status === 'done' && !this.doneLoaded)) {
@@ -275,7 +279,7 @@ export class CardModel implements CardModelView {
     this.entries.set(card.id, { card, group });
     const wasBuilt = this.provisional.delete(card.id);
     if (!prev) this.addedE.fire(card);
-    else if (wasBuilt || differs(prev.card, card) || prev.group !== group) this.changedE.fire({ card, previous: prev.card });
+    else if (wasBuilt || differs(prev.card, card) || prev.group !== group) this.changedE.fire({ card, previous: prev.card, ...(pressedHere ? { pressedHere } : {}) });
     this.updateCounts();
   }
 

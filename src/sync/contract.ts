@@ -34,9 +34,12 @@ export interface Disposable { dispose(): void }
 export type Listener<T> = (e: T) => void;
 export interface Event<T> { (listener: Listener<T>): Disposable }
 
+/** A card that changed; `pressedHere`: the change is the result of a press in this window (press-path.ts). */
+export interface CardChange { card: CardListEntry; previous: CardListEntry; pressedHere?: boolean }
+
 export interface CardEvents {
   added: Event<CardListEntry>;
-  changed: Event<{ card: CardListEntry; previous: CardListEntry }>;
+  changed: Event<CardChange>;
   removed: Event<{ id: string; previous: CardListEntry }>;
   countsChanged: Event<Counts>;
 }

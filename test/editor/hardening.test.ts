@@ -114,6 +114,32 @@ describe('hardening: the editor (extension host)', function () {
     w.app.live!.panels.get(c.id)?.dispose();
   });
 
+  it('Enter held on a tree row opens the card and answers nothing, however long it is held', async function () {
+    if (!driverAvailable()) this.skip();
+    // A notice: Enter in its panel is Got it, the one answer a single key makes.
+    const hook = await w.sb.control<{ id: string; url: string }>('POST', '/_sandbox/webhooks', { name: 'Held key', area: { id: 'prj_held', name: 'Held' } });
+    const notice = await (await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Held Enter notice', severity: 'warning', dedupeKey: 'held-enter' }) })).json() as { cardId: string };
+    await until('the notice in the model', () => core().cards.get(notice.cardId));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    try {
+      // The row has the keyboard; the person holds Enter: the row opens the card, the panel takes
+      // the focus, and the key's repeats keep arriving there well past the quiet moment.
+      const tree = w.app.live!.tree;
+      await tree.view.reveal(tree.nodeOf(notice.cardId)!, { select: true, focus: true });
+      await driver.hold('Enter', 3_000);
+      await until('its panel', () => w.app.live!.panels.get(notice.cardId)?.isReady(), 30_000);
+      await sleep(1_000);
+      assert.equal((await sandboxCard(w, notice.cardId)).status, 'pending', 'a held Enter answered nothing');
+      // Pressed once, on purpose, the same key closes the notice.
+      await driver.click(inPanel('#title'));
+      await driver.waitFor({ ...inPanel('body[data-keys="ready"]'), state: 'attached' });
+      await driver.press('Enter');
+      await until('closed by the person\'s press', async () => (await sandboxCard(w, notice.cardId)).status !== 'pending', 30_000);
+    } finally {
+      w.app.live!.panels.get(notice.cardId)?.dispose();
+    }
+  });
+
   it('demo terminals: a command in the environment is never typed into a terminal', async () => {
     const marker = path.join(os.tmpdir(), `assistant-cards-demo-pwned-${process.pid}-${Date.now()}`);
     const name = 'demo assistant: hostile';

@@ -66,14 +66,14 @@ describe('notify: answer from the notification, returns, offline told once (exte
   it('a blocking choice: its options as buttons, who asks; one click answers the version shown; Undo is offered', async () => {
     const c = await newCard(w, {
       kind: 'choice', title: 'Which database for the cache?', blocking: true,
-      options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite, in a file next to the app' }, { id: 'rd', label: 'Redis' }],
+      options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite' }, { id: 'rd', label: 'Redis' }],
     });
     const text = 'Which database for the cache?';
     await notification(text);
     const shownVersion = core().cards.get(c.id)!.version;
     await driver.waitFor(button(text, 'Postgres'));
     await driver.waitFor(button(text, 'Redis'));
-    await driver.waitFor(button(text, 'SQLite, in a file next to the…'));
+    await driver.waitFor(button(text, 'SQLite'));
     assert.match(await driver.text({ selector: item(text) }), /Claude · main/, 'says who asks');
     await driver.screenshot('notify-buttons');
     await driver.click(button(text, 'Redis'));
@@ -85,6 +85,21 @@ describe('notify: answer from the notification, returns, offline told once (exte
     const [answer] = await heard(w, c.id);
     assert.deepEqual(answer!.body.choiceIds, ['rd']);
     assert.equal(answer!.body.version, shownVersion, 'the answer names the version the notification showed');
+  });
+
+  it('answers only over words it shows whole: a label that would be cut, or one dressed as its own button, leaves Open only', async () => {
+    await newCard(w, {
+      kind: 'choice', title: 'Where does the cache live?', blocking: true,
+      options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite, in a file next to the app' }],
+    });
+    assert.deepEqual(await notification('Where does the cache live?'), ['Open'], 'a label longer than a button is not cut into one');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
+    await newCard(w, {
+      kind: 'choice', title: 'Which one opens?', blocking: true,
+      options: [{ id: 'o', label: 'Open' }, { id: 't', label: 'show terminal' }],
+    });
+    assert.deepEqual(await notification('Which one opens?'), ['Open'], 'one Open, ours: no option poses as it');
   });
 
   it('an approval answered from its notification, then undone from the next one', async () => {

@@ -47,6 +47,8 @@ export const driver = {
   fill: (t: Target, value: string) => op<{ ok: true }>({ op: 'fill', value, ...t }),
   /** A key (Playwright names: 'Enter', 'Escape', 'Control+Shift+P'), on an element or the page. */
   press: (key: string, t?: Partial<Target>) => op<{ ok: true }>({ op: 'press', key, ...t }),
+  /** A key held down for `ms` on the page's focus: its first keydown, then auto-repeats (`repeat: true`). */
+  hold: (key: string, ms: number) => op<{ ok: true }>({ op: 'hold', key, ms }),
   /** Fires a DOM event on the element (`keydown` with `{ key: 'Escape', isComposing: true }`: an IME's Esc). */
   dispatch: (t: Target, event: string, init: Record<string, unknown>) => op<{ ok: true }>({ op: 'dispatch', event, init, ...t }),
   type: (value: string, page?: string) => op<{ ok: true }>({ op: 'type', value, page }),

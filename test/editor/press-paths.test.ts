@@ -1,0 +1,220 @@
+// One press, one path: the same answer, undo, Later and hand-over, pressed in the card panel, in a
+// notification and through the command palette, as a person presses them (Playwright under
+// code-server). Each place calls the core's one press path (ClientCore.act), so at the moment the
+// place says its result the model already holds the card the service made, the tree has moved it
+// in one update (one group change, never a flip back and forth), and the place says the same
+// "hears it in N s" as the hold the model keeps (one clock for all of them). A notification offers
+// answers and the Undo after one; Later and hand-over it leaves to the panel (it offers Open).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Group } from '../../src/sync';
+import { atThisWindow, awayFromThisWindow, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { driver, driverAvailable } from './helpers/driver';
+import { inPanel, openFromTree } from './helpers/card-panel-ui';
+
+type Place = 'panel' | 'notification' | 'palette';
+type Action = 'answer' | 'undo' | 'later' | 'handOver';
+
+/** What the model holds after each action, the same whichever place pressed it. */
+const AFTER: Record<Action, { status: string; group: Group; hold: boolean }> = {
+  answer: { status: 'answered', group: 'agent', hold: true },
+  undo: { status: 'pending', group: 'pending', hold: false },
+  later: { status: 'snoozed', group: 'snoozed', hold: false },
+  handOver: { status: 'delegated', group: 'delegated', hold: true },
+};
+
+const ROWS: [Place, Action][] = [
+  ['panel', 'answer'], ['notification', 'answer'], ['palette', 'answer'],
+  ['panel', 'undo'], ['notification', 'undo'], ['palette', 'undo'],
+  ['panel', 'later'], ['palette', 'later'],
+  ['panel', 'handOver'], ['palette', 'handOver'],
+];
+
+const ITEM = '.notifications-center .notification-list-item';
+const item = (text: string) => `${ITEM}:has-text(${JSON.stringify(text)})`;
+const button = (text: string, label: string) => ({ selector: `${item(text)} .monaco-button:text-is(${JSON.stringify(label)})`, timeout: 60_000 });
+const row = (text: string) => ({ selector: `.quick-input-list .monaco-list-row:has-text(${JSON.stringify(text)})`, timeout: 30_000 });
+const HEARS = /hears it in (\d+) s/;
+
+describe('one press, one path: panel, notification and palette leave the same model (Playwright)', function () {
+  this.timeout(240_000);
+  let w: World;
+  let helperName = '';
+  const core = () => w.app.live!.core;
+  const config = () => vscode.workspace.getConfiguration('assistantCards');
+
+  before(async function () {
+    if (!driverAvailable()) this.skip();
+    w = await wire();
+    await signInApproved(w);
+    helperName = 'Path helper';
+    const helper = await w.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: helperName, app: 'codex', machineId: w.machineId });
+    await w.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'helper main' });
+  });
+  afterEach(async () => {
+    await config().update('notify', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('notifications.hideList');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await awayFromThisWindow().catch(() => undefined);
+  });
+  after(async () => { await unwire(w); });
+
+  /** The text of the first notification that mentions `text`, once it shows. */
+  async function notificationText(text: string): Promise<string> {
+    await vscode.commands.executeCommand('notifications.showList');
+    await driver.waitFor({ selector: item(text), timeout: 60_000 });
+    return driver.text({ selector: item(text) });
+  }
+
+  /** Runs an Assistant Cards command from the palette and walks its picks, each typed then chosen. */
+  async function palette(command: string, picks: string[]): Promise<void> {
+    await vscode.commands.executeCommand('notifications.hideList');
+    for (let tries = 1; ; tries++) {
+      await driver.press('F1');
+      try { await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input', timeout: 5_000 }); break; } catch (e) {
+        if (tries === 3) throw e; // a late editor took the key: press again, as a person would
+      }
+    }
+    await driver.type(`Assistant Cards: ${command}`);
+    await driver.waitFor(row(`Assistant Cards: ${command}`));
+    await driver.press('Enter');
+    for (const pick of picks) {
+      await driver.waitFor(row(pick));
+      await driver.type(pick);
+      await driver.press('Enter');
+    }
+  }
+
+  /** Each place's way to press each action it offers; resolves to the words it says for the result. */
+  const press: Record<Place, Partial<Record<Action, (id: string, title: string) => Promise<string>>>> = {
+    panel: {
+      answer: async (id, title) => {
+        await openFromTree(w, id, title);
+        await driver.click(inPanel('label.option:has-text("Alpha")'));
+        await driver.click(inPanel('#answer'));
+        await driver.waitFor(inPanel('#countdown'));
+        return driver.text(inPanel('#countdown'));
+      },
+      undo: async () => {
+        await driver.click(inPanel('button[data-key="undo"]'));
+        await driver.waitFor(inPanel('.notice:has-text("Undone")'));
+        return driver.text(inPanel('.notice:has-text("Undone")'));
+      },
+      later: async (id, title) => {
+        await openFromTree(w, id, title);
+        await driver.click(inPanel('button:has-text("In 1 hour")'));
+        await driver.waitFor(inPanel('button:has-text("Back now")'));
+        return driver.text(inPanel('.notice'));
+      },
+      handOver: async (id, title) => {
+        await openFromTree(w, id, title);
+        await driver.click(inPanel('button:has-text("Hand over")'));
+        await driver.waitFor(inPanel('select[data-key="handover-assistant"]'));
+        for (let i = 0; i < 10; i++) {
+          const picked = await driver.text(inPanel('select[data-key="handover-assistant"] option:checked'));
+          if (picked.startsWith(helperName)) break;
+          await driver.press('ArrowDown', inPanel('select[data-key="handover-assistant"]'));
+        }
+        await driver.click(inPanel('button[data-key="handover-send"]'));
+        await driver.waitFor(inPanel('button:has-text("Take back")'));
+        await driver.waitFor(inPanel('#countdown'));
+        return driver.text(inPanel('#countdown'));
+      },
+    },
+    notification: {
+      answer: async (_id, title) => {
+        await notificationText(title);
+        await driver.click(button(title, 'Alpha'));
+        return notificationText('with Alpha. The assistant hears it in');
+      },
+      undo: async () => {
+        await driver.click(button('with Alpha. The assistant hears it in', 'Undo'));
+        return notificationText('undone; the card waits on you again');
+      },
+    },
+    palette: {
+      answer: async (_id, title) => {
+        await palette('Answer', [title, 'Alpha']);
+        return notificationText(`answered "${title}". The assistant hears it in`);
+      },
+      undo: async (_id, title) => {
+        await palette('Undo Answer', [title]);
+        return notificationText('undone; the card waits on you again');
+      },
+      later: async (_id, title) => {
+        await palette('Later', [title, 'In 1 hour']);
+        return notificationText('in Later until');
+      },
+      handOver: async (_id, title) => {
+        await palette('Hand Over to Helper', [title, helperName, 'Any agent', 'Freely']);
+        // The note is optional: Enter leaves it empty.
+        await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input', timeout: 30_000 });
+        await driver.press('Enter');
+        return notificationText(`Handed over: "${title}"`);
+      },
+    },
+  };
+
+  /** Counts the card's moves between groups of the tree, as the model tells the views. */
+  function watchMoves(id: string): { moves: () => Group[]; dispose(): void } {
+    let last = core().cards.groupOf(id);
+    const moves: Group[] = [];
+    const sub = core().cards.changed(({ card }) => {
+      if (card.id !== id) return;
+      const now = core().cards.groupOf(id);
+      if (now && now !== last) { moves.push(now); last = now; }
+    });
+    return { moves: () => [...moves], dispose: () => sub.dispose() };
+  }
+
+  for (const [place, action] of ROWS) {
+    it(`${action} from the ${place}: the model and the tree move at once, in one update, and the hold is the model's`, async () => {
+      // Only the place under test speaks: other places' notifications would cover the centre.
+      await config().update('notify', place === 'notification' ? 'blocking' : 'off', vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      if (place === 'notification') await atThisWindow();
+      await until('no card notification showing', () => !w.app.live!.notifier.isShowing());
+      const title = `Path ${action} from the ${place}`;
+      const c = await newCard(w, { kind: 'choice', title, blocking: true, options: [{ id: 'a', label: 'Alpha' }, { id: 'b', label: 'Beta' }] });
+      await until('the card in the model', () => core().cards.get(c.id));
+      // Undo needs an answer on hold first, from the same place.
+      if (action === 'undo') {
+        await press[place].answer!(c.id, title);
+        await until('answered in the model', () => core().cards.get(c.id)?.status === 'answered' || undefined);
+      }
+      const watch = watchMoves(c.id);
+      try {
+        const said = await press[place][action]!(c.id, title);
+        const at = Date.now();
+        // The moment the place says the result, the model holds it: no read was awaited for it.
+        const held = core().cards.get(c.id);
+        assert.ok(held, 'the card is in the model');
+        assert.equal(held.status, AFTER[action].status, `status after ${action} from the ${place}`);
+        assert.equal(core().cards.groupOf(c.id), AFTER[action].group, 'the tree shows it in its new group');
+        assert.deepEqual(watch.moves(), [AFTER[action].group], 'one move, in one update');
+        const service = await sandboxCard(w, c.id);
+        assert.equal(held.version, service.version, 'the version the service made');
+        const hold = core().cards.holdUntil(c.id);
+        if (AFTER[action].hold) {
+          assert.ok(hold !== undefined && hold > at, 'a hold runs, on this computer\'s clock');
+          const n = Number(HEARS.exec(said)?.[1] ?? NaN);
+          if (!Number.isNaN(n)) {
+            const left = Math.ceil((hold - at) / 1000);
+            assert.ok(Math.abs(n - left) <= 1, `"${said}" says ${n} s; the model's hold has ${left} s left`);
+          } else {
+            assert.equal(action, 'handOver', `"${said}" says when the assistant hears it`);
+          }
+        } else {
+          assert.equal(hold, undefined, 'no hold runs');
+        }
+        // And it stays there: the read that follows and the hold's end move it no further back.
+        await new Promise((r) => setTimeout(r, 1_500));
+        assert.deepEqual(watch.moves().slice(0, 1), [AFTER[action].group]);
+        assert.ok(!watch.moves().slice(1).includes(action === 'undo' ? 'agent' : 'pending'), `no flip back: ${watch.moves().join(' -> ')}`);
+      } finally {
+        watch.dispose();
+      }
+    });
+  }
+});
