@@ -19,6 +19,12 @@ import type { SignInSlot } from './sign-in-slot';
 /** Refresh this long before the access token expires (15 min lifetime). */
 export const REFRESH_MARGIN_MS = 90_000;
 
+/**
+ * A token answer without `expires_in` (only RECOMMENDED in RFC 6749 section 5.1): the spec's access
+ * token lifetime. Were it shorter, the 401 invalid_token renews it (renewAfterRejection).
+ */
+export const DEFAULT_EXPIRES_IN_SECONDS = 900;
+
 export interface StoredTokens {
   accessToken: string;
   refreshToken: string;
@@ -98,7 +104,7 @@ export class TokenSet implements RequestAuth {
     const next: StoredTokens = {
       accessToken: t.access_token,
       refreshToken: t.refresh_token,
-      expiresAt: this.o.clock.now() + t.expires_in * 1000,
+      expiresAt: this.o.clock.now() + (t.expires_in ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000,
       scope: t.scope ?? '',
       origin: this.o.slot.origin,
       computerId: this.o.slot.computerId,

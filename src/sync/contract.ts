@@ -12,7 +12,7 @@ export type { CardFilter };
 export type ConnectionState =
   | { kind: 'signed-out'; reason?: SignOutReason }
   | { kind: 'not-set-up'; reason: string } // no computer identity file, or one the service rejects
-  | { kind: 'signing-in'; userCode: string; verificationUri: string; verificationUriComplete: string }
+  | { kind: 'signing-in'; userCode: string; verificationUri: string; verificationUriComplete?: string } // the latter optional (RFC 8628)
   | { kind: 'online'; me: Me }
   | { kind: 'offline'; since: number; lastError: string };
 
@@ -89,7 +89,7 @@ import type { UserGesture, Press, PressAction, SeenCard } from './press';
 
 /** Where a sign-in by device flow stands; `signIn`'s progress callback receives each step. */
 export type DeviceProgress =
-  | { step: 'code'; userCode: string; verificationUri: string; verificationUriComplete: string; expiresAt: number }
+  | { step: 'code'; userCode: string; verificationUri: string; verificationUriComplete?: string; expiresAt: number }
   | { step: 'waiting'; intervalSeconds: number }
   | { step: 'approved' };
 
