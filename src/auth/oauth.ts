@@ -1,6 +1,6 @@
 // The OAuth endpoints the extension uses: device authorization, device token polling and
 // refresh. Every token request carries a DPoP proof with the latest nonce; the nonce and clock
-// repeats are sendDpopBound's (src/api/dpop-exchange.ts), shared with /v1.
+// repeats are sendDpopBound's (src/api/dpop-exchange.ts), as for /v1 (each keeps its own nonce).
 import { isJsonType, readJson, sendDpopBound } from '../api/dpop-exchange';
 import type { NonceStore } from '../api/dpop-exchange';
 import { MalformedResponseError, NetworkError } from '../api/errors';

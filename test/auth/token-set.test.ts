@@ -75,6 +75,27 @@ describe('auth: token set against the sandbox', () => {
     assert.equal(core.state.kind, 'online');
   });
 
+  it('the token endpoint and /v1 with nonces of their own (RFC 9449 section 9): one extra try per endpoint class, not one per switch', async () => {
+    assert.equal((await w.ctl('POST', '/_sandbox/dpop', { nonces: 'split' })).status, 200);
+    const store = new MemorySecretStore();
+    const core = w.core({ store });
+    await signInCore(w, core);
+    await core.dispose(); // the sign-in stays in the store; a fresh link (its own nonces) uses it
+    const link = w.link(store);
+    const tokens = await link.tokenSet();
+    assert.ok(await tokens.load());
+    for (let round = 0; round < 3; round++) {
+      await link.api.me();
+      await tokens.refresh(await tokens.accessToken()); // a renewal now, as after a 401
+    }
+    await link.api.me();
+    const log = link.transport.log;
+    assert.equal(log.filter((l) => l.path === '/oauth/token' && l.status === 200).length, 3, 'three refreshes');
+    const nonceTries = (path: string) => log.filter((l) => l.path.startsWith(path) && (l.status === 400 || l.status === 401)).length;
+    assert.equal(nonceTries('/oauth/token'), 1, 'the token endpoint asked for its nonce once');
+    assert.equal(nonceTries('/v1/'), 1, '/v1 asked for its nonce once');
+  });
+
   it('two processes sharing one file store refresh at once without losing the sign-in', async function () {
     this.timeout(60_000);
     const storeFile = path.join(w.dir, 'secrets.json');
