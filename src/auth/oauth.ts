@@ -85,7 +85,8 @@ export class OAuthEndpoints {
     }
     // OAuth answers its refusals with 400 (401 for the client) and an OAuth JSON body: anything
     // else came from something in between (a gateway's 502 may carry an `error` too) and ends nothing.
-    if (res.status !== 400) throw new NetworkError(url, `${res.status} from between here and the service`);
+    // A gateway's 504 says it passed the request on and no answer came back: it may have arrived.
+    if (res.status !== 400) throw new NetworkError(url, `${res.status} from between here and the service`, res.status === 504);
     throw new MalformedResponseError(isJsonType(res.headers['content-type']) ? 'schema' : 'content-type', res.status, url, 'refusal without an OAuth error');
   }
 }

@@ -18,9 +18,10 @@ export type ConnectionState =
 
 /**
  * Why a sign-in ended: the person signed out (here or in another window), the service refused the
- * sign-in (revoked or replaced), or the person removed the app. Only the last two need telling.
+ * sign-in (revoked or replaced), the person removed the app, or the answer to a renewal was lost
+ * on the way (this window dropped the sign-in rather than risk a reuse). The last three need telling.
  */
-export type SignOutReason = 'person' | 'elsewhere' | 'refused' | 'app-removed';
+export type SignOutReason = 'person' | 'elsewhere' | 'refused' | 'app-removed' | 'renewal-lost';
 
 export type Group = 'pending' | 'agent' | 'snoozed' | 'delegated' | 'done';
 
