@@ -8,15 +8,22 @@ import { MalformedResponseError, OAuthRefusalError } from './errors';
 import type { HttpResponse } from './http';
 import { OAuthError } from './schemas';
 
-/** The latest DPoP-Nonce per server, shared by the token endpoint and /v1. */
+/**
+ * The latest DPoP-Nonce per issuer of the challenge: the authorization server's (token endpoint)
+ * and the resource server's (/v1) are kept apart even on one origin (RFC 9449 section 9), so the
+ * one never overwrites the other and costs a refused try.
+ */
 export class NonceStore {
   private readonly nonces = new Map<string, string>();
-  get(url: string): string | undefined {
-    return this.nonces.get(new URL(url).origin);
+  get(url: string, endpoint: DpopEndpoint): string | undefined {
+    return this.nonces.get(NonceStore.keyOf(url, endpoint));
   }
-  remember(url: string, res: HttpResponse): void {
+  remember(url: string, endpoint: DpopEndpoint, res: HttpResponse): void {
     const n = res.headers['dpop-nonce'];
-    if (n) this.nonces.set(new URL(url).origin, n);
+    if (n) this.nonces.set(NonceStore.keyOf(url, endpoint), n);
+  }
+  private static keyOf(url: string, endpoint: DpopEndpoint): string {
+    return `${endpoint} ${new URL(url).origin}`;
   }
 }
 
@@ -59,9 +66,9 @@ export async function sendDpopBound(r: DpopRequest): Promise<DpopAnswer> {
   let undoTime: (() => void) | undefined;
   for (;;) {
     await r.beforeProof?.();
-    const dpop = r.proof ? await r.proof(r.nonces.get(r.url)) : undefined;
+    const dpop = r.proof ? await r.proof(r.nonces.get(r.url, r.endpoint)) : undefined;
     const res = await r.send(dpop);
-    r.nonces.remember(r.url, res);
+    r.nonces.remember(r.url, r.endpoint, res);
     const refusal = oauthRefusalOf(res, r.url, r.endpoint);
     if (r.proof && refusal?.error === 'use_dpop_nonce' && !nonceRetried && res.headers['dpop-nonce']) {
       nonceRetried = true;

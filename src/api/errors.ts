@@ -76,7 +76,16 @@ export class MalformedResponseError extends ClientError {
 /** No answer at all: refused connection, reset, timeout, DNS. */
 export class NetworkError extends ClientError {
   readonly kind = 'network';
-  constructor(readonly requestUrl: string, readonly causeMessage: string) {
+  constructor(
+    readonly requestUrl: string,
+    readonly causeMessage: string,
+    /**
+     * The request may have reached the service and only its answer was lost (a dropped or reset
+     * connection, a timeout waiting for the answer), as opposed to never sent (no connection made).
+     * What a repeat would do is then unknown: a rotated refresh token must not be sent again.
+     */
+    readonly mayHaveArrived = false,
+  ) {
     super(`Could not reach the service (${causeMessage})`);
     this.name = 'NetworkError';
   }

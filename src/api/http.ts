@@ -130,14 +130,15 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
         });
       } catch (e) {
         if (req.signal?.aborted) throw e;
-        throw new NetworkError(req.url, describe(e, proxy));
+        throw new NetworkError(req.url, describe(e, proxy), !neverSent(e));
       }
       let text: string;
       try {
         text = await readCapped(res, req.url);
       } catch (e) {
         if (req.signal?.aborted || e instanceof MalformedResponseError) throw e;
-        throw new NetworkError(req.url, describe(e));
+        // The answer had begun: the service did the work.
+        throw new NetworkError(req.url, describe(e), true);
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
@@ -152,6 +153,25 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
 }
 
 interface SocketError { code?: string; message?: string; address?: string; hostname?: string; port?: number; cause?: SocketError }
+
+/** Failures before any byte of the request left: no connection (or no tunnel) was made. */
+const BEFORE_SENDING = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN',
+  'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_INVALID_URL',
+]);
+
+/**
+ * True only when the request surely never reached the service. Anything else (a reset, a closed
+ * socket, a timeout waiting for headers, an unknown cause) may have come after the service did the work.
+ */
+export function neverSent(e: unknown): boolean {
+  const err = e as SocketError;
+  const code = err.code ?? err.cause?.code;
+  if (code !== undefined && BEFORE_SENDING.has(code)) return true;
+  // The proxy refused the tunnel (CONNECT answered non-2xx): nothing went to the service.
+  return /Proxy response \(\d+\)/.test(err.message ?? '');
+}
 
 /**
  * The cause, in words the person can act on. A failure at the proxy names the proxy (without

@@ -241,9 +241,11 @@ export const DeviceAuthorization = z.object({
   device_code: z.string(),
   user_code: z.string(),
   verification_uri: z.string(),
-  verification_uri_complete: z.string(),
+  // Optional in RFC 8628 section 3.2 (the service sends both): the client then shows the plain
+  // verification_uri with the code, and polls every 5 s (src/auth/device-flow.ts).
+  verification_uri_complete: z.optional(z.string()),
   expires_in: z.int(),
-  interval: z.int(),
+  interval: z.optional(z.int()),
   client_id: z.optional(z.string()),
 });
 export type DeviceAuthorization = z.infer<typeof DeviceAuthorization>;
@@ -251,7 +253,8 @@ export type DeviceAuthorization = z.infer<typeof DeviceAuthorization>;
 export const TokenResponse = z.object({
   access_token: z.string(),
   token_type: z.string(),
-  expires_in: z.int(),
+  // Only RECOMMENDED in RFC 6749 section 5.1: absent, the token set assumes the spec's 15 minutes.
+  expires_in: z.optional(z.int()),
   refresh_token: z.optional(z.string()),
   scope: z.optional(z.string()),
 });

@@ -11,9 +11,12 @@ import { createAttestation, readMachineIdentity } from './machine';
 import type { OAuthEndpoints } from './oauth';
 
 export const SLOW_DOWN_STEP_SECONDS = 5;
+/** RFC 8628 section 3.2: a device answer without `interval` means polling every 5 s. */
+export const DEFAULT_POLL_INTERVAL_SECONDS = 5;
 
 export type DeviceFlowProgress =
-  | { step: 'code'; userCode: string; verificationUri: string; verificationUriComplete: string; expiresAt: number }
+  /** `verificationUriComplete` is optional (RFC 8628): without it the person types the code at `verificationUri`. */
+  | { step: 'code'; userCode: string; verificationUri: string; verificationUriComplete?: string; expiresAt: number }
   | { step: 'waiting'; intervalSeconds: number }
   | { step: 'approved' };
 
@@ -69,10 +72,10 @@ export async function runDeviceFlow(o: DeviceFlowOptions): Promise<TokenResponse
     step: 'code',
     userCode: start.user_code,
     verificationUri: start.verification_uri,
-    verificationUriComplete: start.verification_uri_complete,
+    ...(start.verification_uri_complete !== undefined ? { verificationUriComplete: start.verification_uri_complete } : {}),
     expiresAt,
   });
-  let interval = Math.max(1, start.interval);
+  let interval = Math.max(1, start.interval ?? DEFAULT_POLL_INTERVAL_SECONDS);
   let networkFailures = 0;
   for (;;) {
     o.onProgress?.({ step: 'waiting', intervalSeconds: interval });

@@ -45,10 +45,16 @@ export class DeviceFlowError extends ClientError {
   }
 }
 
-/** The sign-in is gone (revoked, refresh refused, signed out elsewhere). */
+/**
+ * Why this process ended the sign-in: the service refused the refresh token, or the answer to a
+ * refresh was lost on the way (the token may have rotated, so it is never sent again).
+ */
+export type SignInEnd = 'refused' | 'renewal-lost';
+
+/** The sign-in is gone (revoked, refresh refused, renewal lost, signed out elsewhere). */
 export class SignedOutError extends ClientError {
   readonly kind = 'signed-out';
-  constructor(detail = 'Not signed in.') {
+  constructor(detail = 'Not signed in.', readonly ended?: SignInEnd) {
     super(detail);
     this.name = 'SignedOutError';
   }

@@ -1,6 +1,6 @@
 // The OAuth endpoints the extension uses: device authorization, device token polling and
 // refresh. Every token request carries a DPoP proof with the latest nonce; the nonce and clock
-// repeats are sendDpopBound's (src/api/dpop-exchange.ts), shared with /v1.
+// repeats are sendDpopBound's (src/api/dpop-exchange.ts), as for /v1 (each keeps its own nonce).
 import { isJsonType, readJson, sendDpopBound } from '../api/dpop-exchange';
 import type { NonceStore } from '../api/dpop-exchange';
 import { MalformedResponseError, NetworkError } from '../api/errors';
@@ -85,7 +85,8 @@ export class OAuthEndpoints {
     }
     // OAuth answers its refusals with 400 (401 for the client) and an OAuth JSON body: anything
     // else came from something in between (a gateway's 502 may carry an `error` too) and ends nothing.
-    if (res.status !== 400) throw new NetworkError(url, `${res.status} from between here and the service`);
+    // A gateway's 504 says it passed the request on and no answer came back: it may have arrived.
+    if (res.status !== 400) throw new NetworkError(url, `${res.status} from between here and the service`, res.status === 504);
     throw new MalformedResponseError(isJsonType(res.headers['content-type']) ? 'schema' : 'content-type', res.status, url, 'refusal without an OAuth error');
   }
 }

@@ -3,13 +3,17 @@
 // leaves only a spent refresh token behind). One refresh at a time: a promise per process and a
 // lock file shared by every window. On invalid_grant the store is read again first, because
 // another window may have rotated the refresh token: only if it did not is the person signed out.
-import { OAuthRefusalError } from '../api/errors';
+// A refresh whose answer was lost after it was sent is never repeated with the same refresh token:
+// if the service rotated it, a repeat is reuse and revokes the sign-in (DESIGN, RFC 9700). The
+// sign-in ends here instead, told as lost on the way, not as refused (docs/decisions.md).
+import { NetworkError, OAuthRefusalError } from '../api/errors';
 import type { RequestAuth } from '../api/client';
 import { Emitter, silentLogger } from '../api/runtime';
 import type { Clock, Logger } from '../api/runtime';
 import type { TokenResponse } from '../api/schemas';
 import type { DpopKey } from './dpop';
 import { SignedOutError, TokenOriginError } from './errors';
+import type { SignInEnd } from './errors';
 import { LocalLock } from './file-lock';
 import type { Release } from './file-lock';
 import type { OAuthEndpoints } from './oauth';
@@ -18,6 +22,12 @@ import type { SignInSlot } from './sign-in-slot';
 
 /** Refresh this long before the access token expires (15 min lifetime). */
 export const REFRESH_MARGIN_MS = 90_000;
+
+/**
+ * A token answer without `expires_in` (only RECOMMENDED in RFC 6749 section 5.1): the spec's access
+ * token lifetime. Were it shorter, the 401 invalid_token renews it (renewAfterRejection).
+ */
+export const DEFAULT_EXPIRES_IN_SECONDS = 900;
 
 export interface StoredTokens {
   accessToken: string;
@@ -43,6 +53,8 @@ export interface TokenSetOptions {
 
 /** The reason given when the service refused the refresh token (revoked, replaced or reused). */
 export const REFRESH_REFUSED = 'refresh refused';
+/** The reason given when a refresh's answer was lost after the request may have arrived. */
+export const RENEWAL_LOST = 'renewal answer lost';
 
 export class TokenSet implements RequestAuth {
   private current: StoredTokens | undefined;
@@ -98,18 +110,24 @@ export class TokenSet implements RequestAuth {
     const next: StoredTokens = {
       accessToken: t.access_token,
       refreshToken: t.refresh_token,
-      expiresAt: this.o.clock.now() + t.expires_in * 1000,
+      expiresAt: this.o.clock.now() + (t.expires_in ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000,
       scope: t.scope ?? '',
       origin: this.o.slot.origin,
       computerId: this.o.slot.computerId,
     };
     await this.o.store.store(this.o.slot.tokensKey, JSON.stringify(next));
     this.current = next;
+    this.lastSignOutReason = undefined;
+  }
+
+  /** How this process ended the sign-in, for the callers that come after the refresh that did. */
+  private get endedHere(): SignInEnd | undefined {
+    return this.lastSignOutReason === REFRESH_REFUSED ? 'refused' : this.lastSignOutReason === RENEWAL_LOST ? 'renewal-lost' : undefined;
   }
 
   async accessToken(): Promise<string> {
     if (!this.current) this.current = await this.readStore();
-    if (!this.current) throw new SignedOutError();
+    if (!this.current) throw new SignedOutError(undefined, this.endedHere);
     if (this.o.clock.now() < this.current.expiresAt - REFRESH_MARGIN_MS) return this.current.accessToken;
     return (await this.refresh()).accessToken;
   }
@@ -173,7 +191,13 @@ export class TokenSet implements RequestAuth {
           }
           this.log.warn('sign-in ended: refresh refused', { error: e.error });
           await this.signOut(REFRESH_REFUSED);
-          throw new SignedOutError('The sign-in ended. Sign in again.');
+          throw new SignedOutError('The sign-in ended. Sign in again.', 'refused');
+        }
+        if (e instanceof NetworkError && e.mayHaveArrived) {
+          // Rotated or not, nobody can tell: a repeat could only be reuse. Forget the token.
+          this.log.warn('sign-in ended: the answer to a refresh was lost', { cause: e.causeMessage });
+          await this.signOut(RENEWAL_LOST);
+          throw new SignedOutError('The connection dropped while renewing the sign-in. Sign in again.', 'renewal-lost');
         }
         throw e;
       }

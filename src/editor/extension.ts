@@ -188,13 +188,17 @@ export class App implements vscode.Disposable {
     this.status.setState(s);
     this.auth.update(s);
     if (s.kind !== prev.kind) this.log.info(`state ${stateKey(s)}`);
-    // The service ended the sign-in while in use: prompt once, however many requests failed.
-    // A sign-out the person made (here or in another window) needs no telling.
-    const ended = s.kind === 'signed-out' && (s.reason === 'refused' || s.reason === 'app-removed');
-    if (prev.kind === 'online' && ended && !this.reauthPrompt) {
+    // The service ended the sign-in while in use, or a renewal's answer was lost (possibly while
+    // offline): prompt once, however many requests failed. A sign-out the person made (here or in
+    // another window) needs no telling. Only the service's refusals are told as ended by it.
+    const ended = s.kind === 'signed-out' && (s.reason === 'refused' || s.reason === 'app-removed' || s.reason === 'renewal-lost');
+    const wasIn = prev.kind === 'online' || (prev.kind === 'offline' && s.kind === 'signed-out' && s.reason === 'renewal-lost');
+    if (wasIn && ended && !this.reauthPrompt) {
       const text = s.reason === 'app-removed'
         ? vscode.l10n.t('Assistant Cards: this app was removed from your account, so the service refuses it. Sign in again to allow it.')
-        : vscode.l10n.t('Assistant Cards: your sign-in ended. Sign in again to keep seeing your cards.');
+        : s.reason === 'renewal-lost'
+          ? vscode.l10n.t('Assistant Cards: the connection dropped while renewing your sign-in, so it could not be kept. Sign in again to keep seeing your cards.')
+          : vscode.l10n.t('Assistant Cards: your sign-in ended. Sign in again to keep seeing your cards.');
       this.reauthPrompt = say.warn(text, vscode.l10n.t('Sign In'))
         .then((p) => { if (p) void this.signIn(); })
         .then(() => { this.reauthPrompt = undefined; }, () => { this.reauthPrompt = undefined; });

@@ -6,6 +6,7 @@ import { say } from './say';
 import type { Me } from '../api/schemas';
 import type { ClientCore, DeviceProgress } from '../sync';
 import type { Log } from './log';
+import { plainText } from './shared/plain-text';
 import { safeExternalUrl } from './shared/protocol';
 
 let running: Promise<Me | undefined> | undefined;
@@ -26,7 +27,7 @@ async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
           // The code shows in one notification only (the one with Copy and Open below).
           progress.report({ message: vscode.l10n.t('waiting for the code to be allowed') });
           log.info('sign-in: device code issued, waiting for approval');
-          void offerCopyAndOpen(p.userCode, p.verificationUriComplete, abort.signal);
+          void offerCopyAndOpen(p.userCode, p.verificationUri, p.verificationUriComplete, abort.signal);
         } else if (p.step === 'approved') {
           progress.report({ message: vscode.l10n.t('allowed, finishing…') });
         }
@@ -59,11 +60,18 @@ async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
   );
 }
 
-async function offerCopyAndOpen(userCode: string, uri: string, signal: AbortSignal): Promise<void> {
-  const pick = await say.info(
-    vscode.l10n.t('Assistant Cards: sign in with the code {0}.', userCode), vscode.l10n.t('Copy and Open'));
+/**
+ * The code, and the page that allows it. Without `verification_uri_complete` (optional in RFC
+ * 8628) the message also names the plain page, where the person pastes the code Copy put there.
+ */
+async function offerCopyAndOpen(userCode: string, uri: string, complete: string | undefined, signal: AbortSignal): Promise<void> {
+  const code = plainText(userCode, 40);
+  const page = safeExternalUrl(complete ?? uri);
+  const text = complete === undefined && page
+    ? vscode.l10n.t('Assistant Cards: sign in with the code {0} at {1}.', code, plainText(page, 200))
+    : vscode.l10n.t('Assistant Cards: sign in with the code {0}.', code);
+  const pick = await say.info(text, vscode.l10n.t('Copy and Open'));
   if (pick !== vscode.l10n.t('Copy and Open') || signal.aborted) return;
   await vscode.env.clipboard.writeText(userCode);
-  const safe = safeExternalUrl(uri);
-  if (safe) await vscode.env.openExternal(vscode.Uri.parse(safe, true));
+  if (page) await vscode.env.openExternal(vscode.Uri.parse(page, true));
 }

@@ -1,6 +1,7 @@
 // Injected faults (POST /_sandbox/faults): the next `times` requests matching a path prefix and a
-// method fail as told: a status with a problem body (before any work), a slow answer, or a dropped
-// connection (after the work is done, so a retry with the same Idempotency-Key replays it).
+// method fail as told: a status with a problem body (before any work), a slow answer, a dropped
+// connection (after the work is done, so a retry with the same Idempotency-Key replays it), or an
+// answer without the fields the RFCs make optional (`omit`: the lean service a client must accept).
 import type { FastifyRequest } from 'fastify';
 import type { ProblemCode } from '../api/schemas';
 import { PROBLEM_CODES } from '../api/constants';
@@ -16,7 +17,34 @@ export interface Fault {
   retryAfter?: number;
   delayMs?: number;
   drop?: boolean;
+  /** Optional fields left out of a successful OAuth answer (OMITTABLE says which, where). */
+  omit?: string[];
   times: number;
+}
+
+/**
+ * The fields an OAuth answer may lack, by route: RFC 8628 section 3.2 (device answer) and RFC 6749
+ * section 5.1 (token answer). Only these: a fault never makes an answer the RFCs call broken.
+ */
+export const OMITTABLE: Readonly<Record<string, readonly string[]>> = {
+  '/oauth/device': ['interval', 'verification_uri_complete'],
+  '/oauth/token': ['expires_in'],
+};
+const OMITTABLE_FIELDS = [...new Set(Object.values(OMITTABLE).flat())];
+
+/** A 2xx JSON answer of an OAuth route without the optional fields `omit` names; else unchanged. */
+export function omitted(path: string, status: number, payload: unknown, omit: readonly string[] | undefined): unknown {
+  const fields = OMITTABLE[path]?.filter((f) => omit?.includes(f));
+  if (!fields?.length || status < 200 || status >= 300 || typeof payload !== 'string') return payload;
+  let body: unknown;
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+  if (!isObject(body)) return payload;
+  for (const f of fields) delete body[f];
+  return JSON.stringify(body);
 }
 
 /** Faults apply to the service's own addresses, never to the control surface. */
@@ -87,7 +115,14 @@ export class Faults {
       if (typeof body.drop !== 'boolean') return 'drop must be a boolean';
       f.drop = body.drop;
     }
-    if (f.status === undefined && f.delayMs === undefined && !f.drop) return 'give status, delayMs or drop';
+    if (body.omit !== undefined) {
+      const o = body.omit;
+      if (!Array.isArray(o) || o.length === 0 || !o.every((x) => typeof x === 'string' && OMITTABLE_FIELDS.includes(x))) {
+        return `omit must list fields of ${OMITTABLE_FIELDS.join(', ')}`;
+      }
+      f.omit = [...new Set(o as string[])];
+    }
+    if (f.status === undefined && f.delayMs === undefined && !f.drop && !f.omit) return 'give status, delayMs, drop or omit';
     this.list.push(f);
     return f;
   }

@@ -10,7 +10,7 @@ import { ManualClock, RealClock } from './clock';
 import type { Clock, SandboxContext } from './context';
 import { registerCardPage } from './card-page';
 import { registerControl } from './control';
-import { Faults, codeForStatus, type Fault } from './faults';
+import { Faults, codeForStatus, omitted, type Fault } from './faults';
 import { ChangeFeed } from './feed';
 import { IdempotencyStore } from './idempotency';
 import { Cards } from './lifecycle';
@@ -230,6 +230,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
       }
     }
     const fault = faultOf.get(req);
+    if (fault?.omit) out = omitted(pathOf(req.url), reply.statusCode, out, fault.omit);
     // The work is done; its finish (the idempotent answer, the card's write lock) may be held.
     const finish = () => runFinishers(req, reply.statusCode, payload, String(reply.getHeader('content-type') ?? 'application/json'));
     if (fault?.delayMs) await faults.hold(fault.delayMs, finish);

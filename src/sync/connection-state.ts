@@ -21,7 +21,7 @@ export type ConnectionEvent =
   /** Started with no stored sign-in. */
   | { type: 'no-sign-in' }
   | { type: 'device-flow-started' }
-  | { type: 'device-code'; userCode: string; verificationUri: string; verificationUriComplete: string }
+  | { type: 'device-code'; userCode: string; verificationUri: string; verificationUriComplete: string | undefined }
   /** The device flow ended with a stored sign-in. */
   | { type: 'device-flow-done' }
   /** The device flow failed or was cancelled; `before` is what showed when it began. */

@@ -12,15 +12,16 @@ export type { CardFilter };
 export type ConnectionState =
   | { kind: 'signed-out'; reason?: SignOutReason }
   | { kind: 'not-set-up'; reason: string } // no computer identity file, or one the service rejects
-  | { kind: 'signing-in'; userCode: string; verificationUri: string; verificationUriComplete: string }
+  | { kind: 'signing-in'; userCode: string; verificationUri: string; verificationUriComplete?: string } // the latter optional (RFC 8628)
   | { kind: 'online'; me: Me }
   | { kind: 'offline'; since: number; lastError: string };
 
 /**
  * Why a sign-in ended: the person signed out (here or in another window), the service refused the
- * sign-in (revoked or replaced), or the person removed the app. Only the last two need telling.
+ * sign-in (revoked or replaced), the person removed the app, or the answer to a renewal was lost
+ * on the way (this window dropped the sign-in rather than risk a reuse). The last three need telling.
  */
-export type SignOutReason = 'person' | 'elsewhere' | 'refused' | 'app-removed';
+export type SignOutReason = 'person' | 'elsewhere' | 'refused' | 'app-removed' | 'renewal-lost';
 
 export type Group = 'pending' | 'agent' | 'snoozed' | 'delegated' | 'done';
 
@@ -99,7 +100,7 @@ import type { ActOptions } from './press-path';
 
 /** Where a sign-in by device flow stands; `signIn`'s progress callback receives each step. */
 export type DeviceProgress =
-  | { step: 'code'; userCode: string; verificationUri: string; verificationUriComplete: string; expiresAt: number }
+  | { step: 'code'; userCode: string; verificationUri: string; verificationUriComplete?: string; expiresAt: number }
   | { step: 'waiting'; intervalSeconds: number }
   | { step: 'approved' };
 

@@ -11,7 +11,7 @@ import { checkServiceAddress } from '../api/service-address';
 import type { Me, Scope } from '../api/schemas';
 import { runDeviceFlow } from '../auth/device-flow';
 import { NotSetUpError, SignedOutError } from '../auth/errors';
-import { REFRESH_REFUSED } from '../auth/token-set';
+import { REFRESH_REFUSED, RENEWAL_LOST } from '../auth/token-set';
 import type { TokenSet } from '../auth/token-set';
 import type { AssistantsModel } from './assistants-model';
 import type { Card } from '../api/schemas';
@@ -215,7 +215,8 @@ class ClientCoreImpl implements ClientCore {
 
   private handleFailure(e: unknown): void {
     const appRemoved = e instanceof ApiProblemError && e.code === 'app_not_available';
-    const reason: SignOutReason = appRemoved ? 'app-removed' : 'refused';
+    // Only the service's own refusals are told as refused; a lost renewal says what happened.
+    const reason: SignOutReason = appRemoved ? 'app-removed' : e instanceof SignedOutError && e.ended === 'renewal-lost' ? 'renewal-lost' : 'refused';
     if (appRemoved || e instanceof SignedOutError || (e instanceof OAuthRefusalError && (e.error === 'invalid_token' || e.error === 'invalid_grant'))) {
       // invalid_token after a renewed token: the sign-in was revoked (or replaced) on the service.
       // app_not_available: the person removed this app; every request would be refused.
@@ -250,8 +251,9 @@ class ClientCoreImpl implements ClientCore {
     const signedIn = await tokens.load();
     if (!signedIn && this.connection.syncing) {
       await this.stopSync();
-      // This window's own refresh may be what the service refused; else another window signed out.
-      this.afterSignOut(tokens.lastSignOutReason === REFRESH_REFUSED ? 'refused' : 'elsewhere');
+      // This window's own refresh may be what ended it (refused, or its answer lost); else another window signed out.
+      const own = tokens.lastSignOutReason;
+      this.afterSignOut(own === REFRESH_REFUSED ? 'refused' : own === RENEWAL_LOST ? 'renewal-lost' : 'elsewhere');
     } else if (signedIn && !this.connection.syncing && this.connection.shown.kind === 'signed-out') {
       await this.startSync();
     }

@@ -8,6 +8,9 @@ import { runDeviceFlow } from '../../src/auth/device-flow';
 import type { DeviceFlowProgress } from '../../src/auth/device-flow';
 import { DpopKey } from '../../src/auth/dpop';
 import { DeviceFlowError, NotSetUpError } from '../../src/auth/errors';
+import { MemorySecretStore } from '../../src/auth/secret-store';
+import { signInSlot } from '../../src/auth/sign-in-slot';
+import { DEFAULT_EXPIRES_IN_SECONDS } from '../../src/auth/token-set';
 import type { OAuthEndpoints } from '../../src/auth/oauth';
 import { FakeTimers } from '../sync/fake-timers';
 import { makeTestWorld, settle, signInCore } from '../sync/harness';
@@ -39,6 +42,46 @@ describe('auth: device flow against the sandbox', () => {
       assert.equal(core.state.me.grant.dpop, true);
       assert.equal(core.state.me.grant.machine?.id, w.machineId);
     }
+  });
+
+  it('a lean service (no interval, no verification_uri_complete, no expires_in): signed in, polling every 5 s, the token good for 900 s', async () => {
+    await w.ctl('POST', '/_sandbox/faults', { path: '/oauth/device', omit: ['interval', 'verification_uri_complete'] });
+    await w.ctl('POST', '/_sandbox/faults', { path: '/oauth/token', omit: ['expires_in'], times: 50 });
+    const store = new MemorySecretStore();
+    const core = w.core({ store });
+    const polledAt: number[] = [];
+    const send = core.transport.send.bind(core.transport);
+    core.transport.send = (req) => {
+      if (req.url.endsWith('/oauth/token')) polledAt.push(w.sb.clock.now());
+      return send(req);
+    };
+    let code: Extract<DeviceFlowProgress, { step: 'code' }> | undefined;
+    const waits: number[] = [];
+    const p = core.signIn({ onProgress: (s) => {
+      if (s.step === 'code') code = s;
+      if (s.step === 'waiting') waits.push(s.intervalSeconds);
+    } });
+    p.catch(() => undefined);
+    for (let i = 0; i < 500 && !code; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(code, 'a code is shown');
+    assert.equal(code.verificationUriComplete, undefined);
+    assert.equal(code.verificationUri, `${w.url}/device`, 'the plain page, where the person types the code');
+    const state = core.state;
+    assert.ok(state.kind === 'signing-in' && state.verificationUriComplete === undefined && state.userCode === code.userCode);
+    const start = w.sb.clock.now();
+    await w.timers.advance(12_000); // two polls, both pending
+    await w.ctl('POST', '/_sandbox/device/approve', { user_code: code.userCode });
+    let done = false;
+    void p.finally(() => (done = true)).catch(() => undefined);
+    await w.timers.until(() => done, 1000, 30_000);
+    await p;
+    assert.equal(core.state.kind, 'online');
+    assert.deepEqual(waits.slice(0, 3), [5, 5, 5], 'RFC 8628: 5 s when the service names no interval');
+    // The first poll meets use_dpop_nonce and is repeated at once: one poll per distinct time.
+    assert.deepEqual([...new Set(polledAt)].map((t) => t - start), [5000, 10_000, 15_000]);
+    const stored = JSON.parse((await store.get(signInSlot(w.url, w.machineId).tokensKey))!) as { expiresAt: number };
+    assert.equal(stored.expiresAt, start + 15_000 + DEFAULT_EXPIRES_IN_SECONDS * 1000, 'no expires_in: the spec\'s 15 minutes');
+    await settle(w.transports);
   });
 
   it('a denied sign-in ends with access_denied and the state goes back to signed out', async () => {

@@ -2,14 +2,15 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { ApiClient } from '../../src/api/client';
-import { OAuthRefusalError } from '../../src/api/errors';
+import { NetworkError, OAuthRefusalError } from '../../src/api/errors';
+import { neverSent } from '../../src/api/http';
 import type { HttpRequest } from '../../src/api/http';
 import { DpopKey } from '../../src/auth/dpop';
 import { SignedOutError, TokenOriginError } from '../../src/auth/errors';
 import type { OAuthEndpoints } from '../../src/auth/oauth';
 import { FileSecretStore, MemorySecretStore } from '../../src/auth/secret-store';
 import { signInSlot } from '../../src/auth/sign-in-slot';
-import { TokenSet } from '../../src/auth/token-set';
+import { RENEWAL_LOST, TokenSet } from '../../src/auth/token-set';
 import { makeTestWorld, settle, signInCore } from '../sync/harness';
 import type { TestWorld } from '../sync/harness';
 
@@ -73,6 +74,27 @@ describe('auth: token set against the sandbox', () => {
     await w.timers.advance(30 * MIN); // and again, twice more
     await core.cards.refresh();
     assert.equal(core.state.kind, 'online');
+  });
+
+  it('the token endpoint and /v1 with nonces of their own (RFC 9449 section 9): one extra try per endpoint class, not one per switch', async () => {
+    assert.equal((await w.ctl('POST', '/_sandbox/dpop', { nonces: 'split' })).status, 200);
+    const store = new MemorySecretStore();
+    const core = w.core({ store });
+    await signInCore(w, core);
+    await core.dispose(); // the sign-in stays in the store; a fresh link (its own nonces) uses it
+    const link = w.link(store);
+    const tokens = await link.tokenSet();
+    assert.ok(await tokens.load());
+    for (let round = 0; round < 3; round++) {
+      await link.api.me();
+      await tokens.refresh(await tokens.accessToken()); // a renewal now, as after a 401
+    }
+    await link.api.me();
+    const log = link.transport.log;
+    assert.equal(log.filter((l) => l.path === '/oauth/token' && l.status === 200).length, 3, 'three refreshes');
+    const nonceTries = (path: string) => log.filter((l) => l.path.startsWith(path) && (l.status === 400 || l.status === 401)).length;
+    assert.equal(nonceTries('/oauth/token'), 1, 'the token endpoint asked for its nonce once');
+    assert.equal(nonceTries('/v1/'), 1, '/v1 asked for its nonce once');
   });
 
   it('two processes sharing one file store refresh at once without losing the sign-in', async function () {
@@ -164,6 +186,40 @@ describe('auth: token set rules (scripted endpoints)', () => {
     s.set(890_000);
     await assert.rejects(t.accessToken(), /ECONNREFUSED/);
     assert.ok(await s.store.get(s.slot.tokensKey));
+  });
+
+  it('a refresh whose answer may have been lost ends the sign-in as renewal-lost and never resends its token; one never sent keeps it', async () => {
+    const { key } = await DpopKey.generate();
+    const sent: string[] = [];
+    const s = setup(async (rt) => {
+      sent.push(rt);
+      throw new NetworkError('http://svc/oauth/token', 'UND_ERR_SOCKET', true);
+    });
+    const t = new TokenSet({ store: s.store, slot: s.slot, endpoints: s.endpoints, key, clock: s.clock });
+    let ended: string | undefined;
+    t.onDidSignOut((e) => (ended = e.reason));
+    await t.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
+    s.set(890_000);
+    await assert.rejects(t.accessToken(), (e: unknown) => e instanceof SignedOutError && e.ended === 'renewal-lost');
+    assert.equal(ended, RENEWAL_LOST);
+    assert.equal(await s.store.get(s.slot.tokensKey), undefined, 'the maybe-spent token is forgotten');
+    await assert.rejects(t.accessToken(), (e: unknown) => e instanceof SignedOutError && e.ended === 'renewal-lost', 'later callers are told the same');
+    assert.deepEqual(sent, ['rt-0'], 'sent once');
+
+    const offline = setup(async () => {
+      throw new NetworkError('http://svc/oauth/token', 'ECONNREFUSED', false);
+    });
+    const t2 = new TokenSet({ store: offline.store, slot: offline.slot, endpoints: offline.endpoints, key, clock: offline.clock });
+    await t2.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
+    offline.set(890_000);
+    await assert.rejects(t2.accessToken(), (e: unknown) => e instanceof NetworkError);
+    assert.ok(await offline.store.get(offline.slot.tokensKey), 'never sent: the sign-in stays, tried again later');
+  });
+
+  it('what counts as never sent: no connection or tunnel made; a reset or a closed socket may have arrived', () => {
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']) assert.equal(neverSent({ code }), true, code);
+    assert.equal(neverSent({ message: 'Proxy response (502) !== 200 when HTTP Tunneling' }), true);
+    for (const code of ['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'EPIPE', undefined]) assert.equal(neverSent({ code }), false, String(code));
   });
 
   it('a token never goes to an origin other than the one that issued it (requests and refresh)', async () => {

@@ -57,7 +57,7 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.waitFor({ selector: `#workbench\\.parts\\.statusbar :text("code ${s.userCode}")` });
     await driver.waitFor({ selector: `.notifications-toasts :text("${s.userCode}")`, timeout: 5_000 }).catch(() => undefined);
     await driver.screenshot('ui-02-device-code');
-    await driver.open('approval', s.verificationUriComplete);
+    await driver.open('approval', s.verificationUriComplete ?? s.verificationUri);
     await driver.waitFor({ selector: '#allow', page: 'approval' });
     await driver.screenshot('ui-03-approval-page', { page: 'approval' });
     await driver.click({ selector: '#allow', page: 'approval' });

@@ -1,9 +1,11 @@
-// Every DPoP check of RFC 9449 and DESIGN on a /v1 request, through HTTP.
+// Every DPoP check of RFC 9449 and DESIGN on a /v1 request, through HTTP; the token endpoint's and
+// /v1's nonces split apart (RFC 9449 section 9).
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { NONCE_GRACE_MS, NONCE_ROTATE_MS } from '../../src/sandbox/auth/nonces';
 import { ath, call, dpopProof, makeKey, signIn, signRaw, startAuthServer, type AuthServer, type SignedIn } from './helpers';
+import { makeWorld, type World } from './world';
 
 describe('sandbox dpop: proof checks on /v1', () => {
   let srv: AuthServer;
@@ -206,5 +208,41 @@ describe('sandbox dpop: proof checks on /v1', () => {
     const proof = await dpopProof(t.key, { htm: 'GET', htu: htu(), accessToken: t.accessToken, now });
     const wrong = await call('POST', `${srv.url}/v1/probe`, {}, { authorization: `DPoP ${t.accessToken}`, dpop: proof });
     assert.equal(wrong.json.error, 'invalid_dpop_proof');
+  });
+});
+
+describe('sandbox dpop: split nonces (POST /_sandbox/dpop)', () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await makeWorld();
+  });
+  afterEach(async () => {
+    await w.close();
+  });
+
+  it('split: /oauth/token and /v1 hand out and accept only their own nonces; shared again on request and on reset', async () => {
+    assert.deepEqual((await w.ctl('GET', '/_sandbox/dpop')).json, { id: 'dpop', nonces: 'shared' });
+    assert.equal((await w.ctl('POST', '/_sandbox/dpop', { nonces: 'both' })).status, 400);
+    assert.deepEqual((await w.ctl('POST', '/_sandbox/dpop', { nonces: 'split' })).json, { id: 'dpop', nonces: 'split' });
+    const read = await w.me.request('GET', '/v1/cards');
+    assert.equal(read.status, 200);
+    const resourceNonce = read.headers.get('dpop-nonce')!;
+    // The refresh first offers the /v1 nonce: refused, then made again with the token endpoint's.
+    const refreshed = await w.me.refresh();
+    assert.equal(refreshed.status, 200, refreshed.text);
+    const tokenNonce = refreshed.headers.get('dpop-nonce')!;
+    assert.notEqual(tokenNonce, resourceNonce);
+    const atV1 = await call('GET', `${w.url}/v1/cards`, undefined, {
+      authorization: `DPoP ${w.me.accessToken}`,
+      dpop: await dpopProof(w.me.key, { htm: 'GET', htu: `${w.url}/v1/cards`, nonce: tokenNonce, accessToken: w.me.accessToken }),
+    });
+    assert.equal(atV1.status, 401);
+    assert.match(atV1.headers.get('www-authenticate') ?? '', /use_dpop_nonce/);
+    assert.equal(atV1.headers.get('dpop-nonce'), resourceNonce);
+    await w.ctl('POST', '/_sandbox/dpop', { nonces: 'shared' });
+    assert.equal((await w.me.refresh()).headers.get('dpop-nonce'), resourceNonce, 'shared: the /v1 book serves both');
+    await w.ctl('POST', '/_sandbox/dpop', { nonces: 'split' });
+    await w.ctl('POST', '/_sandbox/reset');
+    assert.deepEqual((await w.ctl('GET', '/_sandbox/dpop')).json, { id: 'dpop', nonces: 'shared' });
   });
 });

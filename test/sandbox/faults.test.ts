@@ -1,7 +1,8 @@
-// POST /_sandbox/faults: status with a problem body, a slow answer, a dropped connection, `times`,
+// POST /_sandbox/faults: status with a problem body, a slow answer, a dropped connection, optional
+// OAuth fields omitted, `times`,
 // matching by path prefix and method, on /v1, /oauth and /in; never on the control surface.
 import assert from 'node:assert/strict';
-import { call } from './helpers';
+import { call, makeKey, signIn, startDevice } from './helpers';
 import { answer, key, makeWorld, type World } from './world';
 
 describe('sandbox faults', () => {
@@ -73,8 +74,27 @@ describe('sandbox faults', () => {
     assert.equal((await w.me.request('GET', '/v1/cards')).status, 200);
   });
 
+  it('omit: the next answers lack the fields the RFCs make optional (device interval and complete address, token expires_in), nothing else', async () => {
+    await w.ctl('POST', '/_sandbox/faults', { path: '/oauth/device', omit: ['interval', 'verification_uri_complete', 'expires_in'] });
+    await w.ctl('POST', '/_sandbox/faults', { path: '/oauth/token', omit: ['expires_in'], times: 5 });
+    const lean = await signIn(w.url, { machine: w.machine });
+    const fresh = await lean.refresh();
+    assert.equal(fresh.status, 200, fresh.text);
+    assert.equal(fresh.json.expires_in, undefined);
+    assert.equal(typeof fresh.json.access_token, 'string');
+    const device = await startDevice(w.url, { key: makeKey(), machine: w.machine });
+    assert.equal(device.json.interval, 3, 'one time only');
+    assert.ok(device.json.verification_uri_complete);
+    // The device answer keeps its required expires_in; a token refusal is left whole.
+    await w.ctl('POST', '/_sandbox/faults', { path: '/oauth/device', omit: ['interval', 'verification_uri_complete', 'expires_in'] });
+    const bare = await startDevice(w.url, { key: makeKey(), machine: w.machine });
+    assert.deepEqual(Object.keys(bare.json).sort(), ['client_id', 'device_code', 'expires_in', 'user_code', 'verification_uri']);
+    assert.equal((await w.ctl('GET', '/_sandbox/faults')).json.faults.length, 1, 'the token fault still has answers to strip');
+  });
+
   it('refuses a fault that does nothing or has bad fields', async () => {
-    for (const bad of [{}, { times: 0, status: 500 }, { status: 200 }, { path: 'v1', status: 500 }, { delayMs: -5 }, { drop: 'yes' }, { status: 500, code: 'nope' }]) {
+    for (const bad of [{}, { times: 0, status: 500 }, { status: 200 }, { path: 'v1', status: 500 }, { delayMs: -5 }, { drop: 'yes' }, { status: 500, code: 'nope' },
+      { omit: [] }, { omit: ['access_token'] }, { omit: 'interval' }]) {
       assert.equal((await w.ctl('POST', '/_sandbox/faults', bad)).status, 400, JSON.stringify(bad));
     }
   });

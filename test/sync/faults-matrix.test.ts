@@ -291,6 +291,35 @@ describe('faults: the fault matrix', () => {
     assert.equal(core.state.kind, 'signed-out', 'stays signed out: no sign-in loop');
   });
 
+  it('the answer to a refresh is lost (dropped after the service rotated): the spent token is never sent again, the sign-in is not revoked, the person is told the renewal was lost; one Sign In brings it back', async () => {
+    const core = await signedIn();
+    const c = await shown(core);
+    const states: string[] = [];
+    core.onDidChangeState((s) => states.push(s.kind));
+    const grantsLive = async () => ((await w.ctl('GET', '/_sandbox/grants')).json.grants as { revoked: boolean }[]).filter((g) => !g.revoked).length;
+    assert.equal(await grantsLive(), 1);
+    // The service forgets the access token: the next /v1 request is refused invalid_token and
+    // renews at once, with the token endpoint's nonce still fresh, so the refresh itself is dropped.
+    w.sb.sandbox.auth.core.store.access.clear();
+    await w.ctl('POST', '/_sandbox/faults', { path: '/oauth/token', drop: true, times: 1 });
+    const r = await drive(w, core.cards.refresh());
+    assert.ok(!r.ok && r.error instanceof SignedOutError && r.error.ended === 'renewal-lost', `told: ${r.ok ? '' : String(r.error)}`);
+    await w.timers.until(() => core.state.kind === 'signed-out', 1000, MIN);
+    assert.deepEqual(core.state, { kind: 'signed-out', reason: 'renewal-lost' }, 'told the renewal was lost, not that the service refused');
+    const refreshes = () => core.transport.log.filter((l) => l.path === '/oauth/token' && l.body?.includes('grant_type=refresh_token'));
+    assert.deepEqual(refreshes().map((l) => l.status), ['error'], 'one refresh, its answer lost; the spent token never sent again');
+    assert.equal(await grantsLive(), 1, 'no reuse: the service did not revoke the sign-in');
+    assert.equal(core.cards.get(c.id), undefined, 'the cards of the ended sign-in are gone from view');
+    await w.timers.advance(10 * MIN);
+    assert.equal(refreshes().length, 1, 'nothing more is tried with it');
+    assert.deepEqual(states.filter((s) => s === 'signed-out'), ['signed-out'], 'told once, no loop');
+    // One Sign In (and the person's allow) and it is back; the orphaned sign-in is replaced.
+    await signInCore(w, core);
+    assert.equal(core.state.kind, 'online');
+    assert.equal(await grantsLive(), 1);
+    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 2 * MIN);
+  });
+
   it('the app removed by the person (app_not_available on every route): signed out once, with that reason; no retry loop', async () => {
     const core = await signedIn();
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1', status: 403, code: 'app_not_available', times: 1000 });

@@ -156,6 +156,17 @@ export function registerControlRoutes(app: FastifyInstance, core: AuthCore): voi
     return { user_code: result.device.userCode, status: 'denied' };
   });
 
+  // DPoP nonces: `shared` (one book for /oauth/token and /v1, the default) or `split` (each
+  // server its own, as RFC 9449 section 9 allows): a client must keep them apart.
+  const dpopView = () => ({ id: 'dpop', nonces: core.splitNonces ? 'split' : 'shared' });
+  app.get('/_sandbox/dpop', async () => dpopView());
+  app.post('/_sandbox/dpop', async (req, reply) => {
+    const { nonces } = bodyOf(req);
+    if (nonces !== 'shared' && nonces !== 'split') return problem(req, reply, 'invalid', 'nonces must be shared or split', [{ field: 'nonces', reason: 'shared or split' }]);
+    core.splitNonces = nonces === 'split';
+    return dpopView();
+  });
+
   app.get('/_sandbox/grants', async () => ({
     grants: [...core.store.grants.values()].map((g) => ({ ...g, createdAt: new Date(g.createdAt).toISOString(), expiresAt: new Date(g.expiresAt).toISOString() })),
   }));

@@ -5,9 +5,17 @@ import { DpopVerifier } from './dpop';
 import { NonceBook } from './nonces';
 import { AuthStore } from './store';
 
+/** Who asks for a nonce: the authorization server (/oauth/token) or the resource server (/v1). */
+export type NonceIssuer = 'token' | 'resource';
+
 export class AuthCore {
   readonly store: AuthStore;
+  /** The resource server's nonces, and the token endpoint's too unless `splitNonces`. */
   readonly nonces: NonceBook;
+  /** The token endpoint's own nonces while `splitNonces` (POST /_sandbox/dpop {nonces: "split"}). */
+  private readonly tokenNonces: NonceBook;
+  /** RFC 9449 section 9 lets the two servers issue different nonces; off by default. */
+  splitNonces = false;
   readonly dpop: DpopVerifier;
   /** Attestation jti -> until when it is remembered (its exp). */
   readonly attestationJtis = new Map<string, number>();
@@ -16,7 +24,12 @@ export class AuthCore {
     const now = () => ctx.clock.now();
     this.store = new AuthStore(now, ctx.person);
     this.nonces = new NonceBook(now);
-    this.dpop = new DpopVerifier(now, this.nonces);
+    this.tokenNonces = new NonceBook(now);
+    this.dpop = new DpopVerifier(now, (issuer) => this.nonceBook(issuer));
+  }
+
+  nonceBook(issuer: NonceIssuer): NonceBook {
+    return issuer === 'token' && this.splitNonces ? this.tokenNonces : this.nonces;
   }
 
   now(): number {
@@ -37,6 +50,8 @@ export class AuthCore {
   reset(): void {
     this.store.reset();
     this.nonces.reset();
+    this.tokenNonces.reset();
+    this.splitNonces = false;
     this.dpop.reset();
     this.attestationJtis.clear();
   }

@@ -30,6 +30,8 @@ export interface ProofCheck {
   ath?: string;
   /** 'required': a missing nonce is refused too (token endpoint); 'if-present': only a stale one. */
   nonce: 'required' | 'if-present';
+  /** Whose nonces the proof must carry (they differ when the sandbox splits them). */
+  issuer: 'token' | 'resource';
 }
 
 export interface CheckedProof {
@@ -53,7 +55,7 @@ export class DpopVerifier {
 
   constructor(
     private readonly now: () => number,
-    private readonly nonces: NonceBook,
+    private readonly nonces: (issuer: ProofCheck['issuer']) => NonceBook,
   ) {}
 
   reset(): void {
@@ -101,7 +103,7 @@ export class DpopVerifier {
     }
     if (nonce === undefined) {
       if (want.nonce === 'required') throw new DpopError('use_dpop_nonce', 'a DPoP nonce is required: use the DPoP-Nonce header');
-    } else if (typeof nonce !== 'string' || !this.nonces.isGood(nonce)) {
+    } else if (typeof nonce !== 'string' || !this.nonces(want.issuer).isGood(nonce)) {
       throw new DpopError('use_dpop_nonce', 'the DPoP nonce is old or unknown: use the latest DPoP-Nonce');
     }
 

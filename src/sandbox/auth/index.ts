@@ -82,7 +82,7 @@ export class AuthService {
       if (scheme !== 'dpop') throw refusal('DPoP', 401, 'invalid_token', 'this token is bound to a key: send it as Authorization: DPoP with a DPoP proof');
       let jkt: string;
       try {
-        jkt = dpop.check(req.headers.dpop, { htm: req.method, htu: this.core.htu(req), ath: access.ath, nonce: 'required' }).jkt;
+        jkt = dpop.check(req.headers.dpop, { htm: req.method, htu: this.core.htu(req), ath: access.ath, nonce: 'required', issuer: 'resource' }).jkt;
       } catch (err) {
         if (err instanceof DpopError) throw refusal('DPoP', 401, err.error, err.description);
         throw err;
@@ -102,7 +102,7 @@ export class AuthService {
 
   /** The nonce to send in `DPoP-Nonce` on every answer. */
   currentNonce(): string {
-    return this.core.nonces.latest();
+    return this.core.nonceBook('resource').latest();
   }
 
   /** Back to the starting state: the built-in app only, no computers, no sign-ins. */

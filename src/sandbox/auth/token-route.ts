@@ -56,12 +56,12 @@ function clientOf(core: AuthCore, req: FastifyRequest, form: Form): { app: AppRe
 }
 
 function proofOf(core: AuthCore, req: FastifyRequest): CheckedProof {
-  return core.dpop.check(req.headers.dpop, { htm: 'POST', htu: core.htu(req), nonce: 'required' });
+  return core.dpop.check(req.headers.dpop, { htm: 'POST', htu: core.htu(req), nonce: 'required', issuer: 'token' });
 }
 
 export function registerTokenRoute(app: FastifyInstance, core: AuthCore): void {
   app.post('/oauth/token', async (req, reply) => {
-    reply.header('cache-control', 'no-store').header('pragma', 'no-cache').header('DPoP-Nonce', core.nonces.latest());
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache').header('DPoP-Nonce', core.nonceBook('token').latest());
     try {
       const form = formOf(req.body);
       const repeated = Object.entries(form).find(([, v]) => Array.isArray(v));
