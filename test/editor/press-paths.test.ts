@@ -67,18 +67,14 @@ describe('one press, one path: panel, notification and palette leave the same mo
     return driver.text({ selector: item(text) });
   }
 
-  /** Runs an Assistant Cards command from the palette and walks its picks, each typed then chosen. */
+  /**
+   * Runs an Assistant Cards command as the palette runs it (no argument: the person picks), then
+   * walks its quick picks, each typed then chosen. The command is started by id, not typed into
+   * F1: the palette's "recently used" would reorder the commands for the tests after this one.
+   */
   async function palette(command: string, picks: string[]): Promise<void> {
     await vscode.commands.executeCommand('notifications.hideList');
-    for (let tries = 1; ; tries++) {
-      await driver.press('F1');
-      try { await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input', timeout: 5_000 }); break; } catch (e) {
-        if (tries === 3) throw e; // a late editor took the key: press again, as a person would
-      }
-    }
-    await driver.type(`Assistant Cards: ${command}`);
-    await driver.waitFor(row(`Assistant Cards: ${command}`));
-    await driver.press('Enter');
+    void vscode.commands.executeCommand(`assistantCards.${command}`);
     for (const pick of picks) {
       await driver.waitFor(row(pick));
       await driver.type(pick);
@@ -135,21 +131,21 @@ describe('one press, one path: panel, notification and palette leave the same mo
     },
     palette: {
       answer: async (_id, title) => {
-        await palette('Answer', [title, 'Alpha']);
+        await palette('answer', [title, 'Alpha']);
         return notificationText(`answered "${title}". The assistant hears it in`);
       },
       undo: async (_id, title) => {
-        await palette('Undo Answer', [title]);
+        await palette('undo', [title]);
         return notificationText('undone; the card waits on you again');
       },
       later: async (_id, title) => {
-        await palette('Later', [title, 'In 1 hour']);
+        await palette('later', [title, 'In 1 hour']);
         return notificationText('in Later until');
       },
       handOver: async (_id, title) => {
-        await palette('Hand Over to Helper', [title, helperName, 'Any agent', 'Freely']);
-        // The note is optional: Enter leaves it empty.
-        await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input', timeout: 30_000 });
+        await palette('handOver', [title, helperName, 'Any agent', 'Freely']);
+        // The note is optional: Enter leaves it empty (once its box, not the last pick, shows).
+        await driver.waitFor({ selector: '.quick-input-widget:has-text("Note for the helper")', timeout: 30_000 });
         await driver.press('Enter');
         return notificationText(`Handed over: "${title}"`);
       },
