@@ -36,7 +36,7 @@ describe('the one press path (ClientCore.act)', () => {
     const now = w.timers.clock.now();
     assert.ok(out.holdUntil !== undefined && out.holdUntil > now && out.holdUntil <= now + 5_000, 'the hold: at most 5 s from now, here');
     assert.equal(core.cards.holdUntil(c.id), out.holdUntil, 'the model keeps the same deadline');
-    assert.equal(core.cards.get(c.id)?.undoUntil, new Date(out.holdUntil).toISOString(), 'the card carries it on this clock');
+    assert.equal((core.cards.get(c.id) as { undoUntil?: string } | undefined)?.undoUntil, new Date(out.holdUntil).toISOString(), 'the card carries it on this clock');
     const sent = core.transport.log.slice(before);
     assert.equal(sent.filter((l) => l.method === 'POST' && l.path.endsWith('/answer')).length, 1, 'one answer sent');
     // One read follows (the card whole, with this press in its history), told to the views.
