@@ -15,4 +15,3 @@ export { systemClock, systemTimers, redactingLogger } from '../api/runtime';
 export { NotSetUpError, DeviceFlowError, SignedOutError } from '../auth/errors';
 export { InsecureAddressError } from '../api/service-address';
 export { identityFileExposure } from '../auth/machine';
-export { seenOf } from './press-path';
