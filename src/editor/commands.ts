@@ -13,6 +13,7 @@ import { pickFilter } from './filter-pick';
 import { allowedNow, setGrantContext } from './grant';
 import { isSignedIn, type LiveParts } from './live-parts';
 import type { Log } from './log';
+import { openCardLink } from './open-link';
 import { runPress, type Outcome } from './press-runner';
 import { scopeSetting } from './scope';
 import { isCardId, waitsOnYou } from './shared/card-facts';
@@ -179,7 +180,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   const openUrl = async (url: string | undefined) => {
     const safe = url ? safeExternalUrl(url) : undefined;
     if (!safe) { void say.warn(vscode.l10n.t('Assistant Cards: this card has no web address to open.')); return; }
-    await vscode.env.openExternal(vscode.Uri.parse(safe, true));
+    await openCardLink(safe, log);
   };
 
   const afterAnswer = (core: ClientCore, out: Outcome, card: Card) => {
