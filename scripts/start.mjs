@@ -213,6 +213,11 @@ async function main() {
   ensureDependencies();
   build();
   const machineFile = path.join(work, 'machine.json');
+  // An identity file an older sandbox left here carries no `madeBy` mark, so a sandbox now leaves
+  // it alone; it is this script's own (in .cache/start), made for the sandbox: start afresh.
+  try {
+    if (!('madeBy' in JSON.parse(fs.readFileSync(machineFile, 'utf8')))) fs.rmSync(machineFile);
+  } catch { /* none yet, or not JSON: the sandbox says */ }
   const baseUrl = await startSandbox(machineFile);
   say(`sandbox listening on ${baseUrl} (log: ${path.join(work, 'sandbox.log')})`);
   let machineId = readMachineId(machineFile);

@@ -25,7 +25,9 @@ describe('Start Local Sandbox next to a real service', function () {
   it('leaves the real service\'s identity file alone and uses the sandbox\'s own', async () => {
     const app = await theApp();
     before = fs.readFileSync(testEnv.machineFile, 'utf8');
-    const real = { ...JSON.parse(before), baseUrl: 'https://cards.example.com' };
+    // A real service's identity: no sandbox mark.
+    const real: Record<string, unknown> = { ...(JSON.parse(before) as Record<string, unknown>), baseUrl: 'https://cards.example.com' };
+    delete real.madeBy;
     fs.writeFileSync(testEnv.machineFile, JSON.stringify(real));
     const written = fs.readFileSync(testEnv.machineFile, 'utf8');
     // An earlier sandbox's address in the user settings would override the identity file's.
