@@ -69,7 +69,7 @@ export class SandboxLauncher implements vscode.Disposable {
       const res = await transport.send({
         method: 'POST',
         url: `${url}/_sandbox/machines`,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, // l10n-ignore: not words for people
         body: JSON.stringify({ name: os.hostname() || vscode.l10n.t('this computer'), writeTo: machineFile }),
       });
       if (res.status !== 201) throw new Error(vscode.l10n.t('the sandbox refused to set up this computer ({0})', res.status));

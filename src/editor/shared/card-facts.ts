@@ -24,5 +24,5 @@ export function focusTargetOf(arg: unknown): { kind: 'card'; id: string } | { ki
   if (arg === undefined || arg === null) return { kind: 'pick' };
   if (isCardId(arg)) return { kind: 'card', id: arg };
   if (typeof arg === 'object' && !Array.isArray(arg) && isCardId((arg as { id?: unknown }).id)) return { kind: 'card', id: (arg as { id: string }).id };
-  return { kind: 'ignored', what: typeof arg === 'string' ? `a string of ${arg.length} characters that is no card id` : Array.isArray(arg) ? 'an array' : typeof arg };
+  return { kind: 'ignored', what: typeof arg === 'string' ? `a string of ${arg.length} characters that is no card id` : Array.isArray(arg) ? 'an array' : typeof arg }; // l10n-ignore: for the log
 }
