@@ -39,9 +39,10 @@ function startServer(workDir: string): Promise<Server> {
       out += c.toString();
       for (const m of out.matchAll(/cpu (\d+)\n/g)) cpuWaiters.shift()?.(Number(m[1]));
       out = out.replace(/cpu \d+\n/g, '');
-      const m = /listening on (\S+)/.exec(out);
-      if (m?.[1] && !started) {
+      const m = /listening on (\S+)\ncontrol secret (\S+)\n/.exec(out);
+      if (m?.[1] && m[2] && !started) {
         started = true;
+        secrets.set(m[1], m[2]);
         resolve({
           url: m[1],
           stop: () => child.kill('SIGTERM'),
@@ -53,8 +54,11 @@ function startServer(workDir: string): Promise<Server> {
   });
 }
 
+/** Each started sandbox's control secret, by its address. */
+const secrets = new Map<string, string>();
+
 async function ctl(url: string, method: string, p: string, body?: unknown): Promise<{ id: string; [k: string]: unknown }> {
-  const res = await fetch(url + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url + p, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${secrets.get(url) ?? ''}` }, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: string };
 }

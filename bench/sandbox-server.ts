@@ -12,7 +12,7 @@ RateLimits.prototype.take = function take(): void {
 // The load bench's temporary folder: where the sandbox may write the computer's identity file.
 const workDir = process.env.BENCH_SANDBOX_WORK_DIR;
 void startSandbox({ port: 0, ...(workDir ? { workDir } : {}) }).then((sb) => {
-  process.stdout.write(`listening on ${sb.url}\n`);
+  process.stdout.write(`listening on ${sb.url}\ncontrol secret ${sb.controlSecret}\n`);
   // "cpu" on stdin -> "cpu <microseconds of CPU this process used>": the load bench reads it
   // before and after its window, so it can tell the sandbox's own cost per read from the noise.
   let buf = '';

@@ -117,7 +117,7 @@ function writeMachineFile(file) {
   const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const privateJwk = privateKey.export({ format: 'jwk' });
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ id: `mch_test${crypto.randomBytes(6).toString('hex')}`, name: 'host-test computer', baseUrl: 'http://127.0.0.1:9', privateJwk }, null, 2), { mode: 0o600 }); // as a real identity file is (a readable one is warned about)
+  fs.writeFileSync(file, JSON.stringify({ id: `mch_test${crypto.randomBytes(6).toString('hex')}`, name: 'host-test computer', baseUrl: 'http://127.0.0.1:9', privateJwk, madeBy: 'sandbox' }, null, 2), { mode: 0o600 }); // as a real identity file is (a readable one is warned about); a dead sandbox's, so the tests' sandboxes may replace it
 }
 
 /** untrusted: workspace trust on and the folder not trusted (Restricted Mode), no prompt at start. */

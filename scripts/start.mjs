@@ -64,9 +64,14 @@ function freePort(preferred) {
   return tryPort(preferred).then((p) => p ?? tryPort(0));
 }
 
+/** The sandbox's control secret (its second line of output): control writes send it. */
+let controlSecret = '';
+
 async function control(base, method, route, body) {
   const res = await fetch(`${base}${route}`, {
-    method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined,
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), authorization: `Bearer ${controlSecret}` },
+    body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
@@ -92,12 +97,16 @@ function startSandbox(machineFile) {
   return new Promise((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout });
     let first = true;
+    let url;
     lines.on('line', (line) => {
-      log.write(`${line}\n`);
+      // The control secret stays out of the log (the log is not private).
+      const secret = /^control secret (\S+)/.exec(line);
+      log.write(`${secret ? line.replace(secret[1], '<hidden>') : line}\n`);
+      if (url !== undefined && secret) { controlSecret = secret[1]; resolve(url); return; }
       if (!first) return;
       first = false;
       const m = /(https?:\/\/\S+)/.exec(line);
-      if (m) resolve(m[1].replace(/\/+$/, ''));
+      if (m) url = m[1].replace(/\/+$/, '');
       else reject(new Error(`the sandbox's first line has no address: ${line}`));
     });
     child.on('exit', (code) => {
@@ -204,6 +213,11 @@ async function main() {
   ensureDependencies();
   build();
   const machineFile = path.join(work, 'machine.json');
+  // An identity file an older sandbox left here carries no `madeBy` mark, so a sandbox now leaves
+  // it alone; it is this script's own (in .cache/start), made for the sandbox: start afresh.
+  try {
+    if (!('madeBy' in JSON.parse(fs.readFileSync(machineFile, 'utf8')))) fs.rmSync(machineFile);
+  } catch { /* none yet, or not JSON: the sandbox says */ }
   const baseUrl = await startSandbox(machineFile);
   say(`sandbox listening on ${baseUrl} (log: ${path.join(work, 'sandbox.log')})`);
   let machineId = readMachineId(machineFile);

@@ -1,12 +1,14 @@
 // The one HTTP path of the client core: undici with keep-alive, timeouts longer than the 25 s
 // long-poll, the editor's network settings (proxy, no-proxy hosts, proxy authorization, strict
 // certificates, system certificates) or else the environment (HTTP(S)_PROXY, NO_PROXY).
+// Loopback addresses (127.0.0.0/8, ::1, localhost) are always reached directly, never by a proxy.
 // undici is loaded at the first request, not when the extension loads: it is most of the bundle,
 // and activation must stay fast (docs/decisions.md, "Bundle size").
 import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import type * as UndiciLean from './undici-lean';
 import { MalformedResponseError, NetworkError } from './errors';
+import { isLoopbackHost } from './service-address';
 
 let undiciLean: typeof UndiciLean | undefined;
 function undici(): typeof UndiciLean {
@@ -78,9 +80,8 @@ function checkOptions(opts: TransportOptions): void {
   }
 }
 
-export function createDispatcher(opts: TransportOptions = {}): Dispatcher {
-  if (opts.dispatcher) return opts.dispatcher;
-  checkOptions(opts);
+/** Agent options shared by the direct and the proxied dispatchers. */
+function agentOptions(opts: TransportOptions) {
   const extra = opts.extraCertificates?.() ?? [];
   const verify = {
     rejectUnauthorized: opts.strictSSL !== false,
@@ -94,6 +95,14 @@ export function createDispatcher(opts: TransportOptions = {}): Dispatcher {
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 120_000,
   };
+  return { verify, common };
+}
+
+/** The dispatcher for addresses that are not loopback: the proxy of the settings or the environment, else direct. */
+export function createDispatcher(opts: TransportOptions = {}): Dispatcher {
+  if (opts.dispatcher) return opts.dispatcher;
+  checkOptions(opts);
+  const { verify, common } = agentOptions(opts);
   const { Agent, EnvHttpProxyAgent } = undici();
   if (opts.proxy?.url) {
     // EnvHttpProxyAgent with explicit values: the setting's proxy for both schemes, and its
@@ -111,18 +120,37 @@ export function createDispatcher(opts: TransportOptions = {}): Dispatcher {
   return proxyInUse(opts) ? new EnvHttpProxyAgent({ ...common, requestTls: verify, proxyTls: verify }) : new Agent(common);
 }
 
+/**
+ * True when `url` is on this computer (127.0.0.0/8, ::1, localhost): such requests never go
+ * through a proxy (the usual NO_PROXY default). A proxy would see the sandbox's tokens in plain
+ * HTTP, or get a loopback tunnel to a real service routed elsewhere.
+ */
+export function bypassesProxy(url: string): boolean {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
 export function createTransport(opts: TransportOptions = {}): HttpTransport {
   checkOptions(opts);
-  // Made at the first request (see undici() above).
-  let dispatcher: Dispatcher | undefined;
+  // Made at the first request (see undici() above): one through the proxy (if any), one direct for loopback.
+  let proxied: Dispatcher | undefined;
+  let direct: Dispatcher | undefined;
   const owned = !opts.dispatcher;
   const proxy = proxyInUse(opts);
+  const dispatcherFor = (url: string): Dispatcher => {
+    if (opts.dispatcher) return opts.dispatcher;
+    if (!bypassesProxy(url)) return (proxied ??= createDispatcher(opts));
+    direct ??= new (undici().Agent)(agentOptions(opts).common);
+    return direct;
+  };
   return {
     async send(req) {
       let res: Dispatcher.ResponseData;
       try {
-        dispatcher ??= createDispatcher(opts);
-        res = await undici().request(dispatcher, req.url, {
+        res = await undici().request(dispatcherFor(req.url), req.url, {
           method: req.method as Dispatcher.HttpMethod,
           headers: req.headers,
           body: req.body,
@@ -130,7 +158,7 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
         });
       } catch (e) {
         if (req.signal?.aborted) throw e;
-        throw new NetworkError(req.url, describe(e, proxy), !neverSent(e));
+        throw new NetworkError(req.url, describe(e, bypassesProxy(req.url) ? undefined : proxy), !neverSent(e));
       }
       let text: string;
       try {
@@ -147,7 +175,8 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
       return { status: res.statusCode, headers, text };
     },
     async close() {
-      if (owned && dispatcher) await dispatcher.close();
+      if (!owned) return;
+      await Promise.all([proxied?.close(), direct?.close()]);
     },
   };
 }

@@ -266,5 +266,7 @@ export const MachineIdentity = z.object({
   name: z.string(),
   baseUrl: z.string(),
   privateJwk: z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string(), y: z.string(), d: z.string() }),
+  /** `"sandbox"` on a file a sandbox wrote (docs/decisions.md); absent on a real service's. */
+  madeBy: z.optional(z.string()),
 });
 export type MachineIdentity = z.infer<typeof MachineIdentity>;

@@ -3,7 +3,7 @@
 // per signed-in set; the commands reach it through those parts.
 import * as vscode from 'vscode';
 import { say } from './say';
-import { isCardId } from './shared/card-facts';
+import { focusTargetOf, isCardId } from './shared/card-facts';
 import { plainText } from './shared/plain-text';
 import { thisComputer } from './shared/this-computer';
 import type { Assistant, CardListEntry } from '../api/schemas';
@@ -84,10 +84,14 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
         : matcher.terminalFor({ assistantId: arg.assistantId, agentId: arg.kind === 'agent' ? arg.agentId : undefined });
       return show(terminal, vscode.l10n.t('This assistant'));
     }
-    const cardId = typeof arg === 'string' ? arg : isCardRef(arg) ? arg.id : undefined;
-    if (cardId) {
-      const entry = isCardRef(arg) && ('assistant' in arg) ? arg as CardListEntry : core.cards.get(cardId);
-      return focusTerminalForCard(entry ?? { id: cardId });
+    const target = focusTargetOf(arg);
+    if (target.kind === 'ignored') {
+      log.info(`focus terminal: ignored an argument that is neither a card id nor an Assistants view item (${target.what})`);
+      return false;
+    }
+    if (target.kind === 'card') {
+      const entry = isCardRef(arg) && ('assistant' in arg) ? arg as CardListEntry : core.cards.get(target.id);
+      return focusTerminalForCard(entry ?? { id: target.id });
     }
     return pickAndFocus(core.assistants.list(), matcher);
   };

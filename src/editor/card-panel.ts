@@ -13,6 +13,7 @@ import { problemMessage } from './shared/problem-messages';
 import type { ActionName, Draft, FromWebview, ToWebview } from './shared/protocol';
 import { isActionName, isFromWebview, safeExternalUrl } from './shared/protocol';
 import { panelHtml } from './panel-html';
+import { openCardLink } from './open-link';
 import { hearsWords, helperChoices } from './shared/hand-over';
 import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from './shared/scopes';
 
@@ -263,12 +264,12 @@ export class CardPanel extends DisposableBase {
       case 'openLink': {
         const url = safeExternalUrl(m.url);
         if (!url) { this.deps.log.warn('card panel: refused a link that is not http(s)'); return undefined; }
-        await vscode.env.openExternal(vscode.Uri.parse(url, true));
+        await openCardLink(url, this.deps.log);
         return undefined;
       }
       case 'openInBrowser': {
         const url = this.card?.url && safeExternalUrl(this.card.url);
-        if (url) await vscode.env.openExternal(vscode.Uri.parse(url, true));
+        if (url) await openCardLink(url, this.deps.log);
         return undefined;
       }
       case 'goToTerminal':

@@ -14,6 +14,7 @@ import { allowedNow, setGrantContext } from './grant';
 import { isSignedIn, type LiveParts } from './live-parts';
 import type { Log } from './log';
 import { noteAnswered } from './context-keys';
+import { openCardLink } from './open-link';
 import { scopeSetting } from './scope';
 import { isCardId, waitsOnYou } from './shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from './shared/command-names';
@@ -180,7 +181,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   const openUrl = async (url: string | undefined) => {
     const safe = url ? safeExternalUrl(url) : undefined;
     if (!safe) { void say.warn(vscode.l10n.t('Assistant Cards: this card has no web address to open.')); return; }
-    await vscode.env.openExternal(vscode.Uri.parse(safe, true));
+    await openCardLink(safe, log);
   };
 
   const afterAnswer = (core: ClientCore, out: PressOutcome, card: Card) => {

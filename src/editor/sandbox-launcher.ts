@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { createTransport } from '../api/http';
 import type { Log } from './log';
 
 export class SandboxLauncher implements vscode.Disposable {
@@ -34,14 +35,17 @@ export class SandboxLauncher implements vscode.Disposable {
     });
     this.child = child;
     let demoFile: string | undefined;
+    let secret = '';
     const url = await new Promise<string>((resolve, reject) => {
       let buf = '';
       const timer = setTimeout(() => reject(new Error(vscode.l10n.t('the sandbox did not start within 20 s'))), 20_000);
       child.stdout!.setEncoding('utf8');
       child.stdout!.on('data', (d: string) => {
         buf += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(buf);
-        // The demo line follows the address at once; wait for it briefly.
+        // The address, then the control secret (control writes send it), printed at once.
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\ncontrol secret ([A-Za-z0-9_-]+) /.exec(buf);
+        if (m) secret = m[2]!;
+        // The demo line follows at once; wait for it briefly.
         if (m) setTimeout(() => { clearTimeout(timer); resolve(m[1]!); }, /demo: computer/.test(buf) ? 0 : 300);
         const demo = /demo: computer mch_[A-Za-z0-9_-]+ \(identity file (.+)\)\n/.exec(buf);
         if (demo) demoFile = demo[1];
@@ -59,12 +63,19 @@ export class SandboxLauncher implements vscode.Disposable {
       this.identity = demoFile;
       return { url, machineFile: demoFile };
     }
-    const res = await fetch(`${url}/_sandbox/machines`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: os.hostname() || vscode.l10n.t('this computer'), writeTo: machineFile }),
-    });
-    if (!res.ok) throw new Error(vscode.l10n.t('the sandbox refused to set up this computer ({0})', res.status));
+    // Our own transport: loopback never goes through a proxy there (VS Code's patched fetch may).
+    const transport = createTransport();
+    try {
+      const res = await transport.send({
+        method: 'POST',
+        url: `${url}/_sandbox/machines`,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, // l10n-ignore: not words for people
+        body: JSON.stringify({ name: os.hostname() || vscode.l10n.t('this computer'), writeTo: machineFile }),
+      });
+      if (res.status !== 201) throw new Error(vscode.l10n.t('the sandbox refused to set up this computer ({0})', res.status));
+    } finally {
+      await transport.close();
+    }
     this.log.info(`sandbox: this computer's identity written to ${machineFile}`);
     this.url = url;
     this.identity = machineFile;

@@ -48,7 +48,13 @@ export async function startSandboxFlow(host: SetupHost): Promise<void> {
       () => host.launcher.start(machineFile()),
     );
     const cfg = vscode.workspace.getConfiguration('assistantCards');
-    await cfg.update('baseUrl', url, vscode.ConfigurationTarget.Global);
+    // The address lives only in the sandbox's own identity file, which the sandbox blanks when it
+    // stops: a setting would outlive it, and whoever binds that port next would get the
+    // attestation and tokens. A user-level address (an earlier sandbox's) would override the file.
+    if (cfg.inspect<string>('baseUrl')?.globalValue) {
+      host.log.info('sandbox: the user-level assistantCards.baseUrl is cleared; the sandbox\'s identity file names its address');
+      await cfg.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    }
     // The person's identity of a real service stays as it is; the sandbox made one of its own.
     if (path.resolve(identity) !== path.resolve(machineFile())) await cfg.update('machineFile', identity, vscode.ConfigurationTarget.Global);
     await host.refreshState();

@@ -2,7 +2,7 @@
 // answer every /v1 refusal uses. server.ts builds one SandboxContext and hands it to each part.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Scope } from '../api/schemas';
-import type { IdentityPlaces } from './identity-places';
+import type { IdentityPlaces, WrittenIdentities } from './identity-places';
 
 /** Milliseconds since the epoch. Real time, or a manual clock moved by /_sandbox/clock/advance. */
 export interface Clock {
@@ -43,6 +43,8 @@ export interface SandboxContext {
   person: { userId: string; workspaceId: string };
   /** Where POST /_sandbox/machines may write identity files (identity-places.ts). */
   identityPlaces: IdentityPlaces;
+  /** The identity files this run wrote (their address is blanked when it stops). */
+  identitiesWritten?: WrittenIdentities;
 }
 
 export type { FastifyReply, FastifyRequest };

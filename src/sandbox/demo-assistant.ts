@@ -17,6 +17,13 @@ export interface DemoAssistantOptions {
   /** Computer the assistant runs on; else from the identity file; else a new one is made. */
   machineId?: string;
   machineFile?: string;
+  /** The sandbox's control secret; else read from `secretFile`. */
+  controlSecret?: string;
+  /**
+   * The file holding it (mode 0600); default `sandbox-<port>.secret` next to the identity file,
+   * where a sandbox started with `--work` (that folder) keeps it.
+   */
+  secretFile?: string;
   cwd?: string;
   /** What the session reports about its terminal; detected from this process when absent. */
   terminal?: { pid?: number; tty?: string; program?: string };
@@ -82,12 +89,50 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-async function call<T>(base: string, method: string, route: string, body?: unknown): Promise<T> {
+/**
+ * Text for the terminal: C0 controls but tab and newline, DEL, C1 controls and ESC sequences
+ * removed. What the assistant heard comes from whoever answered; an escape sequence in it could
+ * retitle the terminal, hide lines or (on some terminals) answer back into the shell.
+ */
+export function terminalSafe(text: string): string {
+  return text
+    // ESC [ ... final (CSI), ESC ] ... BEL or ST (OSC), ESC P/X/^/_ ... ST (DCS, SOS, PM, APC), other two-byte ESC sequences
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|\u009c)|\u001b[ -/]*[0-~]?/g, '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/** The control secret: given, or read from its file (a missing file: none, and writes are refused). */
+function controlSecretOf(o: DemoAssistantOptions): string | undefined {
+  if (o.controlSecret) return o.controlSecret;
+  let file = o.secretFile;
+  if (!file) {
+    const port = /^https?:\/\/[^/]+:(\d{1,5})(?:\/|$)/.exec(o.base)?.[1];
+    const identity = o.machineFile ?? process.env.ASSISTANT_CARDS_MACHINE_FILE;
+    if (!port || !identity) return undefined;
+    file = path.join(path.dirname(identity), `sandbox-${port}.secret`);
+  }
+  try {
+    return readFileSync(file, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the control surface is, and the secret its writes carry. */
+interface Link { base: string; secret: string | undefined }
+
+async function call<T>(link: Link, method: string, route: string, body?: unknown): Promise<T> {
+  const { base, secret } = link;
   let res: Response;
   try {
     res = await fetch(`${base}${route}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(secret && method !== 'GET' ? { authorization: `Bearer ${secret}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
@@ -140,7 +185,7 @@ function defaultMachineFile(): string {
   return path.join(homedir(), '.config', 'assistant-cards', 'machine.json');
 }
 
-async function resolveMachineId(o: DemoAssistantOptions, out: (l: string) => void): Promise<string> {
+async function resolveMachineId(o: DemoAssistantOptions, link: Link, out: (l: string) => void): Promise<string> {
   if (o.machineId) return o.machineId;
   const file = o.machineFile ?? process.env.ASSISTANT_CARDS_MACHINE_FILE ?? defaultMachineFile();
   try {
@@ -148,7 +193,7 @@ async function resolveMachineId(o: DemoAssistantOptions, out: (l: string) => voi
     if (typeof id === 'string') return id;
   } catch { /* fall through: no identity file here */ }
   out(`no computer identity at ${file}; registering a new computer with the sandbox`);
-  return (await call<{ id: string }>(o.base, 'POST', '/_sandbox/machines', { name: hostname() })).id;
+  return (await call<{ id: string }>(link, 'POST', '/_sandbox/machines', { name: hostname() })).id;
 }
 
 function describeHeard(h: { type: string; body: unknown }): string {
@@ -169,20 +214,22 @@ function describeHeard(h: { type: string; body: unknown }): string {
 
 /** Registers the session and starts asking; returns once the session is live. */
 export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoAssistant> {
-  const out = o.out ?? ((l: string) => console.log(l));
+  const print = o.out ?? ((l: string) => console.log(l));
+  const out = (line: string) => print(terminalSafe(line));
   const base = o.base.replace(/\/+$/, '');
+  const link: Link = { base, secret: controlSecretOf(o) };
   const signal = o.signal;
-  const machineId = await resolveMachineId(o, out);
-  const assistant = await call<{ id: string }>(base, 'POST', '/_sandbox/assistants',
+  const machineId = await resolveMachineId(o, link, out);
+  const assistant = await call<{ id: string }>(link, 'POST', '/_sandbox/assistants',
     { name: o.name, app: o.app ?? 'other', machineId, hears: 'while-working' });
-  const agent = await call<{ id: string }>(base, 'POST', '/_sandbox/agents', { assistantId: assistant.id, name: 'main' });
+  const agent = await call<{ id: string }>(link, 'POST', '/_sandbox/agents', { assistantId: assistant.id, name: 'main' });
   const terminal = {
     pid: o.terminal?.pid ?? process.ppid,
     tty: o.terminal?.tty ?? detectTty(),
     program: o.terminal?.program ?? process.env.TERM_PROGRAM,
   };
   const appSessionId = `${o.name.replace(/[^A-Za-z0-9-]/g, '-')}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  await call(base, 'POST', '/_sandbox/sessions', { agentId: agent.id, appSessionId, cwd: o.cwd ?? process.cwd(), terminal });
+  await call(link, 'POST', '/_sandbox/sessions', { agentId: agent.id, appSessionId, cwd: o.cwd ?? process.cwd(), terminal });
   out(`${o.name}: live as session ${appSessionId} (shell pid ${terminal.pid}${terminal.tty ? `, ${terminal.tty}` : ''})`);
 
   const asked: string[] = [];
@@ -192,13 +239,13 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
   const work = async () => {
     for (const ask of script) {
       if (signal?.aborted) return;
-      const card = await call<{ id: string }>(base, 'POST', '/_sandbox/cards', { agentId: agent.id, ...ask });
+      const card = await call<{ id: string }>(link, 'POST', '/_sandbox/cards', { agentId: agent.id, ...ask });
       asked.push(card.id);
       out(`${o.name} asks (${ask.kind}): ${ask.title}  [${card.id}]`);
       let seen = 0;
       while (!signal?.aborted) {
         const { heard } = await call<{ heard: { at: string; type: string; body: unknown }[] }>(
-          base, 'GET', `/_sandbox/cards/${card.id}/heard`);
+          link, 'GET', `/_sandbox/cards/${card.id}/heard`);
         for (const h of heard.slice(seen)) out(`${o.name} heard ${describeHeard(h)}`);
         seen = heard.length;
         if (seen > 0) break;
@@ -206,7 +253,7 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
       }
       if (signal?.aborted) return;
       try {
-        await call(base, 'POST', `/_sandbox/cards/${card.id}/pickup`);
+        await call(link, 'POST', `/_sandbox/cards/${card.id}/pickup`);
         out(`${o.name}: picked it up, working on it...`);
       } catch (e) {
         // Words written on the card, or the card closed elsewhere: nothing to pick up; go on.
@@ -225,7 +272,7 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
     }
     if (signal && !signal.aborted) await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
     try {
-      await call(base, 'DELETE', `/_sandbox/sessions/${encodeURIComponent(appSessionId)}`);
+      await call(link, 'DELETE', `/_sandbox/sessions/${encodeURIComponent(appSessionId)}`);
       out(`${o.name}: session ended`);
     } catch (e) {
       out(`${o.name}: could not end the session: ${(e as Error).message}`);
@@ -236,7 +283,7 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
 }
 
 const USAGE = 'usage: node dist/sandbox.js assistant --base URL [--name NAME] [--app APP] [--machine mch_...]' +
-  ' [--machine-file PATH] [--cwd DIR] [--pid N] [--tty DEV] [--interval SECONDS] [--cards N]';
+  ' [--machine-file PATH] [--secret-file PATH] [--cwd DIR] [--pid N] [--tty DEV] [--interval SECONDS] [--cards N]';
 
 export function parseDemoArgs(argv: string[]): DemoAssistantOptions {
   const args = argv[0] === 'assistant' ? argv.slice(1) : argv;
@@ -264,6 +311,7 @@ export function parseDemoArgs(argv: string[]): DemoAssistantOptions {
   const app = get('--app'); if (app) o.app = app;
   const machineId = get('--machine'); if (machineId) o.machineId = machineId;
   const machineFile = get('--machine-file'); if (machineFile) o.machineFile = machineFile;
+  const secretFile = get('--secret-file'); if (secretFile) o.secretFile = secretFile;
   const cwd = get('--cwd'); if (cwd) o.cwd = cwd;
   if (pid !== undefined || tty !== undefined) o.terminal = { ...(pid !== undefined ? { pid } : {}), ...(tty ? { tty } : {}) };
   if (interval !== undefined) o.intervalMs = interval * 1000;
@@ -290,7 +338,7 @@ export async function runDemoAssistant(argv: string[]): Promise<number> {
     await a.done;
     return 0;
   } catch (e) {
-    console.error(`${options.name}: ${(e as Error).message}`);
+    console.error(terminalSafe(`${options.name}: ${(e as Error).message}`));
     return 1;
   } finally {
     for (const s of signals) process.off(s, onSignal);

@@ -63,6 +63,7 @@ export function seedDemo(sb: Sandbox, baseUrl: string, opts: DemoOptions = {}): 
     identity = { ...identity, baseUrl };
     writeIdentity(machineFile, identity);
   }
+  sb.ctx.identitiesWritten?.note(machineFile, identity.id, baseUrl);
   sb.auth.machines.set(identity.id, { id: identity.id, name: identity.name, publicJwk: publicOf(identity.privateJwk) });
   const machineId = identity.id;
 

@@ -1,10 +1,11 @@
 // Where the sandbox may write a computer's identity file (POST /_sandbox/machines `writeTo`, and
 // the --demo seed): the run's own folder (--work), the file it was started with (--machine-file),
 // or the default identity path; never over a file that is not an identity file, and never over
-// the identity of a real service (one whose baseUrl is not a loopback sandbox).
+// an identity no sandbox made (no `madeBy: "sandbox"` mark: a real service's, even one reached
+// through a loopback tunnel).
 import { lstatSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { defaultMachineFile, readIdentity } from './machine-file';
+import { defaultMachineFile, MADE_BY_SANDBOX, readIdentity, writeIdentity } from './machine-file';
 
 export interface IdentityPlaces {
   /** The run's own folder: any file inside it may be written. */
@@ -13,13 +14,36 @@ export interface IdentityPlaces {
   machineFile?: string;
 }
 
-/** A base URL a sandbox on this computer would have: http on a loopback address. */
-export function isLoopbackBaseUrl(baseUrl: string): boolean {
-  try {
-    const u = new URL(baseUrl);
-    return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-  } catch {
-    return false;
+/** A sandbox's own identity file: marked by the sandbox that wrote it (not told by its address). */
+export function isSandboxMade(identity: { madeBy?: string }): boolean {
+  return identity.madeBy === MADE_BY_SANDBOX;
+}
+
+/**
+ * The identity files this run wrote, so that when it stops their address goes with it: a dead
+ * sandbox's port must not be where the next start sends its attestation and tokens (whoever binds
+ * that port later would get them).
+ */
+export class WrittenIdentities {
+  private readonly files = new Map<string, { id: string; baseUrl: string }>();
+
+  note(file: string, id: string, baseUrl: string): void {
+    this.files.set(resolve(file), { id, baseUrl });
+  }
+
+  /** Blanks the baseUrl of each file still holding what this run wrote there (same id, same address). */
+  forgetAddresses(): void {
+    for (const [file, wrote] of this.files) {
+      const now = readIdentity(file);
+      if (now && isSandboxMade(now) && now.id === wrote.id && now.baseUrl === wrote.baseUrl) {
+        try {
+          writeIdentity(file, { ...now, baseUrl: '' });
+        } catch {
+          // gone or unwritable: nothing of ours to blank
+        }
+      }
+    }
+    this.files.clear();
   }
 }
 
@@ -50,6 +74,6 @@ export function existingFileRefusal(file: string): string | undefined {
   if (!stat.isFile()) return 'is there and is not a plain file';
   const existing = readIdentity(file);
   if (!existing) return 'is there and is not an identity file';
-  if (!isLoopbackBaseUrl(existing.baseUrl)) return 'holds the identity of another service; it is left alone';
+  if (!isSandboxMade(existing)) return 'holds an identity no sandbox made (another service\'s); it is left alone';
   return undefined;
 }

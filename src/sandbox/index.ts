@@ -18,12 +18,16 @@ export interface StartOptions {
   machineFile?: string;
   requestTimeoutMs?: number;
   maxConnections?: number;
+  /** The control surface's secret; default a fresh random one (see `controlSecret` below). */
+  controlSecret?: string;
 }
 
 export interface RunningSandbox {
   /** `http://127.0.0.1:<port>` (or the public URL), no trailing slash: the `{base_url}`. */
   url: string;
   port: number;
+  /** Control writes (/_sandbox/..., not GET) must send `Authorization: Bearer <controlSecret>`. */
+  controlSecret: string;
   clock: Clock;
   sandbox: Sandbox;
   /** What --demo seeded, when started with it. */
@@ -45,6 +49,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
+    ...(opts.controlSecret !== undefined ? { controlSecret: opts.controlSecret } : {}),
     identityPlaces: {
       ...(opts.workDir !== undefined ? { workDir: opts.workDir } : {}),
       ...(machineFileOf(opts) !== undefined ? { machineFile: machineFileOf(opts) } : {}),
@@ -58,6 +63,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   const running: RunningSandbox = {
     url,
     port,
+    controlSecret: sandbox.controlSecret,
     clock: sandbox.clock,
     sandbox,
     advance(ms: number) {

@@ -7,7 +7,13 @@ import { dirname, join } from 'node:path';
 import { newId } from './ids';
 
 export interface PrivateJwk { kty: 'EC'; crv: 'P-256'; x: string; y: string; d: string }
-export interface Identity { id: string; name: string; baseUrl: string; privateJwk: PrivateJwk }
+/**
+ * `madeBy: "sandbox"` marks a file a sandbox wrote: only such a file may be replaced by a sandbox.
+ * A loopback baseUrl proves nothing (a real service can be reached through a loopback tunnel).
+ */
+export interface Identity { id: string; name: string; baseUrl: string; privateJwk: PrivateJwk; madeBy?: string }
+
+export const MADE_BY_SANDBOX = 'sandbox';
 
 export function defaultMachineFile(): string {
   if (process.platform === 'win32') {
@@ -19,7 +25,7 @@ export function defaultMachineFile(): string {
 export function newIdentity(name: string, baseUrl: string): Identity {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = privateKey.export({ format: 'jwk' }) as unknown as PrivateJwk;
-  return { id: newId('mch'), name, baseUrl, privateJwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, d: jwk.d } };
+  return { id: newId('mch'), name, baseUrl, privateJwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, d: jwk.d }, madeBy: MADE_BY_SANDBOX };
 }
 
 /** An existing identity file, or undefined when missing or not one. */
@@ -31,13 +37,15 @@ export function readIdentity(path: string): Identity | undefined {
       || k.kty !== 'EC' || k.crv !== 'P-256' || typeof k.x !== 'string' || typeof k.y !== 'string' || typeof k.d !== 'string') {
       return undefined;
     }
-    return { id: v.id, name: v.name, baseUrl: String(v.baseUrl ?? ''), privateJwk: k };
+    return { id: v.id, name: v.name, baseUrl: String(v.baseUrl ?? ''), privateJwk: k, ...(typeof v.madeBy === 'string' ? { madeBy: v.madeBy } : {}) };
   } catch {
     return undefined;
   }
 }
 
+/** Writes a sandbox-made identity file (marked so), readable by its owner only. */
 export function writeIdentity(path: string, identity: Identity): void {
+  identity = { ...identity, madeBy: MADE_BY_SANDBOX };
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
   chmodSync(path, 0o600); // an existing file keeps its old mode otherwise

@@ -2,10 +2,15 @@
 // --public-url: the address the sandbox is reached at when not at 127.0.0.1:<port> (a proxy, a
 // code-server port forward); only that Host and the loopback ones are answered.
 // --work DIR: the run's own folder; POST /_sandbox/machines may write identity files inside it.
-// prints `listening on http://127.0.0.1:<port>` first and runs until SIGINT/SIGTERM.
+// prints `listening on http://127.0.0.1:<port>` first, then `control secret <secret> (file <path>)`:
+// every control write (/_sandbox/..., not GET) sends `Authorization: Bearer <secret>`; the file
+// (mode 0600, in --work or a private temporary folder) holds the same secret and is removed on
+// exit. Runs until SIGINT/SIGTERM.
 // `node dist/sandbox.js assistant ...` runs the demo assistant instead.
 
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 function argValue(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -39,8 +44,15 @@ async function main(argv: string[]): Promise<void> {
     ...(argv.includes('--demo') ? { demo: machineFile ? { machineFile } : true } : {}),
   });
   process.stdout.write(`listening on ${running.url}\n`);
+  // Like a notebook server's token: shown to whoever started it, in a file only they can read.
+  const secretDir = work ? resolve(work) : mkdtempSync(join(tmpdir(), 'assistant-cards-sandbox-'));
+  mkdirSync(secretDir, { recursive: true, mode: 0o700 });
+  const secretFile = join(secretDir, `sandbox-${running.port}.secret`);
+  writeFileSync(secretFile, `${running.controlSecret}\n`, { mode: 0o600 });
+  process.stdout.write(`control secret ${running.controlSecret} (file ${secretFile})\n`);
   if (running.demo) process.stdout.write(`demo: computer ${running.demo.machineId} (identity file ${running.demo.machineFile})\n`);
   const stop = () => {
+    rmSync(secretFile, { force: true });
     void running.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);

@@ -1,6 +1,8 @@
 // Who may talk to the sandbox at all. It runs on the person's computer, so any web page they open
 // can aim requests at it: a foreign Host means DNS rebinding, a foreign Origin means another site
 // posting, and a non-JSON body on the control surface means a plain HTML form (no CORS preflight).
+// Other users of the computer can reach the loopback port too: control writes need the run's secret.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * `host:port` values this server answers: loopback names on the port it listens on or, for a port
@@ -62,6 +64,38 @@ export function hasBody(headers: Record<string, string | string[] | undefined>):
 }
 
 export const isControl = (url: string) => url.startsWith('/_sandbox/') || url === '/_sandbox';
+
+/** A control request that changes something: every method but GET and HEAD. */
+export const isControlWrite = (method: string, url: string) => isControl(url) && method !== 'GET' && method !== 'HEAD';
+
+/** A fresh per-run control secret (256 bits, base64url). */
+export function newControlSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * `Authorization: Bearer <secret>` naming this run's control secret. Any local user can reach a
+ * loopback port, so a control write (which can write an identity file and hand back its key)
+ * needs the secret only the sandbox's starter was shown.
+ */
+export function controlSecretMatches(authorization: string | string[] | undefined, secret: string): boolean {
+  if (typeof authorization !== 'string') return false;
+  const m = /^Bearer ([A-Za-z0-9_-]{1,200})$/.exec(authorization.trim());
+  if (!m?.[1]) return false;
+  const a = Buffer.from(m[1]);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The loopback name the request used (so the {base_url} stays the one the client signs proofs
+ * for), with the port the server listens on: the Host header's port is the caller's word and
+ * would become the address written into identity files.
+ */
+export function loopbackBaseUrl(host: string | undefined, listeningPort: number): string {
+  const m = /^(127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/.exec((host ?? '').toLowerCase());
+  return `http://${m?.[1] ?? '127.0.0.1'}:${listeningPort}`;
+}
 
 /** HTML form posts that change something for the person: approval, consent, the card page. */
 export function isPersonFormPost(method: string, url: string): boolean {

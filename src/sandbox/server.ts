@@ -19,7 +19,8 @@ import { Notices } from './notices';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth';
 import { OAuthRefusal, ProblemError, problemBody, sendProblem } from './problems';
 import {
-  allowedHosts, hasBody, hostAllowed, isControl, isJsonContentType, isPersonFormPost, originAllowed,
+  allowedHosts, controlSecretMatches, hasBody, hostAllowed, isControl, isControlWrite, isJsonContentType, isPersonFormPost,
+  loopbackBaseUrl, newControlSecret, originAllowed,
 } from './request-guard';
 import { answerClientError, frameworkStatus } from './client-errors';
 import { PersonSessions } from './person-sessions';
@@ -29,7 +30,7 @@ import { v1Route } from './v1-route-table';
 import { SandboxState } from './state';
 import { Timeline } from './timeline';
 import { cardUrl, type MachineNames } from './wire';
-import type { IdentityPlaces } from './identity-places';
+import { WrittenIdentities, type IdentityPlaces } from './identity-places';
 
 export const KNOWN_SERVICE_VERSIONS = [SERVICE_VERSION];
 const ME_ROUTE = v1Route('GET', '/v1/me');
@@ -47,6 +48,8 @@ export interface SandboxOptions {
   requestTimeoutMs?: number;
   /** Open connections at most; default 256. */
   maxConnections?: number;
+  /** The control surface's secret (control writes send `Authorization: Bearer <it>`); default a fresh random one. */
+  controlSecret?: string;
 }
 
 /** 30 s for a whole request: a slow partial body no longer holds a connection for ever. */
@@ -66,6 +69,8 @@ export interface Sandbox {
   feed: ChangeFeed;
   faults: Faults;
   timeline: Timeline;
+  /** This run's control secret: every control write must send `Authorization: Bearer <it>`. */
+  controlSecret: string;
   /** Every route served (method and path pattern), known once the app is ready: for the fuzz test. */
   routes: { method: string; url: string }[];
   /** Back to the state it started with (the demo seeded again when started with it). */
@@ -94,9 +99,11 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   const publicUrl = opts.publicUrl?.replace(/\/+$/, '');
   const ctx: SandboxContext = {
     clock,
-    baseUrl: (req) => publicUrl ?? `${req.protocol}://${req.host}`,
+    // The port is the socket's, never the Host header's: any caller may write that header.
+    baseUrl: (req) => publicUrl ?? loopbackBaseUrl(req.headers.host, req.socket.localPort ?? 0),
     person: { userId: 'usr_sandbox-person', workspaceId: 'ws_sandbox-workspace' },
     identityPlaces: opts.identityPlaces ?? {},
+    identitiesWritten: new WrittenIdentities(),
   };
   const requestTimeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   // No trustProxy: X-Forwarded-* would let any caller choose the {base_url} written into identity
@@ -164,6 +171,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
 
   // First of all: is this request for us, from us? (request-guard.ts says why.)
   const allowed = allowedHosts(publicUrl);
+  const controlSecret = opts.controlSecret ?? newControlSecret();
   app.addHook('onRequest', async (req, reply) => {
     // The route matched, not the raw URL: /%5Fsandbox/reset reaches /_sandbox/reset too.
     const route = req.routeOptions.url ?? pathOf(req.url);
@@ -184,6 +192,10 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     const type = req.headers['content-type'];
     if (control && (type !== undefined ? !isJsonContentType(type) : hasBody(req.headers))) {
       return refuse(415, 'The control surface takes application/json only.', 'Content-Type');
+    }
+    if (isControlWrite(req.method, route) && !controlSecretMatches(req.headers.authorization, controlSecret)) {
+      reply.header('WWW-Authenticate', 'Bearer realm="sandbox-control"');
+      return reply.code(401).send({ code: 'forbidden', detail: 'Control writes need this run\'s control secret: Authorization: Bearer <secret> (printed when the sandbox started).' });
     }
     return undefined;
   });
@@ -279,7 +291,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   registerCardPage(app, ctx, cards, personSessions);
 
   const sandbox: Sandbox = {
-    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline, routes,
+    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline, routes, controlSecret,
     async reset() {
       timeline.clear();
       state.clear();
@@ -293,6 +305,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     },
     stop() {
       closing = true;
+      ctx.identitiesWritten?.forgetAddresses();
       feed.wakeAll();
       timeline.stop();
     },

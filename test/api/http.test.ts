@@ -7,7 +7,7 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Agent, EnvHttpProxyAgent, ProxyAgent } from 'undici';
 import { MalformedResponseError, NetworkError } from '../../src/api/errors';
-import { createDispatcher, createTransport, MAX_RESPONSE_BYTES } from '../../src/api/http';
+import { bypassesProxy, createDispatcher, createTransport, MAX_RESPONSE_BYTES } from '../../src/api/http';
 import { systemCertificates } from '../../src/api/system-certificates';
 import { deadPort, startProxy } from '../helpers/proxy';
 
@@ -52,16 +52,65 @@ describe('api http: agent, proxies, timeouts', () => {
     after(() => { target.closeAllConnections(); target.close(); });
 
     it('the setting\'s proxy carries every request: the address used is reachable only through it', async () => {
-      const dead = await deadPort();
-      const proxy = await startProxy({ route: { [`localhost:${dead}`]: `127.0.0.1:${targetPort}` } });
-      const url = `http://localhost:${dead}/v1/me`;
+      // `cards.test` resolves nowhere (RFC 2606): only the proxy knows where it is.
+      const proxy = await startProxy({ route: { [`cards.test:${targetPort}`]: `127.0.0.1:${targetPort}` } });
+      const url = `http://cards.test:${targetPort}/v1/me`;
       const direct = createTransport();
-      await assert.rejects(direct.send({ method: 'GET', url, headers: {} }), NetworkError, 'nothing listens there directly');
+      await assert.rejects(direct.send({ method: 'GET', url, headers: {} }), NetworkError, 'the name means nothing without the proxy');
       await direct.close();
       const t = createTransport({ proxy: { url: proxy.url } });
       try {
         for (let i = 0; i < 3; i++) assert.equal((await t.send({ method: 'GET', url, headers: {} })).text, '{"ok":true}');
-        assert.ok(proxy.tunnels.length >= 1 && proxy.tunnels.every((x) => x === `localhost:${dead}`), proxy.tunnels.join(', '));
+        assert.ok(proxy.tunnels.length >= 1 && proxy.tunnels.every((x) => x === `cards.test:${targetPort}`), proxy.tunnels.join(', '));
+      } finally {
+        await t.close();
+        await proxy.close();
+      }
+    });
+
+    it('loopback (127.0.0.0/8, [::1], localhost) never goes through a proxy, from the setting or the environment', async () => {
+      const proxy = await startProxy({ route: { [`cards.test:${targetPort}`]: `127.0.0.1:${targetPort}` } });
+      const v6 = http.createServer((_req, res) => res.writeHead(200).end('six'));
+      const v6Port = await new Promise<number | undefined>((resolve) => {
+        v6.once('error', () => resolve(undefined)); // no IPv6 loopback on this machine
+        v6.listen(0, '::1', () => resolve((v6.address() as AddressInfo).port));
+      });
+      const loopback = [`http://127.0.0.1:${targetPort}/x`, `http://localhost:${targetPort}/x`, `http://127.0.0.1:${targetPort}/x?y`,
+        ...(v6Port !== undefined ? [`http://[::1]:${v6Port}/x`] : [])];
+      const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+      process.env.HTTP_PROXY = proxy.url;
+      delete process.env.NO_PROXY;
+      const fromSetting = createTransport({ proxy: { url: proxy.url } });
+      const fromEnv = createTransport();
+      try {
+        for (const t of [fromSetting, fromEnv]) {
+          for (const url of loopback) assert.equal((await t.send({ method: 'GET', url, headers: { authorization: 'DPoP token' } })).status, 200, url);
+          // the same transport still takes other names through the proxy
+          assert.equal((await t.send({ method: 'GET', url: `http://cards.test:${targetPort}/x`, headers: {} })).status, 200);
+        }
+        assert.deepEqual(proxy.tunnels, [`cards.test:${targetPort}`, `cards.test:${targetPort}`], 'only the proxied name reached the proxy');
+        for (const u of ['http://127.5.6.7:1/', 'https://[::1]/', 'http://LOCALHOST./']) assert.ok(bypassesProxy(u), u);
+        for (const u of ['http://cards.test/', 'http://127.0.0.1.nip.io/', 'http://[::2]/', 'http://0.0.0.0/', 'not a url']) assert.ok(!bypassesProxy(u), u);
+      } finally {
+        for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
+        await fromSetting.close();
+        await fromEnv.close();
+        await proxy.close();
+        v6.close();
+      }
+    });
+
+    it('a loopback address that nothing answers is named as itself, never as the proxy', async () => {
+      const proxy = await startProxy();
+      const dead = await deadPort();
+      const t = createTransport({ proxy: { url: proxy.url } });
+      try {
+        await assert.rejects(t.send({ method: 'GET', url: `http://127.0.0.1:${dead}/v1/me`, headers: {} }), (e: unknown) => {
+          assert.ok(e instanceof NetworkError);
+          assert.doesNotMatch(e.message, /proxy/);
+          return true;
+        });
+        assert.deepEqual(proxy.tunnels, []);
       } finally {
         await t.close();
         await proxy.close();
@@ -70,9 +119,9 @@ describe('api http: agent, proxies, timeouts', () => {
 
     it('http.noProxy hosts are reached directly', async () => {
       const proxy = await startProxy();
-      const t = createTransport({ proxy: { url: proxy.url, noProxy: ['127.0.0.1'] } });
+      const t = createTransport({ proxy: { url: proxy.url, noProxy: ['cards.test'] } });
       try {
-        assert.equal((await t.send({ method: 'GET', url: `http://127.0.0.1:${targetPort}/x`, headers: {} })).status, 200);
+        await assert.rejects(t.send({ method: 'GET', url: `http://cards.test:${targetPort}/x`, headers: {} }), NetworkError, 'not through the proxy, so not found');
         assert.deepEqual(proxy.tunnels, []);
       } finally {
         await t.close();
@@ -81,8 +130,8 @@ describe('api http: agent, proxies, timeouts', () => {
     });
 
     it('http.proxyAuthorization reaches the proxy; without it the person is told the proxy wants credentials', async () => {
-      const proxy = await startProxy({ credentials: 'me:secret' });
-      const url = `http://127.0.0.1:${targetPort}/x`;
+      const proxy = await startProxy({ credentials: 'me:secret', route: { [`cards.test:${targetPort}`]: `127.0.0.1:${targetPort}` } });
+      const url = `http://cards.test:${targetPort}/x`;
       const without = createTransport({ proxy: { url: proxy.url } });
       await assert.rejects(without.send({ method: 'GET', url, headers: {} }),
         (e: unknown) => e instanceof NetworkError && /the proxy http:\/\/127\.0\.0\.1:\d+ asks for credentials \(407\); set http\.proxyAuthorization/.test(e.message));
@@ -100,7 +149,7 @@ describe('api http: agent, proxies, timeouts', () => {
     it('a wrong proxy: the person is told which proxy cannot be reached and which setting to check', async () => {
       const dead = await deadPort();
       const t = createTransport({ proxy: { url: `http://user:pw@127.0.0.1:${dead}` } });
-      await assert.rejects(t.send({ method: 'GET', url: `http://127.0.0.1:${targetPort}/x`, headers: {} }), (e: unknown) => {
+      await assert.rejects(t.send({ method: 'GET', url: `http://cards.test:${targetPort}/x`, headers: {} }), (e: unknown) => {
         assert.ok(e instanceof NetworkError);
         assert.match(e.message, new RegExp(`the proxy http://127\\.0\\.0\\.1:${dead} cannot be reached \\(ECONNREFUSED\\); check the http\\.proxy setting`));
         assert.doesNotMatch(e.message, /pw/, 'no credentials in the message');

@@ -1,9 +1,12 @@
 // A real HTTP proxy for tests (the npm package `proxy`, CONNECT tunnels and plain requests) on
 // 127.0.0.1, port 0. `route` sends a tunnel for one address to another, so a test can give the
 // client a service address that only the proxy reaches (nothing listens there directly): then
-// every request that succeeds went through the proxy.
+// every request that succeeds went through the proxy. Tests name the service by a made-up host
+// (`cards.test`, which resolves nowhere): loopback addresses never go through a proxy.
 import * as http from 'node:http';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import * as tls from 'node:tls';
 
 export interface TestProxy {
   url: string;
@@ -50,4 +53,27 @@ export async function deadPort(): Promise<number> {
   const { port } = s.address() as AddressInfo;
   await new Promise<void>((r) => s.close(() => r()));
   return port;
+}
+
+/**
+ * A TLS front on 127.0.0.1, port 0: it takes TLS with `cert`/`key` (for a made-up name such as
+ * `cards.test`) and pipes the plain bytes to 127.0.0.1:`to`. A proxy route to it lets an https
+ * service address that only the proxy resolves reach a plain-HTTP sandbox.
+ */
+export async function startTlsFront(o: { cert: string; key: string; to: number }): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = tls.createServer({ cert: o.cert, key: o.key }, (client) => {
+    const upstream = net.connect(o.to, '127.0.0.1');
+    sockets.add(client);
+    sockets.add(upstream);
+    client.pipe(upstream).pipe(client);
+    const end = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+  };
 }

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox';
-import { call, dpopProof, makeKey, makeMachine, postForm, startDevice, tokenNonce, type Machine, type TestKey } from './helpers';
+import type { RunningSandbox } from '../../src/sandbox';
+import { call, dpopProof, makeKey, makeMachine, postForm, startDevice, startSandbox, tokenNonce, type Machine, type TestKey } from './helpers';
 
 const CHROMIUM = '/usr/bin/chromium';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

@@ -2,9 +2,8 @@
 // heard, pickup/withdraw/helper-answer, webhooks, clock, presence readout, reset.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { call, signIn } from './helpers';
+import { call, signIn, startSandbox } from './helpers';
 import { answer, makeWorld, type World } from './world';
-import { startSandbox } from '../../src/sandbox/index';
 
 describe('sandbox control surface', () => {
   let w: World;
@@ -108,7 +107,7 @@ describe('sandbox control surface', () => {
     assert.equal((await w.ctl('POST', '/_sandbox/webhooks/whk_none/pause')).status, 404);
   });
 
-  it('{base_url} is --public-url when given, else the request\'s Host', async () => {
+  it('{base_url} is --public-url when given, else the request\'s loopback name on the port the sandbox listens on', async () => {
     const pub = await startSandbox({ port: 0, publicUrl: 'https://cards.example.com/' });
     try {
       assert.equal(pub.url, 'https://cards.example.com');
@@ -123,12 +122,13 @@ describe('sandbox control surface', () => {
     } finally {
       await pub.close();
     }
-    // a request through a port forward on this computer (code-server's /proxy/<port>/): its loopback
-    // Host names the address (another name is refused: test/sandbox/request-guard.test.ts)
+    // a request with a loopback Host on another port (a port forward, or anyone on this computer):
+    // served, but the address keeps the port the sandbox listens on, never the header's
+    // (another name is refused: test/sandbox/request-guard.test.ts)
     const made = await new Promise<string>((resolve, reject) => {
       const body = JSON.stringify({ name: 'h2', area: { id: 'prj_h', name: 'H' } });
       const req = httpRequest({ host: '127.0.0.1', port: w.sb.port, path: '/_sandbox/webhooks', method: 'POST',
-        headers: { host: 'localhost:8443', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        headers: { host: 'localhost:8443', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${w.sb.controlSecret}` } }, (res) => {
         let t = '';
         res.on('data', (d: Buffer) => (t += d.toString()));
         res.on('end', () => resolve(t));
@@ -136,7 +136,7 @@ describe('sandbox control surface', () => {
       req.on('error', reject);
       req.end(body);
     });
-    assert.match((JSON.parse(made) as { url: string }).url, /^http:\/\/localhost:8443\/in\//);
+    assert.match((JSON.parse(made) as { url: string }).url, new RegExp(`^http://localhost:${w.sb.port}/in/`));
   });
 
   it('unknown control and service paths answer 404', async () => {

@@ -3,10 +3,12 @@
 // and ends its session when stopped (abort in-process; SIGINT for the CLI).
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox';
-import { DEMO_SCRIPT, parseDemoArgs, startDemoAssistant } from '../../src/sandbox/demo-assistant';
-import { signIn, type SignedIn } from './helpers';
+import type { RunningSandbox } from '../../src/sandbox';
+import { DEMO_SCRIPT, parseDemoArgs, startDemoAssistant, terminalSafe } from '../../src/sandbox/demo-assistant';
+import { signIn, startSandbox, type SignedIn } from './helpers';
 import { until } from '../helpers/until';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -34,7 +36,7 @@ describe('demo assistant', function () {
     const lines: string[] = [];
     const stop = new AbortController();
     const demo = await startDemoAssistant({
-      base: sb.url, name: 'builder', machineId: person.machine.id, cwd: '/home/dev/proj',
+      base: sb.url, controlSecret: sb.controlSecret, name: 'builder', machineId: person.machine.id, cwd: '/home/dev/proj',
       terminal: { pid: 4242, tty: '/dev/pts/7', program: 'vscode' },
       pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal,
     });
@@ -76,11 +78,41 @@ describe('demo assistant', function () {
     assert.deepEqual(after?.agents.flatMap((g) => g.liveSessions), [], 'no live session after Ctrl+C');
   });
 
+  it('prints what it heard without control characters: no escape sequence reaches the terminal', async () => {
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const demo = await startDemoAssistant({
+      base: sb.url, controlSecret: sb.controlSecret, name: 'reviewer', machineId: person.machine.id, terminal: { pid: 99 },
+      pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal, cards: 1,
+    });
+    const id = await until('the card', () => demo.asked[0], 10_000, 20);
+    // A title change (OSC 0), a screen clear (CSI 2J), a bell, a C1 CSI and a backspace, around plain words.
+    const hostile = 'use \u001b]0;pwned\u0007postgres\u001b[2J\u0007 \u009b31m\u0008now\u007f';
+    const res = await person.request('POST', `/v1/cards/${id}/messages`, { body: { body: hostile } });
+    assert.equal(res.status, 200, res.text);
+    const heard = await until('the words heard', () => lines.find((l) => /heard message/.test(l)), 10_000, 20);
+    assert.match(heard, /wrote "use postgres 31mnow"/);
+    // eslint-disable-next-line no-control-regex
+    for (const l of lines) assert.doesNotMatch(l, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, JSON.stringify(l));
+    stop.abort();
+    await demo.done;
+  });
+
+  it('terminalSafe keeps tabs, newlines and every other character', () => {
+    assert.equal(terminalSafe('a\tb\nc é 漢 🙂'), 'a\tb\nc é 漢 🙂');
+    assert.equal(terminalSafe('\u001bPq#0;2;0;0;0\u001b\\x\u001b(By\u001bcz'), 'xyz');
+  });
+
+  it('a control write without the secret is refused, and says so', async () => {
+    await assert.rejects(startDemoAssistant({ base: sb.url, name: 'nosecret', machineId: person.machine.id, out: () => undefined }),
+      /POST \/_sandbox\/assistants answered 401/);
+  });
+
   it('prints words written on its card as what it heard', async () => {
     const lines: string[] = [];
     const stop = new AbortController();
     const demo = await startDemoAssistant({
-      base: sb.url, name: 'reviewer', machineId: person.machine.id, terminal: { pid: 99 },
+      base: sb.url, controlSecret: sb.controlSecret, name: 'reviewer', machineId: person.machine.id, terminal: { pid: 99 },
       pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal, cards: 1,
     });
     const id = await until('the card', () => demo.asked[0], 10_000, 20);
@@ -93,9 +125,12 @@ describe('demo assistant', function () {
   });
 
   it('as a CLI: SIGINT (Ctrl+C) ends the session and exits 0', async () => {
+    // The secret as a spawned sandbox keeps it: a file only its owner reads.
+    const secretFile = path.join(mkdtempSync(path.join(tmpdir(), 'ac-demo-secret-')), 'sandbox.secret');
+    writeFileSync(secretFile, `${sb.controlSecret}\n`, { mode: 0o600 });
     const child = spawn(process.execPath, ['-r', 'tsx/cjs', '-e',
       "require('./src/sandbox/demo-assistant').runDemoAssistant(process.argv.slice(1)).then((c) => process.exit(c))",
-      'assistant', '--base', sb.url, '--name', 'cli', '--machine', person.machine.id, '--cwd', '/cli', '--pid', '777'],
+      'assistant', '--base', sb.url, '--name', 'cli', '--machine', person.machine.id, '--cwd', '/cli', '--pid', '777', '--secret-file', secretFile],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => { out += c.toString(); });

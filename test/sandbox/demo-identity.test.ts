@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { startSandbox } from '../../src/sandbox/index';
+import { call, startSandbox } from './helpers';
 import { defaultMachineFile, newIdentity } from '../../src/sandbox/machine-file';
 
 describe('sandbox demo and the default identity file', () => {
@@ -21,11 +21,13 @@ describe('sandbox demo and the default identity file', () => {
     else process.env.HOME = savedHome;
   });
 
-  const realIdentity = () => {
+  /** An identity a real service's setup wrote: no sandbox mark. */
+  const realIdentity = (baseUrl = 'https://cards.example.com') => {
     const file = defaultMachineFile();
     assert.ok(file.startsWith(home), 'the test reads a temporary HOME');
     mkdirSync(dirname(file), { recursive: true });
-    const text = `${JSON.stringify(newIdentity('my laptop', 'https://cards.example.com'), null, 2)}\n`;
+    const { madeBy: _sandboxMark, ...real } = newIdentity('my laptop', baseUrl);
+    const text = `${JSON.stringify(real, null, 2)}\n`;
     writeFileSync(file, text, { mode: 0o600 });
     return { file, text };
   };
@@ -58,16 +60,61 @@ describe('sandbox demo and the default identity file', () => {
     }
   });
 
-  it('POST /_sandbox/machines may set the default identity file up when there is none (0600)', async () => {
+  it('POST /_sandbox/machines may set the default identity file up when there is none (0600), marked as the sandbox\'s', async () => {
     const sb = await startSandbox({ port: 0 });
     try {
       const file = defaultMachineFile();
-      const res = await fetch(`${sb.url}/_sandbox/machines`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', writeTo: file }) });
+      const res = await call('POST', `${sb.url}/_sandbox/machines`, { name: 'x', writeTo: file });
       assert.equal(res.status, 201);
-      assert.equal(JSON.parse(readFileSync(file, 'utf8')).baseUrl, sb.url);
+      const written = JSON.parse(readFileSync(file, 'utf8'));
+      assert.equal(written.baseUrl, sb.url);
+      assert.equal(written.madeBy, 'sandbox');
       assert.equal(statSync(file).mode & 0o777, 0o600);
+      // the next sandbox may replace its own file
+      const again = await call('POST', `${sb.url}/_sandbox/machines`, { name: 'y', writeTo: file });
+      assert.equal(again.status, 201, again.text);
     } finally {
       await sb.close();
+    }
+  });
+
+  it('a real service\'s identity at a loopback address (a tunnel) is not the sandbox\'s: neither the demo nor POST /_sandbox/machines replaces it', async () => {
+    const { file, text } = realIdentity('http://127.0.0.1:8443');
+    const sb = await startSandbox({ port: 0, demo: { machineFile: file } });
+    try {
+      assert.notEqual(sb.demo!.machineFile, file);
+      const res = await call('POST', `${sb.url}/_sandbox/machines`, { name: 'x', writeTo: file });
+      assert.equal(res.status, 400);
+      assert.match(res.text, /no sandbox made/);
+      assert.equal(readFileSync(file, 'utf8'), text);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a stopped sandbox takes its address out of the identity files it wrote: no dead port is left for the next start to send to', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'ac-work-'));
+    const sb = await startSandbox({ port: 0, demo: true, workDir: work });
+    const other = join(work, 'other.json');
+    assert.equal((await call('POST', `${sb.url}/_sandbox/machines`, { name: 'x', writeTo: other })).status, 201);
+    const demoFile = sb.demo!.machineFile;
+    const before = JSON.parse(readFileSync(demoFile, 'utf8'));
+    assert.equal(before.baseUrl, sb.url);
+    await sb.close();
+    for (const f of [demoFile, other]) {
+      const after = JSON.parse(readFileSync(f, 'utf8'));
+      assert.equal(after.baseUrl, '', f);
+      assert.equal(after.madeBy, 'sandbox');
+      assert.equal(statSync(f).mode & 0o777, 0o600);
+    }
+    assert.equal(JSON.parse(readFileSync(demoFile, 'utf8')).id, before.id, 'the computer stays the same');
+    // the next start adopts it and writes its own address
+    const next = await startSandbox({ port: 0, demo: true, workDir: work });
+    try {
+      assert.equal(next.demo!.machineId, before.id);
+      assert.equal(JSON.parse(readFileSync(demoFile, 'utf8')).baseUrl, next.url);
+    } finally {
+      await next.close();
     }
   });
 
@@ -75,7 +122,7 @@ describe('sandbox demo and the default identity file', () => {
     const { file, text } = realIdentity();
     const sb = await startSandbox({ port: 0 });
     try {
-      const res = await fetch(`${sb.url}/_sandbox/machines`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', writeTo: file }) });
+      const res = await call('POST', `${sb.url}/_sandbox/machines`, { name: 'x', writeTo: file });
       assert.equal(res.status, 400);
       assert.equal(readFileSync(file, 'utf8'), text);
     } finally {

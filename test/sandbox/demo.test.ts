@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
-import { call, signIn } from './helpers';
+import type { RunningSandbox } from '../../src/sandbox/index';
+import { call, signIn, startSandbox } from './helpers';
 
 describe('sandbox demo', () => {
   let sb: RunningSandbox;

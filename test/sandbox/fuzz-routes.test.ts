@@ -81,6 +81,8 @@ describe('sandbox fuzz: every route, hostile input', function () {
             h.authorization = `DPoP ${w.me.accessToken}`;
             h.dpop = await dpopProof(w.me.key, { htm: route.method, htu: `${w.url}${path}`, nonce: w.me.nonce, accessToken: w.me.accessToken });
           }
+          // The control routes' own handling is what is fuzzed, not only their secret check.
+          if (signed && path.startsWith('/_sandbox')) h.authorization = `Bearer ${w.sb.controlSecret}`;
           const sendsBody = payload !== undefined && route.method !== 'GET';
           let res: Response;
           try {
@@ -101,7 +103,7 @@ describe('sandbox fuzz: every route, hostile input', function () {
             if (problem) assert.equal(typeof (JSON.parse(text) as { code?: unknown }).code, 'string');
           }
           // Injected faults and resets are the control surface's job; they must not leak into the next run.
-          if (route.url === '/_sandbox/faults') await fetch(`${w.url}/_sandbox/faults`, { method: 'DELETE' });
+          if (route.url === '/_sandbox/faults') await fetch(`${w.url}/_sandbox/faults`, { method: 'DELETE', headers: { authorization: `Bearer ${w.sb.controlSecret}` } });
         },
       ),
       { numRuns: 300, seed: Number(process.env.FUZZ_SEED ?? 20261123) },

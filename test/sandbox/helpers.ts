@@ -5,6 +5,7 @@ import { createHash, createPrivateKey, generateKeyPairSync, randomUUID, sign, ty
 import { tmpdir } from 'node:os';
 import Fastify from 'fastify';
 import { AuthService } from '../../src/sandbox/auth';
+import { startSandbox as startSandboxItself, type RunningSandbox, type StartOptions } from '../../src/sandbox/index';
 import type { Clock, SandboxContext } from '../../src/sandbox/context';
 import { OAuthRefusal, ProblemError, sendProblem } from '../../src/sandbox/problems';
 
@@ -135,12 +136,31 @@ export async function postForm(url: string, fields: Record<string, string | stri
   return answerOf(await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, redirect: 'manual' }));
 }
 
+/** The control secret of each in-process sandbox started through `startSandbox` below, by origin. */
+const controlSecrets = new Map<string, string>();
+
+/** `startSandbox` of src/sandbox, noting its control secret so `call` can send it. */
+export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
+  const sb = await startSandboxItself(opts);
+  controlSecrets.set(new URL(sb.url).origin, sb.controlSecret);
+  controlSecrets.set(`http://127.0.0.1:${sb.port}`, sb.controlSecret);
+  return sb;
+}
+
+/** `Authorization: Bearer <secret>` for a control route of a sandbox started here; else nothing. */
+export function controlAuth(url: string): Record<string, string> {
+  const u = new URL(url);
+  const secret = u.pathname.startsWith('/_sandbox') ? controlSecrets.get(u.origin) : undefined;
+  return secret ? { authorization: `Bearer ${secret}` } : {};
+}
+
+/** A JSON call; on the control surface of a sandbox started here it carries the control secret (unless `headers` name another authorization). */
 export async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   return answerOf(
     await fetch(url, {
       method,
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...controlAuth(url), ...headers },
       redirect: 'manual',
     }),
   );

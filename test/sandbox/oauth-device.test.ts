@@ -55,7 +55,7 @@ describe('sandbox oauth: computers and the device endpoint', () => {
     const res = await call('POST', `${srv.url}/_sandbox/machines`, { name: 'file-box', writeTo: file });
     assert.equal(res.status, 201);
     const written = JSON.parse(await readFile(file, 'utf8'));
-    assert.deepEqual(Object.keys(written).sort(), ['baseUrl', 'id', 'name', 'privateJwk']);
+    assert.deepEqual(Object.keys(written).sort(), ['baseUrl', 'id', 'madeBy', 'name', 'privateJwk']);
     assert.equal(written.id, res.json.id);
     assert.equal(written.baseUrl, srv.url);
     assert.deepEqual(written.privateJwk, res.json.privateJwk);

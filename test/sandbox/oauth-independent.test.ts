@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
 import type * as Oauth from 'oauth4webapi' with { 'resolution-mode': 'import' };
-import { startSandbox, type RunningSandbox } from '../../src/sandbox';
-import { attestation, call, makeMachine, thumbprint, type PublicJwk } from './helpers';
+import type { RunningSandbox } from '../../src/sandbox';
+import { attestation, call, makeMachine, startSandbox, thumbprint, type PublicJwk } from './helpers';
 
 describe('sandbox oauth: an independent client (oauth4webapi)', () => {
   let sb: RunningSandbox;

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox';
+import type { RunningSandbox } from '../../src/sandbox';
 import { openApiDocument } from '../../src/sandbox/openapi';
-import { call, signIn, type Answer, type Machine, type SignedIn } from './helpers';
+import { call, signIn, startSandbox, type Answer, type Machine, type SignedIn } from './helpers';
 
 type Doc = {
   openapi: string;

@@ -6,7 +6,8 @@ import { chmod, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promis
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
+import type { RunningSandbox } from '../../src/sandbox/index';
+import { startSandbox } from './helpers';
 
 interface Raw { status: number; type: string; text: string }
 
@@ -36,6 +37,7 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
     await sb.close();
   });
   const json = (o: unknown) => JSON.stringify(o);
+  const auth = (of: RunningSandbox = sb) => ({ authorization: `Bearer ${of.controlSecret}` });
 
   it('a cross-site form post cannot make a computer that writes a file (form and text bodies: 415)', async () => {
     const target = join(work, 'victim.txt');
@@ -73,7 +75,7 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
       assert.equal((await raw(sb.port, 'POST', path, { host, 'content-type': 'text/plain' }, 'x')).status, 415, path);
     }
     assert.equal((await raw(sb.port, 'POST', '/devic%65', { host, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, 'x=1')).status, 403);
-    const own = await raw(sb.port, 'POST', '/_sandbox/reset', { host, origin: `http://${host}` });
+    const own = await raw(sb.port, 'POST', '/_sandbox/reset', { host, origin: `http://${host}`, ...auth() });
     assert.equal(own.status, 200, own.text);
   });
 
@@ -100,7 +102,7 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
     try {
       assert.equal((await raw(pub.port, 'GET', '/_sandbox/grants', { host: 'cards.example.com' })).status, 200);
       assert.equal((await raw(pub.port, 'GET', '/_sandbox/grants', { host: 'other.example.com' })).status, 403);
-      const post = await raw(pub.port, 'POST', '/_sandbox/reset', { host: 'cards.example.com', origin: 'https://cards.example.com' });
+      const post = await raw(pub.port, 'POST', '/_sandbox/reset', { host: 'cards.example.com', origin: 'https://cards.example.com', ...auth(pub) });
       assert.equal(post.status, 200);
     } finally {
       await pub.close();
@@ -110,7 +112,7 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
   it('X-Forwarded-Host never reaches an identity file or a link (no trustProxy)', async () => {
     const file = join(work, 'machine.json');
     const r = await raw(sb.port, 'POST', '/_sandbox/machines', {
-      host, 'content-type': 'application/json', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https',
+      host, 'content-type': 'application/json', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', ...auth(),
     }, json({ name: 'pc', writeTo: file }));
     assert.equal(r.status, 201, r.text);
     const written = JSON.parse(await readFile(file, 'utf8')) as { baseUrl: string };
@@ -118,7 +120,7 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
   });
 
   it('writeTo: only inside the run\'s folder, the --machine-file or the default path; never over another file', async () => {
-    const post = (writeTo: string) => raw(sb.port, 'POST', '/_sandbox/machines', { host, 'content-type': 'application/json' }, json({ name: 'pc', writeTo }));
+    const post = (writeTo: string) => raw(sb.port, 'POST', '/_sandbox/machines', { host, 'content-type': 'application/json', ...auth() }, json({ name: 'pc', writeTo }));
     const elsewhere = await mkdtemp(join(tmpdir(), 'ac-elsewhere-'));
     for (const path of [join(elsewhere, 'machine.json'), join(work, '..', 'escape.json'), 'relative.json', join(work, 'a', '..', '..', 'x.json')]) {
       const r = await post(path);
@@ -130,9 +132,9 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
     await writeFile(notes, 'mine');
     assert.equal((await post(notes)).status, 400);
     assert.equal(await readFile(notes, 'utf8'), 'mine');
-    // Over the identity of a real service: left alone.
+    // Over the identity of a real service (no sandbox mark, even at a loopback address): left alone.
     const real = join(work, 'real.json');
-    const realBody = json({ id: 'mch_real', name: 'pc', baseUrl: 'https://cards.example.com', privateJwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' } });
+    const realBody = json({ id: 'mch_real', name: 'pc', baseUrl: 'http://127.0.0.1:8443', privateJwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' } });
     await writeFile(real, realBody);
     assert.equal((await post(real)).status, 400);
     assert.equal(await readFile(real, 'utf8'), realBody);
@@ -147,11 +149,51 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
     await mkdir(join(elsewhere, 'named'));
     const withFile = await startSandbox({ port: 0, machineFile: named });
     try {
-      const r = await raw(withFile.port, 'POST', '/_sandbox/machines', { host: `127.0.0.1:${withFile.port}`, 'content-type': 'application/json' }, json({ name: 'pc', writeTo: named }));
+      const r = await raw(withFile.port, 'POST', '/_sandbox/machines', { host: `127.0.0.1:${withFile.port}`, 'content-type': 'application/json', ...auth(withFile) }, json({ name: 'pc', writeTo: named }));
       assert.equal(r.status, 201, r.text);
       assert.equal((await stat(named)).mode & 0o777, 0o600);
     } finally {
       await withFile.close();
+    }
+  });
+
+  it('a control write without this run\'s secret is refused (401, code forbidden), on every write route; reads and a wrong secret too', async () => {
+    const target = join(work, 'planted.json');
+    const writes: [string, string, string | undefined][] = [
+      ['POST', '/_sandbox/machines', json({ name: 'planted', writeTo: target })],
+      ['POST', '/_sandbox/reset', undefined],
+      ['POST', '/_sandbox/device/approve', json({ user_code: 'ABCD-EFGH' })],
+      ['POST', '/_sandbox/cards', json({ agentId: 'agt_x', kind: 'text', title: 'x' })],
+      ['DELETE', '/_sandbox/sessions/x', undefined],
+      ['PUT', '/_sandbox/apps/app_x/testers', json({ testers: [] })],
+      ['POST', '/%5Fsandbox/machines', json({ name: 'planted', writeTo: target })],
+    ];
+    for (const [method, path, body] of writes) {
+      for (const extra of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: sb.controlSecret }, { authorization: `Basic ${sb.controlSecret}` }]) {
+        const r = await raw(sb.port, method, path, { host, ...(body ? { 'content-type': 'application/json' } : {}), ...extra }, body);
+        assert.equal(r.status, 401, `${method} ${path} ${JSON.stringify(extra)}: ${r.text}`);
+        assert.equal(JSON.parse(r.text).code, 'forbidden');
+      }
+    }
+    await assert.rejects(stat(target), 'no identity file planted');
+    assert.equal(sb.sandbox.auth.machines.size, 0);
+    // Reads need no secret; with it, the write is done.
+    assert.equal((await raw(sb.port, 'GET', '/_sandbox/grants', { host })).status, 200);
+    const ok = await raw(sb.port, 'POST', '/_sandbox/machines', { host, 'content-type': 'application/json', ...auth() }, json({ name: 'pc', writeTo: target }));
+    assert.equal(ok.status, 201, ok.text);
+  });
+
+  it('a Host header naming another port does not change the address written into an identity file or a link', async () => {
+    const file = join(work, 'machine.json');
+    for (const h of ['127.0.0.1:1', 'localhost:65535', `[::1]:${sb.port + 1}`]) {
+      const r = await raw(sb.port, 'POST', '/_sandbox/machines', { host: h, 'content-type': 'application/json', ...auth() }, json({ name: 'pc', writeTo: file }));
+      assert.equal(r.status, 201, r.text);
+      const written = JSON.parse(await readFile(file, 'utf8')) as { baseUrl: string; madeBy: string };
+      const name = h.slice(0, h.lastIndexOf(':'));
+      assert.equal(written.baseUrl, `http://${name}:${sb.port}`, h);
+      assert.equal(written.madeBy, 'sandbox');
+      const hook = await raw(sb.port, 'POST', '/_sandbox/webhooks', { host: h, 'content-type': 'application/json', ...auth() }, json({ name: 'n', area: { id: 'prj_a', name: 'A' } }));
+      assert.ok((JSON.parse(hook.text) as { url: string }).url.startsWith(`http://${name}:${sb.port}/in/`), hook.text);
     }
   });
 });

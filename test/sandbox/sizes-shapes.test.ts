@@ -3,14 +3,15 @@
 // 4xx (under /v1 a problem+json with its code), never a 500, and the sandbox keeps serving.
 import { strict as assert } from 'node:assert';
 import { connect } from 'node:net';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
+import type { RunningSandbox } from '../../src/sandbox/index';
+import { controlAuth, startSandbox } from './helpers';
 import { makeWorld, type World } from './world';
 
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 const deepObject = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 
 async function post(url: string, body: string, type = 'application/json') {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': type, ...controlAuth(url) }, body });
   return { status: res.status, type: res.headers.get('content-type') ?? '', json: JSON.parse((await res.text()) || 'null') as Record<string, unknown> };
 }
 
@@ -94,7 +95,7 @@ describe('sandbox connection limits', () => {
     let answer = '';
     socket.on('data', (d: Buffer) => (answer += d.toString()));
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.write(`POST /_sandbox/faults HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    socket.write(`POST /_sandbox/faults HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${sb.controlSecret}\r\nContent-Length: 1000\r\n\r\n{`);
     // A byte now and then: never idle, never finished.
     const drip = setInterval(() => { if (!socket.destroyed) socket.write(' '); }, 50);
     await closed;

@@ -1,8 +1,8 @@
 // A sandbox world for the core tests: a manual-clock sandbox, a computer with an assistant, agents,
 // a person signed in for real (device flow + DPoP) and short-hands for the control surface.
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
+import type { RunningSandbox } from '../../src/sandbox/index';
 import { until } from '../helpers/until';
-import { call, makeMachine, signIn, type Answer, type Machine, type SignedIn, type SignInOptions } from './helpers';
+import { call, makeMachine, signIn, startSandbox, type Answer, type Machine, type SignedIn, type SignInOptions } from './helpers';
 
 export const ALL_SCOPES = [
   'cards:read', 'cards:answer', 'cards:reply', 'cards:later', 'cards:delegate', 'assistants:read', 'presence:desk',

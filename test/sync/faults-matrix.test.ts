@@ -54,8 +54,9 @@ async function heard(w: TestWorld, id: string): Promise<{ type: string; body: Re
 }
 
 /** A TCP proxy in front of the sandbox that can play "unreachable" (connections refused at once). */
-async function switchableProxy(target: string) {
-  const { port: targetPort } = new URL(target);
+/** A TCP forwarder that can go down; it listens first, and `to(port)` names the sandbox behind it. */
+async function switchableProxy() {
+  let targetPort = 0;
   let down = false;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
@@ -72,6 +73,7 @@ async function switchableProxy(target: string) {
   const port = (server.address() as net.AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
+    to(sandboxPort: number) { targetPort = sandboxPort; },
     setDown(v: boolean) {
       down = v;
       if (v) for (const s of sockets) s.destroy();
@@ -351,7 +353,11 @@ describe('faults: the fault matrix', () => {
   }
 
   it('the service unreachable for 10 minutes, then back: offline with the cards kept, a press is refused and said so, then it recovers by itself', async () => {
-    const proxy = await switchableProxy(w.url);
+    // The sandbox behind the forwarder names the forwarder's address (--public-url).
+    const proxy = await switchableProxy();
+    await w.close();
+    w = await makeTestWorld({ publicUrl: proxy.url });
+    proxy.to(w.sb.port);
     try {
       const core = await signedIn({ baseUrl: proxy.url });
       const c = await shown(core);

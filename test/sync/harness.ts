@@ -150,15 +150,20 @@ export interface TestWorld {
   close(): Promise<void>;
 }
 
-export async function makeTestWorld(): Promise<TestWorld> {
+/**
+ * `publicUrl`: the address of a forwarder in front of the sandbox (the sandbox names its own port
+ * otherwise, never the one a Host header says); the control surface is still reached directly.
+ */
+export async function makeTestWorld(o: { publicUrl?: string } = {}): Promise<TestWorld> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-core-'));
   // The identity file goes into this world's own folder (the sandbox writes nowhere else).
-  const sb = await startSandbox({ port: 0, manualClock: true, workDir: dir });
+  const sb = await startSandbox({ port: 0, manualClock: true, workDir: dir, ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}) });
   const url = sb.url;
+  const controlUrl = `http://127.0.0.1:${sb.port}`;
   const ctl = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(url + p, {
+    const res = await fetch(controlUrl + p, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), authorization: `Bearer ${sb.controlSecret}` },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

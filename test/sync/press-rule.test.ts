@@ -191,9 +191,12 @@ describe('the press rule: static map of every path that can act on a card', func
   });
 });
 
-/** An HTTP forwarder in front of the sandbox: what reaches the service, counted on its side. */
-async function countingForwarder(target: string) {
-  const { port } = new URL(target);
+/**
+ * An HTTP forwarder in front of the sandbox: what reaches the service, counted on its side. It
+ * listens first; the sandbox, started with its address as --public-url, is named by `to(port)`.
+ */
+async function countingForwarder() {
+  let port = 0;
   const seen: { method: string; path: string }[] = [];
   const server = http.createServer((req, res) => {
     seen.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0] ?? '' });
@@ -209,6 +212,7 @@ async function countingForwarder(target: string) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
+    to: (sandboxPort: number) => { port = sandboxPort; },
     cardWrites: () => seen.filter((s) => s.method === 'POST' && /^\/v1\/cards\/[^/]+\/[a-z-]+$/.test(s.path)),
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
@@ -218,8 +222,9 @@ describe('the press rule: against the sandbox', () => {
   let w: TestWorld;
   let fwd: Awaited<ReturnType<typeof countingForwarder>>;
   beforeEach(async () => {
-    w = await makeTestWorld();
-    fwd = await countingForwarder(w.url);
+    fwd = await countingForwarder();
+    w = await makeTestWorld({ publicUrl: fwd.url });
+    fwd.to(w.sb.port);
   });
   afterEach(async () => {
     await fwd.close();

@@ -13,3 +13,16 @@ export function isCardId(x: unknown): x is string {
 
 /** The card asks the person now: pending, and the turn is theirs. */
 export const waitsOnYou = (c: Pick<CardListEntry, 'status' | 'turn'>): boolean => c.status === 'pending' && c.turn === 'you';
+
+/**
+ * What the focus-terminal command was given (any extension or command link can call it with
+ * anything): a well-formed card id, or a card-shaped object with one, names a card; nothing at all
+ * means "let the person pick"; anything else is ignored (and logged), never looked up or shown.
+ * The Assistants view's own tree items are recognised by the editor before this.
+ */
+export function focusTargetOf(arg: unknown): { kind: 'card'; id: string } | { kind: 'pick' } | { kind: 'ignored'; what: string } {
+  if (arg === undefined || arg === null) return { kind: 'pick' };
+  if (isCardId(arg)) return { kind: 'card', id: arg };
+  if (typeof arg === 'object' && !Array.isArray(arg) && isCardId((arg as { id?: unknown }).id)) return { kind: 'card', id: (arg as { id: string }).id };
+  return { kind: 'ignored', what: typeof arg === 'string' ? `a string of ${arg.length} characters that is no card id` : Array.isArray(arg) ? 'an array' : typeof arg }; // l10n-ignore: for the log
+}

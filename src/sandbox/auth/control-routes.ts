@@ -40,7 +40,10 @@ export function registerControlRoutes(app: FastifyInstance, core: AuthCore): voi
     if (place) errors.push({ field: 'writeTo', reason: place });
     if (errors.length > 0) return problem(req, reply, 'invalid', 'the computer cannot be set up', errors);
     const made = makeMachine((name as string).trim());
-    if (typeof writeTo === 'string') await writeIdentityFile(writeTo, made, core.baseUrl(req));
+    if (typeof writeTo === 'string') {
+      await writeIdentityFile(writeTo, made, core.baseUrl(req));
+      core.ctx.identitiesWritten?.note(writeTo, made.record.id, core.baseUrl(req));
+    }
     core.store.machines.set(made.record.id, made.record);
     return reply.code(201).send({ id: made.record.id, name: made.record.name, privateJwk: made.privateJwk, ...(writeTo ? { writeTo } : {}) });
   });

@@ -25,12 +25,13 @@ export async function startSandboxProcess(args: string[] = []): Promise<RunningS
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const url = await new Promise<string>((resolve, reject) => {
+  // The address, then the control secret every control write sends (DESIGN, docs/decisions.md).
+  const [url, secret] = await new Promise<[string, string]>((resolve, reject) => {
     let out = '';
     const onData = (c: Buffer) => {
       out += c.toString();
-      const m = /listening on (https?:\/\/\S+)/.exec(out);
-      if (m?.[1]) { child.stdout.off('data', onData); resolve(m[1]); }
+      const m = /listening on (https?:\/\/\S+)\ncontrol secret (\S+)/.exec(out);
+      if (m?.[1] && m[2]) { child.stdout.off('data', onData); resolve([m[1], m[2]]); }
     };
     child.stdout.on('data', onData);
     child.on('exit', (code) => reject(new Error(`sandbox exited (${code}) before listening: ${stderr}`)));
@@ -44,7 +45,7 @@ export async function startSandboxProcess(args: string[] = []): Promise<RunningS
     async control<T>(method: string, route: string, body?: unknown): Promise<T> {
       const res = await fetch(`${controlUrl}${route}`, {
         method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), authorization: `Bearer ${secret}` },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
