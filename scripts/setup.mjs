@@ -71,7 +71,7 @@ const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'i
 /**
  * Each Debian package the tests that run VS Code need, with how to tell it is there. `chromium`
  * opens the workbench (`browser`); `ripgrep` is the `rg` code-server 4.93 is given; the rest build code-server's native modules (`buildTools`, only
- * until code-server is installed in .cache/).
+ * until code-server is installed in the user's cache, ~/.cache/assistant-cards).
  */
 export function systemPackages({ browser = true, buildTools = true, ripgrep = false, chromium = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium' } = {}) {
   const packages = browser ? [{ name: 'chromium', present: () => fs.existsSync(chromium) }] : [];

@@ -6,7 +6,7 @@
 //   3. sets this computer up for it (POST /_sandbox/machines, identity file in .cache/start/);
 //   4. writes a workspace whose settings point the extension at the sandbox and that file;
 //   5. starts VS Code with the extension: desktop `code` when it is on the PATH, otherwise the
-//      code-server the tests use (installed once into .cache/), printing the address to open;
+//      code-server the tests use (installed once per user into ~/.cache/assistant-cards), printing the address to open;
 //   6. the extension opens two terminals running the demo assistant (ASSISTANT_CARDS_DEMO_TERMINALS,
 //      see docs/decisions.md);
 //   7. runs until Ctrl+C, then stops everything it started.

@@ -1,26 +1,36 @@
 // `npm test`: on a fresh clone it first sets up what it needs (scripts/setup.mjs: Node check,
-// `npm ci`, Debian's packages for the tests that run VS Code), then runs typecheck, lint, the
-// plain-Node tests, then the extension-host suite on the current VS Code and again on VS Code 1.93
-// (the oldest engines.vscode allows), in that order.
-// Every tier runs even when an earlier one failed, so one run shows everything. The last line is
-// `N passed, M failed` over every tier (typecheck and lint count as one check each); the exit
-// code is non-zero if anything failed.
-//   npm test -- --tiers typecheck,lint,node,host,host-min   (a subset, same closing line)
-//   npm test -- --grep <regex>                      (filters the node and host tests)
-import { spawnSync } from 'node:child_process';
+// `npm ci`, Debian's packages for the tests that run VS Code), then runs the tiers:
+//   typecheck  tsc --noEmit
+//   lint       eslint
+//   unit       plain Node (mocha, .mocharc.json): every test that needs no VS Code
+//   host       the extension-host suite inside VS Code (current)
+//   host-min   the same suite's 1.93 part inside VS Code 1.93.1, the oldest engines.vscode allows
+//   e2e        end to end: `npm start` on a fresh clone, the packaged VSIX installed (test/e2e)
+// typecheck and lint first; then the others side by side (`--jobs`, default 3: they mostly wait on
+// VS Code, browsers and timers, not on the CPU), each tier's output printed whole when it ends.
+// Every tier runs even when another failed, so one run shows everything. The last line is
+// `N passed, M failed` over every tier (typecheck and lint count as one check each), with
+// `, K skipped` when tests were skipped; the exit code is non-zero if anything failed.
+//   npm test -- --tiers unit,host      (a subset, same closing line; `node` is `unit`)
+//   npm test -- --grep <regex>         (filters the unit, host and e2e tests)
+//   npm test -- --jobs 1               (one tier at a time, output as it comes)
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDependencies, ensureNode, ensureSystemPackages, SetupError, systemPackages } from './setup.mjs';
-import { codeServerInstalled, TARGETS } from './install-code-server.mjs';
+import { codeServerInstalled, ensureCodeServer, TARGETS } from './install-code-server.mjs';
 
 ensureNode();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const arg = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
-const tiers = (arg('--tiers') ?? 'typecheck,lint,node,host,host-min').split(',').map((t) => t.trim());
+const tiers = (arg('--tiers') ?? 'typecheck,lint,unit,host,host-min,e2e').split(',').map((t) => t.trim()).map((t) => (t === 'node' ? 'unit' : t));
+const known = ['typecheck', 'lint', 'unit', 'host', 'host-min', 'e2e'];
+for (const t of tiers) if (!known.includes(t)) { console.error(`unknown tier "${t}" (known: ${known.join(', ')})`); process.exit(2); }
+const jobs = Math.max(1, Number(arg('--jobs') ?? 3) || 3);
 const grep = arg('--grep');
 const bin = (pkg, rel) => path.join(root, 'node_modules', pkg, rel);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-test-'));
@@ -28,6 +38,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-test-'));
 const summary = [];
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 
 function banner(name) {
   console.log(`\n=== ${name} ${'='.repeat(Math.max(0, 70 - name.length))}`);
@@ -54,19 +65,23 @@ function oneCheck(name, args) {
   summary.push(`${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 
-function counted(name, args, resultsFile) {
-  banner(name);
-  const t = Date.now();
-  const r = run(args);
+/** A counting tier's result: its counts (a tier that never reported, or exited badly, failed). */
+function addCounts(name, status, resultsFile, seconds) {
   let c = readCounts(resultsFile);
   if (!c) c = { passed: 0, failed: 1 }; // it crashed before reporting: that is a failure
-  else if (r.status !== 0 && c.failed === 0) c = { ...c, failed: 1 }; // reported clean but exited badly
+  else if (status !== 0 && c.failed === 0) c = { ...c, failed: 1 }; // reported clean but exited badly
   passed += c.passed;
   failed += c.failed;
-  summary.push(`${name}: ${c.passed} passed, ${c.failed} failed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  skipped += c.pending ?? 0;
+  summary.push(`${name}: ${c.passed} passed, ${c.failed} failed${c.pending ? `, ${c.pending} skipped` : ''} in ${seconds.toFixed(1)} s`);
   // CI shows only the end of the output: name each failure there, with the start of its error
   // (a property test's seed and counterexample are on its second and third lines).
   for (const f of c.failures ?? []) summary.push(`  failed: ${lines(f.title, 1)}: ${lines(f.error, 4).slice(0, 600)}`);
+}
+
+/** The closing line: `N passed, M failed`, and `, K skipped` when a test was skipped (pending). */
+function closingLine() {
+  return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
 }
 
 function lines(text, n) {
@@ -88,36 +103,91 @@ function setupStep(name, fn) {
 if (!setupStep('dependencies', () => ensureDependencies())) {
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`\n${summary.join('\n')}\n`);
-  console.log(`${passed} passed, ${failed} failed`);
+  console.log(closingLine());
   process.exit(1);
 }
-// The host tier and the plain-Node tests that start VS Code (test/scripts: npm start, the VSIX)
-// need chromium, and the build tools until code-server is installed.
-const VSCODE_NODE_TESTS = ['test/scripts/start.test.ts', 'test/scripts/vsix.test.ts'];
+// The host tiers and the end-to-end tier need chromium, and the build tools until code-server is
+// installed; each VS Code is installed here, before the tiers start side by side (two tiers must
+// not both find it missing).
 const min = tiers.includes('host-min');
-const vscodeReady = !(tiers.includes('node') || tiers.includes('host') || min)
-  || setupStep('packages for VS Code', () => ensureSystemPackages(systemPackages({
+const wantsVscode = tiers.includes('host') || min || tiers.includes('e2e');
+const vscodeReady = !wantsVscode
+  || (setupStep('packages for VS Code', () => ensureSystemPackages(systemPackages({
     buildTools: !codeServerInstalled(TARGETS.current) || (min && !codeServerInstalled(TARGETS.min)),
     ripgrep: min && !codeServerInstalled(TARGETS.min),
-  })));
+  })))
+  && setupStep('VS Code for tests', () => {
+    ensureCodeServer({ target: TARGETS.current });
+    if (min) ensureCodeServer({ target: TARGETS.min });
+  }));
 
 if (tiers.includes('typecheck')) oneCheck('typecheck (tsc --noEmit)', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
 if (tiers.includes('lint')) oneCheck('lint (eslint .)', [bin('eslint', 'bin/eslint.js'), '.']);
-if (tiers.includes('node')) {
-  const out = path.join(tmp, 'mocha.json');
-  const skip = vscodeReady ? [] : VSCODE_NODE_TESTS.flatMap((f) => ['--ignore', f]);
-  counted('plain-Node tests (mocha)', [bin('mocha', 'bin/mocha.js'), ...skip, '--reporter', path.join(root, 'scripts', 'mocha-count-reporter.cjs'), '--reporter-option', `out=${out}`, ...(grep ? ['--grep', grep] : [])], out);
-}
+
+const reporter = (out) => ['--reporter', path.join(root, 'scripts', 'mocha-count-reporter.cjs'), '--reporter-option', `out=${out}`];
+const grepArgs = grep ? ['--grep', grep] : [];
+/** The tiers that count tests, each a command and the file its counts land in; longest first. */
+const counting = [];
 if (tiers.includes('host') && vscodeReady) {
   const out = path.join(tmp, 'host.json');
-  counted('extension-host tests (VS Code)', [path.join(root, 'scripts', 'host-test.mjs'), '--results', out, ...(grep ? ['--grep', grep] : [])], out);
+  counting.push({ name: 'host: extension-host tests (VS Code 1.139)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--results', out, ...grepArgs], out });
 }
 if (min && vscodeReady) {
   const out = path.join(tmp, 'host-min.json');
-  counted('extension-host tests (VS Code 1.93)', [path.join(root, 'scripts', 'host-test.mjs'), '--vscode', 'min', '--results', out, ...(grep ? ['--grep', grep] : [])], out);
+  counting.push({ name: 'host-min: extension-host tests (VS Code 1.93)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--vscode', 'min', '--results', out, ...grepArgs], out });
 }
+if (tiers.includes('unit')) {
+  const out = path.join(tmp, 'unit.json');
+  counting.push({ name: 'unit: plain-Node tests (mocha)', args: [bin('mocha', 'bin/mocha.js'), ...reporter(out), ...grepArgs], out });
+}
+if (tiers.includes('e2e') && vscodeReady) {
+  const out = path.join(tmp, 'e2e.json');
+  counting.push({
+    name: 'e2e: npm start on a fresh clone, the VSIX installed (mocha)',
+    args: [bin('mocha', 'bin/mocha.js'), '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--exit', '--forbid-only', ...reporter(out), ...grepArgs, 'test/e2e/**/*.test.ts'],
+    out,
+  });
+}
+
+/** Runs one tier to its end; with other tiers beside it, its output is kept and printed whole at the end. */
+function runTier(tier, alone) {
+  const t = Date.now();
+  if (alone) banner(tier.name);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, tier.args, {
+      cwd: root, stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: alone && process.stdout.isTTY ? '1' : '0' },
+    });
+    const chunks = [];
+    child.stdout?.on('data', (c) => chunks.push(c));
+    child.stderr?.on('data', (c) => chunks.push(c));
+    child.on('error', (e) => chunks.push(Buffer.from(`${e.message}\n`)));
+    child.on('close', (code, signal) => {
+      if (!alone) { banner(tier.name); process.stdout.write(Buffer.concat(chunks)); }
+      resolve({ tier, status: code ?? signal, seconds: (Date.now() - t) / 1000 });
+    });
+  });
+}
+
+/** `jobs` lanes take the tiers in order; each tier's counts are added when it ends. */
+async function runAll() {
+  const queue = [...counting];
+  const alone = jobs === 1 || counting.length === 1;
+  const done = [];
+  const lane = async () => {
+    for (let tier = queue.shift(); tier; tier = queue.shift()) done.push(await runTier(tier, alone));
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, counting.length) }, lane));
+  // The summary in the tiers' own order, whatever order they ended in.
+  for (const tier of counting) {
+    const r = done.find((d) => d.tier === tier);
+    if (r) addCounts(tier.name, r.status, tier.out, r.seconds);
+  }
+}
+
+await runAll();
 
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(`\n${summary.join('\n')}\n`);
-console.log(`${passed} passed, ${failed} failed`);
+console.log(closingLine());
 process.exit(failed > 0 ? 1 : 0);

@@ -26,7 +26,8 @@ export async function run(): Promise<void> {
   };
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => write(format(...args));
 
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
+  // forbidOnly: a `.only` left in a test would run it alone and report the rest as never run.
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec', forbidOnly: true });
   const grep = process.env.ASSISTANT_CARDS_TEST_GREP;
   if (grep) mocha.grep(new RegExp(grep));
   const untrusted = process.env.ASSISTANT_CARDS_TEST_UNTRUSTED === '1';

@@ -71,9 +71,9 @@ export function wholeText(text: string | undefined, max: number): string | undef
   return whole.length <= max ? whole : undefined;
 }
 
-/** The notification's own buttons: an option that reads as one of them is never a button. */
+/** The notification's own buttons, in the words it shows them: an option that reads as one of them is never a button. */
 export function ownButtonWords(): string[] {
-  return [t('Open'), t('Show Terminal'), t('Undo'), t('Accept proposal'), t('Approve'), t('Decline'), 'Open', 'Show Terminal', 'Undo', 'Accept proposal', 'Approve', 'Decline'];
+  return [t('Open'), t('Show Terminal'), t('Undo'), t('Accept proposal'), t('Approve'), t('Decline')];
 }
 
 /** Letters and digits only, folded: "  OPEN ", "Open!", "Ｏｐｅｎ" and "Show-terminal" read as our own words. */

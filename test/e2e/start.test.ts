@@ -114,11 +114,11 @@ describe('npm start (code-server, Playwright)', function () {
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-start-'));
     clone = freshClone();
     fs.mkdirSync(artifacts, { recursive: true });
-    // `npm start` in the clone, as the README says; code-server comes from this run's cache
-    // (ASSISTANT_CARDS_CACHE), the dependencies from npm's cache (--prefer-offline).
+    // `npm start` in the clone, as the README says; code-server comes from this user's cache (the
+    // one this run's tests use), the dependencies from npm's cache (--prefer-offline).
     const [cmd, pre] = npm();
     start = spawn(cmd, [...pre, 'start', '--', '--code-server', '--port', '0', '--work', work],
-      { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, ASSISTANT_CARDS_CACHE: path.join(root, '.cache') } });
+      { cwd: clone, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env } });
     start.stdout?.on('data', (c: Buffer) => { out += c.toString(); });
     start.stderr?.on('data', (c: Buffer) => { out += c.toString(); });
   });
