@@ -408,6 +408,8 @@ async function runCodeServer(opts, d, indexJs, untrusted) {
   const linkOrigin = min ? undefined : LINK_ORIGIN;
   const env = testEnv(d, opts, {
     ASSISTANT_CARDS_TEST_DRIVER: driverUrl, ASSISTANT_CARDS_TEST_VSCODE_URL: base,
+    // test/editor/oldest-vscode.ts: what the oldest VS Code's tier leaves out.
+    ...(min ? { ASSISTANT_CARDS_TEST_OLDEST: '1' } : {}),
     ...(linkOrigin ? { ASSISTANT_CARDS_TEST_LINK_ORIGIN: linkOrigin } : {}),
   }, untrusted);
   const child = spawn(cs.node, [

@@ -4,6 +4,7 @@
 // artifacts/a11y-<theme>-<kind>.png. One panel open at a time, one window for the whole file.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { onOldest } from './oldest-vscode';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable, type AxeViolation } from './helpers/driver';
 
@@ -55,7 +56,9 @@ describe('card panel accessibility (axe, every kind, five themes)', function () 
     return a > 0.2 && (r !== pr || g !== pg || b !== pb);
   };
 
-  for (const [look, name, bodyClass] of THEMES) {
+  // On the oldest VS Code: Light+ (no input border, the hardest case for the fields' edges) and High
+  // Contrast (the strictest); all five on the current one (docs/decisions.md, "#26").
+  for (const [look, name, bodyClass] of THEMES.filter(([look]) => !onOldest() || look === 'light-plus' || look === 'hc-dark')) {
     it(`no serious or critical axe violation on any card kind (${look})`, async () => {
       await vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
       const found: string[] = [];

@@ -6,6 +6,8 @@ import { testEnv } from './env';
 
 export interface RunningSandbox {
   url: string;
+  /** The 0600 file holding the control secret (a demo assistant's --secret-file). */
+  secretFile: string;
   /** POST/GET on the control surface (/_sandbox/...), JSON in and out. */
   control<T = unknown>(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
@@ -26,12 +28,12 @@ export async function startSandboxProcess(args: string[] = []): Promise<RunningS
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
   // The address, then the control secret every control write sends (DESIGN, docs/decisions.md).
-  const [url, secret] = await new Promise<[string, string]>((resolve, reject) => {
+  const [url, secret, secretFile] = await new Promise<[string, string, string]>((resolve, reject) => {
     let out = '';
     const onData = (c: Buffer) => {
       out += c.toString();
-      const m = /listening on (https?:\/\/\S+)\ncontrol secret (\S+)/.exec(out);
-      if (m?.[1] && m[2]) { child.stdout.off('data', onData); resolve([m[1], m[2]]); }
+      const m = /listening on (https?:\/\/\S+)\ncontrol secret (\S+) \(file (.+)\)\n/.exec(out);
+      if (m?.[1] && m[2] && m[3]) { child.stdout.off('data', onData); resolve([m[1], m[2], m[3]]); }
     };
     child.stdout.on('data', onData);
     child.on('exit', (code) => reject(new Error(`sandbox exited (${code}) before listening: ${stderr}`)));
@@ -42,6 +44,7 @@ export async function startSandboxProcess(args: string[] = []): Promise<RunningS
   const controlUrl = i >= 0 ? `http://127.0.0.1:${args[i + 1]}` : url;
   return {
     url,
+    secretFile,
     async control<T>(method: string, route: string, body?: unknown): Promise<T> {
       const res = await fetch(`${controlUrl}${route}`, {
         method,
