@@ -2,7 +2,7 @@
 // every request; the webview only renders and reports presses (typed messages, `ready` handshake).
 import * as vscode from 'vscode';
 import type { Card } from '../api/schemas';
-import type { ClientCore, PressAction, UserGesture } from '../sync';
+import { isLight, type ClientCore, type PressAction, type UserGesture } from '../sync';
 import { noteAnswered } from './context-keys';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
@@ -340,8 +340,10 @@ export class CardPanel extends DisposableBase {
         if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);
         if (m.type === 'message' && out.result.messageId) await this.rememberWords(out.result.messageId, m.body);
         this.busy = false; // the person may press Undo while the card is shown again
-        // The model holds the card the press left; show it (the core reads it whole once more).
-        await this.load(false, out.card);
+        // The newest whole card the model holds: the press's built card, or already the read that
+        // followed it (with this press in its history), whichever came last; a later read is told.
+        const held = this.deps.core.cards.get(this.cardId);
+        await this.load(false, held && !isLight(held) && held.version >= out.card.version ? held as Card : out.card);
         return done;
       } else {
         const p = out.problem;

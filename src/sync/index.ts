@@ -15,3 +15,4 @@ export { systemClock, systemTimers, redactingLogger } from '../api/runtime';
 export { NotSetUpError, DeviceFlowError, SignedOutError } from '../auth/errors';
 export { InsecureAddressError } from '../api/service-address';
 export { identityFileExposure } from '../auth/machine';
+export { isLight } from './card-filter';
