@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
+import { signedOutStart } from './cards-helpers';
 import { until } from '../helpers/until';
 
 const EXTENSION_ID = 'assistant-cards.assistant-cards';
@@ -67,8 +68,10 @@ describe('activation', () => {
   });
 
   describe('in the workbench (Playwright)', function () {
-    before(function () {
+    before(async function () {
       if (!driverAvailable()) this.skip();
+      // Signed out whatever ran before: this file's tests need no earlier one (--grep runs one alone).
+      await signedOutStart();
     });
 
     it('shows the welcome view with Sign In when signed out, and takes a screenshot', async () => {
@@ -81,7 +84,7 @@ describe('activation', () => {
       const text = await until('the signed-out welcome view', async () => {
         seen = (await driver.texts({ selector: welcome })).join('\n');
         return /Sign in to see the cards/.test(seen) ? seen : undefined;
-      }).catch(async (e: Error) => {
+      }, 30_000).catch(async (e: Error) => {
         await driver.screenshot('welcome-failed').catch(() => undefined);
         throw new Error(`${e.message}; the view shows: ${JSON.stringify(seen)} (artifacts/welcome-failed.png)`);
       });

@@ -1,6 +1,8 @@
 // Shared steps of the cards suites: the extension's API, waiting, and a sandbox wired to this
 // window (identity file + baseUrl + machine scope) with a signed-in core.
 import * as assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { App, ExtensionApi } from '../../src/editor/extension';
 import { driver } from './helpers/driver';
@@ -18,6 +20,23 @@ export async function theApp(): Promise<App> {
   const api = await ext.activate();
   assert.ok(api?.app, 'the extension returns its app for tests');
   return api.app;
+}
+
+/**
+ * This computer set up for a service that is not there (as the runner leaves it at start): a fresh
+ * identity file, marked as a sandbox's, at an address where nothing listens. Whatever tests ran
+ * before (a stopped sandbox takes its address out of its file), the extension is signed out.
+ */
+export async function signedOutStart(): Promise<App> {
+  const app = await theApp();
+  const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  fs.writeFileSync(testEnv.machineFile, JSON.stringify({
+    id: `mch_test${crypto.randomBytes(6).toString('hex')}`, name: 'host-test computer', baseUrl: 'http://127.0.0.1:9',
+    privateJwk: privateKey.export({ format: 'jwk' }), madeBy: 'sandbox',
+  }, null, 2), { mode: 0o600 });
+  await app.refreshState();
+  await until('signed out', () => app.live?.core.state.kind === 'signed-out' || undefined, 30_000);
+  return app;
 }
 
 export interface World {
