@@ -5,6 +5,7 @@ import { say } from './say';
 import type { CardListEntry } from '../api/schemas';
 import { groupOf } from '../sync/card-model';
 import type { CardModelView, Group } from '../sync/contract';
+import { GROUPS, LIVE_GROUPS } from '../sync/contract';
 import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
 import { isFilterEmpty } from '../sync/card-filter';
@@ -14,7 +15,6 @@ import { spokenCard, spokenGoneCard, spokenGroup } from './shared/spoken';
 import type { Log } from './log';
 import type { TreeViewSlot } from './tree-view-slot';
 
-export const GROUPS: readonly Group[] = ['pending', 'agent', 'snoozed', 'delegated', 'done'];
 
 const groupLabels = (): Record<Group, string> => ({
   pending: vscode.l10n.t('Waiting on you'),
@@ -92,7 +92,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
 
   /** Cards in the open groups (all but Done). */
   private openCount(): number {
-    return GROUPS.filter((g) => g !== 'done').reduce((n, g) => n + this.model.list(g).length, 0);
+    return LIVE_GROUPS.reduce((n, g) => n + this.model.list(g).length, 0);
   }
 
   private rootEmpty(): boolean {

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { say } from './say';
 import type { Card, CardListEntry } from '../api/schemas';
-import type { ClientCore, PressAction, PressOutcome } from '../sync';
+import { GROUPS, type ClientCore, type PressAction, type PressOutcome } from '../sync';
 import type { CardsTree } from './cards-tree';
 import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
 import { pickFilter } from './filter-pick';
@@ -210,7 +210,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     openCard: {
       enabled: (p) => async (arg?: unknown) => {
         const target = targetOf(arg, p.tree);
-        const id = target.from === 'pick' ? await pickCard(p.core, ['pending', 'agent', 'snoozed', 'delegated', 'done'], vscode.l10n.t('Open a card')) : target.id;
+        const id = target.from === 'pick' ? await pickCard(p.core, GROUPS, vscode.l10n.t('Open a card')) : target.id;
         // Opened from elsewhere, the panel shows without taking the keyboard from the person.
         if (id) host.openCard(id, { preserveFocus: target.from === 'elsewhere' });
       },
@@ -316,7 +316,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     openInBrowser: {
       enabled: (p) => async (arg?: unknown) => {
-        const card = await resolveCard(p, arg, vscode.l10n.t('Open a card in the browser'), ['pending', 'agent', 'snoozed', 'delegated', 'done']);
+        const card = await resolveCard(p, arg, vscode.l10n.t('Open a card in the browser'), GROUPS);
         if (card) await openUrl(card.url);
       },
     },

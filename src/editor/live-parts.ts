@@ -3,7 +3,7 @@
 // set is disposed whole when the service address or the computer identity changes (extension.ts
 // rebuilds it), so a late event of an old core never reaches a newer set.
 import * as vscode from 'vscode';
-import type { ClientCore, ConnectionState, Counts } from '../sync';
+import { LIVE_GROUPS, type ClientCore, type ConnectionState, type Counts } from '../sync';
 import { createAssistantsFeature, type AssistantsFeature } from './assistants-feature';
 import type { AssistantsTreeNode } from './assistants-view';
 import { CardPanels } from './card-panel';
@@ -69,7 +69,7 @@ export function buildLiveParts(host: LivePartsHost, core: ClientCore, key: strin
     own(subs, createGrantFeature({ core, tree, assistantsView: host.assistantsView }));
 
     const updateNoCards = () => {
-      const none = (['pending', 'agent', 'snoozed', 'delegated'] as const).every((g) => core.cards.list(g).length === 0);
+      const none = LIVE_GROUPS.every((g) => core.cards.list(g).length === 0);
       setContext(CONTEXT.noCards, none);
     };
     subs.push(

@@ -23,7 +23,11 @@ export type ConnectionState =
  */
 export type SignOutReason = 'person' | 'elsewhere' | 'refused' | 'app-removed' | 'renewal-lost';
 
-export type Group = 'pending' | 'agent' | 'snoozed' | 'delegated' | 'done';
+/** The groups of cards, in the tree's order. */
+export const GROUPS = ['pending', 'agent', 'snoozed', 'delegated', 'done'] as const;
+export type Group = (typeof GROUPS)[number];
+/** The groups of cards still in play: every group but Done. */
+export const LIVE_GROUPS = ['pending', 'agent', 'snoozed', 'delegated'] as const satisfies readonly Group[];
 
 export interface Counts {
   /** Cards waiting on the person (status pending, turn you) in scope. */
