@@ -29,7 +29,7 @@ describe('cards (extension host, sandbox)', function () {
   /** Opens the card's panel and waits until its webview said `ready` and was shown the card. */
   async function openPanel(id: string): Promise<CardPanel> {
     w.app.openCard(id);
-    const panel = await until('the card panel', () => w.app.live!.panels.get(id));
+    const panel = await until('the card panel', () => w.app.panels.get(id));
     await until('the webview handshake', () => panel.isReady() && panel.shown()?.id === id);
     return panel;
   }
@@ -246,7 +246,7 @@ describe('cards (extension host, sandbox)', function () {
     assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     await vscode.commands.executeCommand('assistantCards.nextCard');
     const first = core().cards.list('pending').find((x) => x.turn === 'you')!;
-    await until('the next card opened', () => w.app.live!.panels.get(first.id));
+    await until('the next card opened', () => w.app.panels.get(first.id));
   });
 
   it('a command on a card that changed since the person saw it opens the card instead of acting', async () => {
@@ -263,11 +263,11 @@ describe('cards (extension host, sandbox)', function () {
       assert.equal(core().cards.get(notice.cardId)?.version, seen.version, 'the tree still shows the old one');
       await vscode.commands.executeCommand('assistantCards.gotIt', tree().nodeOf(notice.cardId));
       assert.equal((await sandboxCard(w, notice.cardId)).status, 'pending', 'not closed unseen');
-      await until('the card opened to look again', () => w.app.live!.panels.get(notice.cardId));
+      await until('the card opened to look again', () => w.app.panels.get(notice.cardId));
     } finally {
       await w.sb.control('DELETE', '/_sandbox/faults');
     }
-    w.app.live!.panels.get(notice.cardId)?.dispose();
+    w.app.panels.get(notice.cardId)?.dispose();
   });
 
   // What the person sees in the panel's webview (only one panel is open in the tests below).
@@ -317,8 +317,8 @@ describe('cards (extension host, sandbox)', function () {
     p1.dispose();
     // What the serializer is handed after a reload: a bare panel of this view type.
     const bare = vscode.window.createWebviewPanel('assistantCards.card', 'Card', vscode.ViewColumn.Active);
-    w.app.live!.panels.revive(c.id, bare);
-    const p2 = await until('the revived panel', () => w.app.live!.panels.get(c.id));
+    await w.app.panels.deserializeWebviewPanel(bare, { cardId: c.id });
+    const p2 = await until('the revived panel', () => w.app.panels.get(c.id));
     assert.equal(p2.panel, bare, 'the panel VS Code brought back is the one shown');
     await until('the webview handshake', () => p2.isReady() && p2.shown()?.id === c.id);
     assert.equal(await driver.text(inPanel('#title')), 'Revived after a reload');
