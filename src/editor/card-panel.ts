@@ -11,18 +11,15 @@ import type { Log } from './log';
 import { answerSummary } from './shared/answer-summary';
 import { plainText } from './shared/plain-text';
 import { problemMessage } from './shared/problem-messages';
-import type { ActionName, FromWebview, ToWebview } from './shared/protocol';
-import { isActionName, isFromWebview, safeExternalUrl } from './shared/protocol';
+import type { ActionMessage, FromWebview, ToWebview } from './shared/protocol';
+import { isActionName, parseFromWebview, safeExternalUrl } from './shared/protocol';
 import { panelHtml } from './panel-html';
 import { openCardLink } from './open-link';
 import { hearsWords, helperChoices } from './shared/hand-over';
 import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from './shared/scopes';
 
-/** What the panel showed in reply to one message from its webview; `sent`: whether a request went out. */
-export interface PanelReply {
-  message: Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
-  sent: boolean;
-}
+/** What the panel showed in reply to one request from its webview. */
+export type PanelReply = Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
 
 export interface PanelDeps {
   core: ClientCore;
@@ -60,8 +57,9 @@ export class CardPanel extends DisposableBase {
       dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'icons', 'card-dark.svg'),
     };
     panel.webview.html = panelHtml(panel.webview, deps.extensionUri, cardId);
-    this._register(panel.webview.onDidReceiveMessage((m: unknown) => {
-      if (!isFromWebview(m)) { deps.log.warn(`card panel: dropped a malformed message`); return; }
+    this._register(panel.webview.onDidReceiveMessage((raw: unknown) => {
+      const m = parseFromWebview(raw);
+      if (!m) { deps.log.warn(`card panel: dropped a malformed message`); return; }
       // A message from the panel is the person's click or key: the gesture is minted right here.
       const gesture = isAction(m) ? deps.core.gestures.fromUiEvent(`panel:${m.type}`) : undefined;
       void this.onMessage(m, gesture).catch((e: unknown) => deps.log.error(`card panel: ${String(e)}`));
@@ -120,7 +118,7 @@ export class CardPanel extends DisposableBase {
       else {
         this.deps.log.warn(`card panel: reading ${this.cardId} failed: ${String(e)}`);
         // Never read: say so instead of "Loading" forever; read again when the connection returns.
-        if (!this.card) { this.shownOnline = false; this.post({ type: 'problem', action: 'load', problem: problemMessage('offline') }); }
+        if (!this.card) { this.shownOnline = false; this.post({ type: 'problem', problem: problemMessage('offline') }); }
       }
     }
   }
@@ -143,7 +141,7 @@ export class CardPanel extends DisposableBase {
       timeZone: this.deps.timeZone(),
       canAct: this.canAct(),
       ...this.hold(),
-      nowMs: Date.now(),
+      hostNowMs: Date.now(),
       ...(sentWords ? { sentWords } : {}),
       allowed,
       ...(notAllowed ? { notAllowed } : {}),
@@ -160,10 +158,10 @@ export class CardPanel extends DisposableBase {
     void this.panel.webview.postMessage(m);
   }
 
-  /** Posts a reply to the person's message and hands it back to the caller; `sent`: whether a request went out. */
-  private reply<T extends PanelReply['message']>(message: T, { sent = true } = {}): { message: T; sent: boolean } {
+  /** Posts a reply to the person's request and hands it back to the caller. */
+  private reply<T extends PanelReply>(message: T): T {
     this.post(message);
-    return { message, sent };
+    return message;
   }
 
   /**
@@ -201,14 +199,14 @@ export class CardPanel extends DisposableBase {
           // The asking assistant is never its own helper (a delegated card's helper is named from this list too).
           const list = this.card?.status === 'delegated' ? this.deps.core.assistants.list() : helperChoices(this.deps.core.assistants.list(), this.card);
           return this.reply({
-            type: 'assistants',
+            type: 'assistants', requestId: m.requestId,
             assistants: list.map((a) => ({
               id: a.id, name: a.name, appName: a.appName,
               agents: a.agents.map((g) => ({ id: g.id, name: g.name, state: g.state })),
             })),
           });
         } catch (e) {
-          return this.reply({ type: 'problem', action: 'delegate', problem: problemMessage((e as { code?: string }).code ?? 'offline') });
+          return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage((e as { code?: string }).code ?? 'offline') });
         }
       }
       case 'close':
@@ -222,15 +220,15 @@ export class CardPanel extends DisposableBase {
   private async act(m: ActionMessage, gesture: UserGesture): Promise<PanelReply | undefined> {
     // A press may only name a version this webview was shown: never a version the person has not seen.
     if (!this.shownVersions.has(m.version)) {
-      return this.reply({ type: 'problem', action: m.type, problem: problemMessage('version_conflict') }, { sent: false });
+      return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('version_conflict') });
     }
     if (this.busy) return undefined; // one press at a time; a double click sends once
     // The panel hides what the sign-in may not do; a message for it anyway is answered, not sent.
     const needs = NEEDS[m.type];
     if (!(this.deps.allowed?.() ?? EVERYTHING)[needs]) {
-      return this.reply({ type: 'problem', action: m.type, problem: problemMessage('insufficient_scope', { scope: SCOPE_OF[needs] }) }, { sent: false });
+      return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('insufficient_scope', { scope: SCOPE_OF[needs] }) });
     }
-    if (!this.deps.online()) return this.reply({ type: 'problem', action: m.type, problem: problemMessage('signed_out') }, { sent: false });
+    if (!this.deps.online()) return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('signed_out') });
     const card = this.card;
     // Got it closes a notice; on any other card it is not a press the panel offers.
     if (m.type === 'gotIt' && card?.kind !== 'update') {
@@ -238,7 +236,7 @@ export class CardPanel extends DisposableBase {
       return undefined;
     }
     this.busy = true;
-    this.post({ type: 'busy', action: m.type });
+    this.post({ type: 'busy', requestId: m.requestId });
     try {
       if (!card) return undefined;
       // The card as this webview showed it at the version the press names (an Undo names the answer's).
@@ -253,8 +251,8 @@ export class CardPanel extends DisposableBase {
             // When the helper hears it: the delegate answer's `hears`, in words.
             : m.type === 'delegate' ? hearsWords(out.result.hears, this.helperName(m.assistantId, m.agentId)) : '';
         const done = this.reply({
-          type: 'done', action: m.type, message: DONE[m.type], version: out.result.version,
-          ...this.hold(), nowMs: Date.now(), ...(answered ? { answered } : {}),
+          type: 'done', requestId: m.requestId, message: DONE[m.type], version: out.result.version,
+          ...this.hold(), hostNowMs: Date.now(), ...(answered ? { answered } : {}),
         });
         if (m.type === 'answer' || m.type === 'message') await this.deps.memory.setDraft(this.cardId, undefined);
         if (m.type === 'message' && out.result.messageId) await this.rememberWords(out.result.messageId, m.body);
@@ -264,7 +262,7 @@ export class CardPanel extends DisposableBase {
         return done;
       } else {
         const p = out.problem;
-        const shown = this.reply({ type: 'problem', action: m.type, problem: problemMessage(p.code, p) });
+        const shown = this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage(p.code, p) });
         // The card changed: show the new version and ask again. Nothing is resent.
         if (p.code === 'version_conflict' || p.code === 'area_change') await this.load(true, p.fresh);
         else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout' && p.code !== 'cancelled') await this.load();
@@ -287,8 +285,6 @@ export class CardPanel extends DisposableBase {
     return this.deps.memory.rememberWords(this.cardId, messageId, words);
   }
 }
-
-type ActionMessage = Extract<FromWebview, { type: ActionName }>;
 
 function isAction(m: FromWebview): m is ActionMessage {
   return isActionName(m.type);

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CardPanel, PanelReply } from '../../src/editor/card-panel';
 import type { Node } from '../../src/editor/cards-tree';
-import type { FromWebview } from '../../src/editor/shared/protocol';
+import type { Request } from '../../src/editor/shared/protocol';
 import { driver, driverAvailable } from './helpers/driver';
 import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 
@@ -35,11 +35,24 @@ describe('cards (extension host, sandbox)', function () {
   }
 
   /** What the person's press in the panel sends (with a gesture minted right then), and what the panel showed for it. */
-  async function press(panel: CardPanel, m: FromWebview): Promise<PanelReply | undefined> {
-    return panel.onMessage(m, core().gestures.fromUiEvent('test:panel'));
+  let lastRequest = 0;
+  async function press(panel: CardPanel, m: Request): Promise<PanelReply | undefined> {
+    const requestId = `t${++lastRequest}`;
+    const reply = await panel.onMessage({ ...m, requestId }, core().gestures.fromUiEvent('test:panel'));
+    if (reply) assert.equal(reply.requestId, requestId, 'the reply names its request');
+    return reply;
   }
-  const done = (r: PanelReply | undefined) => (r?.message.type === 'done' ? r.message : undefined);
-  const problem = (r: PanelReply | undefined) => (r?.message.type === 'problem' ? r.message.problem : undefined);
+  const done = (r: PanelReply | undefined) => (r?.type === 'done' ? r : undefined);
+  const problem = (r: PanelReply | undefined) => (r?.type === 'problem' ? r.problem : undefined);
+  /** Counts the POSTs that reach the sandbox for one card: a fault that only waits 0 ms, counted down by each. */
+  async function countWrites(cardId: string): Promise<() => Promise<number>> {
+    const times = 1000;
+    const f = await w.sb.control<{ id: number }>('POST', '/_sandbox/faults', { path: `/v1/cards/${cardId}/`, method: 'POST', delayMs: 0, times });
+    return async () => {
+      const left = (await w.sb.control<{ faults: { id: number; times: number }[] }>('GET', '/_sandbox/faults')).faults.find((x) => x.id === f.id)?.times ?? 0;
+      return times - left;
+    };
+  }
 
   it('starts signed out, then signs in with the device flow to signed in', async () => {
     assert.notEqual(core().state.kind, 'online');
@@ -115,7 +128,7 @@ describe('cards (extension host, sandbox)', function () {
     const panel = await openPanel(c.id);
     await press(panel, { type: 'answer', version: panel.shown()!.version, body: { approved: true } });
     await until('the answered version shown', () => panel.shown()?.status === 'answered');
-    assert.equal(done(await press(panel, { type: 'undo', version: panel.shown()!.version }))?.action, 'undo');
+    assert.ok(done(await press(panel, { type: 'undo', version: panel.shown()!.version })), 'undone');
     assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     await sleep(6_000); // past the hold: an undone answer is never heard
     assert.deepEqual(await heard(w, c.id), []);
@@ -173,7 +186,7 @@ describe('cards (extension host, sandbox)', function () {
     const c = await newCard(w, { kind: 'text', title: 'Review this diff' });
     await until('the card', () => core().cards.get(c.id));
     const panel = await openPanel(c.id);
-    const list = (await press(panel, { type: 'loadAssistants' }))?.message;
+    const list = await press(panel, { type: 'loadAssistants' });
     assert.ok(list?.type === 'assistants' && list.assistants.some((a) => a.id === helper.id), 'the picker lists the helper');
     await press(panel, { type: 'delegate', version: panel.shown()!.version, assistantId: helper.id, mode: 'loop', note: 'check tests' });
     assert.equal((await sandboxCard(w, c.id)).status, 'delegated');
@@ -209,15 +222,20 @@ describe('cards (extension host, sandbox)', function () {
     // The same failure is reported again while the person looks: the card's version rises.
     await send({ title: 'Site down', severity: 'critical', dedupeKey: 'down' });
     // The person pressed Got it on the version they saw, before the new one arrived.
-    const refused = await press(panel, { type: 'gotIt', version: seen });
-    assert.equal(problem(refused)?.code, 'version_conflict');
-    assert.equal(refused?.sent, true, 'the service refused it');
-    await until('the new version shown, asking again', () => (panel.shown()?.version ?? 0) > seen);
-    assert.equal((await sandboxCard(w, cardId)).status, 'pending', 'nothing was answered');
-    // A version never shown to this panel is refused without a request.
-    const never = await press(panel, { type: 'gotIt', version: seen + 100 });
-    assert.equal(problem(never)?.code, 'version_conflict');
-    assert.equal(never?.sent, false, 'no request was started');
+    const writes = await countWrites(cardId);
+    try {
+      const refused = await press(panel, { type: 'gotIt', version: seen });
+      assert.equal(problem(refused)?.code, 'version_conflict');
+      assert.equal(await writes(), 1, 'the service refused it');
+      await until('the new version shown, asking again', () => (panel.shown()?.version ?? 0) > seen);
+      assert.equal((await sandboxCard(w, cardId)).status, 'pending', 'nothing was answered');
+      // A version never shown to this panel is refused without a request.
+      const never = await press(panel, { type: 'gotIt', version: seen + 100 });
+      assert.equal(problem(never)?.code, 'version_conflict');
+      assert.equal(await writes(), 1, 'no request was started');
+    } finally {
+      await w.sb.control('DELETE', '/_sandbox/faults');
+    }
     panel.dispose();
   });
 
@@ -230,7 +248,7 @@ describe('cards (extension host, sandbox)', function () {
     await until('the count to rise', () => /seen 2 times/.test(String(tree().getTreeItem({ kind: 'card', id: first.cardId }).description)));
     assert.match(String(tree().getTreeItem({ kind: 'card', id: first.cardId }).contextValue), /card:update/);
     const panel = await openPanel(first.cardId);
-    assert.equal(done(await press(panel, { type: 'gotIt', version: panel.shown()!.version }))?.action, 'gotIt');
+    assert.ok(done(await press(panel, { type: 'gotIt', version: panel.shown()!.version })), 'closed');
     await until('the notice to leave Waiting on you', async () => (await sandboxCard(w, first.cardId)).status !== 'pending');
     panel.dispose();
   });
