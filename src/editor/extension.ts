@@ -235,7 +235,7 @@ export interface ExtensionApi extends AssistantCardsApi {
 /** True only in the extension-host tests' build (esbuild.mjs --test-handle); false in every release. */
 declare const __TEST_HANDLE__: boolean;
 
-/** What `deactivate` ends; set by `activate`. */
+/** What `deactivate` ends; set by `activate`. Module state on purpose: VS Code calls deactivate with nothing else. */
 let shutdown: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): AssistantCardsApi {

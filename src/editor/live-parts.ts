@@ -12,8 +12,10 @@ import type { CardPanelManager } from './card-panel-manager';
 import { CardsTree, type Node as CardsTreeNode } from './cards-tree';
 import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
-import { allowedNow, createGrantFeature } from './grant';
+import { Grant } from './grant';
 import type { Log } from './log';
+import { signInInteractive } from './sign-in';
+import type { Me } from '../api/schemas';
 import { CardNotifier } from './notifier';
 import { OfflineNotice } from './offline-notice';
 import type { TreeViewSlot } from './tree-view-slot';
@@ -42,6 +44,8 @@ export class LiveParts extends DisposableBase {
   readonly notifier: CardNotifier;
   readonly offline: OfflineNotice;
   readonly assistants: AssistantsFeature;
+  /** What the sign-in may do (its scopes). */
+  readonly grant: Grant;
   /** The silent sign-in at start; an interactive sign-in waits for it so the two never race. */
   readonly started: Promise<void>;
 
@@ -51,15 +55,15 @@ export class LiveParts extends DisposableBase {
     try {
       const tree = this.tree = this._register(new CardsTree(core.cards, host.log, host.cardsView, () => isSignedIn(core.state)));
       const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView));
+      // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
+      const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView }));
       this._register(host.panels.attach({
-        core, timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => allowedNow(core),
+        core, timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => grant.allowed(),
         focusTerminal: (cardId) => assistants.focusTerminalForCard(core.cards.get(cardId) ?? { id: cardId }),
       }));
       const notifier = this.notifier = this._register(new CardNotifier(core, (id) => host.openCard(id), host.log, (target) => assistants.matcher.terminalFor(target)));
       // Offline told once, in the window the person is at; the tree's row in every window.
       this.offline = this._register(new OfflineNotice(core, tree, () => notifier.here()));
-      // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
-      this._register(createGrantFeature({ core, tree, assistantsView: host.assistantsView }));
 
       const updateNoCards = () => {
         const none = LIVE_GROUPS.every((g) => core.cards.list(g).length === 0);
@@ -78,6 +82,14 @@ export class LiveParts extends DisposableBase {
       void this.dispose();
       throw e;
     }
+  }
+
+  private signingIn: Promise<Me | undefined> | undefined;
+
+  /** The interactive sign-in of this core; a second call while one is under way joins it. */
+  signIn(log: Log): Promise<Me | undefined> {
+    this.signingIn ??= signInInteractive(this.core, log).finally(() => { this.signingIn = undefined; });
+    return this.signingIn;
   }
 
   /** Resolves once the core said `here: false` and let go of the feed lease (awaited on shutdown). */
