@@ -4,7 +4,7 @@ import type { Card } from '../../src/api/schemas';
 import { secondsLeft } from '../../src/editor/shared/format';
 import { t } from '../../src/editor/shared/l10n';
 import type { ActionName, AssistantChoice, Draft, RequestKind, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
-import { EVERYTHING, type Allowed } from '../../src/editor/shared/scopes';
+import { EVERYTHING, type Allowed } from '../../src/editor/shared/grant-scopes';
 import { waitsOnYou } from '../../src/editor/shared/card-facts';
 
 export interface PanelState {

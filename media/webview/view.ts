@@ -12,7 +12,7 @@ import { t } from '../../src/editor/shared/l10n';
 import { markedFailedStep } from '../../src/editor/shared/hand-over';
 import { readProposal } from '../../src/editor/shared/proposal';
 import type { Notice, Request } from '../../src/editor/shared/protocol';
-import { canHandOver } from '../../src/editor/shared/scopes';
+import { canHandOver } from '../../src/editor/shared/grant-scopes';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, problemInBanner, hostNow, waitsOnYou } from './state';

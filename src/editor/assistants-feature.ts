@@ -12,7 +12,7 @@ import { AssistantsTree, type AssistantsTreeNode } from './assistants-view';
 import { DisposableBase, DisposableStore } from './disposable';
 import type { Log } from './log';
 import { PresenceReporter } from './presence';
-import { ScopeController } from './scope';
+import { ScopeController } from './card-scope';
 import { TerminalMatcher } from './terminals';
 import type { TreeViewSlot } from './tree-view-slot';
 

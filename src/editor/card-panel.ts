@@ -16,7 +16,7 @@ import { isActionName, parseFromWebview, safeExternalUrl } from './shared/protoc
 import { panelHtml } from './panel-html';
 import { openCardLink } from './open-link';
 import { hearsWords, helperChoices } from './shared/hand-over';
-import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from './shared/scopes';
+import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from './shared/grant-scopes';
 
 /** What the panel showed in reply to one request from its webview. */
 export type PanelReply = Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;

@@ -15,7 +15,7 @@ import { isSignedIn, type LiveParts } from './live-parts';
 import type { Log } from './log';
 import { noteAnswered } from './context-keys';
 import { openCardLink } from './open-link';
-import { scopeSetting } from './scope';
+import { scopeSetting } from './card-scope';
 import { isCardId, waitsOnYou } from './shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from './shared/command-names';
 import { hearsIn } from './shared/format';
@@ -23,7 +23,7 @@ import { hearsWords } from './shared/hand-over';
 import { plainText } from './shared/plain-text';
 import { problemMessage, problemText } from './shared/problem-messages';
 import { safeExternalUrl } from './shared/protocol';
-import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from './shared/scopes';
+import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from './shared/grant-scopes';
 
 export { COMMAND_NAMES, commandId, type CommandName };
 

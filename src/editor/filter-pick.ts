@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Card } from '../api/schemas';
 import { LIVE_GROUPS, type ClientCore } from '../sync';
-import type { CardFilter } from '../sync/card-filter';
+import type { CardFilter } from '../sync';
 import type { CardsTree } from './cards-tree';
 import { say } from './say';
 import { plainText } from './shared/plain-text';

@@ -7,7 +7,7 @@ import { DisposableBase } from './disposable';
 import type { AssistantsTreeNode } from './assistants-view';
 import type { CardsTree } from './cards-tree';
 import type { TreeViewSlot } from './tree-view-slot';
-import { allowedBy, canHandOver, EVERYTHING, notAllowedNote, type Allowed } from './shared/scopes';
+import { allowedBy, canHandOver, EVERYTHING, notAllowedNote, type Allowed } from './shared/grant-scopes';
 
 /** Sets the `assistantCards.can*` keys (`enablement` of the commands in package.json). */
 export function setGrantContext(a: Allowed): void {

@@ -24,7 +24,7 @@ interface Entry {
 }
 
 /** Which group a card belongs in: waiting on you, waiting on the agent, Later, with a helper, done. */
-export function groupOf(card: CardListEntry): Group {
+export function groupOfCard(card: CardListEntry): Group {
   switch (card.status) {
     case 'snoozed':
       return 'snoozed';
@@ -274,7 +274,7 @@ export class CardModel implements CardModelView {
       return;
     }
     const prev = this.entries.get(card.id);
-    const group = groupOf(card);
+    const group = groupOfCard(card);
     if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
     this.entries.set(card.id, { card, group });
     const wasBuilt = this.provisional.delete(card.id);
@@ -363,7 +363,7 @@ export class CardModel implements CardModelView {
       // Keep a whole card we hold when the list only sent the lighter form of the same version.
       const keep = prev && prev.card.version === card.version && isLight(card) && !isLight(prev.card);
       const next = keep ? prev.card : withKnownAsker(this.onLocalClock(card), prev?.card);
-      const group = groupOf(next);
+      const group = groupOfCard(next);
       if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
       this.entries.set(card.id, { card: next, group });
       if (!prev) this.addedE.fire(next);

@@ -1,6 +1,8 @@
 // Public entry of the client core for the editor layer.
 export type * from './contract';
 export { GROUPS, LIVE_GROUPS } from './contract';
+export { groupOfCard } from './card-model';
+export { isFilterEmpty } from './card-filter';
 export { createClientCore } from './session';
 export type { ClientCoreOptions } from './session';
 export { UserGesture, Press, PressRefusedError, GESTURE_FRESH_MS } from './press';

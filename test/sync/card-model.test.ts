@@ -4,7 +4,7 @@ import type { ApiClient, CardsQuery } from '../../src/api/client';
 import { ApiProblemError } from '../../src/api/errors';
 import { silentLogger } from '../../src/api/runtime';
 import type { Card, CardListEntry } from '../../src/api/schemas';
-import { CardModel, groupOf } from '../../src/sync/card-model';
+import { CardModel, groupOfCard } from '../../src/sync/card-model';
 import { classesOf, RequestBudget } from '../../src/sync/budget';
 
 const card = (id: string, o: Partial<Card> = {}): Card => ({ id, version: 1, status: 'pending', turn: 'you', kind: 'choice', title: id, ...o });
@@ -27,17 +27,17 @@ function fakeApi(lists: Partial<Record<string, CardListEntry[]>>, cards: Record<
 
 describe('sync: card model', () => {
   it('groups: pending/you, agent (turn agent or answered), snoozed, delegated, done; unknown status by turn', () => {
-    assert.equal(groupOf(card('a')), 'pending');
-    assert.equal(groupOf(card('a', { turn: 'agent' })), 'agent');
-    assert.equal(groupOf(card('a', { status: 'answered' })), 'agent');
-    assert.equal(groupOf(card('a', { status: 'snoozed' })), 'snoozed');
-    assert.equal(groupOf(card('a', { status: 'delegated' })), 'delegated');
-    assert.equal(groupOf(card('a', { status: 'done' })), 'done');
-    assert.equal(groupOf(card('a', { status: 'parked', turn: 'you' })), 'pending');
+    assert.equal(groupOfCard(card('a')), 'pending');
+    assert.equal(groupOfCard(card('a', { turn: 'agent' })), 'agent');
+    assert.equal(groupOfCard(card('a', { status: 'answered' })), 'agent');
+    assert.equal(groupOfCard(card('a', { status: 'snoozed' })), 'snoozed');
+    assert.equal(groupOfCard(card('a', { status: 'delegated' })), 'delegated');
+    assert.equal(groupOfCard(card('a', { status: 'done' })), 'done');
+    assert.equal(groupOfCard(card('a', { status: 'parked', turn: 'you' })), 'pending');
   });
 
   it('a notice answered with Got it is closing, not waiting on an assistant: Done, out of the live groups', () => {
-    assert.equal(groupOf(card('a', { kind: 'update', status: 'answered', turn: 'agent' })), 'done');
+    assert.equal(groupOfCard(card('a', { kind: 'update', status: 'answered', turn: 'agent' })), 'done');
     const { api } = fakeApi({});
     const m = new CardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'machine' });

@@ -7,7 +7,7 @@
 // the reply names it back, and the webview matches replies by it.
 import * as z from 'zod/mini';
 import type { Card } from '../../api/schemas';
-import type { Allowed } from './scopes';
+import type { Allowed } from './grant-scopes';
 
 export interface AssistantChoice {
   id: string;
