@@ -54,7 +54,7 @@ export interface CardModelView extends CardEvents {
   /** Cards in a group, in that group's order (stack order, soonest back, newest done, ...). */
   list(group: Group): readonly CardListEntry[];
   get(id: string): CardListEntry | undefined;
-  /** The whole card, read fresh (ETag) when the model only holds the lighter form. */
+  /** The whole card, always read fresh (the person's read, ETag); the panel relies on it being fresh. */
   whole(id: string): Promise<Card>;
   /** Group of a card, for tree reveal / getParent. */
   groupOf(id: string): Group | undefined;
