@@ -18,3 +18,7 @@ export { systemClock, systemTimers, redactingLogger } from '../api/runtime';
 export { NotSetUpError, DeviceFlowError, SignedOutError } from '../auth/errors';
 export { InsecureAddressError } from '../api/service-address';
 export { identityFileExposure } from '../auth/machine';
+// Terminal matching: the editor's terminals.ts gives the facts, these match them.
+export { CachedProcessTable } from './process-table';
+export { matchSessions } from './terminal-match';
+export type { MatchedBy, SessionFacts, TerminalFacts } from './terminal-match';
