@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 /** An import of a src/sync file other than its index and contract.ts. */
-const SYNC_INTERNAL = { regex: '(^|/)sync/(?!contract$)[^/]+$', message: "Import the client core from '../sync' (its index) or '../sync/contract'." };
+const SYNC_INTERNAL = { regex: '(^|/)sync/(?!contract$)[^/]+$', message: 'src/editor imports the client core from src/sync/index.ts or src/sync/contract.ts only.' };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', 'artifacts/**', '.vscode-test/**'] },
