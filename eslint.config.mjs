@@ -3,6 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+/** An import of a src/sync file other than its index and contract.ts. */
+const SYNC_INTERNAL = { regex: '(^|/)sync/(?!contract$)[^/]+$', message: 'src/editor imports the client core from src/sync/index.ts or src/sync/contract.ts only.' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', 'artifacts/**', '.vscode-test/**'] },
   js.configs.recommended,
@@ -34,5 +37,22 @@ export default tseslint.config(
   {
     files: ['media/**'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // The layer map: the editor sees the client core through its index or its contract only
+    // (docs/architecture.md "The parts"); what it needs of another sync file, sync/index.ts exports.
+    files: ['src/editor/**'],
+    ignores: ['src/editor/shared/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SYNC_INTERNAL] }] },
+  },
+  {
+    // src/editor/shared is code the card panel's webview runs too: no vscode, nothing of the editor.
+    files: ['src/editor/shared/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/editor/shared runs in the webview too: no vscode.' }],
+        patterns: [SYNC_INTERNAL, { regex: '^\\.\\./(?!\\.\\./)', message: 'src/editor/shared runs in the webview too: no src/editor import.' }],
+      }],
+    },
   },
 );

@@ -19,7 +19,12 @@ import { CardModel } from '../src/sync/card-model';
 async function main(): Promise<void> {
 
   const silent = { info() {}, warn() {}, error() {} };
-  const model = new CardModel({ api: {} as never, logger: silent });
+  // Cards are put in with upsert: nothing here reads from the service.
+  const noRead = () => Promise.reject(new Error('the bench reads nothing'));
+  const model = new CardModel({
+    api: {} as never, logger: silent, beforeRead: async () => undefined, syncSignal: () => undefined,
+    readCard: noRead, refresh: noRead, holdClock: { now: () => Date.now(), skewMs: () => 0 },
+  });
   model.setScope({ kind: 'machine' });
   const now = new Date().toISOString();
   const card = (i: number, patch: Partial<Card> = {}): Card => ({

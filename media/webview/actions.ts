@@ -4,13 +4,14 @@
 import type { Card } from '../../src/api/schemas';
 import { localDateTimeToIso } from '../../src/editor/shared/format';
 import { t } from '../../src/editor/shared/l10n';
-import type { AnswerPayload, FromWebview, ShownProblem } from '../../src/editor/shared/protocol';
+import type { ActionRequest, AnswerPayload, ShownProblem } from '../../src/editor/shared/protocol';
 import { markedFailedStep } from '../../src/editor/shared/hand-over';
 import { readProposal } from '../../src/editor/shared/proposal';
 import type { PanelState } from './state';
 import { canAnswer, completeForEnter, disabled, waitsOnYou } from './state';
 
-export type PressResult = { post: FromWebview } | { refuse: ShownProblem } | undefined;
+/** `post`: the press to send (main.ts gives it its request id). */
+export type PressResult = { post: ActionRequest } | { refuse: ShownProblem } | undefined;
 
 /** An answer with the note the person wrote (if any). */
 export function answer(s: PanelState, b: AnswerPayload): PressResult {

@@ -4,7 +4,7 @@
 import { render } from 'lit-html';
 import { bundleTranslator, setLocale, setTranslator } from '../../src/editor/shared/l10n';
 import { AnswerKeyGuard, ANSWER_KEYS_QUIET_MS, isHeldPress } from '../../src/editor/shared/key-guard';
-import type { FromWebview, ToWebview } from '../../src/editor/shared/protocol';
+import type { FromWebview, Notice, Request, ToWebview } from '../../src/editor/shared/protocol';
 import * as act from './actions';
 import { announcement, holdLeft, reduce, initialState, waitsOnYou, type PanelEvent, type PanelState } from './state';
 import { view, type ViewHooks } from './view';
@@ -20,7 +20,15 @@ const vscode = acquireVsCodeApi();
 const root = document.getElementById('root')!;
 const liveRegion = document.getElementById('live')!;
 const cardId = document.body.dataset.cardId ?? '';
-const post = (m: FromWebview) => vscode.postMessage(m);
+const post = (m: Notice) => vscode.postMessage(m);
+
+/** A message that gets a reply: it goes with a fresh id, and the state remembers what that id asked. */
+let lastRequest = 0;
+function request(m: Request): void {
+  const requestId = `r${++lastRequest}`;
+  dispatch({ type: 'requested', requestId, what: m.type });
+  vscode.postMessage({ ...m, requestId });
+}
 
 let state: PanelState = initialState(cardId, vscode.getState(), Intl.DateTimeFormat().resolvedOptions().timeZone);
 // The panel's card id in its state from the start, so a window reload restores this panel
@@ -59,14 +67,15 @@ function dispatch(e: PanelEvent): void {
   if (e.type === 'words') { document.documentElement.lang = e.locale; }
   if (state.draft !== prev.draft) saveDraft();
   // Name the helper of a handed-over card, or of a proposal.
-  if (e.type === 'card' && (e.card.status === 'delegated' || e.card.proposal) && !state.assistants && state.allowed.assistants) post({ type: 'loadAssistants' });
+  const asked = Object.values(state.pending).includes('loadAssistants');
+  if (e.type === 'card' && (e.card.status === 'delegated' || e.card.proposal) && !state.assistants && !asked && state.allowed.assistants) request({ type: 'loadAssistants' });
   show();
 }
 
 function send(r: act.PressResult): void {
   if (!r) return;
   if ('refuse' in r) dispatch({ type: 'refused', problem: r.refuse });
-  else post(r.post);
+  else request(r.post);
 }
 
 const hooks: ViewHooks = {
@@ -77,6 +86,7 @@ const hooks: ViewHooks = {
     send(what(state));
   },
   post,
+  request,
 };
 
 /** Renders the state; the countdown re-renders itself four times a second while the hold lasts. */

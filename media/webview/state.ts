@@ -3,8 +3,8 @@
 import type { Card } from '../../src/api/schemas';
 import { secondsLeft } from '../../src/editor/shared/format';
 import { t } from '../../src/editor/shared/l10n';
-import type { AssistantChoice, Draft, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
-import { EVERYTHING, type Allowed } from '../../src/editor/shared/scopes';
+import type { ActionName, AssistantChoice, Draft, RequestKind, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
+import { EVERYTHING, type Allowed } from '../../src/editor/shared/grant-scopes';
 import { waitsOnYou } from '../../src/editor/shared/card-facts';
 
 export interface PanelState {
@@ -15,11 +15,16 @@ export interface PanelState {
   changedSinceAnswer: boolean;
   canAct: boolean;
   timeZone: string;
+  /** On the host's clock (the extension's: the hold runs there). */
   undoUntil?: string;
-  clockSkewMs: number;
+  /** The host's clock minus this webview's, from the host's last message. */
+  hostSkewMs: number;
   draft: Draft;
   assistants?: AssistantChoice[];
-  busy?: string;
+  /** The requests sent and not yet answered, by id: what each asked (a reply is matched by its id). */
+  pending: Readonly<Record<string, RequestKind>>;
+  /** The press on its way (the host said `busy` for it). */
+  busy?: ActionName;
   notice?: string;
   /** What the person answered (or wrote), shown under the result as plain text. */
   answered?: string;
@@ -51,14 +56,16 @@ export type Input =
   /** A press the panel refused itself (nothing to send): said like a problem. */
   | { type: 'refused'; problem: ShownProblem }
   /** The hold's countdown reached zero. */
-  | { type: 'holdOver' };
+  | { type: 'holdOver' }
+  /** A request went to the host with this id (main.ts): its reply will name it. */
+  | { type: 'requested'; requestId: string; what: RequestKind };
 
-export type PanelEvent = (ToWebview & { nowMs?: number }) | Input;
+export type PanelEvent = ToWebview | Input;
 
 export function initialState(cardId: string, saved: unknown, timeZone: string): PanelState {
   const s = saved as { cardId?: unknown; draft?: unknown } | undefined;
   const draft = s && s.cardId === cardId && typeof s.draft === 'object' && s.draft ? (s.draft as Draft) : {};
-  return { cardId, shownVersion: -1, changedSinceAnswer: false, canAct: false, timeZone, clockSkewMs: 0, draft, showHandOver: false, sentWords: {}, words: 0, allowed: EVERYTHING };
+  return { cardId, shownVersion: -1, changedSinceAnswer: false, canAct: false, timeZone, hostSkewMs: 0, pending: {}, draft, showHandOver: false, sentWords: {}, words: 0, allowed: EVERYTHING };
 }
 
 export { waitsOnYou };
@@ -93,7 +100,7 @@ export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelSta
         canAct: e.canAct,
         timeZone: e.timeZone || s.timeZone,
         undoUntil: e.undoUntil,
-        clockSkewMs: e.nowMs - localNow,
+        hostSkewMs: e.hostNowMs - localNow,
         draft,
         gone: undefined,
         sentWords: e.sentWords ?? s.sentWords,
@@ -104,19 +111,36 @@ export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelSta
         failedStep: s.failedStep !== undefined && e.card.steps?.[s.failedStep] ? s.failedStep : undefined,
       };
     }
-    case 'assistants': return { ...s, assistants: e.assistants };
-    case 'busy': return { ...s, busy: e.action, problem: undefined, notice: undefined };
+    case 'requested': return { ...s, pending: { ...s.pending, [e.requestId]: e.what } };
+    // A reply to nothing this webview asked (or asked of another kind) changes nothing.
+    case 'assistants': {
+      if (s.pending[e.requestId] !== 'loadAssistants') return s;
+      return { ...s, pending: without(s.pending, e.requestId), assistants: e.assistants };
+    }
+    case 'busy': {
+      const what = s.pending[e.requestId];
+      if (what === undefined || what === 'loadAssistants') return s;
+      return { ...s, busy: what, problem: undefined, notice: undefined };
+    }
     case 'done': {
+      const what = s.pending[e.requestId];
+      if (what === undefined || what === 'loadAssistants') return s;
       const next: PanelState = {
-        ...s, busy: undefined, notice: e.message, problem: undefined, changedSinceAnswer: false,
+        ...s, pending: without(s.pending, e.requestId), busy: undefined, notice: e.message, problem: undefined, changedSinceAnswer: false,
         answered: e.answered, shownVersion: e.version,
       };
-      if (e.undoUntil) { next.undoUntil = e.undoUntil; next.clockSkewMs = e.nowMs - localNow; }
-      if (e.action === 'answer' || e.action === 'message') next.draft = {};
-      if (e.action === 'delegate') next.showHandOver = false;
+      if (e.undoUntil) { next.undoUntil = e.undoUntil; next.hostSkewMs = e.hostNowMs - localNow; }
+      if (what === 'answer' || what === 'message') next.draft = {};
+      if (what === 'delegate') next.showHandOver = false;
       return next;
     }
-    case 'problem': return { ...s, busy: undefined, problem: e.problem, notice: undefined };
+    case 'problem': {
+      if (e.requestId === undefined) return { ...s, busy: undefined, problem: e.problem, notice: undefined };
+      const what = s.pending[e.requestId];
+      if (what === undefined) return s;
+      // The helpers' list failing leaves a press on its way as it is.
+      return { ...s, pending: without(s.pending, e.requestId), busy: what === 'loadAssistants' ? s.busy : undefined, problem: e.problem, notice: undefined };
+    }
     case 'gone': return { ...s, gone: e.message };
     case 'pick': {
       const cur = new Set(s.draft.choiceIds ?? []);
@@ -144,11 +168,16 @@ function holdOverNotice(card: Card | undefined): string {
     : card?.kind === 'update' ? t('Got it — closed.') : t('The assistant has heard your answer.');
 }
 
-/** The service's clock, as the host last told it. */
-export const serviceNow = (s: PanelState, localNow: number) => localNow + s.clockSkewMs;
+/** The host's clock (the hold's `undoUntil` is on it), from the offset its last message told. */
+export const hostNow = (s: PanelState, localNow: number) => localNow + s.hostSkewMs;
 
 /** Seconds left in the hold (0 when none). */
-export const holdLeft = (s: PanelState, localNow: number) => (s.undoUntil ? secondsLeft(s.undoUntil, serviceNow(s, localNow)) : 0);
+export const holdLeft = (s: PanelState, localNow: number) => (s.undoUntil ? secondsLeft(s.undoUntil, hostNow(s, localNow)) : 0);
+
+function without(pending: PanelState['pending'], requestId: string): PanelState['pending'] {
+  const { [requestId]: _answered, ...rest } = pending;
+  return rest;
+}
 
 /** Whether the form holds enough to answer. */
 export function canAnswer(s: PanelState): boolean {

@@ -11,11 +11,11 @@ import { historyLine } from '../../src/editor/shared/history-line';
 import { t } from '../../src/editor/shared/l10n';
 import { markedFailedStep } from '../../src/editor/shared/hand-over';
 import { readProposal } from '../../src/editor/shared/proposal';
-import type { FromWebview } from '../../src/editor/shared/protocol';
-import { canHandOver } from '../../src/editor/shared/scopes';
+import type { Notice, Request } from '../../src/editor/shared/protocol';
+import { canHandOver } from '../../src/editor/shared/grant-scopes';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
-import { canAnswer, changedText, disabled, holdLeft, problemInBanner, serviceNow, waitsOnYou } from './state';
+import { canAnswer, changedText, disabled, holdLeft, problemInBanner, hostNow, waitsOnYou } from './state';
 import { visibleControls as v } from './text';
 
 /** What the view calls back: input changes the state, a press may post, a request posts. */
@@ -26,7 +26,10 @@ export interface ViewHooks {
    * waits out the key guard's quiet moment; a mouse click always counts.
    */
   press(e: Event, what: (s: PanelState) => act.PressResult, guarded?: boolean): void;
-  post(m: FromWebview): void;
+  /** A message that gets no reply. */
+  post(m: Notice): void;
+  /** A message that gets a reply: main.ts gives it an id the reply names. */
+  request(m: Request): void;
 }
 
 type Part = TemplateResult | typeof nothing;
@@ -40,7 +43,7 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
       ? html`<p class="problem">${v(`${s.problem.message} ${s.problem.next}`)}</p>`
       : html`<p class="muted">${t('Loading the card…')}</p>`;
   }
-  const now = serviceNow(s, localNow);
+  const now = hostNow(s, localNow);
   return html`
     ${header(s, c, on, now)}
     ${statusArea(s, on, localNow)}
@@ -309,7 +312,7 @@ function handOverSection(s: PanelState, c: Card, on: ViewHooks): Part {
   if (!waitsOnYou(c) || c.kind === 'update' || !canHandOver(s.allowed)) return nothing;
   if (!s.showHandOver) {
     return html`<section class="handover">
-      <button data-key="handover-open" ?disabled=${off} @click=${() => { on.input({ type: 'handOverForm', open: true }); on.post({ type: 'loadAssistants' }); }}>${t('Hand over…')}</button>
+      <button data-key="handover-open" ?disabled=${off} @click=${() => { on.input({ type: 'handOverForm', open: true }); on.request({ type: 'loadAssistants' }); }}>${t('Hand over…')}</button>
     </section>`;
   }
   const list = s.assistants;

@@ -9,9 +9,10 @@ import { thisComputer } from './shared/this-computer';
 import type { Assistant, CardListEntry } from '../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../sync/contract';
 import { AssistantsTree, type AssistantsTreeNode } from './assistants-view';
+import { DisposableBase, DisposableStore } from './disposable';
 import type { Log } from './log';
 import { PresenceReporter } from './presence';
-import { ScopeController } from './scope';
+import { ScopeController } from './card-scope';
 import { TerminalMatcher } from './terminals';
 import type { TreeViewSlot } from './tree-view-slot';
 
@@ -41,24 +42,22 @@ export interface AssistantsFeature {
 }
 
 export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, view: TreeViewSlot<AssistantsTreeNode>): AssistantsFeature & vscode.Disposable {
-  const subs: vscode.Disposable[] = [];
-  const matcher = new TerminalMatcher({
+  const parts = new DisposableStore();
+  const matcher = parts.add(new TerminalMatcher({
     assistants: () => core.assistants.list(),
     onDidChangeAssistants: core.assistants.changed,
     localMachineId: () => thisComputer(core.state),
-  }, log);
-  const tree = new AssistantsTree(core.assistants, matcher, view);
-  const scope = new ScopeController(core.cards, matcher, log);
+  }, log));
+  const tree = parts.add(new AssistantsTree(core.assistants, matcher, view));
+  const scope = parts.add(new ScopeController(core.cards, matcher, log));
   const presence = core.presence
-    ? new PresenceReporter(core.presence, core.feed, () => core.state.kind === 'online', core.onDidChangeState, log)
+    ? parts.add(new PresenceReporter(core.presence, core.feed, () => core.state.kind === 'online', core.onDidChangeState, log))
     : undefined;
-  subs.push(matcher, tree, scope, ...(presence ? [presence] : []));
-  subs.push(core.assistants.changed(() => tree.refresh()));
-  subs.push(core.onDidChangeState((s) => {
+  parts.add(core.assistants.changed(() => tree.refresh()));
+  const refresher = parts.add(new AssistantsRefresher(core, log));
+  parts.add(core.onDidChangeState((s) => {
     if (s.kind === 'online') { refresher.now(); matcher.schedule(); }
   }));
-  const refresher = new AssistantsRefresher(core, log);
-  subs.push(refresher);
 
   const show = (terminal: vscode.Terminal | undefined, what: string): boolean => {
     if (terminal) { terminal.show(false); return true; }
@@ -112,9 +111,7 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
   const feature: AssistantsFeature & vscode.Disposable = {
     matcher, tree, scope, presence, focusTerminalForCard,
     commands: { focusTerminal, cardsOfActiveTerminal, toggleScope },
-    dispose: () => {
-      for (const d of subs.splice(0).reverse()) { try { d.dispose(); } catch { /* keep going */ } }
-    },
+    dispose: () => parts.dispose(),
   };
   return feature;
 }
@@ -125,18 +122,17 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
  * assistant started in it registers itself), when the window gains focus, and once a minute while
  * it has focus. One read a minute is a third of a percent of the reads limit.
  */
-class AssistantsRefresher implements vscode.Disposable {
-  private readonly subs: vscode.Disposable[] = [];
+class AssistantsRefresher extends DisposableBase {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  private readonly periodic: ReturnType<typeof setInterval>;
   private lastAt = 0;
 
   constructor(private readonly core: AssistantsFeatureCore, private readonly log: Log) {
-    this.subs.push(
-      vscode.window.onDidOpenTerminal(() => { this.after(3000); this.after(10_000); }),
-      vscode.window.onDidChangeWindowState((s) => { if (s.focused && Date.now() - this.lastAt > 10_000) this.now(); }),
-    );
-    this.periodic = setInterval(() => { if (vscode.window.state.focused) this.now(); }, 60_000);
+    super();
+    this._register(vscode.window.onDidOpenTerminal(() => { this.after(3000); this.after(10_000); }));
+    this._register(vscode.window.onDidChangeWindowState((s) => { if (s.focused && Date.now() - this.lastAt > 10_000) this.now(); }));
+    const periodic = setInterval(() => { if (vscode.window.state.focused) this.now(); }, 60_000);
+    this._register({ dispose: () => clearInterval(periodic) });
+    this._register({ dispose: () => { for (const t of this.timers) clearTimeout(t); this.timers.clear(); } });
   }
 
   now(): void {
@@ -146,14 +142,9 @@ class AssistantsRefresher implements vscode.Disposable {
   }
 
   private after(ms: number): void {
+    if (this.isDisposed) return;
     const t = setTimeout(() => { this.timers.delete(t); this.now(); }, ms);
     this.timers.add(t);
-  }
-
-  dispose(): void {
-    clearInterval(this.periodic);
-    for (const t of this.timers) clearTimeout(t);
-    for (const d of this.subs.splice(0)) d.dispose();
   }
 }
 

@@ -1,123 +1,39 @@
-// The card panel: one webview per card, reused when the same card is opened again. The host owns
-// every request; the webview only renders and reports presses (typed messages, `ready` handshake).
+// One card panel: one webview's life, from its `ready` handshake to its close, and the presses it
+// reports (typed messages). The host owns every request; the webview only renders. The registry
+// and the serializer are card-panel-manager.ts; drafts and sent words panel-memory.ts.
 import * as vscode from 'vscode';
 import type { Card } from '../api/schemas';
 import { isLight, type ClientCore, type PressAction, type UserGesture } from '../sync';
 import { noteAnswered } from './context-keys';
 import { DisposableBase } from './disposable';
+import type { PanelMemory } from './panel-memory';
 import type { Log } from './log';
 import { answerSummary } from './shared/answer-summary';
-import { isCardId } from './shared/card-facts';
 import { plainText } from './shared/plain-text';
 import { problemMessage } from './shared/problem-messages';
-import type { ActionName, Draft, FromWebview, ToWebview } from './shared/protocol';
-import { isActionName, isFromWebview, safeExternalUrl } from './shared/protocol';
+import type { ActionMessage, FromWebview, ToWebview } from './shared/protocol';
+import { isActionName, parseFromWebview, safeExternalUrl } from './shared/protocol';
 import { panelHtml } from './panel-html';
 import { openCardLink } from './open-link';
 import { hearsWords, helperChoices } from './shared/hand-over';
-import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from './shared/scopes';
+import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from './shared/grant-scopes';
 
-export const PANEL_VIEW_TYPE = 'assistantCards.card';
-
-/** What the panel showed in reply to one message from its webview; `sent`: whether a request went out. */
-export interface PanelReply {
-  message: Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
-  sent: boolean;
-}
+/** What the panel showed in reply to one request from its webview. */
+export type PanelReply = Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
 
 export interface PanelDeps {
   core: ClientCore;
   log: Log;
   extensionUri: vscode.Uri;
-  workspaceState: vscode.Memento;
+  /** Drafts and sent words, kept in the workspace's state (panel-memory.ts). */
+  memory: PanelMemory;
   timeZone: () => string;
   /** Whether actions may be sent now (signed in). */
   online: () => boolean;
   /** What the sign-in's scopes allow (default: everything). */
   allowed?: () => Allowed;
-}
-
-export class CardPanels extends DisposableBase {
-  private readonly panels = new Map<string, CardPanel>();
-
-  constructor(private readonly deps: PanelDeps) {
-    super();
-    // Panels brought back by a window reload before these panels' owner was there.
-    revival.owner = this;
-    for (const [id, panel] of revival.waiting) this.adopt(id, panel);
-    revival.waiting.clear();
-    this._register(deps.core.cards.changed(({ card }) => this.panels.get(card.id)?.cardChanged()));
-    this._register(deps.core.cards.removed(({ id }) => this.panels.get(id)?.cardChanged()));
-    // Offline, back online, signed out: what the panels allow follows the connection.
-    this._register(deps.core.onDidChangeState(() => { for (const p of this.panels.values()) p.connectionChanged(); }));
-  }
-
-  /** Opens (or reveals) the panel of a card; `preserveFocus` when the person did not ask for it. */
-  open(cardId: string, column: vscode.ViewColumn = vscode.ViewColumn.Active, preserveFocus = false): CardPanel {
-    const existing = this.panels.get(cardId);
-    if (existing) { existing.panel.reveal(column, preserveFocus); return existing; }
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, vscode.l10n.t('Card'), { viewColumn: column, preserveFocus }, this.options());
-    return this.adopt(cardId, panel);
-  }
-
-  get(cardId: string): CardPanel | undefined { return this.panels.get(cardId); }
-  all(): CardPanel[] { return [...this.panels.values()]; }
-
-  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableFindWidget: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(this.deps.extensionUri, 'dist'),
-        vscode.Uri.joinPath(this.deps.extensionUri, 'media'),
-      ],
-    };
-  }
-
-  private adopt(cardId: string, panel: vscode.WebviewPanel): CardPanel {
-    panel.webview.options = this.options();
-    const p = new CardPanel(cardId, panel, this.deps);
-    this.panels.set(cardId, p);
-    p.onDispose(() => { if (this.panels.get(cardId) === p) this.panels.delete(cardId); });
-    return p;
-  }
-
-  /** A panel VS Code brought back after a window reload: shown again, with its draft. */
-  revive(cardId: string, panel: vscode.WebviewPanel): void {
-    const existing = this.panels.get(cardId);
-    if (existing) { panel.dispose(); existing.panel.reveal(); return; }
-    this.adopt(cardId, panel);
-  }
-
-  override dispose(): void {
-    if (revival.owner === this) revival.owner = undefined;
-    for (const p of this.panels.values()) p.dispose();
-    this.panels.clear();
-    super.dispose();
-  }
-}
-
-/**
- * Window reloads: VS Code brings back open card panels through a serializer that must exist from
- * activation on (`onWebviewPanel:assistantCards.card`), while the card panels are built later,
- * with the client core. A panel revived before then waits here.
- */
-const revival: { owner: CardPanels | undefined; waiting: Map<string, vscode.WebviewPanel> } = { owner: undefined, waiting: new Map() };
-
-/** The card panels' serializer; called once in `activate`. The webview's state names its card. */
-export function registerCardPanelRevival(log: Log): vscode.Disposable {
-  return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
-    deserializeWebviewPanel: async (panel, state: unknown) => {
-      const id = typeof state === 'object' && state && typeof (state as { cardId?: unknown }).cardId === 'string'
-        ? (state as { cardId: string }).cardId : undefined;
-      if (!isCardId(id)) { log.warn('card panel: a panel brought back without a card id was closed'); panel.dispose(); return; }
-      log.info(`card panel: ${id} brought back${revival.owner ? '' : ', waiting for the sign-in'}`);
-      if (revival.owner) { revival.owner.revive(id, panel); return; }
-      revival.waiting.get(id)?.dispose();
-      revival.waiting.set(id, panel);
-      panel.onDidDispose(() => { if (revival.waiting.get(id) === panel) revival.waiting.delete(id); });
-    },
-  });
+  /** "Go to terminal": the assistants feature shows the terminal the card's assistant runs in. */
+  focusTerminal: (cardId: string) => Promise<unknown>;
 }
 
 export class CardPanel extends DisposableBase {
@@ -130,7 +46,9 @@ export class CardPanel extends DisposableBase {
   private ready = false;
   /** Whether the connection was online when the card was last shown (canAct follows it). */
   private shownOnline: boolean | undefined;
-  private readonly disposeListeners: (() => void)[] = [];
+  private readonly closed = this._register(new vscode.EventEmitter<void>());
+  /** Fires once, when the panel closes (by the person, Esc, or its live set ending). */
+  readonly onDidClose = this.closed.event;
 
   constructor(readonly cardId: string, readonly panel: vscode.WebviewPanel, private readonly deps: PanelDeps) {
     super();
@@ -139,8 +57,9 @@ export class CardPanel extends DisposableBase {
       dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'icons', 'card-dark.svg'),
     };
     panel.webview.html = panelHtml(panel.webview, deps.extensionUri, cardId);
-    this._register(panel.webview.onDidReceiveMessage((m: unknown) => {
-      if (!isFromWebview(m)) { deps.log.warn(`card panel: dropped a malformed message`); return; }
+    this._register(panel.webview.onDidReceiveMessage((raw: unknown) => {
+      const m = parseFromWebview(raw);
+      if (!m) { deps.log.warn(`card panel: dropped a malformed message`); return; }
       // A message from the panel is the person's click or key: the gesture is minted right here.
       const gesture = isAction(m) ? deps.core.gestures.fromUiEvent(`panel:${m.type}`) : undefined;
       void this.onMessage(m, gesture).catch((e: unknown) => deps.log.error(`card panel: ${String(e)}`));
@@ -149,14 +68,12 @@ export class CardPanel extends DisposableBase {
     void this.load();
   }
 
-  onDispose(l: () => void): void { this.disposeListeners.push(l); }
-
   override dispose(): void {
     if (this.isDisposed) return;
     this.movedOn.abort();
+    this.closed.fire();
     super.dispose();
     this.panel.dispose();
-    for (const l of this.disposeListeners) l();
   }
 
   /** Whether the panel offers its actions now: signed in, and the card not high stakes (those are answered only in the service). */
@@ -201,7 +118,7 @@ export class CardPanel extends DisposableBase {
       else {
         this.deps.log.warn(`card panel: reading ${this.cardId} failed: ${String(e)}`);
         // Never read: say so instead of "Loading" forever; read again when the connection returns.
-        if (!this.card) { this.shownOnline = false; this.post({ type: 'problem', action: 'load', problem: problemMessage('offline') }); }
+        if (!this.card) { this.shownOnline = false; this.post({ type: 'problem', problem: problemMessage('offline') }); }
       }
     }
   }
@@ -211,8 +128,8 @@ export class CardPanel extends DisposableBase {
     if (!card) return;
     this.shownVersions.add(card.version);
     this.shownOnline = this.deps.online();
-    const draft = this.deps.workspaceState.get<Draft>(draftKey(this.cardId));
-    const sentWords = this.deps.workspaceState.get<Record<string, string>>(sentWordsKey(this.cardId));
+    const draft = this.deps.memory.draft(this.cardId);
+    const sentWords = this.deps.memory.sentWords(this.cardId);
     const allowed = this.deps.allowed?.() ?? EVERYTHING;
     const notAllowed = notAllowedNote(allowed);
     this.post({
@@ -224,7 +141,7 @@ export class CardPanel extends DisposableBase {
       timeZone: this.deps.timeZone(),
       canAct: this.canAct(),
       ...this.hold(),
-      nowMs: Date.now(),
+      hostNowMs: Date.now(),
       ...(sentWords ? { sentWords } : {}),
       allowed,
       ...(notAllowed ? { notAllowed } : {}),
@@ -241,10 +158,10 @@ export class CardPanel extends DisposableBase {
     void this.panel.webview.postMessage(m);
   }
 
-  /** Posts a reply to the person's message and hands it back to the caller; `sent`: whether a request went out. */
-  private reply<T extends PanelReply['message']>(message: T, { sent = true } = {}): { message: T; sent: boolean } {
+  /** Posts a reply to the person's request and hands it back to the caller. */
+  private reply<T extends PanelReply>(message: T): T {
     this.post(message);
-    return { message, sent };
+    return message;
   }
 
   /**
@@ -259,7 +176,7 @@ export class CardPanel extends DisposableBase {
         if (this.card) this.postCard(); else await this.load();
         return undefined;
       case 'draft':
-        await this.deps.workspaceState.update(draftKey(this.cardId), m.draft);
+        await this.deps.memory.setDraft(this.cardId, m.draft);
         return undefined;
       case 'openLink': {
         const url = safeExternalUrl(m.url);
@@ -274,7 +191,7 @@ export class CardPanel extends DisposableBase {
       }
       case 'goToTerminal':
         // The assistants feature's terminal matcher finds the terminal the asking assistant runs in.
-        await vscode.commands.executeCommand('assistantCards.focusTerminal', this.cardId);
+        await this.deps.focusTerminal(this.cardId);
         return undefined;
       case 'loadAssistants': {
         try {
@@ -282,14 +199,14 @@ export class CardPanel extends DisposableBase {
           // The asking assistant is never its own helper (a delegated card's helper is named from this list too).
           const list = this.card?.status === 'delegated' ? this.deps.core.assistants.list() : helperChoices(this.deps.core.assistants.list(), this.card);
           return this.reply({
-            type: 'assistants',
+            type: 'assistants', requestId: m.requestId,
             assistants: list.map((a) => ({
               id: a.id, name: a.name, appName: a.appName,
               agents: a.agents.map((g) => ({ id: g.id, name: g.name, state: g.state })),
             })),
           });
         } catch (e) {
-          return this.reply({ type: 'problem', action: 'delegate', problem: problemMessage((e as { code?: string }).code ?? 'offline') });
+          return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage((e as { code?: string }).code ?? 'offline') });
         }
       }
       case 'close':
@@ -303,15 +220,15 @@ export class CardPanel extends DisposableBase {
   private async act(m: ActionMessage, gesture: UserGesture): Promise<PanelReply | undefined> {
     // A press may only name a version this webview was shown: never a version the person has not seen.
     if (!this.shownVersions.has(m.version)) {
-      return this.reply({ type: 'problem', action: m.type, problem: problemMessage('version_conflict') }, { sent: false });
+      return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('version_conflict') });
     }
     if (this.busy) return undefined; // one press at a time; a double click sends once
     // The panel hides what the sign-in may not do; a message for it anyway is answered, not sent.
     const needs = NEEDS[m.type];
     if (!(this.deps.allowed?.() ?? EVERYTHING)[needs]) {
-      return this.reply({ type: 'problem', action: m.type, problem: problemMessage('insufficient_scope', { scope: SCOPE_OF[needs] }) }, { sent: false });
+      return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('insufficient_scope', { scope: SCOPE_OF[needs] }) });
     }
-    if (!this.deps.online()) return this.reply({ type: 'problem', action: m.type, problem: problemMessage('signed_out') }, { sent: false });
+    if (!this.deps.online()) return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('signed_out') });
     const card = this.card;
     // Got it closes a notice; on any other card it is not a press the panel offers.
     if (m.type === 'gotIt' && card?.kind !== 'update') {
@@ -319,7 +236,7 @@ export class CardPanel extends DisposableBase {
       return undefined;
     }
     this.busy = true;
-    this.post({ type: 'busy', action: m.type });
+    this.post({ type: 'busy', requestId: m.requestId });
     try {
       if (!card) return undefined;
       // The card as this webview showed it at the version the press names (an Undo names the answer's).
@@ -334,10 +251,10 @@ export class CardPanel extends DisposableBase {
             // When the helper hears it: the delegate answer's `hears`, in words.
             : m.type === 'delegate' ? hearsWords(out.result.hears, this.helperName(m.assistantId, m.agentId)) : '';
         const done = this.reply({
-          type: 'done', action: m.type, message: DONE[m.type], version: out.result.version,
-          ...this.hold(), nowMs: Date.now(), ...(answered ? { answered } : {}),
+          type: 'done', requestId: m.requestId, message: DONE[m.type], version: out.result.version,
+          ...this.hold(), hostNowMs: Date.now(), ...(answered ? { answered } : {}),
         });
-        if (m.type === 'answer' || m.type === 'message') await this.deps.workspaceState.update(draftKey(this.cardId), undefined);
+        if (m.type === 'answer' || m.type === 'message') await this.deps.memory.setDraft(this.cardId, undefined);
         if (m.type === 'message' && out.result.messageId) await this.rememberWords(out.result.messageId, m.body);
         this.busy = false; // the person may press Undo while the card is shown again
         // The newest whole card the model holds: the press's built card, or already the read that
@@ -347,7 +264,7 @@ export class CardPanel extends DisposableBase {
         return done;
       } else {
         const p = out.problem;
-        const shown = this.reply({ type: 'problem', action: m.type, problem: problemMessage(p.code, p) });
+        const shown = this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage(p.code, p) });
         // The card changed: show the new version and ask again. Nothing is resent.
         if (p.code === 'version_conflict' || p.code === 'area_change') await this.load(true, p.fresh);
         else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout' && p.code !== 'cancelled') await this.load();
@@ -365,15 +282,11 @@ export class CardPanel extends DisposableBase {
     return plainText(`${a?.name ?? assistantId}${agentId ? ` · ${g?.name ?? agentId}` : ''}`, 80);
   }
 
-  /** The history names a message by its id only: keep the words sent from here (the last 50). */
-  private async rememberWords(messageId: string, words: string): Promise<void> {
-    const key = sentWordsKey(this.cardId);
-    const entries = Object.entries(this.deps.workspaceState.get<Record<string, string>>(key) ?? {}).slice(-49);
-    await this.deps.workspaceState.update(key, Object.fromEntries([...entries, [messageId, words]]));
+  /** The history names a message by its id only: keep the words sent from here. */
+  private rememberWords(messageId: string, words: string): Promise<void> {
+    return this.deps.memory.rememberWords(this.cardId, messageId, words);
   }
 }
-
-type ActionMessage = Extract<FromWebview, { type: ActionName }>;
 
 function isAction(m: FromWebview): m is ActionMessage {
   return isActionName(m.type);
@@ -411,6 +324,3 @@ function toAction(m: ActionMessage, timeZone: string): PressAction {
     case 'takeBack': return { type: 'takeBack' };
   }
 }
-
-export const draftKey = (cardId: string) => `assistantCards.draft.${cardId}`;
-const sentWordsKey = (cardId: string) => `assistantCards.sentWords.${cardId}`;

@@ -3,18 +3,15 @@
 import * as vscode from 'vscode';
 import { say } from './say';
 import type { CardListEntry } from '../api/schemas';
-import { groupOf } from '../sync/card-model';
-import type { CardModelView, Group } from '../sync/contract';
+import { GROUPS, groupOfCard, LIVE_GROUPS, type CardFilter, type CardModelView, type Group } from '../sync';
 import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
-import { isFilterEmpty } from '../sync/card-filter';
-import type { CardFilter } from '../sync/card-filter';
+import { isFilterEmpty } from '../sync';
 import { lookOf } from './shared/card-view';
 import { spokenCard, spokenGoneCard, spokenGroup } from './shared/spoken';
 import type { Log } from './log';
 import type { TreeViewSlot } from './tree-view-slot';
 
-export const GROUPS: readonly Group[] = ['pending', 'agent', 'snoozed', 'delegated', 'done'];
 
 const groupLabels = (): Record<Group, string> => ({
   pending: vscode.l10n.t('Waiting on you'),
@@ -64,16 +61,16 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     this._register(slot.show(this));
     this._register(model.added((c) => {
       // The first card replaces the "nothing waits" welcome with the groups.
-      if (this.rootEmpty()) this.emitter.fire(undefined); else this.refreshGroup(this.model.groupOf(c.id));
+      if (this.openCount() <= 1) this.emitter.fire(undefined); else this.refreshGroup(groupOfCard(c));
     }));
     this._register(model.removed(({ id, previous }) => {
       this.cardNodes.delete(id);
       // The last open card gone: the root empties so the "nothing waits" welcome shows.
-      if (this.openCount() === 0) this.emitter.fire(undefined); else this.refreshGroup(groupOf(previous));
+      if (this.openCount() === 0) this.emitter.fire(undefined); else this.refreshGroup(groupOfCard(previous));
     }));
     this._register(model.changed(({ card, previous }) => {
-      const before = groupOf(previous);
-      const now = this.model.groupOf(card.id);
+      const before = groupOfCard(previous);
+      const now = groupOfCard(card);
       if (before === now) this.emitter.fire(this.cardNode(card.id));
       else { this.refreshGroup(before); this.refreshGroup(now); }
     }));
@@ -92,11 +89,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
 
   /** Cards in the open groups (all but Done). */
   private openCount(): number {
-    return GROUPS.filter((g) => g !== 'done').reduce((n, g) => n + this.model.list(g).length, 0);
-  }
-
-  private rootEmpty(): boolean {
-    return this.openCount() <= 1;
+    return LIVE_GROUPS.reduce((n, g) => n + this.model.list(g).length, 0);
   }
 
   private updateBadge(waiting: number): void {

@@ -6,16 +6,16 @@
 import * as vscode from 'vscode';
 import { say } from './say';
 import type { Card, CardListEntry } from '../api/schemas';
-import type { ClientCore, PressAction, PressOutcome } from '../sync';
+import { GROUPS, type ClientCore, type PressAction, type PressOutcome } from '../sync';
 import type { CardsTree } from './cards-tree';
 import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
 import { pickFilter } from './filter-pick';
-import { allowedNow, setGrantContext } from './grant';
+import { setGrantContext } from './grant';
 import { isSignedIn, type LiveParts } from './live-parts';
 import type { Log } from './log';
 import { noteAnswered } from './context-keys';
 import { openCardLink } from './open-link';
-import { scopeSetting } from './scope';
+import { scopeSetting } from './card-scope';
 import { isCardId, waitsOnYou } from './shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from './shared/command-names';
 import { hearsIn } from './shared/format';
@@ -23,7 +23,7 @@ import { hearsWords } from './shared/hand-over';
 import { plainText } from './shared/plain-text';
 import { problemMessage, problemText } from './shared/problem-messages';
 import { safeExternalUrl } from './shared/protocol';
-import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from './shared/scopes';
+import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from './shared/grant-scopes';
 
 export { COMMAND_NAMES, commandId, type CommandName };
 
@@ -94,8 +94,8 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
    * The sign-in was not allowed what this action needs (the command was run by id or a key while
    * disabled): say which scope and how to allow it, and do nothing.
    */
-  const notAllowed = (core: ClientCore, needs: keyof Allowed | 'handOver'): boolean => {
-    const a = allowedNow(core);
+  const notAllowed = (parts: LiveParts, needs: keyof Allowed | 'handOver'): boolean => {
+    const a = parts.grant.allowed();
     const ok = needs === 'handOver' ? canHandOver(a) : a[needs];
     if (ok) return false;
     const scope = needs === 'handOver' ? (a.delegate ? SCOPE_OF.assistants : SCOPE_OF.delegate) : SCOPE_OF[needs];
@@ -210,7 +210,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     openCard: {
       enabled: (p) => async (arg?: unknown) => {
         const target = targetOf(arg, p.tree);
-        const id = target.from === 'pick' ? await pickCard(p.core, ['pending', 'agent', 'snoozed', 'delegated', 'done'], vscode.l10n.t('Open a card')) : target.id;
+        const id = target.from === 'pick' ? await pickCard(p.core, GROUPS, vscode.l10n.t('Open a card')) : target.id;
         // Opened from elsewhere, the panel shows without taking the keyboard from the person.
         if (id) host.openCard(id, { preserveFocus: target.from === 'elsewhere' });
       },
@@ -225,7 +225,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     answer: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(core, 'answer')) return;
+        const { core } = p; if (notAllowed(p, 'answer')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Answer a card'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
         if (!card || refuseHighStakes(card)) return;
         if (!waitsOnYou(card)) { void say.info(vscode.l10n.t('Assistant Cards: this card no longer waits on you.')); return; }
@@ -237,7 +237,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     gotIt: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(core, 'answer')) return;
+        const { core } = p; if (notAllowed(p, 'answer')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Close a notice'), ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
         if (!card || refuseHighStakes(card)) return;
         const out = await press(core, card, { type: 'gotIt' }, 'gotIt');
@@ -246,7 +246,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     undo: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(core, 'answer')) return;
+        const { core } = p; if (notAllowed(p, 'answer')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Undo an answer'), ['pending', 'agent'], (c) => c.status === 'answered');
         if (!card) return;
         const out = await press(core, card, { type: 'undo' }, 'undo');
@@ -255,7 +255,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     writeToAssistant: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(core, 'reply')) return;
+        const { core } = p; if (notAllowed(p, 'reply')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Write to the assistant'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
         if (!card || refuseHighStakes(card)) return;
         const body = await vscode.window.showInputBox({ title: vscode.l10n.t('Write to the assistant: {0}', plainText(card.title, 60)), prompt: vscode.l10n.t('The assistant acts on your words as the answer'), validateInput: (v) => (v.trim() ? (v.length > 10_000 ? vscode.l10n.t('At most 10,000 characters') : undefined) : vscode.l10n.t('Write something')) });
@@ -266,7 +266,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     later: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(core, 'later')) return;
+        const { core } = p; if (notAllowed(p, 'later')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Put a card in Later'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
         if (!card || refuseHighStakes(card)) return;
         const until = await pickLater(host.timeZone());
@@ -277,7 +277,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     back: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(core, 'later')) return;
+        const { core } = p; if (notAllowed(p, 'later')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Bring a card back'), ['snoozed']);
         if (!card || refuseHighStakes(card)) return;
         const out = await press(core, card, { type: 'back' }, 'back');
@@ -286,7 +286,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     handOver: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(core, 'handOver')) return;
+        const { core } = p; if (notAllowed(p, 'handOver')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Hand a card over'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
         if (!card || refuseHighStakes(card)) return;
         const to = await pickHelper(core, card);
@@ -307,7 +307,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     takeBack: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(core, 'delegate')) return;
+        const { core } = p; if (notAllowed(p, 'delegate')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Take a card back'), ['delegated']);
         if (!card || refuseHighStakes(card)) return;
         const out = await press(core, card, { type: 'takeBack' }, 'takeBack');
@@ -316,7 +316,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     openInBrowser: {
       enabled: (p) => async (arg?: unknown) => {
-        const card = await resolveCard(p, arg, vscode.l10n.t('Open a card in the browser'), ['pending', 'agent', 'snoozed', 'delegated', 'done']);
+        const card = await resolveCard(p, arg, vscode.l10n.t('Open a card in the browser'), GROUPS);
         if (card) await openUrl(card.url);
       },
     },

@@ -42,6 +42,7 @@ export function stateKey(s: ConnectionState): StateKey {
   }
 }
 
+// The window's context keys are one set per extension host, like this cache of what was last set.
 const last = new Map<string, unknown>();
 
 export function setContext(key: (typeof CONTEXT)[keyof typeof CONTEXT], value: unknown): void {

@@ -1,4 +1,5 @@
-// A base for objects that own other disposables (the pattern of vscode-pull-request-github).
+// The one lifetime idiom of src/editor: an object owns what it registers and disposes it, last
+// registered first (the pattern of vscode-pull-request-github and VS Code's own Disposable).
 import type * as vscode from 'vscode';
 
 export abstract class DisposableBase implements vscode.Disposable {
@@ -20,4 +21,9 @@ export abstract class DisposableBase implements vscode.Disposable {
       try { this.owned.pop()?.dispose(); } catch { /* keep disposing the rest */ }
     }
   }
+}
+
+/** A DisposableBase for a function's parts (no class of their own): `add` is `_register`. */
+export class DisposableStore extends DisposableBase {
+  add<T extends { dispose(): unknown }>(d: T): T { return this._register(d); }
 }

@@ -12,14 +12,14 @@ import type { Me } from '../api/schemas';
 import { redact as redactFacts } from '../api/runtime';
 import { createClientCore, identityFileExposure, InsecureAddressError, type ClientCore, type ConnectionState, type Counts } from '../sync';
 import { CardsAuthProvider } from './auth-provider';
-import { registerCardPanelRevival } from './card-panel';
+import { CardPanelManager } from './card-panel-manager';
 import type { Node as CardsTreeNode } from './cards-tree';
 import type { AssistantsTreeNode } from './assistants-view';
 import type { AssistantsFeature } from './assistants-feature';
 import { DEMO_TERMINALS_ENV, openDemoTerminals } from './demo-terminals';
 import { registerCommands } from './commands';
 import { CONTEXT, setContext, stateKey } from './context-keys';
-import { buildLiveParts, isSignedIn, type LiveParts } from './live-parts';
+import { isSignedIn, LiveParts } from './live-parts';
 import { publicApi, type AssistantCardsApi } from './public-api';
 import { createLog, type Log } from './log';
 import { setLocale, setTranslator } from './shared/l10n';
@@ -42,6 +42,8 @@ export class App implements vscode.Disposable {
   readonly launcher: SandboxLauncher;
   readonly cardsView: TreeViewSlot<CardsTreeNode>;
   readonly assistantsView: TreeViewSlot<AssistantsTreeNode>;
+  /** The card panels and their serializer: from activation on, lent each live set's core. */
+  readonly panels: CardPanelManager;
   /** The live set of parts of the current client core; none while not set up. */
   live: LiveParts | undefined;
   private readonly secrets;
@@ -62,12 +64,13 @@ export class App implements vscode.Disposable {
     this.auth = new CardsAuthProvider({ current: () => this.live?.core, signIn: () => this.signIn() });
     this.cardsView = new TreeViewSlot<CardsTreeNode>('assistantCards.cards');
     this.assistantsView = new TreeViewSlot<AssistantsTreeNode>('assistantCards.assistants');
+    this.panels = new CardPanelManager({ log: this.log, extensionUri: ctx.extensionUri, workspaceState: ctx.workspaceState });
     this.setup = {
       log: this.log, launcher: this.launcher, live: () => this.live,
       settled: () => this.rebuilding, refreshState: () => this.refreshState(),
     };
     ctx.subscriptions.push(
-      this.cardsView, this.assistantsView, this.waitingChanged,
+      this.cardsView, this.assistantsView, this.panels, this.waitingChanged,
       this, this.log, this.status, this.auth, this.launcher, this.secrets,
       ...registerCommands({
         log: this.log,
@@ -90,7 +93,7 @@ export class App implements vscode.Disposable {
 
   /** `preserveFocus`: shown without taking the keyboard (when the person did not ask for it). */
   openCard(id: string, opts: { preserveFocus?: boolean } = {}): void {
-    this.live?.panels.open(id, vscode.ViewColumn.Active, opts.preserveFocus ?? false);
+    this.panels.open(id, vscode.ViewColumn.Active, opts.preserveFocus ?? false);
   }
 
   signIn(): Promise<Me | undefined> {
@@ -152,8 +155,8 @@ export class App implements vscode.Disposable {
       if (warning) void say.warn(vscode.l10n.t('Assistant Cards: {0}', warning));
     });
     this.log.info(`service ${baseUrl}`);
-    this.live = buildLiveParts({
-      log: this.log, extension: this.ctx, cardsView: this.cardsView, assistantsView: this.assistantsView,
+    this.live = new LiveParts({
+      log: this.log, cardsView: this.cardsView, assistantsView: this.assistantsView, panels: this.panels,
       openCard: (id) => this.openCard(id), onState: (s) => this.onState(s), onCounts: (c) => this.onCounts(c), timeZone: systemTimeZone,
     }, core, key);
     if (!this.demoTerminalsAsked) {
@@ -232,7 +235,7 @@ export interface ExtensionApi extends AssistantCardsApi {
 /** True only in the extension-host tests' build (esbuild.mjs --test-handle); false in every release. */
 declare const __TEST_HANDLE__: boolean;
 
-/** What `deactivate` ends; set by `activate`. */
+/** What `deactivate` ends; set by `activate`. Module state on purpose: VS Code calls deactivate with nothing else. */
 let shutdown: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): AssistantCardsApi {
@@ -240,7 +243,6 @@ export function activate(context: vscode.ExtensionContext): AssistantCardsApi {
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   setLocale(vscode.env.language);
   const app = new App(context);
-  context.subscriptions.push(registerCardPanelRevival(app.log));
   shutdown = () => app.dispose();
   void app.refreshState();
   const api = app.publicApi();

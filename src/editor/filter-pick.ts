@@ -4,8 +4,8 @@
 // list's query filters (src/sync/card-filter.ts), so light entries are filtered right too.
 import * as vscode from 'vscode';
 import type { Card } from '../api/schemas';
-import type { ClientCore } from '../sync';
-import type { CardFilter } from '../sync/card-filter';
+import { LIVE_GROUPS, type ClientCore } from '../sync';
+import type { CardFilter } from '../sync';
 import type { CardsTree } from './cards-tree';
 import { say } from './say';
 import { plainText } from './shared/plain-text';
@@ -32,7 +32,7 @@ export function filterChoices(core: Pick<ClientCore, 'cards' | 'assistants'>): F
     c.machines.set(a.machine.id, a.machine.name);
     for (const g of a.agents) c.agents.set(g.id, `${g.name} (${a.name})`);
   }
-  for (const g of ['pending', 'agent', 'snoozed', 'delegated'] as const) {
+  for (const g of LIVE_GROUPS) {
     for (const entry of core.cards.list(g)) {
       const w = entry as Card;
       if (w.area) c.areas.set(w.area.id, w.area.name);

@@ -1,16 +1,21 @@
-// One live set of parts per client core, built in one place: the cards tree, the card panels, the
-// card notifier, the offline notice, the assistants feature, the grant feature and the status wiring. The
-// set is disposed whole when the service address or the computer identity changes (extension.ts
-// rebuilds it), so a late event of an old core never reaches a newer set.
+// One live set of parts per client core, built in one place: the cards tree, the card notifier,
+// the offline notice, the assistants feature, the grant feature and the status wiring; the card
+// panels (made once, at activation) are lent this core while the set lasts. The set is disposed
+// whole when the service address or the computer identity changes (extension.ts rebuilds it), so
+// a late event of an old core never reaches a newer set.
 import * as vscode from 'vscode';
 import type { ClientCore, ConnectionState, Counts } from '../sync';
+import { LIVE_GROUPS } from '../sync';
 import { createAssistantsFeature, type AssistantsFeature } from './assistants-feature';
 import type { AssistantsTreeNode } from './assistants-view';
-import { CardPanels } from './card-panel';
+import type { CardPanelManager } from './card-panel-manager';
 import { CardsTree, type Node as CardsTreeNode } from './cards-tree';
 import { CONTEXT, setContext } from './context-keys';
-import { allowedNow, createGrantFeature } from './grant';
+import { DisposableBase } from './disposable';
+import { Grant } from './grant';
 import type { Log } from './log';
+import { signInInteractive } from './sign-in';
+import type { Me } from '../api/schemas';
 import { CardNotifier } from './notifier';
 import { OfflineNotice } from './offline-notice';
 import type { TreeViewSlot } from './tree-view-slot';
@@ -21,9 +26,10 @@ export const isSignedIn = (s: ConnectionState): boolean => s.kind === 'online' |
 /** What outlives every set: made once at activation. */
 export interface LivePartsHost {
   log: Log;
-  extension: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>;
   cardsView: TreeViewSlot<CardsTreeNode>;
   assistantsView: TreeViewSlot<AssistantsTreeNode>;
+  /** The card panels; each set attaches its core to them while it lasts. */
+  panels: CardPanelManager;
   /** Opens a card in the set of this moment (a notification clicked late may outlive this set). */
   openCard(id: string): void;
   /** The connection state of this set's core, as it is now and on each change. */
@@ -33,64 +39,62 @@ export interface LivePartsHost {
   timeZone(): string;
 }
 
-export interface LiveParts {
-  /** The settings this set was built for; a rebuild with the same key keeps it. */
-  readonly key: string;
-  readonly core: ClientCore;
+export class LiveParts extends DisposableBase {
   readonly tree: CardsTree;
-  readonly panels: CardPanels;
   readonly notifier: CardNotifier;
   readonly offline: OfflineNotice;
   readonly assistants: AssistantsFeature;
+  /** What the sign-in may do (its scopes). */
+  readonly grant: Grant;
   /** The silent sign-in at start; an interactive sign-in waits for it so the two never race. */
   readonly started: Promise<void>;
-  /** Resolves once the core said `here: false` and let go of the feed lease (awaited on shutdown). */
-  dispose(): Promise<void>;
-}
 
-/** Builds the set for `core` and starts the core (silent sign-in: stored tokens only, never a prompt). */
-export function buildLiveParts(host: LivePartsHost, core: ClientCore, key: string): LiveParts {
-  const subs: vscode.Disposable[] = [];
-  const dispose = (): Promise<void> => {
-    for (const d of subs.splice(0).reverse()) { try { d.dispose(); } catch { /* keep going */ } }
-    return core.dispose().catch(() => undefined);
-  };
-  try {
-    const tree = own(subs, new CardsTree(core.cards, host.log, host.cardsView, () => isSignedIn(core.state)));
-    const panels = own(subs, new CardPanels({
-      core, log: host.log, extensionUri: host.extension.extensionUri, workspaceState: host.extension.workspaceState,
-      timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => allowedNow(core),
-    }));
-    const assistants = own(subs, createAssistantsFeature(core, host.log, host.assistantsView));
-    const notifier = own(subs, new CardNotifier(core, (id) => host.openCard(id), host.log, (target) => assistants.matcher.terminalFor(target)));
-    // Offline told once, in the window the person is at; the tree's row in every window.
-    const offline = own(subs, new OfflineNotice(core, tree, () => notifier.here()));
-    // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
-    own(subs, createGrantFeature({ core, tree, assistantsView: host.assistantsView }));
+  /** Builds the set for `core` and starts the core (silent sign-in: stored tokens only, never a prompt). */
+  constructor(host: LivePartsHost, readonly core: ClientCore, /** The settings this set was built for; a rebuild with the same key keeps it. */ readonly key: string) {
+    super();
+    try {
+      const tree = this.tree = this._register(new CardsTree(core.cards, host.log, host.cardsView, () => isSignedIn(core.state)));
+      const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView));
+      // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
+      const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView }));
+      this._register(host.panels.attach({
+        core, timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => grant.allowed(),
+        focusTerminal: (cardId) => assistants.focusTerminalForCard(core.cards.get(cardId) ?? { id: cardId }),
+      }));
+      const notifier = this.notifier = this._register(new CardNotifier(core, (id) => host.openCard(id), host.log, (target) => assistants.matcher.terminalFor(target)));
+      // Offline told once, in the window the person is at; the tree's row in every window.
+      this.offline = this._register(new OfflineNotice(core, tree, () => notifier.here()));
 
-    const updateNoCards = () => {
-      const none = (['pending', 'agent', 'snoozed', 'delegated'] as const).every((g) => core.cards.list(g).length === 0);
-      setContext(CONTEXT.noCards, none);
-    };
-    subs.push(
-      core.cards.countsChanged((c) => { host.onCounts(c); updateNoCards(); }),
-      core.cards.added(updateNoCards),
-      core.cards.removed(updateNoCards),
-      core.onDidChangeState((s) => { host.onState(s); updateNoCards(); tree.refreshAll(); }),
-      vscode.window.onDidChangeWindowState((s) => core.feed.setFocused(s.focused)),
-    );
-    core.feed.setFocused(vscode.window.state.focused);
-    host.onCounts(core.cards.counts());
-    host.onState(core.state);
-    const started = core.start().catch((e: unknown) => host.log.warn(`start: ${String(e)}`));
-    return { key, core, tree, panels, notifier, offline, assistants, started, dispose };
-  } catch (e) {
-    void dispose();
-    throw e;
+      const updateNoCards = () => {
+        const none = LIVE_GROUPS.every((g) => core.cards.list(g).length === 0);
+        setContext(CONTEXT.noCards, none);
+      };
+      this._register(core.cards.countsChanged((c) => { host.onCounts(c); updateNoCards(); }));
+      this._register(core.cards.added(updateNoCards));
+      this._register(core.cards.removed(updateNoCards));
+      this._register(core.onDidChangeState((s) => { host.onState(s); updateNoCards(); tree.refreshAll(); }));
+      this._register(vscode.window.onDidChangeWindowState((s) => core.feed.setFocused(s.focused)));
+      core.feed.setFocused(vscode.window.state.focused);
+      host.onCounts(core.cards.counts());
+      host.onState(core.state);
+      this.started = core.start().catch((e: unknown) => host.log.warn(`start: ${String(e)}`));
+    } catch (e) {
+      void this.dispose();
+      throw e;
+    }
   }
-}
 
-function own<T extends vscode.Disposable>(subs: vscode.Disposable[], d: T): T {
-  subs.push(d);
-  return d;
+  private signingIn: Promise<Me | undefined> | undefined;
+
+  /** The interactive sign-in of this core; a second call while one is under way joins it. */
+  signIn(log: Log): Promise<Me | undefined> {
+    this.signingIn ??= signInInteractive(this.core, log).finally(() => { this.signingIn = undefined; });
+    return this.signingIn;
+  }
+
+  /** Resolves once the core said `here: false` and let go of the feed lease (awaited on shutdown). */
+  override dispose(): Promise<void> {
+    super.dispose();
+    return this.core.dispose().catch(() => undefined);
+  }
 }

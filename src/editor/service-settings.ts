@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CardScope } from '../sync';
-import { scopeSetting } from './scope';
+import { scopeSetting } from './card-scope';
 
 /** DESIGN: the computer identity file's default place. */
 export function defaultMachineFile(): string {

@@ -8,7 +8,6 @@ import type { Log } from './log';
 import type { SandboxLauncher } from './sandbox-launcher';
 import { say } from './say';
 import { machineFile } from './service-settings';
-import { signInInteractive } from './sign-in';
 
 export interface SetupHost {
   log: Log;
@@ -36,7 +35,7 @@ export async function signInFlow(host: SetupHost): Promise<Me | undefined> {
   }
   await live.started;
   if (live.core.state.kind === 'online') return live.core.state.me;
-  const me = await signInInteractive(live.core, host.log);
+  const me = await live.signIn(host.log);
   if (me) void vscode.authentication.getSession('assistant-cards', [], { silent: true }).then(undefined, () => undefined);
   return me;
 }

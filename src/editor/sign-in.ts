@@ -1,6 +1,6 @@
 // The device-flow sign-in as the person sees it: a cancellable progress notification, and ONE
 // notification with the code and a "Copy and Open" button (clipboard + the verification page),
-// finishing by itself once the code is allowed. One sign-in at a time: a second call joins the first.
+// finishing by itself once the code is allowed.
 import * as vscode from 'vscode';
 import { say } from './say';
 import type { Me } from '../api/schemas';
@@ -9,14 +9,8 @@ import type { Log } from './log';
 import { plainText } from './shared/plain-text';
 import { safeExternalUrl } from './shared/protocol';
 
-let running: Promise<Me | undefined> | undefined;
-
-export function signInInteractive(core: ClientCore, log: Log): Promise<Me | undefined> {
-  running ??= run(core, log).finally(() => { running = undefined; });
-  return running;
-}
-
-async function run(core: ClientCore, log: Log): Promise<Me | undefined> {
+/** One interactive sign-in of a core at a time: its live set keeps the one under way (LiveParts.signIn). */
+export async function signInInteractive(core: ClientCore, log: Log): Promise<Me | undefined> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Assistant Cards: signing in'), cancellable: true },
     async (progress, token) => {

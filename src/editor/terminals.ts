@@ -6,8 +6,7 @@
 import * as vscode from 'vscode';
 import type { Assistant, LiveSession } from '../api/schemas';
 import type { Event } from '../sync/contract';
-import { CachedProcessTable } from '../sync/process-table';
-import { matchSessions, type MatchedBy, type SessionFacts, type TerminalFacts } from '../sync/terminal-match';
+import { CachedProcessTable, matchSessions, type MatchedBy, type SessionFacts, type TerminalFacts } from '../sync';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
 

@@ -24,7 +24,7 @@ interface Entry {
 }
 
 /** Which group a card belongs in: waiting on you, waiting on the agent, Later, with a helper, done. */
-export function groupOf(card: CardListEntry): Group {
+export function groupOfCard(card: CardListEntry): Group {
   switch (card.status) {
     case 'snoozed':
       return 'snoozed';
@@ -43,16 +43,16 @@ export function groupOf(card: CardListEntry): Group {
 export interface CardModelOptions {
   api: ApiClient;
   logger: Logger;
-  /** Lets the session gate background reads (budget) and learn about success/failure. */
-  beforeRead?: () => Promise<void>;
+  /** Lets the session gate background list reads (budget) and learn about success/failure. */
+  beforeRead: () => Promise<void>;
   /** Ends the background reads (and their retry waits) when sync stops. */
-  syncSignal?: () => AbortSignal | undefined;
-  /** Reads one card (the session coalesces them and tells the person's from background ones). */
-  readCard?: (id: string, o: { byPerson: boolean; signal?: AbortSignal }) => Promise<Card>;
-  /** What `refresh()` does (the session: a full read that reports offline/online); default a full read. */
-  refresh?: () => Promise<void>;
+  syncSignal: () => AbortSignal | undefined;
+  /** Reads one card (the session coalesces them, budgets background ones and tells the person's from them). */
+  readCard: (id: string, o: { byPerson: boolean; signal?: AbortSignal }) => Promise<Card>;
+  /** What `refresh()` does (the session: a full read that reports offline/online). */
+  refresh: () => Promise<void>;
   /** This computer's clock and how far the service's is off it: holds are kept on this computer's clock (hold.ts). */
-  holdClock?: { now(): number; skewMs(): number };
+  holdClock: { now(): number; skewMs(): number };
 }
 
 export class CardModel implements CardModelView {
@@ -139,7 +139,7 @@ export class CardModel implements CardModelView {
     const undoUntil = 'undoUntil' in card && typeof card.undoUntil === 'string' ? card.undoUntil : undefined;
     if (!undoUntil) return card;
     const known = this.holds.get(card.id);
-    const clock = this.o.holdClock ?? { now: () => Date.now(), skewMs: () => 0 };
+    const clock = this.o.holdClock;
     const until = known && known.version === card.version ? known.until : holdDeadline(undoUntil, clock.skewMs(), clock.now(), false);
     if (until === undefined) return card;
     this.holds.set(card.id, { version: card.version, until });
@@ -206,7 +206,7 @@ export class CardModel implements CardModelView {
   }
 
   async refresh(): Promise<void> {
-    await (this.o.refresh ? this.o.refresh() : this.fullRead());
+    await this.o.refresh();
   }
 
   async loadDone(): Promise<void> {
@@ -218,7 +218,7 @@ export class CardModel implements CardModelView {
     if (!isFilterEmpty(this.filter)) await this.readFiltered(this.filterGeneration, false);
   }
 
-  /** The person opened the card: their read. */
+  /** The person opened the card: their read, always sent (ETag: an unchanged card costs a 304), kept by the model. */
   async whole(id: string): Promise<Card> {
     const card = this.onLocalClock(await this.readOne(id, true, undefined));
     this.upsert(card);
@@ -246,7 +246,7 @@ export class CardModel implements CardModelView {
     const ids = [...new Set(changes.map((c) => c.cardId))];
     for (const id of ids) {
       try {
-        const card = await this.readOne(id, o.byPerson ?? false, this.o.syncSignal?.());
+        const card = await this.readOne(id, o.byPerson ?? false, this.o.syncSignal());
         this.upsert(card);
       } catch (e) {
         if (e instanceof ApiProblemError && e.code === 'not_found') this.remove(id);
@@ -256,9 +256,7 @@ export class CardModel implements CardModelView {
   }
 
   private async readOne(id: string, byPerson: boolean, signal: AbortSignal | undefined): Promise<Card> {
-    if (this.o.readCard) return this.o.readCard(id, { byPerson, signal });
-    if (!byPerson) await this.o.beforeRead?.();
-    return this.o.api.getCard(id, { signal, byPerson });
+    return this.o.readCard(id, { byPerson, signal });
   }
 
   /** A whole card read elsewhere (a conflict's fresh card, a read by id). */
@@ -274,7 +272,7 @@ export class CardModel implements CardModelView {
       return;
     }
     const prev = this.entries.get(card.id);
-    const group = groupOf(card);
+    const group = groupOfCard(card);
     if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
     this.entries.set(card.id, { card, group });
     const wasBuilt = this.provisional.delete(card.id);
@@ -333,10 +331,10 @@ export class CardModel implements CardModelView {
     for (const { assistant, noticesOnly } of passes) {
       let after: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        if (!o.byPerson) await this.o.beforeRead?.();
+        if (!o.byPerson) await this.o.beforeRead();
         const res = await this.o.api.listCards(
           { status, ...query, assistant, limit: PAGE_LIMIT, whole: noticesOnly || filtered ? 0 : PAGE_WHOLE, after },
-          { signal: this.o.syncSignal?.(), byPerson: o.byPerson ?? false });
+          { signal: this.o.syncSignal(), byPerson: o.byPerson ?? false });
         out.push(...(noticesOnly ? res.cards.filter(isNotice) : res.cards));
         if (!res.next) break;
         after = res.next;
@@ -363,7 +361,7 @@ export class CardModel implements CardModelView {
       // Keep a whole card we hold when the list only sent the lighter form of the same version.
       const keep = prev && prev.card.version === card.version && isLight(card) && !isLight(prev.card);
       const next = keep ? prev.card : withKnownAsker(this.onLocalClock(card), prev?.card);
-      const group = groupOf(next);
+      const group = groupOfCard(next);
       if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
       this.entries.set(card.id, { card: next, group });
       if (!prev) this.addedE.fire(next);

@@ -23,7 +23,11 @@ export type ConnectionState =
  */
 export type SignOutReason = 'person' | 'elsewhere' | 'refused' | 'app-removed' | 'renewal-lost';
 
-export type Group = 'pending' | 'agent' | 'snoozed' | 'delegated' | 'done';
+/** The groups of cards, in the tree's order. */
+export const GROUPS = ['pending', 'agent', 'snoozed', 'delegated', 'done'] as const;
+export type Group = (typeof GROUPS)[number];
+/** The groups of cards still in play: every group but Done. */
+export const LIVE_GROUPS = ['pending', 'agent', 'snoozed', 'delegated'] as const satisfies readonly Group[];
 
 export interface Counts {
   /** Cards waiting on the person (status pending, turn you) in scope. */
@@ -50,7 +54,7 @@ export interface CardModelView extends CardEvents {
   /** Cards in a group, in that group's order (stack order, soonest back, newest done, ...). */
   list(group: Group): readonly CardListEntry[];
   get(id: string): CardListEntry | undefined;
-  /** The whole card, read fresh (ETag) when the model only holds the lighter form. */
+  /** The whole card, always read fresh (the person's read, ETag); the panel relies on it being fresh. */
   whole(id: string): Promise<Card>;
   /** Group of a card, for tree reveal / getParent. */
   groupOf(id: string): Group | undefined;

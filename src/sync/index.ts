@@ -1,5 +1,8 @@
 // Public entry of the client core for the editor layer.
 export type * from './contract';
+export { GROUPS, LIVE_GROUPS } from './contract';
+export { groupOfCard } from './card-model';
+export { isFilterEmpty } from './card-filter';
 export { createClientCore } from './session';
 export type { ClientCoreOptions } from './session';
 export { UserGesture, Press, PressRefusedError, GESTURE_FRESH_MS } from './press';
@@ -16,3 +19,7 @@ export { NotSetUpError, DeviceFlowError, SignedOutError } from '../auth/errors';
 export { InsecureAddressError } from '../api/service-address';
 export { identityFileExposure } from '../auth/machine';
 export { isLight } from './card-filter';
+// Terminal matching: the editor's terminals.ts gives the facts, these match them.
+export { CachedProcessTable } from './process-table';
+export { matchSessions } from './terminal-match';
+export type { MatchedBy, SessionFacts, TerminalFacts } from './terminal-match';

@@ -14,7 +14,7 @@ import { ClientError, OAuthRefusalError } from '../../src/api/errors';
 import { createTransport } from '../../src/api/http';
 import type { HttpTransport } from '../../src/api/http';
 import { AssistantList, CardEnvelope, CardList, ChangeList, Me } from '../../src/api/schemas';
-import { CardModel } from '../../src/sync/card-model';
+import { testCardModel } from '../sync/card-model-ports';
 
 interface Answer {
   status: number;
@@ -181,7 +181,7 @@ describe('fuzzed server answers: typed errors, never a crash, the model keeps wo
   });
 
   it('the card model keeps its cards through fuzzed answers and works again when the service answers well', async () => {
-    const model = new CardModel({ api, logger: { info() {}, warn() {}, error() {} } });
+    const model = testCardModel({ api, logger: { info() {}, warn() {}, error() {} } });
     model.setScope({ kind: 'machine' });
     const okList = (cards: unknown[]): Answer => ({ status: 200, contentType: 'application/json', body: JSON.stringify({ cards, next: null }) });
     srv.state.next = okList([validCard]);

@@ -45,7 +45,7 @@ describe('after an hour of use (Playwright)', function () {
   async function openOnly(cardId: string): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     app().openCard(cardId);
-    await until('its panel', () => app().live!.panels.get(cardId)?.isReady());
+    await until('its panel', () => app().panels.get(cardId)?.isReady());
     await driver.waitFor(inPanel('#title'));
   }
 

@@ -80,7 +80,7 @@ export async function signInApproved(w: World): Promise<void> {
 export async function unwire(w: World | undefined): Promise<void> {
   if (!w) return;
   await w.app.signOut().catch(() => undefined);
-  for (const p of w.app.live?.panels.all() ?? []) p.dispose();
+  for (const p of w.app.panels.all()) p.dispose();
   const cfg = vscode.workspace.getConfiguration('assistantCards');
   await cfg.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
   await cfg.update('scope', undefined, vscode.ConfigurationTarget.Global);

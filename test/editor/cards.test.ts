@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CardPanel, PanelReply } from '../../src/editor/card-panel';
 import type { Node } from '../../src/editor/cards-tree';
-import type { FromWebview } from '../../src/editor/shared/protocol';
+import type { Request } from '../../src/editor/shared/protocol';
 import { driver, driverAvailable } from './helpers/driver';
 import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 
@@ -29,17 +29,30 @@ describe('cards (extension host, sandbox)', function () {
   /** Opens the card's panel and waits until its webview said `ready` and was shown the card. */
   async function openPanel(id: string): Promise<CardPanel> {
     w.app.openCard(id);
-    const panel = await until('the card panel', () => w.app.live!.panels.get(id));
+    const panel = await until('the card panel', () => w.app.panels.get(id));
     await until('the webview handshake', () => panel.isReady() && panel.shown()?.id === id);
     return panel;
   }
 
   /** What the person's press in the panel sends (with a gesture minted right then), and what the panel showed for it. */
-  async function press(panel: CardPanel, m: FromWebview): Promise<PanelReply | undefined> {
-    return panel.onMessage(m, core().gestures.fromUiEvent('test:panel'));
+  let lastRequest = 0;
+  async function press(panel: CardPanel, m: Request): Promise<PanelReply | undefined> {
+    const requestId = `t${++lastRequest}`;
+    const reply = await panel.onMessage({ ...m, requestId }, core().gestures.fromUiEvent('test:panel'));
+    if (reply) assert.equal(reply.requestId, requestId, 'the reply names its request');
+    return reply;
   }
-  const done = (r: PanelReply | undefined) => (r?.message.type === 'done' ? r.message : undefined);
-  const problem = (r: PanelReply | undefined) => (r?.message.type === 'problem' ? r.message.problem : undefined);
+  const done = (r: PanelReply | undefined) => (r?.type === 'done' ? r : undefined);
+  const problem = (r: PanelReply | undefined) => (r?.type === 'problem' ? r.problem : undefined);
+  /** Counts the POSTs that reach the sandbox for one card: a fault that only waits 0 ms, counted down by each. */
+  async function countWrites(cardId: string): Promise<() => Promise<number>> {
+    const times = 1000;
+    const f = await w.sb.control<{ id: number }>('POST', '/_sandbox/faults', { path: `/v1/cards/${cardId}/`, method: 'POST', delayMs: 0, times });
+    return async () => {
+      const left = (await w.sb.control<{ faults: { id: number; times: number }[] }>('GET', '/_sandbox/faults')).faults.find((x) => x.id === f.id)?.times ?? 0;
+      return times - left;
+    };
+  }
 
   it('starts signed out, then signs in with the device flow to signed in', async () => {
     assert.notEqual(core().state.kind, 'online');
@@ -115,7 +128,7 @@ describe('cards (extension host, sandbox)', function () {
     const panel = await openPanel(c.id);
     await press(panel, { type: 'answer', version: panel.shown()!.version, body: { approved: true } });
     await until('the answered version shown', () => panel.shown()?.status === 'answered');
-    assert.equal(done(await press(panel, { type: 'undo', version: panel.shown()!.version }))?.action, 'undo');
+    assert.ok(done(await press(panel, { type: 'undo', version: panel.shown()!.version })), 'undone');
     assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     await sleep(6_000); // past the hold: an undone answer is never heard
     assert.deepEqual(await heard(w, c.id), []);
@@ -173,7 +186,7 @@ describe('cards (extension host, sandbox)', function () {
     const c = await newCard(w, { kind: 'text', title: 'Review this diff' });
     await until('the card', () => core().cards.get(c.id));
     const panel = await openPanel(c.id);
-    const list = (await press(panel, { type: 'loadAssistants' }))?.message;
+    const list = await press(panel, { type: 'loadAssistants' });
     assert.ok(list?.type === 'assistants' && list.assistants.some((a) => a.id === helper.id), 'the picker lists the helper');
     await press(panel, { type: 'delegate', version: panel.shown()!.version, assistantId: helper.id, mode: 'loop', note: 'check tests' });
     assert.equal((await sandboxCard(w, c.id)).status, 'delegated');
@@ -209,15 +222,20 @@ describe('cards (extension host, sandbox)', function () {
     // The same failure is reported again while the person looks: the card's version rises.
     await send({ title: 'Site down', severity: 'critical', dedupeKey: 'down' });
     // The person pressed Got it on the version they saw, before the new one arrived.
-    const refused = await press(panel, { type: 'gotIt', version: seen });
-    assert.equal(problem(refused)?.code, 'version_conflict');
-    assert.equal(refused?.sent, true, 'the service refused it');
-    await until('the new version shown, asking again', () => (panel.shown()?.version ?? 0) > seen);
-    assert.equal((await sandboxCard(w, cardId)).status, 'pending', 'nothing was answered');
-    // A version never shown to this panel is refused without a request.
-    const never = await press(panel, { type: 'gotIt', version: seen + 100 });
-    assert.equal(problem(never)?.code, 'version_conflict');
-    assert.equal(never?.sent, false, 'no request was started');
+    const writes = await countWrites(cardId);
+    try {
+      const refused = await press(panel, { type: 'gotIt', version: seen });
+      assert.equal(problem(refused)?.code, 'version_conflict');
+      assert.equal(await writes(), 1, 'the service refused it');
+      await until('the new version shown, asking again', () => (panel.shown()?.version ?? 0) > seen);
+      assert.equal((await sandboxCard(w, cardId)).status, 'pending', 'nothing was answered');
+      // A version never shown to this panel is refused without a request.
+      const never = await press(panel, { type: 'gotIt', version: seen + 100 });
+      assert.equal(problem(never)?.code, 'version_conflict');
+      assert.equal(await writes(), 1, 'no request was started');
+    } finally {
+      await w.sb.control('DELETE', '/_sandbox/faults');
+    }
     panel.dispose();
   });
 
@@ -230,7 +248,7 @@ describe('cards (extension host, sandbox)', function () {
     await until('the count to rise', () => /seen 2 times/.test(String(tree().getTreeItem({ kind: 'card', id: first.cardId }).description)));
     assert.match(String(tree().getTreeItem({ kind: 'card', id: first.cardId }).contextValue), /card:update/);
     const panel = await openPanel(first.cardId);
-    assert.equal(done(await press(panel, { type: 'gotIt', version: panel.shown()!.version }))?.action, 'gotIt');
+    assert.ok(done(await press(panel, { type: 'gotIt', version: panel.shown()!.version })), 'closed');
     await until('the notice to leave Waiting on you', async () => (await sandboxCard(w, first.cardId)).status !== 'pending');
     panel.dispose();
   });
@@ -246,7 +264,7 @@ describe('cards (extension host, sandbox)', function () {
     assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     await vscode.commands.executeCommand('assistantCards.nextCard');
     const first = core().cards.list('pending').find((x) => x.turn === 'you')!;
-    await until('the next card opened', () => w.app.live!.panels.get(first.id));
+    await until('the next card opened', () => w.app.panels.get(first.id));
   });
 
   it('a command on a card that changed since the person saw it opens the card instead of acting', async () => {
@@ -263,11 +281,11 @@ describe('cards (extension host, sandbox)', function () {
       assert.equal(core().cards.get(notice.cardId)?.version, seen.version, 'the tree still shows the old one');
       await vscode.commands.executeCommand('assistantCards.gotIt', tree().nodeOf(notice.cardId));
       assert.equal((await sandboxCard(w, notice.cardId)).status, 'pending', 'not closed unseen');
-      await until('the card opened to look again', () => w.app.live!.panels.get(notice.cardId));
+      await until('the card opened to look again', () => w.app.panels.get(notice.cardId));
     } finally {
       await w.sb.control('DELETE', '/_sandbox/faults');
     }
-    w.app.live!.panels.get(notice.cardId)?.dispose();
+    w.app.panels.get(notice.cardId)?.dispose();
   });
 
   // What the person sees in the panel's webview (only one panel is open in the tests below).
@@ -317,8 +335,8 @@ describe('cards (extension host, sandbox)', function () {
     p1.dispose();
     // What the serializer is handed after a reload: a bare panel of this view type.
     const bare = vscode.window.createWebviewPanel('assistantCards.card', 'Card', vscode.ViewColumn.Active);
-    w.app.live!.panels.revive(c.id, bare);
-    const p2 = await until('the revived panel', () => w.app.live!.panels.get(c.id));
+    await w.app.panels.deserializeWebviewPanel(bare, { cardId: c.id });
+    const p2 = await until('the revived panel', () => w.app.panels.get(c.id));
     assert.equal(p2.panel, bare, 'the panel VS Code brought back is the one shown');
     await until('the webview handshake', () => p2.isReady() && p2.shown()?.id === c.id);
     assert.equal(await driver.text(inPanel('#title')), 'Revived after a reload');

@@ -57,7 +57,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await driver.waitFor({ selector: r, timeout: 60_000 });
     for (let attempt = 1; ; attempt++) {
       await driver.click({ selector: r });
-      const ready = await until('its panel', () => app().live!.panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
+      const ready = await until('its panel', () => app().panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
       if (ready) break;
       if (attempt === 4) throw new Error(`no panel for ${cardId} after ${attempt} clicks on its row`);
     }

@@ -76,13 +76,13 @@ describe('hardening: the editor (extension host)', function () {
     await vscode.commands.executeCommand('assistantCards.gotIt', { kind: 'card', id: notice.cardId });
     await vscode.commands.executeCommand('assistantCards.later', notice.cardId);
     assert.equal((await sandboxCard(w, notice.cardId)).status, 'pending', 'the card is as it was');
-    await until('the card opened instead', () => w.app.live!.panels.get(notice.cardId));
+    await until('the card opened instead', () => w.app.panels.get(notice.cardId));
     // What the tree's context menu passes when the person chooses "Got it" there.
     const node = w.app.live!.tree.nodeOf(notice.cardId);
     assert.ok(node);
     await vscode.commands.executeCommand('assistantCards.gotIt', node);
     await until('closed by the person\'s press', async () => (await sandboxCard(w, notice.cardId)).status !== 'pending');
-    w.app.live!.panels.get(notice.cardId)?.dispose();
+    w.app.panels.get(notice.cardId)?.dispose();
   });
 
   it('keys reaching the panel the moment it gets focus answer nothing; the same keys a moment later answer once', async function () {
@@ -91,7 +91,7 @@ describe('hardening: the editor (extension host)', function () {
     await until('the card in the model', () => core().cards.get(c.id));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     w.app.openCard(c.id);
-    await until('its panel', () => w.app.live!.panels.get(c.id)?.isReady(), 90_000);
+    await until('its panel', () => w.app.panels.get(c.id)?.isReady(), 90_000);
     await driver.waitFor(inPanel('#title', 60_000));
     // The person is typing elsewhere; the panel gets focus and their `1`, Enter arrive at once.
     await vscode.commands.executeCommand('workbench.action.focusSideBar');
@@ -111,7 +111,7 @@ describe('hardening: the editor (extension host)', function () {
     await sleep(1_000);
     assert.equal((await heard(w, c.id)).length, 1, 'answered once');
     assert.deepEqual(h[0]!.body.choiceIds, ['eu']);
-    w.app.live!.panels.get(c.id)?.dispose();
+    w.app.panels.get(c.id)?.dispose();
   });
 
   it('Enter held on a tree row opens the card and answers nothing, however long it is held', async function () {
@@ -127,7 +127,7 @@ describe('hardening: the editor (extension host)', function () {
       const tree = w.app.live!.tree;
       await tree.view.reveal(tree.nodeOf(notice.cardId)!, { select: true, focus: true });
       await driver.hold('Enter', 3_000);
-      await until('its panel', () => w.app.live!.panels.get(notice.cardId)?.isReady(), 30_000);
+      await until('its panel', () => w.app.panels.get(notice.cardId)?.isReady(), 30_000);
       await sleep(1_000);
       assert.equal((await sandboxCard(w, notice.cardId)).status, 'pending', 'a held Enter answered nothing');
       // Pressed once, on purpose, the same key closes the notice.
@@ -136,7 +136,7 @@ describe('hardening: the editor (extension host)', function () {
       await driver.press('Enter');
       await until('closed by the person\'s press', async () => (await sandboxCard(w, notice.cardId)).status !== 'pending', 30_000);
     } finally {
-      w.app.live!.panels.get(notice.cardId)?.dispose();
+      w.app.panels.get(notice.cardId)?.dispose();
     }
   });
 

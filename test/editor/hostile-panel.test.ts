@@ -28,7 +28,7 @@ describe('hostile panel (extension host, Playwright)', function () {
   async function openAlone(id: string): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     app().openCard(id);
-    await until('its panel', () => app().live!.panels.get(id)?.isReady(), 90_000);
+    await until('its panel', () => app().panels.get(id)?.isReady(), 90_000);
     await driver.waitFor(inPanel('#title', 60_000));
   }
 

@@ -65,7 +65,7 @@ describe('card panel accessibility (axe, every kind, five themes)', function () 
       for (const [kind, id] of cards) {
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
         w!.app.openCard(id);
-        await until('its panel', () => w!.app.live!.panels.get(id)?.isReady(), 60_000);
+        await until('its panel', () => w!.app.panels.get(id)?.isReady(), 60_000);
         // The card is shown, in this theme's colours.
         await driver.waitFor(inPanel(`body.${bodyClass} #title`));
         const violations: AxeViolation[] = await driver.axe({ frames: WV, selector: 'body' });
@@ -87,7 +87,7 @@ describe('card panel accessibility (axe, every kind, five themes)', function () 
       const id = cards.find(([kind]) => kind === 'choice')![1];
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       w!.app.openCard(id);
-      await until('its panel', () => w!.app.live!.panels.get(id)?.isReady(), 60_000);
+      await until('its panel', () => w!.app.panels.get(id)?.isReady(), 60_000);
       await driver.click(inPanel(`body.${bodyClass} #title`));
       const reached: string[] = [];
       for (let i = 0; i < 60; i++) {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
-import { draftKey } from '../../src/editor/card-panel';
+import { draftKey } from '../../src/editor/panel-memory';
 
 
 describe('answers through the card panel, by role and text (Playwright)', function () {
@@ -47,9 +47,9 @@ describe('answers through the card panel, by role and text (Playwright)', functi
     await driver.type('すし');
     const draft = () => w!.app.ctx.workspaceState.get<{ text?: string }>(draftKey(c.id))?.text;
     await until('the draft at the extension', () => draft() === 'すし' || undefined);
-    assert.ok(w!.app.live!.panels.get(c.id), 'the panel is still open');
+    assert.ok(w!.app.panels.get(c.id), 'the panel is still open');
     await driver.press('Escape', field);
-    await until('the panel closed by Esc', () => !w!.app.live!.panels.get(c.id) || undefined);
+    await until('the panel closed by Esc', () => !w!.app.panels.get(c.id) || undefined);
     assert.equal(draft(), 'すし', 'the draft is kept for the next opening');
   });
 });

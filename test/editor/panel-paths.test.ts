@@ -95,7 +95,7 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
         await driver.waitFor({ selector: `${PANEL} .xterm-rows`, timeout: 5_000 });
         if (attempt === 1) await driver.screenshot(mode === 'machine' ? 'terminal-card-link' : 'terminal-card-link-workspace');
         await driver.click({ ...idText, modifiers: ['Control'], force: true });
-        const opened = await until('the card panel', () => app().live!.panels.get(c.id)?.isReady(), 10_000).catch(() => undefined);
+        const opened = await until('the card panel', () => app().panels.get(c.id)?.isReady(), 10_000).catch(() => undefined);
         if (opened) break;
         if (attempt === 4) throw new Error(`Ctrl+click on the card id ${c.id} in the terminal did not open its card`);
       }

@@ -44,7 +44,7 @@ describe('Restricted Mode (an untrusted folder)', function () {
 
     const c = await newCard(w, { kind: 'choice', title: 'Trust this folder?', options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: 'No' }] });
     await driver.click({ selector: `${SIDEBAR} .monaco-list-row:has-text("Trust this folder?")`, timeout: 60_000 });
-    await until('its panel', () => w!.app.live!.panels.get(c.id)?.isReady());
+    await until('its panel', () => w!.app.panels.get(c.id)?.isReady());
     await driver.click(inPanel('label.option:has-text("No")'));
     await driver.click(inPanel('#answer'));
     const h = await until('the assistant to hear the answer', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });

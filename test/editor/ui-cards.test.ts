@@ -40,7 +40,7 @@ describe('cards in the workbench (Playwright)', function () {
     // the state to wait for, so click again until it is there (opening a card twice only shows it).
     for (let attempt = 1; ; attempt++) {
       await driver.click({ selector: row });
-      const ready = await until('its panel', () => app().live!.panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
+      const ready = await until('its panel', () => app().panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
       if (ready) break;
       if (attempt === 4) throw new Error(`no panel for ${cardId} after ${attempt} clicks on its row`);
     }
@@ -194,7 +194,7 @@ describe('cards in the workbench (Playwright)', function () {
     });
     await until('the hostile card', () => core().cards.get(c.id));
     app().openCard(c.id);
-    await until('its panel', () => app().live!.panels.get(c.id)?.isReady());
+    await until('its panel', () => app().panels.get(c.id)?.isReady());
     await vscode.commands.executeCommand('workbench.action.closeOtherEditors');
     await driver.waitFor(inPanel('#title'));
     const shownTitle = await driver.text(inPanel('#title'));

@@ -5,7 +5,7 @@ import type { ApiClient, CardsQuery } from '../../src/api/client';
 import { silentLogger } from '../../src/api/runtime';
 import type { Card, CardListEntry } from '../../src/api/schemas';
 import { filterQuery, isFilterEmpty, wholePasses } from '../../src/sync/card-filter';
-import { CardModel } from '../../src/sync/card-model';
+import { testCardModel } from './card-model-ports';
 import { eventually, makeTestWorld, signInCore } from './harness';
 import type { TestWorld } from './harness';
 
@@ -49,7 +49,7 @@ describe('sync: card filter', () => {
         return { cards: [whole('req_w', { agent: { id: 'agt_b', name: 'other' } }), light('req_l1'), light('req_l2')], next: null };
       },
     } as unknown as ApiClient;
-    const m = new CardModel({ api, logger: silentLogger });
+    const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'workspace', assistantIds: ['con_a', 'con_b'] });
     await m.fullRead();
     const fired: unknown[] = [];
@@ -71,7 +71,7 @@ describe('sync: card filter', () => {
     let version = 1;
     const asker = { assistant: { id: 'con_a', name: 'api', app: 'codex' }, agent: { id: 'agt_a', name: 'main' } };
     const api = { listCards: async (q: CardsQuery) => ({ cards: q.status === 'pending' ? [light('req_1', { version })] : [], next: null }) } as unknown as ApiClient;
-    const m = new CardModel({ api, logger: silentLogger });
+    const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'machine' });
     m.upsert(whole('req_1', asker));
     version = 2; // the card changed: the list now sends a newer light form

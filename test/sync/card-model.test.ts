@@ -4,7 +4,8 @@ import type { ApiClient, CardsQuery } from '../../src/api/client';
 import { ApiProblemError } from '../../src/api/errors';
 import { silentLogger } from '../../src/api/runtime';
 import type { Card, CardListEntry } from '../../src/api/schemas';
-import { CardModel, groupOf } from '../../src/sync/card-model';
+import { groupOfCard } from '../../src/sync/card-model';
+import { testCardModel } from './card-model-ports';
 import { classesOf, RequestBudget } from '../../src/sync/budget';
 
 const card = (id: string, o: Partial<Card> = {}): Card => ({ id, version: 1, status: 'pending', turn: 'you', kind: 'choice', title: id, ...o });
@@ -27,19 +28,19 @@ function fakeApi(lists: Partial<Record<string, CardListEntry[]>>, cards: Record<
 
 describe('sync: card model', () => {
   it('groups: pending/you, agent (turn agent or answered), snoozed, delegated, done; unknown status by turn', () => {
-    assert.equal(groupOf(card('a')), 'pending');
-    assert.equal(groupOf(card('a', { turn: 'agent' })), 'agent');
-    assert.equal(groupOf(card('a', { status: 'answered' })), 'agent');
-    assert.equal(groupOf(card('a', { status: 'snoozed' })), 'snoozed');
-    assert.equal(groupOf(card('a', { status: 'delegated' })), 'delegated');
-    assert.equal(groupOf(card('a', { status: 'done' })), 'done');
-    assert.equal(groupOf(card('a', { status: 'parked', turn: 'you' })), 'pending');
+    assert.equal(groupOfCard(card('a')), 'pending');
+    assert.equal(groupOfCard(card('a', { turn: 'agent' })), 'agent');
+    assert.equal(groupOfCard(card('a', { status: 'answered' })), 'agent');
+    assert.equal(groupOfCard(card('a', { status: 'snoozed' })), 'snoozed');
+    assert.equal(groupOfCard(card('a', { status: 'delegated' })), 'delegated');
+    assert.equal(groupOfCard(card('a', { status: 'done' })), 'done');
+    assert.equal(groupOfCard(card('a', { status: 'parked', turn: 'you' })), 'pending');
   });
 
   it('a notice answered with Got it is closing, not waiting on an assistant: Done, out of the live groups', () => {
-    assert.equal(groupOf(card('a', { kind: 'update', status: 'answered', turn: 'agent' })), 'done');
+    assert.equal(groupOfCard(card('a', { kind: 'update', status: 'answered', turn: 'agent' })), 'done');
     const { api } = fakeApi({});
-    const m = new CardModel({ api, logger: silentLogger });
+    const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'machine' });
     m.upsert(card('req_n', { kind: 'update' }));
     m.upsert(card('req_n', { kind: 'update', status: 'answered', turn: 'agent', version: 2 }));
@@ -55,7 +56,7 @@ describe('sync: card model', () => {
       delegated: [],
     };
     const { api } = fakeApi(lists);
-    const m = new CardModel({ api, logger: silentLogger });
+    const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'machine' });
     const events: string[] = [];
     m.added((c) => events.push(`+${c.id}`));
@@ -79,7 +80,7 @@ describe('sync: card model', () => {
     const cards: Record<string, Card | 'gone'> = { req_n: card('req_n', { summary: 'whole' }), req_a: 'gone' };
     const lists: Record<string, CardListEntry[]> = { pending: [card('req_a'), card('req_x', { whole: false } as Partial<Card>)] };
     const { api } = fakeApi(lists, cards);
-    const m = new CardModel({ api, logger: silentLogger });
+    const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'machine' });
     await m.fullRead();
     await m.applyChanges([{ type: 'card.created', cardId: 'req_n', at: 'x' }, { type: 'card.closed', cardId: 'req_a', at: 'x' }, { type: 'card.created', cardId: 'req_n', at: 'x' }]);
@@ -93,7 +94,7 @@ describe('sync: card model', () => {
   it('workspace scope: filters by assistant on the service (20 ids a request) and drops out-of-scope refetches', async () => {
     const ids = Array.from({ length: 25 }, (_, i) => `con_${i}`);
     const { api, queries } = fakeApi({ pending: [] }, { req_o: card('req_o', { assistant: { id: 'con_other', name: 'o', app: 'codex' } }) });
-    const m = new CardModel({ api, logger: silentLogger });
+    const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'workspace', assistantIds: ids });
     await m.fullRead();
     const pendingQueries = queries.filter((q) => q.status === 'pending');
@@ -106,7 +107,7 @@ describe('sync: card model', () => {
     const notice = card('req_n', { kind: 'update', assistant: undefined });
     const other = card('req_c', { assistant: { id: 'con_other', name: 'o', app: 'codex' } });
     const { api, queries } = fakeApi({ pending: [notice, other] }, { req_n2: card('req_n2', { kind: 'update', assistant: undefined }) });
-    const m = new CardModel({ api, logger: silentLogger });
+    const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'workspace', assistantIds: [] });
     await m.fullRead();
     assert.ok(m.get('req_n'), 'a notice is read with no assistant in this window');
@@ -157,7 +158,7 @@ describe('sync: card model races', () => {
       },
       getCard: async (id: string) => card(id, { version: id === 'req_a' ? 3 : 1 }),
     } as unknown as ApiClient;
-    const m = new CardModel({ api, logger: silentLogger });
+    const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'machine' });
     const reading = m.fullRead(); // the list is on its way (old state)
     await m.applyChanges([{ type: 'card.changed', cardId: 'req_a', at: 'x' }, { type: 'card.created', cardId: 'req_new', at: 'x' }]);

@@ -1,8 +1,13 @@
 // Messages between the card panel's host (src/editor/card-panel.ts) and its webview
 // (media/webview/main.ts). Both sides import this file, so it must never import `vscode`.
-// Every message is validated on arrival (`isFromWebview`): the webview is treated as untrusted.
+// Each message from the webview is declared once, as a zod schema: its type is inferred from it,
+// and the host validates every message on arrival with it (`parseFromWebview`): the webview is
+// treated as untrusted. The webview imports types only, so zod stays out of its bundle.
+// A message that gets a reply (a press, loadAssistants) carries a `requestId` the webview made;
+// the reply names it back, and the webview matches replies by it.
+import * as z from 'zod/mini';
 import type { Card } from '../../api/schemas';
-import type { Allowed } from './scopes';
+import type { Allowed } from './grant-scopes';
 
 export interface AssistantChoice {
   id: string;
@@ -31,21 +36,6 @@ export interface ShownField {
   reason: string;
 }
 
-export interface Draft {
-  choiceIds?: string[];
-  note?: string;
-  text?: string;
-  message?: string;
-  answers?: Record<string, string>;
-  laterDate?: string;
-  laterTime?: string;
-  delegateNote?: string;
-  /** The helper picked in the hand-over form, kept across re-renders. */
-  delegateAssistantId?: string;
-  delegateAgentId?: string;
-  delegateMode?: string;
-}
-
 /** Host -> webview. */
 export type ToWebview =
   /** First, before the card: VS Code's translations (message -> words; none for English) and display language. */
@@ -62,7 +52,8 @@ export type ToWebview =
       canAct: boolean;
       /** The signed-in app's own undo window (absent when there is nothing to undo here). */
       undoUntil?: string;
-      nowMs: number;
+      /** The host's clock when it sent this (the hold's `undoUntil` is on that clock). */
+      hostNowMs: number;
       /** Words this editor sent to the assistant, by message id (the history names only the id). */
       sentWords?: Record<string, string>;
       /** What the sign-in's scopes allow (absent: everything); the panel hides the rest. */
@@ -70,100 +61,103 @@ export type ToWebview =
       /** What the sign-in was not allowed and how to allow it, when something is missing. */
       notAllowed?: string;
     }
-  | { type: 'assistants'; assistants: AssistantChoice[] }
-  | { type: 'busy'; action: string }
-  /** `version`: the card's version after the press, shown with the message (Undo names it). */
-  | { type: 'done'; action: string; message: string; version: number; undoUntil?: string; nowMs: number; answered?: string }
-  | { type: 'problem'; action: string; problem: ShownProblem }
+  /** The reply to `loadAssistants`. */
+  | { type: 'assistants'; requestId: string; assistants: AssistantChoice[] }
+  /** The press `requestId` is on its way. */
+  | { type: 'busy'; requestId: string }
+  /** The press went through. `version`: the card's version after it, shown with the message (Undo names it). */
+  | { type: 'done'; requestId: string; message: string; version: number; undoUntil?: string; hostNowMs: number; answered?: string }
+  /** A request refused or failed; without `requestId`, a problem nobody asked about (the card could not be read). */
+  | { type: 'problem'; requestId?: string; problem: ShownProblem }
   | { type: 'gone'; message: string };
 
-/** The presses that act on the card (each becomes one request with the shown version). */
-export const ACTIONS = ['answer', 'gotIt', 'undo', 'message', 'later', 'back', 'delegate', 'takeBack'] as const;
-export type ActionName = (typeof ACTIONS)[number];
-export const isActionName = (v: unknown): v is ActionName => (ACTIONS as readonly unknown[]).includes(v);
-
-/** Webview -> host. `version` is always the card version the person was shown. */
-export type FromWebview =
-  | { type: 'ready' }
-  | { type: 'answer'; version: number; body: AnswerPayload }
-  /** Closes a notice (an `update` card): its own press, never an empty answer. */
-  | { type: 'gotIt'; version: number }
-  | { type: 'undo'; version: number }
-  | { type: 'message'; version: number; body: string }
-  | { type: 'later'; version: number; until: string }
-  | { type: 'back'; version: number }
-  | { type: 'delegate'; version: number; assistantId: string; agentId?: string; mode: 'freely' | 'loop'; note?: string }
-  | { type: 'takeBack'; version: number }
-  | { type: 'openLink'; url: string }
-  | { type: 'openInBrowser' }
-  | { type: 'goToTerminal' }
-  | { type: 'loadAssistants' }
-  | { type: 'draft'; draft: Draft }
-  | { type: 'close' };
+const MAX_TEXT = 10_000;
+const text = z.string().check(z.maxLength(MAX_TEXT));
+/** A card version: always one the person was shown. */
+const version = z.int().check(z.minimum(0));
+const requestId = z.string().check(z.minLength(1), z.maxLength(64));
 
 /** The parts of an answer the person chose; the host adds the version. */
-export interface AnswerPayload {
-  choiceIds?: string[];
-  approved?: boolean;
-  text?: string;
-  note?: { text: string };
-  via?: 'text';
-  theyDecide?: true;
-  answers?: Record<string, string>;
-  failedStep?: number;
+export const AnswerPayload = z.strictObject({
+  choiceIds: z.optional(z.array(z.string())),
+  approved: z.optional(z.boolean()),
+  text: z.optional(text),
+  note: z.optional(z.object({ text })),
+  via: z.optional(z.literal('text')),
+  theyDecide: z.optional(z.literal(true)),
+  answers: z.optional(z.record(z.string(), text)),
+  failedStep: z.optional(z.int()),
+});
+export type AnswerPayload = z.infer<typeof AnswerPayload>;
+
+/** What the person typed or picked and has not sent; kept across re-renders and reloads. */
+export const Draft = z.strictObject({
+  choiceIds: z.optional(z.array(z.string())),
+  note: z.optional(text),
+  text: z.optional(text),
+  message: z.optional(text),
+  answers: z.optional(z.record(z.string(), text)),
+  laterDate: z.optional(text),
+  laterTime: z.optional(text),
+  delegateNote: z.optional(text),
+  /** The helper picked in the hand-over form, kept across re-renders. */
+  delegateAssistantId: z.optional(text),
+  delegateAgentId: z.optional(text),
+  delegateMode: z.optional(text),
+});
+export type Draft = z.infer<typeof Draft>;
+
+/** The presses that act on the card: each becomes one request naming the version the person was shown. */
+const ActionMessages = {
+  answer: z.object({ type: z.literal('answer'), requestId, version, body: AnswerPayload }),
+  /** Closes a notice (an `update` card): its own press, never an empty answer. */
+  gotIt: z.object({ type: z.literal('gotIt'), requestId, version }),
+  undo: z.object({ type: z.literal('undo'), requestId, version }),
+  message: z.object({ type: z.literal('message'), requestId, version, body: text.check(z.refine((b) => b.trim().length > 0)) }),
+  later: z.object({ type: z.literal('later'), requestId, version, until: z.string().check(z.maxLength(64)) }),
+  back: z.object({ type: z.literal('back'), requestId, version }),
+  delegate: z.object({
+    type: z.literal('delegate'), requestId, version, assistantId: z.string(), agentId: z.optional(z.string()),
+    mode: z.enum(['freely', 'loop']), note: z.optional(text),
+  }),
+  takeBack: z.object({ type: z.literal('takeBack'), requestId, version }),
+};
+export type ActionName = keyof typeof ActionMessages;
+export const ACTIONS = Object.keys(ActionMessages) as ActionName[];
+export const isActionName = (v: unknown): v is ActionName => (ACTIONS as readonly unknown[]).includes(v);
+
+/** Webview -> host. */
+const FromWebviewSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  ActionMessages.answer, ActionMessages.gotIt, ActionMessages.undo, ActionMessages.message,
+  ActionMessages.later, ActionMessages.back, ActionMessages.delegate, ActionMessages.takeBack,
+  z.object({ type: z.literal('openLink'), url: z.string().check(z.maxLength(8192)) }),
+  z.object({ type: z.literal('openInBrowser') }),
+  z.object({ type: z.literal('goToTerminal') }),
+  /** The helpers a hand-over may name; replied with `assistants`. */
+  z.object({ type: z.literal('loadAssistants'), requestId }),
+  z.object({ type: z.literal('draft'), draft: Draft }),
+  z.object({ type: z.literal('close') }),
+]);
+export type FromWebview = z.infer<typeof FromWebviewSchema>;
+export type ActionMessage = Extract<FromWebview, { type: ActionName }>;
+/** A message that gets a reply naming its `requestId`. */
+export type RequestMessage = Extract<FromWebview, { requestId: string }>;
+export type RequestKind = RequestMessage['type'];
+/** A request as the webview's presses build it, before it is given its id. */
+export type Request = RequestMessage extends infer M ? (M extends unknown ? Omit<M, 'requestId'> : never) : never;
+/** A press as actions.ts builds it. */
+export type ActionRequest = Extract<Request, { type: ActionName }>;
+/** A message that gets no reply. */
+export type Notice = Exclude<FromWebview, RequestMessage>;
+
+/** A message from the webview as the schema reads it (unknown keys left out), or undefined when it is not one. */
+export function parseFromWebview(m: unknown): FromWebview | undefined {
+  const r = FromWebviewSchema.safeParse(m);
+  return r.success ? r.data : undefined;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const isOptStr = (v: unknown) => v === undefined || isStr(v);
-const isVersion = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const isStrArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
-const MAX_TEXT = 10_000;
-const isText = (v: unknown): v is string => isStr(v) && v.length <= MAX_TEXT;
-
-function isAnswerPayload(v: unknown): v is AnswerPayload {
-  if (!isObj(v)) return false;
-  const known = new Set(['choiceIds', 'approved', 'text', 'note', 'via', 'theyDecide', 'answers', 'failedStep']);
-  if (Object.keys(v).some((k) => !known.has(k))) return false;
-  if (v.choiceIds !== undefined && !isStrArray(v.choiceIds)) return false;
-  if (v.approved !== undefined && typeof v.approved !== 'boolean') return false;
-  if (v.text !== undefined && !isText(v.text)) return false;
-  if (v.note !== undefined && !(isObj(v.note) && isText(v.note.text))) return false;
-  if (v.via !== undefined && v.via !== 'text') return false;
-  if (v.theyDecide !== undefined && v.theyDecide !== true) return false;
-  if (v.answers !== undefined && !(isObj(v.answers) && Object.values(v.answers).every(isText))) return false;
-  if (v.failedStep !== undefined && !(typeof v.failedStep === 'number' && Number.isInteger(v.failedStep))) return false;
-  return true;
-}
-
-function isDraft(v: unknown): v is Draft {
-  if (!isObj(v)) return false;
-  for (const [k, x] of Object.entries(v)) {
-    if (k === 'choiceIds') { if (!isStrArray(x)) return false; continue; }
-    if (k === 'answers') { if (!(isObj(x) && Object.values(x).every(isText))) return false; continue; }
-    if (!['note', 'text', 'message', 'laterDate', 'laterTime', 'delegateNote', 'delegateAssistantId', 'delegateAgentId', 'delegateMode'].includes(k)) return false;
-    if (!isText(x)) return false;
-  }
-  return true;
-}
-
-/** Validates a message from the webview; anything else is dropped by the host. */
-export function isFromWebview(m: unknown): m is FromWebview {
-  if (!isObj(m) || !isStr(m.type)) return false;
-  switch (m.type) {
-    case 'ready': case 'openInBrowser': case 'goToTerminal': case 'loadAssistants': case 'close': return true;
-    case 'answer': return isVersion(m.version) && isAnswerPayload(m.body);
-    case 'undo': case 'back': case 'takeBack': case 'gotIt': return isVersion(m.version);
-    case 'message': return isVersion(m.version) && isText(m.body) && m.body.trim().length > 0;
-    case 'later': return isVersion(m.version) && isStr(m.until) && m.until.length <= 64;
-    case 'delegate':
-      return isVersion(m.version) && isStr(m.assistantId) && isOptStr(m.agentId)
-        && (m.mode === 'freely' || m.mode === 'loop') && (m.note === undefined || isText(m.note));
-    case 'openLink': return isStr(m.url) && m.url.length <= 8192;
-    case 'draft': return isDraft(m.draft);
-    default: return false;
-  }
-}
+export const isFromWebview = (m: unknown): m is FromWebview => parseFromWebview(m) !== undefined;
 
 /** Only http(s) links leave the editor; everything else (javascript:, data:, file:, ...) is refused. */
 export function safeExternalUrl(raw: string): string | undefined {

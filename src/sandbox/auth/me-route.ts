@@ -1,9 +1,9 @@
 // GET /v1/me: the Me object of the spec for the calling sign-in, with an ETag.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Me } from '../../api/schemas';
-import type { Grant } from '../context';
-import type { AuthService } from './index';
+import type { Grant, SandboxContext } from '../context';
+import type { AuthCore } from './core';
 import { answerRefusal } from './refusal';
 
 export function meOf(grant: Grant, app: { id: string; name: string; verified: boolean }): Me {
@@ -23,7 +23,16 @@ export function meOf(grant: Grant, app: { id: string; name: string; verified: bo
   };
 }
 
-export function registerMeRoute(app: FastifyInstance, auth: AuthService): void {
+/** What /v1/me needs of the sign-in side (index.ts's AuthService has it; declared here so the two do not import each other). */
+export interface MeRouteAuth {
+  readonly ctx: Pick<SandboxContext, 'baseUrl'>;
+  readonly core: Pick<AuthCore, 'store'>;
+  meGuard?: (req: FastifyRequest, grant: Grant) => void;
+  authenticate(req: FastifyRequest, scope: 'any'): Promise<Grant>;
+  currentNonce(): string;
+}
+
+export function registerMeRoute(app: FastifyInstance, auth: MeRouteAuth): void {
   app.get('/v1/me', async (req, reply) => {
     let grant: Grant;
     try {

@@ -23,7 +23,7 @@ export async function openFromTree(w: World, cardId: string, title: string): Pro
   // A click can land while the tree redraws that row: the panel is the state to wait for.
   for (let attempt = 1; ; attempt++) {
     await driver.click(row);
-    const ready = await until('its panel', () => w.app.live!.panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
+    const ready = await until('its panel', () => w.app.panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
     if (ready) break;
     if (attempt === 4) throw new Error(`no panel for ${cardId} after ${attempt} clicks on its row`);
   }

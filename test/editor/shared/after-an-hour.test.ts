@@ -9,7 +9,7 @@ import { afterPress } from '../../../src/sync/after-press';
 import { answerSummary } from '../../../src/editor/shared/answer-summary';
 import { lookOf } from '../../../src/editor/shared/card-view';
 import { historyLine } from '../../../src/editor/shared/history-line';
-import { groupOf } from '../../../src/sync/card-model';
+import { groupOfCard } from '../../../src/sync';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 /** The checkout (this file also runs bundled under out/ in the extension host). */
@@ -60,15 +60,15 @@ describe('after an hour of use: the model takes a press result at once', () => {
     const answered = afterPress(base, 'answer', { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, Date.parse(until));
     assert.equal(answered.version, 4);
     assert.equal(answered.status, 'answered');
-    assert.equal(groupOf(answered), 'agent');
+    assert.equal(groupOfCard(answered), 'agent');
     assert.match(lookOf(answered, NOW).contextValue, /\bcard:held\b/);
     const undone = afterPress(answered, 'undo', { id: 'req_1', status: 'pending', version: 5 }, undefined);
-    assert.equal(groupOf(undone), 'pending');
+    assert.equal(groupOfCard(undone), 'pending');
     assert.doesNotMatch(lookOf(undone, NOW).contextValue, /card:held/);
     const later = afterPress(base, 'later', { id: 'req_1', status: 'snoozed', version: 4, until: '2026-11-23T08:00:00Z' }, undefined);
-    assert.equal(groupOf(later), 'snoozed');
+    assert.equal(groupOfCard(later), 'snoozed');
     const notice = afterPress({ ...base, kind: 'update' }, 'answer', { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, Date.parse(until));
-    assert.equal(groupOf(notice), 'done');
+    assert.equal(groupOfCard(notice), 'done');
   });
 });
 

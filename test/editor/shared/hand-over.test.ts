@@ -5,7 +5,7 @@ import type { Card } from '../../../src/api/schemas';
 import { hearsWords, helperChoices, markedFailedStep } from '../../../src/editor/shared/hand-over';
 import { problemMessage } from '../../../src/editor/shared/problem-messages';
 import { readProposal } from '../../../src/editor/shared/proposal';
-import { allowedBy, canHandOver, EVERYTHING, missingScopes, notAllowedNote } from '../../../src/editor/shared/scopes';
+import { allowedBy, canHandOver, EVERYTHING, missingScopes, notAllowedNote } from '../../../src/editor/shared/grant-scopes';
 
 const card = (extra: Partial<Card>): Card => ({ id: 'req_1', version: 4, status: 'pending', turn: 'you', kind: 'choice', title: 'Which database?', ...extra });
 

@@ -5,14 +5,17 @@ import type { Card } from '../../../src/api/schemas';
 import { ACTIONS, isFromWebview } from '../../../src/editor/shared/protocol';
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
+import type { RequestKind } from '../../../src/editor/shared/protocol';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const card = (over: Partial<Card> = {}): Card => ({
   id: 'req_1', kind: 'choice', title: 'Pick', status: 'pending', turn: 'you', version: 3,
   options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...over,
 } as Card);
+/** A request the webview sent (id 'q') and the host's reply to it: replies are matched by id. */
+const asked = (what: RequestKind, reply: PanelEvent): PanelEvent[] => [{ type: 'requested', requestId: 'q', what }, reply];
 const shown = (c: Card, ...e: PanelEvent[]): PanelState => [
-  { type: 'card', card: c, shownVersion: c.version, timeZone: 'Europe/Berlin', canAct: true, nowMs: NOW } as PanelEvent, ...e,
+  { type: 'card', card: c, shownVersion: c.version, timeZone: 'Europe/Berlin', canAct: true, hostNowMs: NOW } as PanelEvent, ...e,
 ].reduce((s, x) => reduce(s, x, NOW), initialState('req_1', undefined, 'UTC'));
 const posted = (r: act.PressResult) => (r && 'post' in r ? r.post : undefined);
 
@@ -22,7 +25,7 @@ describe('card panel actions (webview, plain Node)', () => {
     const s = shown(card(), { type: 'pick', optionId: 'b', multi: false }, { type: 'edit', field: 'message', value: 'hi' });
     for (const r of [act.answerFromForm(s), act.later(s, '1h'), act.message(s), act.back(s), act.takeBack(s)]) {
       const m = posted(r);
-      assert.ok(m && isFromWebview(m), JSON.stringify(r));
+      assert.ok(m && isFromWebview({ ...m, requestId: 'r1' }), JSON.stringify(r));
       assert.ok((ACTIONS as readonly string[]).includes(m.type));
     }
   });
@@ -34,10 +37,10 @@ describe('card panel actions (webview, plain Node)', () => {
 
   it('nothing is sent before the form can answer, while busy, or when presses are off', () => {
     assert.equal(act.answerFromForm(shown(card())), undefined);
-    const busy = shown(card(), { type: 'pick', optionId: 'a', multi: false }, { type: 'busy', action: 'answer' });
+    const busy = shown(card(), { type: 'pick', optionId: 'a', multi: false }, ...asked('answer', { type: 'busy', requestId: 'q' }));
     assert.equal(act.answerFromForm(busy), undefined);
     assert.equal(act.undo(busy), undefined);
-    const off = reduce(shown(card()), { type: 'card', card: card(), shownVersion: 3, timeZone: 'UTC', canAct: false, nowMs: NOW }, NOW);
+    const off = reduce(shown(card()), { type: 'card', card: card(), shownVersion: 3, timeZone: 'UTC', canAct: false, hostNowMs: NOW }, NOW);
     assert.equal(act.answer(off, { approved: true }), undefined);
     assert.equal(act.later(off, '1h'), undefined);
   });
@@ -66,7 +69,7 @@ describe('card panel actions (webview, plain Node)', () => {
   it('Undo only during a hold, naming the answered version', () => {
     const s = shown(card());
     assert.equal(act.undo(s), undefined);
-    const held = reduce(s, { type: 'done', action: 'answer', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), nowMs: NOW }, NOW);
+    const held = asked('answer', { type: 'done', requestId: 'q', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), hostNowMs: NOW }).reduce((x, e) => reduce(x, e, NOW), s);
     assert.deepEqual(posted(act.undo(held)), { type: 'undo', version: 4 });
   });
 
@@ -83,12 +86,12 @@ describe('card panel actions (webview, plain Node)', () => {
   });
 
   it('Hand over names the helper shown as picked (the first by default), the agent, mode and note', () => {
-    const list = { type: 'assistants', assistants: [
+    const list = asked('loadAssistants', { type: 'assistants', requestId: 'q', assistants: [
       { id: 'as_1', name: 'Codex', appName: 'codex', agents: [{ id: 'ag_1', name: 'h', state: 'idle' }] },
       { id: 'as_2', name: 'Gemini', appName: 'gemini', agents: [] },
-    ] } as PanelEvent;
-    assert.deepEqual(posted(act.delegate(shown(card(), list))), { type: 'delegate', version: 3, assistantId: 'as_1', mode: 'freely' });
-    const s = shown(card(), list, { type: 'pickAgent', agentId: 'ag_1' }, { type: 'pickMode', mode: 'loop' }, { type: 'edit', field: 'delegateNote', value: ' check ' });
+    ] });
+    assert.deepEqual(posted(act.delegate(shown(card(), ...list))), { type: 'delegate', version: 3, assistantId: 'as_1', mode: 'freely' });
+    const s = shown(card(), ...list, { type: 'pickAgent', agentId: 'ag_1' }, { type: 'pickMode', mode: 'loop' }, { type: 'edit', field: 'delegateNote', value: ' check ' });
     assert.deepEqual(posted(act.delegate(s)), { type: 'delegate', version: 3, assistantId: 'as_1', agentId: 'ag_1', mode: 'loop', note: 'check' });
     assert.equal(act.pickedAgent(reduce(s, { type: 'pickHelper', assistantId: 'as_2' }, NOW)), '');
     assert.equal(act.delegate(shown(card())), undefined, 'no list, no hand-over');

@@ -3,17 +3,20 @@
 // sent (the card's mark until then); what the sign-in may not do posts nothing.
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../../src/api/schemas';
-import { allowedBy } from '../../../src/editor/shared/scopes';
+import { allowedBy } from '../../../src/editor/shared/grant-scopes';
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
+import type { RequestKind } from '../../../src/editor/shared/protocol';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const card = (over: Partial<Card> = {}): Card => ({
   id: 'req_1', kind: 'choice', title: 'Pick', status: 'pending', turn: 'you', version: 7,
   options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...over,
 } as Card);
+/** A request the webview sent (id 'q') and the host's reply to it: replies are matched by id. */
+const asked = (what: RequestKind, reply: PanelEvent): PanelEvent[] => [{ type: 'requested', requestId: 'q', what }, reply];
 const shown = (c: Card, extra: Partial<Extract<PanelEvent, { type: 'card' }>> = {}, ...e: PanelEvent[]): PanelState => [
-  { type: 'card', card: c, shownVersion: c.version, timeZone: 'UTC', canAct: true, nowMs: NOW, ...extra } as PanelEvent, ...e,
+  { type: 'card', card: c, shownVersion: c.version, timeZone: 'UTC', canAct: true, hostNowMs: NOW, ...extra } as PanelEvent, ...e,
 ].reduce((s, x) => reduce(s, x, NOW), initialState('req_1', undefined, 'UTC'));
 const posted = (r: act.PressResult) => (r && 'post' in r ? r.post : undefined);
 
@@ -23,7 +26,7 @@ describe('card panel: proposals, failed steps, scopes (webview, plain Node)', ()
     assert.deepEqual(posted(act.acceptProposal(s)), { type: 'answer', version: 7, body: { choiceIds: ['b'] } });
     assert.equal(act.acceptProposal(shown(card({ proposal: { choiceIds: ['zz'] } }))), undefined, 'a proposal that does not fit is not sent');
     assert.equal(act.acceptProposal(shown(card())), undefined, 'no proposal');
-    assert.equal(act.acceptProposal(shown(card({ proposal: { choiceIds: ['b'] } }), {}, { type: 'busy', action: 'answer' })), undefined);
+    assert.equal(act.acceptProposal(shown(card({ proposal: { choiceIds: ['b'] } }), {}, ...asked('answer', { type: 'busy', requestId: 'q' }))), undefined);
   });
 
   it('a failure card sends the step the person picked, else the one the card marks', () => {
@@ -31,7 +34,7 @@ describe('card panel: proposals, failed steps, scopes (webview, plain Node)', ()
     assert.equal((posted(act.answerFromForm(shown(c))) as { body: { failedStep?: number } }).body.failedStep, 1);
     const picked = shown(c, {}, { type: 'pickStep', index: 0 });
     assert.equal((posted(act.answerFromForm(picked)) as { body: { failedStep?: number } }).body.failedStep, 0);
-    const fewer = reduce(shown(c, {}, { type: 'pickStep', index: 2 }), { type: 'card', card: { ...c, version: 8, steps: [{ title: 'a', state: 'failed' }] }, shownVersion: 8, timeZone: 'UTC', canAct: true, nowMs: NOW }, NOW);
+    const fewer = reduce(shown(c, {}, { type: 'pickStep', index: 2 }), { type: 'card', card: { ...c, version: 8, steps: [{ title: 'a', state: 'failed' }] }, shownVersion: 8, timeZone: 'UTC', canAct: true, hostNowMs: NOW }, NOW);
     assert.equal(fewer.failedStep, undefined, 'a step the new version no longer lists falls back to the mark');
   });
 

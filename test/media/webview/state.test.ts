@@ -1,7 +1,7 @@
 // The card panel's state in plain Node: the host's messages and the person's input, through the reducer.
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../../src/api/schemas';
-import type { ToWebview } from '../../../src/editor/shared/protocol';
+import type { RequestKind, ToWebview } from '../../../src/editor/shared/protocol';
 import { announcement, canAnswer, disabled, holdLeft, initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
@@ -10,9 +10,11 @@ const card = (over: Partial<Card> = {}): Card => ({
   options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...over,
 } as Card);
 const cardMsg = (c: Card, over: Partial<Extract<ToWebview, { type: 'card' }>> = {}): PanelEvent =>
-  ({ type: 'card', card: c, shownVersion: c.version, timeZone: 'UTC', canAct: true, nowMs: NOW, ...over });
+  ({ type: 'card', card: c, shownVersion: c.version, timeZone: 'UTC', canAct: true, hostNowMs: NOW, ...over });
 const run = (s: PanelState, ...events: PanelEvent[]) => events.reduce((x, e) => reduce(x, e, NOW), s);
 const fresh = () => initialState('req_1', undefined, 'UTC');
+/** A request the webview sent (id 'q') and the host's reply to it: replies are matched by id. */
+const asked = (what: RequestKind, reply: PanelEvent): PanelEvent[] => [{ type: 'requested', requestId: 'q', what }, reply];
 
 describe('card panel state (webview, plain Node)', () => {
   it('keeps a saved draft only for its own card', () => {
@@ -42,15 +44,15 @@ describe('card panel state (webview, plain Node)', () => {
   it('does not change the state it was given', () => {
     const s = run(fresh(), cardMsg(card()));
     const frozen = JSON.stringify(s);
-    run(s, { type: 'pick', optionId: 'a', multi: false }, { type: 'busy', action: 'answer' });
+    run(s, { type: 'pick', optionId: 'a', multi: false }, ...asked('answer', { type: 'busy', requestId: 'q' }));
     assert.equal(JSON.stringify(s), frozen);
   });
 
   it('busy turns presses off; done says the result, clears an answer\'s draft and starts the hold', () => {
-    let s = run(fresh(), cardMsg(card()), { type: 'pick', optionId: 'a', multi: false }, { type: 'busy', action: 'answer' });
+    let s = run(fresh(), cardMsg(card()), { type: 'pick', optionId: 'a', multi: false }, ...asked('answer', { type: 'busy', requestId: 'q' }));
     assert.equal(disabled(s), true);
     assert.equal(announcement(s), 'Sending…');
-    s = run(s, { type: 'done', action: 'answer', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), nowMs: NOW, answered: 'You chose: A.' });
+    s = run(s, ...asked('answer', { type: 'done', requestId: 'q', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), hostNowMs: NOW, answered: 'You chose: A.' }));
     assert.equal(disabled(s), false);
     assert.deepEqual(s.draft, {});
     assert.equal(s.shownVersion, 4, 'Undo names the answered version');
@@ -59,7 +61,7 @@ describe('card panel state (webview, plain Node)', () => {
   });
 
   it('the hold running out says who has it now: the assistant, the helper, or (a notice) nobody', () => {
-    const held = (c: Card) => run(fresh(), cardMsg(c), { type: 'done', action: 'answer', message: 'x', version: 4, undoUntil: new Date(NOW + 1_000).toISOString(), nowMs: NOW }, { type: 'holdOver' });
+    const held = (c: Card) => run(fresh(), cardMsg(c), ...asked('answer', { type: 'done', requestId: 'q', message: 'x', version: 4, undoUntil: new Date(NOW + 1_000).toISOString(), hostNowMs: NOW }), { type: 'holdOver' });
     assert.match(held(card()).notice!, /assistant has heard/);
     assert.match(held(card({ kind: 'update' })).notice!, /closed/);
     assert.doesNotMatch(held(card({ kind: 'update' })).notice!, /assistant/);
@@ -68,7 +70,7 @@ describe('card panel state (webview, plain Node)', () => {
   });
 
   it('the hold ran out and the host\'s new read came before the panel\'s tick: still told the assistant has heard', () => {
-    const answered = run(fresh(), cardMsg(card()), { type: 'done', action: 'answer', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), nowMs: NOW });
+    const answered = run(fresh(), cardMsg(card()), ...asked('answer', { type: 'done', requestId: 'q', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), hostNowMs: NOW }));
     // Past the hold: the host reads the card again and sends it without undoUntil.
     const later = reduce(answered, cardMsg(card({ version: 5, status: 'answered', turn: 'agent' })), NOW + 5_300);
     assert.equal(later.undoUntil, undefined);
@@ -79,10 +81,10 @@ describe('card panel state (webview, plain Node)', () => {
   });
 
   it('undone (a new version asking again) drops what was answered', () => {
-    let s = run(fresh(), cardMsg(card()), { type: 'done', action: 'answer', message: 'Answered.', version: 4, nowMs: NOW, answered: 'You chose: A.' });
+    let s = run(fresh(), cardMsg(card()), ...asked('answer', { type: 'done', requestId: 'q', message: 'Answered.', version: 4, hostNowMs: NOW, answered: 'You chose: A.' }));
     s = run(s, cardMsg(card({ version: 4, status: 'answered', turn: 'agent' })));
     assert.equal(s.answered, 'You chose: A.');
-    s = run(s, { type: 'done', action: 'undo', message: 'Undone: the card waits on you again.', version: 5, nowMs: NOW }, cardMsg(card({ version: 6 })));
+    s = run(s, ...asked('undo', { type: 'done', requestId: 'q', message: 'Undone: the card waits on you again.', version: 5, hostNowMs: NOW }), cardMsg(card({ version: 6 })));
     assert.equal(s.answered, undefined);
   });
 
@@ -91,9 +93,9 @@ describe('card panel state (webview, plain Node)', () => {
     assert.equal(announcement(s), '', 'showing a card announces nothing (the person reads it)');
     s = run(s, { type: 'pick', optionId: 'a', multi: false });
     assert.equal(announcement(s), '', 'a pick announces nothing');
-    s = run(s, { type: 'problem', action: 'answer', problem: { code: 'offline', message: 'Offline.', next: 'Try again.' } });
+    s = run(s, ...asked('answer', { type: 'problem', requestId: 'q', problem: { code: 'offline', message: 'Offline.', next: 'Try again.' } }));
     assert.equal(announcement(s), 'Offline. Try again.');
-    s = run(s, { type: 'problem', action: 'answer', problem: { code: 'version_conflict', message: 'Changed.', next: 'Read it.' } },
+    s = run(s, ...asked('answer', { type: 'problem', requestId: 'q', problem: { code: 'version_conflict', message: 'Changed.', next: 'Read it.' } }),
       cardMsg(card({ version: 7 }), { changedSinceAnswer: true }));
     assert.match(announcement(s), /changed after you saw it \(now version 7\)/);
     s = run(s, { type: 'gone', message: 'This card is gone.' });
@@ -105,7 +107,7 @@ describe('card panel state (webview, plain Node)', () => {
     assert.equal(s.changedSinceAnswer, true);
     assert.equal(run(s, cardMsg(card({ version: 4 }))).changedSinceAnswer, true, 'the same version read again');
     assert.equal(run(s, cardMsg(card({ version: 5 }))).changedSinceAnswer, false);
-    s = run(s, { type: 'done', action: 'answer', message: 'Answered.', version: 5, nowMs: NOW });
+    s = run(s, ...asked('answer', { type: 'done', requestId: 'q', message: 'Answered.', version: 5, hostNowMs: NOW }));
     assert.equal(s.changedSinceAnswer, false);
   });
 
@@ -123,15 +125,31 @@ describe('card panel state (webview, plain Node)', () => {
   });
 
   it('the host clock offset counts the hold on the service clock', () => {
-    const s = run(fresh(), cardMsg(card(), { nowMs: NOW + 60_000, undoUntil: new Date(NOW + 63_000).toISOString() }));
+    const s = run(fresh(), cardMsg(card(), { hostNowMs: NOW + 60_000, undoUntil: new Date(NOW + 63_000).toISOString() }));
     assert.equal(holdLeft(s, NOW), 3);
+  });
+
+  it('a reply is matched by its request id: one nobody asked for changes nothing', () => {
+    const s = run(fresh(), cardMsg(card()), { type: 'pick', optionId: 'a', multi: false });
+    assert.equal(run(s, { type: 'busy', requestId: 'q' }).busy, undefined, 'busy for a request never sent');
+    assert.deepEqual(run(s, { type: 'done', requestId: 'q', message: 'Answered.', version: 4, hostNowMs: NOW }), s, 'done for a request never sent');
+    assert.deepEqual(run(s, { type: 'assistants', requestId: 'q', assistants: [] }), s);
+    // The reply names what was asked: an answer's done clears the draft, whatever else is pending.
+    const two = run(s, { type: 'requested', requestId: 'a1', what: 'loadAssistants' }, { type: 'requested', requestId: 'a2', what: 'answer' });
+    const done = run(two, { type: 'done', requestId: 'a2', message: 'Answered.', version: 4, hostNowMs: NOW });
+    assert.deepEqual(done.draft, {});
+    assert.deepEqual(done.pending, { a1: 'loadAssistants' });
+    assert.equal(run(done, { type: 'done', requestId: 'a1', message: 'x', version: 5, hostNowMs: NOW }).shownVersion, 4, 'the helpers\' request is not a press');
+    const listed = run(done, { type: 'assistants', requestId: 'a1', assistants: [] });
+    assert.deepEqual(listed.assistants, []);
+    assert.deepEqual(listed.pending, {});
   });
 
   it('the hand-over picks live in the draft; a new helper resets the agent', () => {
     const s = run(fresh(), cardMsg(card()), { type: 'pickHelper', assistantId: 'as_1' }, { type: 'pickAgent', agentId: 'ag_1' }, { type: 'pickMode', mode: 'loop' });
     assert.deepEqual(s.draft, { delegateAssistantId: 'as_1', delegateAgentId: 'ag_1', delegateMode: 'loop' });
     assert.equal(run(s, { type: 'pickHelper', assistantId: 'as_2' }).draft.delegateAgentId, '');
-    const done = run({ ...s, showHandOver: true }, { type: 'done', action: 'delegate', message: 'Handed over.', version: 4, nowMs: NOW });
+    const done = run({ ...s, showHandOver: true }, ...asked('delegate', { type: 'done', requestId: 'q', message: 'Handed over.', version: 4, hostNowMs: NOW }));
     assert.equal(done.showHandOver, false);
   });
 });
