@@ -8,6 +8,7 @@ import type { Faults } from './faults';
 import { iso, newId } from './ids';
 import type { Cards, NewCardInput } from './lifecycle';
 import type { Notices } from './notices';
+import type { Received } from './received';
 import type { SandboxState, WebhookRec } from './state';
 import { isObject, PATTERNS } from './validate';
 import { appName, wholeCard, type MachineNames } from './wire';
@@ -18,6 +19,7 @@ export interface ControlDeps {
   cards: Cards;
   notices: Notices;
   faults: Faults;
+  received: Received;
   clock: Clock;
   machines: MachineNames;
   reset(): Promise<void>;
@@ -241,6 +243,8 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     d.faults.reset();
     return { faults: [] };
   });
+
+  app.get('/_sandbox/received', async () => ({ received: d.received.all().map((r) => ({ ...r, at: iso(r.at) })) }));
 
   app.get('/_sandbox/presence', async () => {
     const now = d.clock.now();

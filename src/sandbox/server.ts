@@ -11,6 +11,7 @@ import type { Clock, SandboxContext } from './context';
 import { registerCardPage } from './card-page';
 import { registerControl } from './control';
 import { Faults, codeForStatus, omitted, type Fault } from './faults';
+import { Received } from './received';
 import { ChangeFeed } from './feed';
 import { IdempotencyStore } from './idempotency';
 import { Cards } from './lifecycle';
@@ -138,6 +139,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   const timeline = new Timeline(clock);
   const feed = new ChangeFeed(state);
   const faults = new Faults();
+  const received = new Received();
   const limits = new RateLimits(() => clock.now());
   const idem = new IdempotencyStore(() => clock.now());
   let linkBase = publicUrl ?? 'http://127.0.0.1';
@@ -202,6 +204,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
 
   app.addHook('onRequest', async (req, reply) => {
     linkBase = ctx.baseUrl(req);
+    received.note(req, clock.now());
     const fault = faults.take(req);
     if (fault) {
       faultOf.set(req, fault);
@@ -299,6 +302,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
       limits.reset();
       idem.reset();
       faults.reset();
+      received.reset();
       personSessions.reset();
       feed.wakeAll();
       if (sandbox.afterReset) await sandbox.afterReset();
@@ -310,6 +314,6 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
       timeline.stop();
     },
   };
-  registerControl(app, { ctx, state, cards, notices, faults, clock, machines, reset: () => sandbox.reset() });
+  registerControl(app, { ctx, state, cards, notices, faults, received, clock, machines, reset: () => sandbox.reset() });
   return sandbox;
 }

@@ -227,10 +227,24 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     presence.onWindowState({ focused: true, active: false });
     await until('away when inactive', async () => !(await read()).here);
 
-    // The setting turns it off: focus and activity no longer make the person here.
-    await vscode.workspace.getConfiguration('assistantCards').update('presence', false, vscode.ConfigurationTarget.Global);
-    presence.onWindowState({ focused: true, active: true });
-    assert.equal(presence.isHere(), false);
+    // The setting turns it off: focus and activity no longer send here:true. Turned on again, the
+    // same state sends it at once: that ping is the mark after which a ping of the off spell would
+    // have been recorded too, so the sandbox shows exactly one here:true since the setting went off.
+    const beforeOff = (await read()).lastPings.length;
+    const cfg = () => vscode.workspace.getConfiguration('assistantCards');
+    try {
+      await cfg().update('presence', false, vscode.ConfigurationTarget.Global);
+      presence.onWindowState({ focused: true, active: true });
+      assert.equal(presence.isHere(), false);
+    } finally {
+      await cfg().update('presence', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const since = await until('here:true once the setting is on again', async () => {
+      presence.onWindowState({ focused: true, active: true });
+      const p = await read();
+      return p.lastPings.length > beforeOff && p.here ? p.lastPings.slice(beforeOff) : undefined;
+    });
+    assert.deepEqual(since.map((p) => p.here), [true], 'no here:true was sent while presence was off');
   });
 
   it('a terminal closed removes its match', async () => {

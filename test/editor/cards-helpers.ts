@@ -102,8 +102,8 @@ export async function sandboxCard(w: World, id: string): Promise<{ status: strin
   return w.sb.control('GET', `/_sandbox/cards/${id}`);
 }
 
-export async function heard(w: World, id: string): Promise<{ type: string; body: Record<string, unknown> }[]> {
-  return (await w.sb.control<{ heard: { type: string; body: Record<string, unknown> }[] }>('GET', `/_sandbox/cards/${id}/heard`)).heard;
+export async function heard(w: World, id: string): Promise<{ type: string; at: string; body: Record<string, unknown> }[]> {
+  return (await w.sb.control<{ heard: { type: string; at: string; body: Record<string, unknown> }[] }>('GET', `/_sandbox/cards/${id}/heard`)).heard;
 }
 
 /** The person is at this window: it has focus, as the workbench tells extensions (vscode.window.state). */

@@ -275,7 +275,14 @@ describe('cards (extension host, sandbox)', function () {
     // The feed stalls, so the tree keeps showing the version the person saw; the service moves on.
     await w.sb.control('POST', '/_sandbox/faults', { path: '/v1/changes', status: 503, times: 1000 });
     try {
-      await sleep(26_000); // the held long-poll ends; every later feed read fails
+      // End a long-poll held from before the fault with a card of its own (if none is held, it
+      // just waits), then wait for a feed read the fault refused: the core reads the feed one
+      // read at a time, so from then on it reads nothing new.
+      await newCard(w, { kind: 'text', title: 'Ends the held long-poll' });
+      await until('a feed read refused', async () => {
+        const { faults } = await w.sb.control<{ faults: { path: string; times: number }[] }>('GET', '/_sandbox/faults');
+        return faults.some((f) => f.path === '/v1/changes' && f.times < 1000) || undefined;
+      }, 60_000);
       await send({ title: 'Build broke', severity: 'error', dedupeKey: 'b1', text: 'and again, worse' });
       assert.ok((await sandboxCard(w, notice.cardId)).version > seen.version, 'the service holds a newer version');
       assert.equal(core().cards.get(notice.cardId)?.version, seen.version, 'the tree still shows the old one');
@@ -344,7 +351,7 @@ describe('cards (extension host, sandbox)', function () {
     p2.dispose();
   });
 
-  it('filters by assistant, app, agent, thread and computer (through the service), and loads Done only when that group is expanded', async () => {
+  it('filters by assistant, app, agent, thread and computer (through the service), and reads Done from the service only once that group is expanded', async () => {
     const all = tree().visible('pending').length;
     assert.ok(all > 0);
     await tree().setFilter({ apps: ['cursor'] });
@@ -371,9 +378,13 @@ describe('cards (extension host, sandbox)', function () {
     assert.equal(tree().visible('pending').length, 0, 'no card of another computer');
     await tree().setFilter({});
     assert.equal(tree().visible('pending').length, all + 1);
-    // Done: nothing read until the group is expanded (getChildren on it), then newest first.
+    // Done: the service got no read of it until the group is expanded (getChildren on it), then one.
+    const doneReads = async () => (await w.sb.control<{ received: { method: string; url: string }[] }>('GET', '/_sandbox/received'))
+      .received.filter((r) => r.method === 'GET' && /^\/v1\/cards\?(.*&)?status=done(&|$)/.test(r.url));
+    assert.deepEqual(await doneReads(), [], 'no Done list read before the group is expanded');
     const doneGroup = (tree().getChildren() as Node[]).find((g) => g.kind === 'group' && g.group === 'done')!;
     tree().getChildren(doneGroup);
+    await until('a Done list read at the service', async () => (await doneReads()).length > 0 || undefined);
     await until('done cards loaded', () => tree().visible('done').length > 0);
   });
 

@@ -1,5 +1,5 @@
 // The control surface of DESIGN (the sandbox core's part): assistants, agents, sessions, cards,
-// heard, pickup/withdraw/helper-answer, webhooks, clock, presence readout, reset.
+// heard, pickup/withdraw/helper-answer, webhooks, clock, presence readout, received requests, reset.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { call, signIn, startSandbox } from './helpers';
@@ -97,6 +97,17 @@ describe('sandbox control surface', () => {
     assert.deepEqual((await w.ctl('GET', '/_sandbox/faults')).json.faults, []);
     assert.equal((await w.ctl('GET', '/_sandbox/presence')).json.here, false);
     assert.equal((await w.me.request('GET', '/v1/cards')).status, 401, 'sign-ins are gone');
+  });
+
+  it('GET /_sandbox/received lists the service requests received (query kept), not the control surface, emptied by reset', async () => {
+    await w.me.request('GET', '/v1/cards?status=done');
+    await w.ctl('GET', '/_sandbox/faults');
+    const got = (await w.ctl('GET', '/_sandbox/received')).json.received as { method: string; url: string; at: string }[];
+    assert.ok(got.some((r) => r.method === 'GET' && r.url === '/v1/cards?status=done'), JSON.stringify(got));
+    assert.ok(got.every((r) => !r.url.startsWith('/_sandbox')), 'the control surface is not listed');
+    assert.equal(Date.parse(got[got.length - 1]!.at), w.sb.clock.now());
+    await w.ctl('POST', '/_sandbox/reset');
+    assert.deepEqual((await w.ctl('GET', '/_sandbox/received')).json.received, []);
   });
 
   it('webhooks: made with an address shown, refused without a name or a prj_ area, 404 for an unknown one', async () => {

@@ -14,6 +14,12 @@ describe('sandbox change feed', () => {
   });
 
   const feed = (q: string) => w.me.request('GET', `/v1/changes${q}`);
+  const waiters = () => (w.sb.sandbox.feed as unknown as { waiters: Set<unknown> }).waiters.size;
+  /** Until the sandbox holds `n` waits: a long-poll sent is not yet one it listens for. */
+  async function held(n = 1): Promise<void> {
+    for (let i = 0; i < 1000 && waiters() !== n; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(waiters(), n, 'waits held by the sandbox');
+  }
 
   it('starts from now without `after`, then lists changes in commit order with ids and types only', async () => {
     const old = await w.card();
@@ -59,7 +65,7 @@ describe('sandbox change feed', () => {
   it('wait holds the request until the first change', async () => {
     const start = (await feed('')).json.cursor;
     const pending = feed(`?after=${start}&wait=25`);
-    await new Promise((r) => setTimeout(r, 100));
+    await held();
     const c = await w.card();
     const r = await pending;
     assert.equal(r.status, 200);
@@ -71,7 +77,7 @@ describe('sandbox change feed', () => {
     const start = (await feed('')).json.cursor;
     const t0 = Date.now();
     const pending = feed(`?after=${start}&wait=25`);
-    await new Promise((r) => setTimeout(r, 100));
+    await held();
     const posted = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Deploy failed' }) });
     assert.ok(posted.ok, String(posted.status));
     const { cardId } = await posted.json() as { cardId: string };
@@ -84,7 +90,7 @@ describe('sandbox change feed', () => {
   it('wait ends empty after its seconds on the sandbox clock', async () => {
     const start = (await feed('')).json.cursor;
     const pending = feed(`?after=${start}&wait=10`);
-    await new Promise((r) => setTimeout(r, 100));
+    await held();
     await w.advance(10_000);
     const r = await pending;
     assert.deepEqual(r.json.changes, []);
@@ -97,9 +103,10 @@ describe('sandbox change feed', () => {
     const farAgent = (await w.ctl('POST', '/_sandbox/agents', { assistantId: farAssistant.id, name: 'main' })).json;
     const start = (await feed('')).json.cursor;
     const pending = feed(`?after=${start}&wait=25`);
-    await new Promise((r) => setTimeout(r, 50));
+    await held();
     await w.card({ agentId: farAgent.id });
-    await new Promise((r) => setTimeout(r, 50));
+    // A change wakes the waits before the control surface answers: had it ended this one, it would be gone.
+    assert.equal(waiters(), 1, 'a change out of reach does not end the wait');
     const near = await w.card();
     const r = await pending;
     assert.deepEqual(r.json.changes.map((x: { cardId: string }) => x.cardId), [near.id]);
@@ -118,19 +125,16 @@ describe('sandbox change feed', () => {
     const pending = fetch(`${w.url}/v1/changes?after=${start}&wait=25`, {
       headers: { authorization: `DPoP ${w.me.accessToken}`, dpop: proof }, signal: ac.signal,
     }).catch(() => 'aborted');
-    const waiters = () => (w.sb.sandbox.feed as unknown as { waiters: Set<unknown> }).waiters.size;
-    for (let i = 0; i < 50 && waiters() === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(waiters(), 1);
+    await held(1);
     ac.abort();
     assert.equal(await pending, 'aborted');
-    for (let i = 0; i < 50 && waiters() > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(waiters(), 0);
+    await held(0);
   });
 
   it('a sandbox closing ends the waits', async () => {
     const start = (await feed('')).json.cursor;
     const pending = feed(`?after=${start}&wait=25`).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    await held();
     await w.close();
     const r = await pending;
     assert.ok(r !== undefined);

@@ -1,9 +1,37 @@
 // Several windows, one sign-in: only the feed owner long-polls; the others read the feed slowly;
 // a hand-over of ownership loses no change.
 import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { createTransport } from '../../src/api/http';
+import type { HttpTransport } from '../../src/api/http';
+import type { Timers } from '../../src/api/runtime';
 import { MemorySecretStore } from '../../src/auth/secret-store';
+import { FEED_LEASE_RENEW_MS, FeedLease } from '../../src/sync/feed-lease';
 import { eventually, makeTestWorld, settle, signInCore } from './harness';
 import type { TestWorld } from './harness';
+
+/**
+ * A window whose process dies: after `crash()` its timers never fire and no answer reaches it
+ * (nothing renews or releases the lease; dispose is never called by the test).
+ */
+function crashable(timers: Timers): { timers: Timers; transport: HttpTransport; crash(): void } {
+  let dead = false;
+  const inner = createTransport();
+  const gone = () => new Error('the window\'s process is gone');
+  return {
+    timers: { setTimeout: (fn, ms) => timers.setTimeout(() => { if (!dead) fn(); }, ms) },
+    transport: {
+      async send(req) {
+        if (dead) throw gone();
+        const res = await inner.send(req);
+        if (dead) throw gone();
+        return res;
+      },
+      close: () => inner.close(),
+    },
+    crash: () => { dead = true; },
+  };
+}
 
 describe('sync: two windows sharing one sign-in', function () {
   // Two cores, lease files and loopback HTTP: slow when the machine is busy, never timed.
@@ -69,14 +97,41 @@ describe('sync: two windows sharing one sign-in', function () {
     assert.deepEqual(a.cards.list('pending').map((c) => c.id), b.cards.list('pending').map((c) => c.id));
   });
 
-  it('when the owner window closes, another takes the feed once the lease runs out', async () => {
+  it('when the owner window closes, it releases the lease and another takes the feed at its next check', async () => {
     const { a, b } = await twoWindows({ focusA: true });
     await w.timers.advance(1000);
     assert.equal(b.feed.isOwner(), false);
     await a.dispose(); // releases the lease
-    await w.timers.advance(16_000);
+    // One renewal period, well inside the 45 s the lease would still run: only the release explains it.
+    await w.timers.advance(FEED_LEASE_RENEW_MS + 1000);
     await eventually(() => b.feed.isOwner());
     await eventually(() => b.transport.longPolls === 1);
+  });
+
+  it('when the owner window crashes (never renews, never releases), another takes the feed once the lease runs out', async () => {
+    const store = new MemorySecretStore();
+    const dying = crashable(w.timers);
+    const a = w.core({ store, timers: dying.timers, transport: dying.transport });
+    const b = w.core({ store });
+    a.feed.setFocused(true);
+    await signInCore(w, a);
+    await b.start();
+    await w.timers.advance(1000);
+    await eventually(() => a.feed.isOwner());
+    assert.equal(b.feed.isOwner(), false);
+    const lease = new FeedLease(path.join(w.dir, 'locks'), 'probe', w.timers.clock);
+    dying.crash();
+    const held = await lease.read();
+    assert.ok(held, 'A holds the lease when it dies');
+    // Up to the last moment of A's lease, B's checks find it taken, and nobody released it.
+    await w.timers.advance(held.until - w.timers.clock.now() - 1);
+    assert.deepEqual(await lease.read(), held, 'the lease file is as A left it');
+    assert.equal(b.feed.isOwner(), false, 'B waits while the lease runs');
+    // Past it, B's next check takes the feed and B long-polls.
+    await w.timers.advance(FEED_LEASE_RENEW_MS + 1000);
+    await eventually(() => b.feed.isOwner());
+    await eventually(() => b.transport.longPolls === 1);
+    assert.notEqual((await lease.read())?.holder, held.holder);
   });
 
   it('signing out in one window signs the other out too (shared store)', async () => {

@@ -1,0 +1,27 @@
+// The service requests the sandbox received (method and address with its query), newest last,
+// for tests that must know a request was or was not made: GET /_sandbox/received. Bounded, so a
+// long demo run keeps its memory.
+import type { FastifyRequest } from 'fastify';
+import { FAULTABLE } from './faults';
+
+export interface ReceivedRec { method: string; url: string; at: number }
+
+export class Received {
+  private list: ReceivedRec[] = [];
+  constructor(private readonly max = 1000) {}
+
+  note(req: FastifyRequest, at: number): void {
+    const path = req.url.split('?')[0] ?? req.url;
+    if (!FAULTABLE.some((p) => path.startsWith(p))) return; // service addresses only, never the control surface
+    this.list.push({ method: req.method, url: req.url, at });
+    if (this.list.length > this.max) this.list.splice(0, this.list.length - this.max);
+  }
+
+  all(): readonly ReceivedRec[] {
+    return this.list;
+  }
+
+  reset(): void {
+    this.list = [];
+  }
+}
