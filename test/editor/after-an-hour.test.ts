@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Group } from '../../src/sync/contract';
-import { newCard, unwire, until, wire, type World } from './cards-helpers';
+import { newCard, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
@@ -24,6 +24,8 @@ describe('after an hour of use (Playwright)', function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
   });
+  // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
+  beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^sign-in: one notification/); });
   after(async () => {
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -62,6 +62,19 @@ export async function wire(args: string[] = []): Promise<World> {
   return { sb, app, machineId: machine.id, assistantId: asst.id, agentId: agent.id };
 }
 
+/**
+ * Each test sets up what it needs, so any one runs alone (`--grep`): a test of signing in starts
+ * signed out, every other test starts signed in, whatever ran before it in its file.
+ */
+export async function signInStateFor(w: World, title: string | undefined, signInTest: RegExp): Promise<void> {
+  const kind = w.app.live?.core.state.kind;
+  if (signInTest.test(title ?? '')) {
+    if (kind === 'online' || kind === 'offline') await w.app.signOut();
+  } else if (kind !== 'online') {
+    await signInApproved(w);
+  }
+}
+
 /** Signs in through the device flow, allowing the code on the sandbox's control surface. */
 export async function signInApproved(w: World): Promise<void> {
   const pending = vscode.commands.executeCommand('assistantCards.signIn');

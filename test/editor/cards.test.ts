@@ -7,7 +7,7 @@ import type { CardPanel, PanelReply } from '../../src/editor/card-panel';
 import type { Node } from '../../src/editor/cards-tree';
 import type { Request } from '../../src/editor/shared/protocol';
 import { driver, driverAvailable } from './helpers/driver';
-import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 
 describe('cards (extension host, sandbox)', function () {
   this.timeout(120_000);
@@ -18,6 +18,8 @@ describe('cards (extension host, sandbox)', function () {
     // sandbox's per-minute limits and push DPoP proofs out of its iat window.
     w = await wire();
   });
+  // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
+  beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^starts signed out/); });
   after(async () => {
     await unwire(w);
   });

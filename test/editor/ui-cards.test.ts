@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { heard, newCard, sandboxCard, unwire, until, wire, type World } from './cards-helpers';
+import { heard, newCard, sandboxCard, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
 
@@ -22,6 +22,8 @@ describe('cards in the workbench (Playwright)', function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
   });
+  // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
+  beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^signs in with the device code/); });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);

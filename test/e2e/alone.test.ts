@@ -1,0 +1,44 @@
+// Tests that stand alone: a handful of extension-host tests, picked from different files and none
+// the first of its file, run by `--grep` alone in one window of the current VS Code, and pass.
+// Each sets up what it needs (a sign-in, a signed-out start, its own cards), so any one test runs
+// by itself; a test that leaned on the one before it would fail here.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+
+/** Each picked test's full title, as mocha greps it (the describe's title, a space, the test's). */
+const PICKED = [
+  'activation in the workbench (Playwright) shows the welcome view with Sign In when signed out, and takes a screenshot',
+  'cards (extension host, sandbox) fills the tree from the sandbox, with badge and status bar count',
+  'cards in the workbench (Playwright) Later, then Back',
+  'after an hour of use (Playwright) two assistants asking the same question differ in the tree (label and tooltip)',
+  'notify: answer from the notification, returns, offline told once (extension host) an approval answered from its notification, then undone from the next one',
+  'one press, one path: panel, notification and palette leave the same model (Playwright) undo from the palette: the model and the tree move at once, in one update, and the hold is the model\'s',
+];
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('tests that stand alone', function () {
+  this.timeout(15 * 60_000);
+
+  it(`${PICKED.length} host tests from different files, none the first of its file, each run alone by --grep, pass`, () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-alone-'));
+    const results = path.join(dir, 'results.json');
+    try {
+      const r = spawnSync(process.execPath, [
+        path.join(root, 'scripts', 'host-test.mjs'), '--window', 'trusted', '--results', results,
+        '--grep', `^(${PICKED.map(escape).join('|')})$`,
+      ], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const counts = fs.existsSync(results) ? JSON.parse(fs.readFileSync(results, 'utf8')) as { passed: number; failed: number; failures?: { title: string; error: string }[] } : undefined;
+      assert.ok(counts, `the host run wrote no results (exit ${r.status}):\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`);
+      assert.deepEqual(counts.failures ?? [], [], 'a test that needs the one before it');
+      assert.equal(counts.passed, PICKED.length, `each picked test ran (a title changed?):\n${r.stdout.slice(-3000)}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
