@@ -60,17 +60,20 @@ export async function deadPort(): Promise<number> {
  * `cards.test`) and pipes the plain bytes to 127.0.0.1:`to`. A proxy route to it lets an https
  * service address that only the proxy resolves reach a plain-HTTP sandbox.
  */
+/** Pipes a client's bytes to 127.0.0.1:`port` and back; both ends are kept in `sockets` until they close. */
+export function pipeToLoopback(client: net.Socket, port: number, sockets: Set<net.Socket>): void {
+  const upstream = net.connect(port, '127.0.0.1');
+  sockets.add(client);
+  sockets.add(upstream);
+  client.pipe(upstream).pipe(client);
+  const end = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
+  client.on('error', end).on('close', end);
+  upstream.on('error', end).on('close', end);
+}
+
 export async function startTlsFront(o: { cert: string; key: string; to: number }): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
-  const server = tls.createServer({ cert: o.cert, key: o.key }, (client) => {
-    const upstream = net.connect(o.to, '127.0.0.1');
-    sockets.add(client);
-    sockets.add(upstream);
-    client.pipe(upstream).pipe(client);
-    const end = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
+  const server = tls.createServer({ cert: o.cert, key: o.key }, (client) => pipeToLoopback(client, o.to, sockets));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     port: (server.address() as AddressInfo).port,

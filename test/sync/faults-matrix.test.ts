@@ -24,6 +24,7 @@ import { SignedOutError } from '../../src/auth/errors';
 import type { Press } from '../../src/sync/press';
 import { CountingTransport, eventually, makeTestWorld, settle, signInCore } from './harness';
 import type { TestWorld } from './harness';
+import { pipeToLoopback } from '../helpers/proxy';
 
 const MIN = 60_000;
 type Core = ReturnType<TestWorld['core']>;
@@ -61,13 +62,7 @@ async function switchableProxy() {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     if (down) return client.destroy();
-    const upstream = net.connect(Number(targetPort), '127.0.0.1');
-    sockets.add(client);
-    sockets.add(upstream);
-    client.pipe(upstream).pipe(client);
-    const end = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
+    pipeToLoopback(client, Number(targetPort), sockets);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as net.AddressInfo).port;
