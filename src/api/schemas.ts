@@ -81,6 +81,8 @@ export const Card = z.extend(CardLight, {
   steps: z.optional(z.array(Step)),
   answeredFrom: z.optional(z.object({ app: z.string(), machine: z.optional(Named) })),
   proposal: z.optional(z.record(z.string(), z.unknown())),
+  /** What was answered (answered and done cards): the body as given, without `version` (decisions.md). */
+  answer: z.optional(z.record(z.string(), z.unknown())),
   until: z.optional(z.string()),
   undoUntil: z.optional(z.string()),
   delegatedTo: z.optional(z.object({
@@ -111,7 +113,8 @@ export type CardList = z.infer<typeof CardList>;
 export const CardEnvelope = z.object({ card: Card });
 
 export const Me = z.object({
-  user: z.object({ id: z.string() }),
+  // name and email: additive (decisions.md); a service without them still parses.
+  user: z.object({ id: z.string(), name: z.optional(z.string()), email: z.optional(z.string()) }),
   workspace: z.object({ id: z.string() }),
   app: z.object({ id: z.string(), name: z.string(), verified: z.boolean() }),
   grant: z.object({
