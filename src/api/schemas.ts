@@ -50,6 +50,12 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
+/** A history entry of a shape not known is kept as `type: 'unknown'` (its time when it has one): told, not dropped. */
+const HistoryEntryOrUnknown = z.catch(HistoryEntry, (ctx) => {
+  const at = (ctx.value as { at?: unknown } | null)?.at;
+  return { at: typeof at === 'string' ? at : '', type: 'unknown' };
+});
+
 /** The lighter card form: what every card in a list has, whole or not. */
 export const CardLight = z.object({
   id: z.string(),
@@ -88,7 +94,7 @@ export const Card = z.extend(CardLight, {
   delegatedTo: z.optional(z.object({
     assistantId: z.string(), agentId: z.optional(z.string()), mode: z.string(),
   })),
-  history: z.optional(z.array(HistoryEntry)),
+  history: z.optional(z.array(HistoryEntryOrUnknown)),
   // update cards (incoming notices)
   severity: z.optional(z.string()),
   count: z.optional(z.int()),
