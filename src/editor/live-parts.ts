@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ClientCore, ConnectionState, Counts } from '../sync';
 import { createAssistantsFeature, type AssistantsFeature } from './assistants-feature';
+import { AnswersTree, type AnswersNode } from './answers-view';
 import type { AssistantsTreeNode } from './assistants-view';
 import { CardPanels } from './card-panel';
 import { CardsTree, type Node as CardsTreeNode } from './cards-tree';
@@ -24,6 +25,7 @@ export interface LivePartsHost {
   extension: Pick<vscode.ExtensionContext, 'extensionUri' | 'workspaceState'>;
   cardsView: TreeViewSlot<CardsTreeNode>;
   assistantsView: TreeViewSlot<AssistantsTreeNode>;
+  answersView: TreeViewSlot<AnswersNode>;
   /** Opens a card in the set of this moment (a notification clicked late may outlive this set). */
   openCard(id: string): void;
   /** The connection state of this set's core, as it is now and on each change. */
@@ -42,6 +44,8 @@ export interface LiveParts {
   readonly notifier: CardNotifier;
   readonly offline: OfflineNotice;
   readonly assistants: AssistantsFeature;
+  /** Who answered what, from where (the Answers view). */
+  readonly answers: AnswersTree;
   /** The silent sign-in at start; an interactive sign-in waits for it so the two never race. */
   readonly started: Promise<void>;
   /** Resolves once the core said `here: false` and let go of the feed lease (awaited on shutdown). */
@@ -57,6 +61,7 @@ export function buildLiveParts(host: LivePartsHost, core: ClientCore, key: strin
   };
   try {
     const tree = own(subs, new CardsTree(core.cards, host.log, host.cardsView, () => isSignedIn(core.state)));
+    const answers = own(subs, new AnswersTree(core, host.log, host.answersView, () => isSignedIn(core.state), host.timeZone));
     const panels = own(subs, new CardPanels({
       core, log: host.log, extensionUri: host.extension.extensionUri, workspaceState: host.extension.workspaceState,
       timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => allowedNow(core),
@@ -76,14 +81,14 @@ export function buildLiveParts(host: LivePartsHost, core: ClientCore, key: strin
       core.cards.countsChanged((c) => { host.onCounts(c); updateNoCards(); }),
       core.cards.added(updateNoCards),
       core.cards.removed(updateNoCards),
-      core.onDidChangeState((s) => { host.onState(s); updateNoCards(); tree.refreshAll(); }),
+      core.onDidChangeState((s) => { host.onState(s); updateNoCards(); tree.refreshAll(); answers.refreshAll(); }),
       vscode.window.onDidChangeWindowState((s) => core.feed.setFocused(s.focused)),
     );
     core.feed.setFocused(vscode.window.state.focused);
     host.onCounts(core.cards.counts());
     host.onState(core.state);
     const started = core.start().catch((e: unknown) => host.log.warn(`start: ${String(e)}`));
-    return { key, core, tree, panels, notifier, offline, assistants, started, dispose };
+    return { key, core, tree, panels, notifier, offline, assistants, answers, started, dispose };
   } catch (e) {
     void dispose();
     throw e;
