@@ -84,10 +84,13 @@ export class AnswersModel implements AnswersView {
   constructor(private readonly o: AnswersModelOptions) {
     // Live: a card answered, handed over, put off or closed while the view has read its rows.
     this.subs.push(
-      o.cards.added((card) => this.onCard(card)),
-      o.cards.changed(({ card }) => this.onCard(card)),
+      // A card the model lists (a full read) is not news: a row only when it came whole, never a read.
+      o.cards.added((card) => this.onCard(card, false)),
+      o.cards.changed(({ card }) => this.onCard(card, true)),
       // A card that closes leaves the card model (Done is read only when asked): read it here.
-      o.cards.removed(({ id, previous }) => { if (this.isStarted && (this.rows.has(id) || LIVE_STATUSES.has(previous.status) || previous.turn === 'agent')) void this.refreshOne(id); }),
+      o.cards.removed(({ id, previous }) => {
+        if (this.isStarted && (this.rows.has(id) || previous.status === 'answered' || previous.turn === 'agent')) void this.refreshOne(id);
+      }),
     );
   }
 
@@ -190,12 +193,12 @@ export class AnswersModel implements AnswersView {
   }
 
   /** A card the card model holds changed: its row, from the whole card when the model has it. */
-  private onCard(card: CardListEntry): void {
+  private onCard(card: CardListEntry, mayRead: boolean): void {
     if (!this.isStarted || !(LIVE_STATUSES.has(card.status) || this.rows.has(card.id))) return;
     if (!isLight(card) && (card as Card).history) {
       this.put(card);
       this.changedE.fire({ ids: [card.id] });
-    } else void this.refreshOne(card.id);
+    } else if (mayRead) void this.refreshOne(card.id);
   }
 
   /** Reads one card again (background: nobody asked): its row changes, or goes when the card is gone. */

@@ -240,9 +240,10 @@ class ClientCoreImpl implements ClientCore {
 
   private afterSignOut(reason: SignOutReason): void {
     this.parts.path.dispose();
+    // Answers first: the model's clear removes every card, which must not start reads for rows.
+    this.parts.answers.clear();
     this.parts.model.clear();
     this.parts.assistants.clear();
-    this.parts.answers.clear();
     this.parts.link.api.clearCache();
     this.parts.feedLoop.forget();
     this.dispatch({ type: 'signed-out', reason });

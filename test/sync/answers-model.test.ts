@@ -135,4 +135,24 @@ describe('answers model: done cards, who answered what, from where', () => {
     assert.equal(core.answers.all().length, 30);
     assert.ok(!core.answers.hasMore());
   });
+
+  it('signing out forgets every row and reads nothing more', async () => {
+    await seed(10);
+    const core = await signedIn();
+    await core.answers.loadFirst();
+    assert.equal(core.answers.all().length, 10);
+    const c = await w.card({ title: 'open when signing out' });
+    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
+    // An answered card: had it left the model before the rows, its removal would ask for it.
+    const out = await core.act(core.gestures.fromUiEvent('test:answer'), await core.cards.whole(c.id), { type: 'answer', answer: { choiceIds: ['a'] } });
+    assert.ok(out.ok);
+    await eventually(() => core.answers.get(c.id)?.answer !== undefined);
+    await w.timers.advance(1_000);
+    const before = core.transport.log.length;
+    await core.signOut();
+    await eventually(() => !core.answers.started());
+    assert.equal(core.answers.all().length, 0);
+    await w.timers.advance(60_000);
+    assert.deepEqual(core.transport.log.slice(before).filter((l) => l.method === 'GET' && l.path.startsWith('/v1/cards')).map((l) => l.path), []);
+  });
 });
