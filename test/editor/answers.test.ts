@@ -132,7 +132,8 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     await until('read again', () => core().answers.problems().length === 0 && core().answers.all().length > had, 60_000);
   });
 
-  async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string): Promise<string> {
+  /** Exports through the UI; resolves with the file once it is written whole (`complete`). */
+  async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string, complete: (text: string) => boolean): Promise<string> {
     void vscode.commands.executeCommand('assistantCards.exportAnswers');
     await driver.waitFor({ selector: `.quick-input-list .monaco-list-row:has-text("${format}")` });
     await driver.type(format);
@@ -149,20 +150,20 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     await until('our path in the dialog', async () => (await driver.value({ selector: INPUT })) === file, 10_000);
     await driver.screenshot(`answers-save-dialog${ext.replace('.', '-')}`);
     await driver.press('Enter');
-    return until('the file', () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined), 30_000);
+    return until('the file, whole', () => { const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''; return complete(text) ? text : undefined; }, 30_000);
   }
 
   it('export to CSV and JSON Lines: the sign-in by name, the range, the search; no token, no message id unless asked', async () => {
     const shown = core().answers.visible().length;
     const csvFile = path.join(testEnv.workspace, 'answers-export.csv');
-    const csv = await exportVia('CSV', 'No', csvFile);
+    const csv = await exportVia('CSV', 'No', csvFile, (t) => t.endsWith('\r\n') && t.split('\r\n').filter((l) => l.startsWith('req_')).length === shown);
     const lines = csv.trimEnd().split('\r\n');
     assert.ok(lines.includes('# signedInAs,Sandbox Person <person@sandbox.test>'), lines.slice(0, 12).join('\n'));
     assert.ok(lines.some((l) => /^# from,20\d\d-/.test(l)) && lines.some((l) => /^# to,20\d\d-/.test(l)));
     assert.equal(lines.filter((l) => l.startsWith('req_')).length, shown);
     assert.ok(!/msg_|DPoP|Bearer|eyJ/.test(csv), 'nothing secret');
     const jsonFile = path.join(testEnv.workspace, 'answers-export.jsonl');
-    const jsonl = await exportVia('JSON Lines', 'No', jsonFile);
+    const jsonl = await exportVia('JSON Lines', 'No', jsonFile, (t) => t.endsWith('\n') && t.split('\n').length === shown + 2);
     const recs = jsonl.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(recs[0]!.export, 'assistant-cards-answers');
     assert.deepEqual((recs[0]!.signedInAs as { name: string }).name, 'Sandbox Person');
