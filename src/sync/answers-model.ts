@@ -196,6 +196,9 @@ export class AnswersModel implements AnswersView {
   private onCard(card: CardListEntry, mayRead: boolean): void {
     if (!this.isStarted || !(LIVE_STATUSES.has(card.status) || this.rows.has(card.id))) return;
     if (!isLight(card) && (card as Card).history) {
+      // A card a press just built has no step for the press yet (the read after it brings one):
+      // no row that tells nothing decided.
+      if (rowOf(card).outcome === 'asked' && !this.rows.has(card.id)) return;
       this.put(card);
       this.changedE.fire({ ids: [card.id] });
     } else if (mayRead) void this.refreshOne(card.id);

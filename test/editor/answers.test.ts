@@ -73,6 +73,11 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     await driver.screenshot('answers-light-first-page', { selector: PANE });
     await theme('Default Dark Modern');
     await driver.screenshot('answers-dark-first-page', { selector: PANE });
+    // A row opens its card.
+    await answers().view.reveal(answers().getChildren()[0]!, { focus: false, select: false });
+    await driver.click(row(rows[0]!.title));
+    await until('its panel', () => app().live!.panels.get(rows[0]!.id)?.isReady(), 30_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('a card answered here shows at the top at once, in its option\'s words, from this app and computer; hostile words stay inert', async () => {
