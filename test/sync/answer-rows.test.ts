@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { Card } from '../../src/api/schemas';
 import { newestFirst, rowMatches, rowOf } from '../../src/sync/answer-rows';
-import { answersCsv, answersJsonl, answerWords, csvCell, waitedWords, whoWords, type ExportHeader } from '../../src/editor/shared/answer-words';
+import { answersCsv, answersJsonl, answerWords, csvCell, waitedWords, whenWords, whoWords, type ExportHeader } from '../../src/editor/shared/answer-words';
+import { dateTime } from '../../src/editor/shared/format';
 
 const ASKED = '2026-11-20T10:00:00.000Z';
 const laptop = { id: 'mch_laptop', name: 'laptop' };
@@ -139,5 +140,12 @@ describe('answer export: JSON Lines and CSV', () => {
     assert.equal(rec!.who, 'You, App on laptop');
     assert.equal(rec!.messageIds, undefined);
     assert.deepEqual(JSON.parse(answersJsonl({ ...header, messageIds: true }, [hostile]).split('\n')[1]!).messageIds, ['msg_secret1']);
+  });
+});
+
+describe('answer words: when', () => {
+  it('says a time as format.ts dateTime does, in the zone asked', () => {
+    for (const zone of ['UTC', 'Asia/Tokyo', undefined]) assert.equal(whenWords(ASKED, zone), dateTime(ASKED, zone));
+    assert.equal(whenWords('not a time', 'UTC'), '');
   });
 });

@@ -4,8 +4,8 @@
 // and, in CSV, never as a formula (a cell starting with = + - @ gets a leading ').
 import type { AnswerGiven, AnswerRow, AnswerSearch, Outcome, Who } from '../../sync/answer-rows';
 import { whoKey } from '../../sync/answer-rows';
-import { dateTime, oneLine } from './format';
-import { t } from './l10n';
+import { oneLine } from './format';
+import { displayLocale, t } from './l10n';
 
 export function whoWords(w: Who): string {
   switch (w.kind) {
@@ -61,8 +61,21 @@ export function waitedWords(ms: number | undefined): string {
   return h % 24 ? t('{0} d {1} h', d, h % 24) : t('{0} d', d);
 }
 
+/** One formatter per language and time zone: making one per row was most of an export's time. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** The same words as format.ts `dateTime` (a date and time in the display language and zone). */
 export function whenWords(iso: string | undefined, timeZone?: string): string {
-  return dateTime(iso, timeZone);
+  if (!iso) return '';
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return '';
+  const key = `${displayLocale() ?? ''}|${timeZone ?? ''}`;
+  let f = formats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(displayLocale(), { dateStyle: 'medium', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) });
+    formats.set(key, f);
+  }
+  return f.format(at);
 }
 
 /** What the search holds, for the view's description and the export's header. */
