@@ -6,12 +6,12 @@
 import * as vscode from 'vscode';
 import type { Me } from '../api/schemas';
 import type { ClientCore } from '../sync';
-import type { AnswerRow, AnswerSearch, AnswerStep, Outcome } from '../sync/answer-rows';
+import type { AnswerRow, AnswerSearch, AnswerStep, Outcome, WhoKey } from '../sync/answer-rows';
 import { isSearchEmpty, whoKey } from '../sync/answer-rows';
 import { CONTEXT, setContext } from './context-keys';
 import { DisposableBase } from './disposable';
 import type { Log } from './log';
-import { answerWords, outcomeWords, searchWords, waitedWords, whenWords, whoWords } from './shared/answer-words';
+import { answerWords, outcomeWords, searchWords, waitedWords, whenWords, whoKeyWords, whoWords } from './shared/answer-words';
 import { plainLines, plainText } from './shared/plain-text';
 import type { TreeViewSlot } from './tree-view-slot';
 
@@ -272,11 +272,8 @@ export async function pickAnswerSearch(tree: AnswersTree, core: Pick<ClientCore,
   section(vscode.l10n.t('Assistant'), 'assistants', [...names.assistant], cur.assistants);
   section(vscode.l10n.t('Area'), 'areas', [...names.area], cur.areas);
   section(vscode.l10n.t('Computer'), 'machines', [...names.machine], cur.machines);
-  section(vscode.l10n.t('Who'), 'who', [
-    ['person', vscode.l10n.t('You, from a computer')], ['phone', vscode.l10n.t('You, from the phone or the web')],
-    ['helper', vscode.l10n.t('A helper assistant')], ['webhook', vscode.l10n.t('A webhook')], ['assistant', vscode.l10n.t('The assistant (withdrawn)')],
-    ['unknown', vscode.l10n.t('Unknown')],
-  ], cur.who);
+  const whoKeys: WhoKey[] = ['person', 'phone', 'helper', 'webhook', 'assistant', 'service', 'unknown'];
+  section(vscode.l10n.t('Who'), 'who', whoKeys.map((k) => [k, whoKeyWords(k)]), cur.who);
   const picked = await vscode.window.showQuickPick(items, {
     canPickMany: true, title: vscode.l10n.t('Search answers (2/2): assistants, areas, computers, who (none picked: any)'),
   });

@@ -2,7 +2,7 @@
 // text (JSON Lines and CSV). Pure: no `vscode`, so plain-Node tests hold it. Card words are the
 // service's: the view passes them through plainText; the file keeps them whole but on one line
 // and, in CSV, never as a formula (a cell starting with = + - @ gets a leading ').
-import type { AnswerGiven, AnswerRow, AnswerSearch, Outcome, Who } from '../../sync/answer-rows';
+import type { AnswerGiven, AnswerRow, AnswerSearch, Outcome, Who, WhoKey } from '../../sync/answer-rows';
 import { whoKey } from '../../sync/answer-rows';
 import { oneLine } from './format';
 import { displayLocale, t } from './l10n';
@@ -20,6 +20,15 @@ export function whoWords(w: Who): string {
     case 'service': return t('The service');
     case 'unknown': return w.by ? t('unknown ({0})', w.by) : t('unknown');
   }
+}
+
+/** Who, as the search offers and tells it. */
+export function whoKeyWords(k: WhoKey): string {
+  const words: Record<WhoKey, string> = {
+    person: t('you, from a computer'), phone: t('you, from the phone or the web'), helper: t('a helper assistant'),
+    webhook: t('a webhook'), assistant: t('the assistant'), service: t('the service'), unknown: t('unknown'),
+  };
+  return words[k];
 }
 
 export function outcomeWords(o: Outcome): string {
@@ -85,7 +94,7 @@ export function searchWords(s: AnswerSearch, names: (dim: 'assistant' | 'area' |
   if (s.assistants?.length) parts.push(t('assistant {0}', s.assistants.map((id) => names('assistant', id)).join(', ')));
   if (s.areas?.length) parts.push(t('area {0}', s.areas.map((id) => names('area', id)).join(', ')));
   if (s.machines?.length) parts.push(t('computer {0}', s.machines.map((id) => names('machine', id)).join(', ')));
-  if (s.who?.length) parts.push(t('who {0}', s.who.join(', ')));
+  if (s.who?.length) parts.push(t('who {0}', s.who.map(whoKeyWords).join(', ')));
   return parts.join('; ');
 }
 
