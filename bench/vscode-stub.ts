@@ -49,7 +49,10 @@ export const vscodeStub = {
     createTreeView: () => ({
       badge: undefined as unknown,
       description: undefined as unknown,
+      message: undefined as unknown,
+      visible: false,
       onDidExpandElement: () => noop,
+      onDidChangeVisibility: () => noop,
       reveal: async () => undefined,
       dispose() {},
     }),

@@ -1,7 +1,7 @@
 // `npm run bench`: measures the performance figures the project tracks and writes artifacts/bench.json. One run of each
 // figure (this machine is shared and noisy: ratios and percentiles come from that one run).
 //
-//   node scripts/bench.mjs [--only package,tree,idle,load,host,burst] [--skip-host] [--skip-load] [--cards N] [--gap-ms MS] [--burst-cards N]
+//   node scripts/bench.mjs [--only package,tree,idle,load,host,burst,answers] [--skip-host] [--skip-load] [--cards N] [--gap-ms MS] [--burst-cards N]
 //
 // Steps (each isolated: a failing step leaves its keys null and the exit code 1):
 //  1. `npm run package`'s release build + VSIX     -> extensionBundleBytes, vsixBytes
@@ -11,6 +11,8 @@
 //  5. bench/host/card-to-tree.ts in code-server via scripts/host-test.mjs (release bundle)
 //                                                   -> cardToTreeP50Ms, cardToTreeP95Ms (paced), cardToTreeBurst*, activateMs
 //  6. `--only burst`: step 5's burst alone (about 2 minutes instead of 20) -> cardToTreeBurst*
+//  7. bench/answers.ts (plain Node, vscode stub, sandbox with 1,000 done cards)
+//                                                   -> answersFirstPageMs, answersExport1000Ms
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -44,6 +46,9 @@ const GOALS = {
   sandboxReadsPerSec: { min: 3000 },
   sandboxP50Ms: { note: 'p99 is the goal' },
   sandboxP99Ms: { max: 10 },
+  // The Answers view: its first page of 1,000 done cards read and its tree items built; all 1,000 exported.
+  answersFirstPageMs: { max: 1000 },
+  answersExport1000Ms: { max: 2000 },
 };
 
 const result = Object.fromEntries(Object.keys(GOALS).map((k) => [k, null]));
@@ -129,6 +134,13 @@ if (runs('load')) {
     details.sandboxLoad = r;
   });
 }
+
+if (runs('answers')) await step('answers view (1,000 done cards: first page shown, all exported)', async () => {
+  const r = runTs('bench/answers.ts');
+  result.answersFirstPageMs = round(r.answersFirstPageMs, 1);
+  result.answersExport1000Ms = round(r.answersExport1000Ms, 1);
+  details.answers = r;
+});
 
 // The burst alone is asked for by name (a full run measures it in the host step).
 const burstOnly = !!only?.includes('burst') && !runs('host');

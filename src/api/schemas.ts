@@ -50,6 +50,12 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
+/** A history entry of a shape not known is kept as `type: 'unknown'` (its time when it has one): told, not dropped. */
+const HistoryEntryOrUnknown = z.catch(HistoryEntry, (ctx) => {
+  const at = (ctx.value as { at?: unknown } | null)?.at;
+  return { at: typeof at === 'string' ? at : '', type: 'unknown' };
+});
+
 /** The lighter card form: what every card in a list has, whole or not. */
 export const CardLight = z.object({
   id: z.string(),
@@ -81,12 +87,14 @@ export const Card = z.extend(CardLight, {
   steps: z.optional(z.array(Step)),
   answeredFrom: z.optional(z.object({ app: z.string(), machine: z.optional(Named) })),
   proposal: z.optional(z.record(z.string(), z.unknown())),
+  /** What was answered (answered and done cards): the body as given, without `version` (decisions.md). */
+  answer: z.optional(z.record(z.string(), z.unknown())),
   until: z.optional(z.string()),
   undoUntil: z.optional(z.string()),
   delegatedTo: z.optional(z.object({
     assistantId: z.string(), agentId: z.optional(z.string()), mode: z.string(),
   })),
-  history: z.optional(z.array(HistoryEntry)),
+  history: z.optional(z.array(HistoryEntryOrUnknown)),
   // update cards (incoming notices)
   severity: z.optional(z.string()),
   count: z.optional(z.int()),
@@ -111,7 +119,8 @@ export type CardList = z.infer<typeof CardList>;
 export const CardEnvelope = z.object({ card: Card });
 
 export const Me = z.object({
-  user: z.object({ id: z.string() }),
+  // name and email: additive (decisions.md); a service without them still parses.
+  user: z.object({ id: z.string(), name: z.optional(z.string()), email: z.optional(z.string()) }),
   workspace: z.object({ id: z.string() }),
   app: z.object({ id: z.string(), name: z.string(), verified: z.boolean() }),
   grant: z.object({

@@ -9,6 +9,8 @@ import type { Card, CardListEntry } from '../api/schemas';
 import { GROUPS, type ClientCore, type PressAction, type PressOutcome } from '../sync';
 import type { CardsTree } from './cards-tree';
 import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
+import { exportAnswers } from './answers-export';
+import { pickAnswerSearch } from './answers-view';
 import { pickFilter } from './filter-pick';
 import { setGrantContext } from './grant';
 import { isSignedIn, type LiveParts } from './live-parts';
@@ -209,6 +211,8 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
 
     openCard: {
       enabled: (p) => async (arg?: unknown) => {
+        // A row of the Answers view the person clicked: theirs, like the cards tree's.
+        if (p.answers.owns(arg)) { host.openCard(arg.id); return; }
         const target = targetOf(arg, p.tree);
         const id = target.from === 'pick' ? await pickCard(p.core, GROUPS, vscode.l10n.t('Open a card')) : target.id;
         // Opened from elsewhere, the panel shows without taking the keyboard from the person.
@@ -332,10 +336,19 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     focusTerminal: { enabled: ({ assistants }) => assistants.commands.focusTerminal, disabled: assistantsNotKnown },
     cardsOfActiveTerminal: { enabled: ({ assistants }) => assistants.commands.cardsOfActiveTerminal, disabled: assistantsNotKnown },
     toggleScope: { enabled: ({ assistants }) => assistants.commands.toggleScope, disabled: toggleScopeSetting },
+    searchAnswers: { enabled: ({ answers, core }) => () => pickAnswerSearch(answers, core) },
+    // The view title's clear button: one press shows every answer read again.
+    clearAnswerSearch: { enabled: ({ answers }) => () => answers.setSearch({}), disabled: () => undefined },
+    exportAnswers: { enabled: ({ answers, core }) => () => exportAnswers(core, answers.me, host.timeZone(), log) },
+    loadMoreAnswers: {
+      enabled: ({ answers, core }) => () => answers.load(() => (core.answers.started() ? core.answers.loadMore() : core.answers.loadFirst())),
+    },
   };
   /** Not a command: how `refresh` reads the cards again once the set of parts is rebuilt. */
   const readCards: Command = {
     enabled: ({ core }) => async () => {
+      // The Answers view, once read, reads its first page again too.
+      if (core.answers.started()) void core.answers.loadFirst().catch((e: unknown) => log.warn(`answers refresh failed: ${String(e)}`));
       try {
         await core.cards.refresh();
       } catch (e) {

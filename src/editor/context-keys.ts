@@ -8,6 +8,8 @@ export const CONTEXT = {
   state: 'assistantCards.state',
   /** True while a card filter is active (the clear-filter button shows). */
   filtered: 'assistantCards.filtered',
+  /** True while the Answers view is searched (its clear-search button shows). */
+  answersSearched: 'assistantCards.answersSearched',
   /** True while the cards tree shows the cards of one terminal only (the clear-filter button shows). */
   terminalScope: 'assistantCards.terminalScope',
   /** The scope setting in force, `workspace` or `machine` (which scope button, so which icon, shows). */

@@ -2,7 +2,7 @@
 // synchronous: the status bar, the commands, the auth provider and the views are set up at once;
 // the client core is built and started after, so activate() stays fast. One live set exists per
 // service address (live-parts.ts builds it); when the address, the computer identity or the network
-// settings change it is rebuilt. The two tree views are made once, at activation, and outlive every
+// settings change it is rebuilt. The three tree views are made once, at activation, and outlive every
 // live set (tree-view-slot.ts says why).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +14,7 @@ import { createClientCore, identityFileExposure, InsecureAddressError, type Clie
 import { CardsAuthProvider } from './auth-provider';
 import { CardPanelManager } from './card-panel-manager';
 import type { Node as CardsTreeNode } from './cards-tree';
+import type { AnswersNode } from './answers-view';
 import type { AssistantsTreeNode } from './assistants-view';
 import type { AssistantsFeature } from './assistants-feature';
 import { DEMO_TERMINALS_ENV, openDemoTerminals } from './demo-terminals';
@@ -44,6 +45,7 @@ export class App implements vscode.Disposable {
   readonly assistantsView: TreeViewSlot<AssistantsTreeNode>;
   /** The card panels and their serializer: from activation on, lent each live set's core. */
   readonly panels: CardPanelManager;
+  readonly answersView: TreeViewSlot<AnswersNode>;
   /** The live set of parts of the current client core; none while not set up. */
   live: LiveParts | undefined;
   private readonly secrets;
@@ -65,12 +67,13 @@ export class App implements vscode.Disposable {
     this.cardsView = new TreeViewSlot<CardsTreeNode>('assistantCards.cards');
     this.assistantsView = new TreeViewSlot<AssistantsTreeNode>('assistantCards.assistants');
     this.panels = new CardPanelManager({ log: this.log, extensionUri: ctx.extensionUri, workspaceState: ctx.workspaceState });
+    this.answersView = new TreeViewSlot<AnswersNode>('assistantCards.answers');
     this.setup = {
       log: this.log, launcher: this.launcher, live: () => this.live,
       settled: () => this.rebuilding, refreshState: () => this.refreshState(),
     };
     ctx.subscriptions.push(
-      this.cardsView, this.assistantsView, this.panels, this.waitingChanged,
+      this.cardsView, this.assistantsView, this.panels, this.answersView, this.waitingChanged,
       this, this.log, this.status, this.auth, this.launcher, this.secrets,
       ...registerCommands({
         log: this.log,
@@ -156,7 +159,7 @@ export class App implements vscode.Disposable {
     });
     this.log.info(`service ${baseUrl}`);
     this.live = new LiveParts({
-      log: this.log, cardsView: this.cardsView, assistantsView: this.assistantsView, panels: this.panels,
+      log: this.log, cardsView: this.cardsView, assistantsView: this.assistantsView, panels: this.panels, answersView: this.answersView,
       openCard: (id) => this.openCard(id), onState: (s) => this.onState(s), onCounts: (c) => this.onCounts(c), timeZone: systemTimeZone,
     }, core, key);
     if (!this.demoTerminalsAsked) {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ClientCore, ConnectionState, Counts } from '../sync';
 import { LIVE_GROUPS } from '../sync';
 import { createAssistantsFeature, type AssistantsFeature } from './assistants-feature';
+import { AnswersTree, type AnswersNode } from './answers-view';
 import type { AssistantsTreeNode } from './assistants-view';
 import type { CardPanelManager } from './card-panel-manager';
 import { CardsTree, type Node as CardsTreeNode } from './cards-tree';
@@ -30,6 +31,7 @@ export interface LivePartsHost {
   assistantsView: TreeViewSlot<AssistantsTreeNode>;
   /** The card panels; each set attaches its core to them while it lasts. */
   panels: CardPanelManager;
+  answersView: TreeViewSlot<AnswersNode>;
   /** Opens a card in the set of this moment (a notification clicked late may outlive this set). */
   openCard(id: string): void;
   /** The connection state of this set's core, as it is now and on each change. */
@@ -46,6 +48,8 @@ export class LiveParts extends DisposableBase {
   readonly assistants: AssistantsFeature;
   /** What the sign-in may do (its scopes). */
   readonly grant: Grant;
+  /** Who answered what, from where (the Answers view). */
+  readonly answers: AnswersTree;
   /** The silent sign-in at start; an interactive sign-in waits for it so the two never race. */
   readonly started: Promise<void>;
 
@@ -54,6 +58,7 @@ export class LiveParts extends DisposableBase {
     super();
     try {
       const tree = this.tree = this._register(new CardsTree(core.cards, host.log, host.cardsView, () => isSignedIn(core.state)));
+      const answers = this.answers = this._register(new AnswersTree(core, host.log, host.answersView, () => isSignedIn(core.state), host.timeZone));
       const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView));
       // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
       const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView }));
@@ -72,7 +77,7 @@ export class LiveParts extends DisposableBase {
       this._register(core.cards.countsChanged((c) => { host.onCounts(c); updateNoCards(); }));
       this._register(core.cards.added(updateNoCards));
       this._register(core.cards.removed(updateNoCards));
-      this._register(core.onDidChangeState((s) => { host.onState(s); updateNoCards(); tree.refreshAll(); }));
+      this._register(core.onDidChangeState((s) => { host.onState(s); updateNoCards(); tree.refreshAll(); answers.refreshAll(); }));
       this._register(vscode.window.onDidChangeWindowState((s) => core.feed.setFocused(s.focused)));
       core.feed.setFocused(vscode.window.state.focused);
       host.onCounts(core.cards.counts());

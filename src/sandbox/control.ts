@@ -10,6 +10,7 @@ import type { Cards, NewCardInput } from './lifecycle';
 import type { Notices } from './notices';
 import type { Received } from './received';
 import type { SandboxState, WebhookRec } from './state';
+import { seedDone } from './seed-done';
 import { isObject, PATTERNS } from './validate';
 import { appName, wholeCard, type MachineNames } from './wire';
 
@@ -171,6 +172,19 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     if (!(isObject(body) && typeof body.id === 'string' && PATTERNS.area.test(body.id) && typeof body.name === 'string')) return 'bad:body must be {id: prj_..., name}';
     cards.moveArea(card, { id: body.id, name: body.name });
     return null;
+  });
+
+  /** Many done cards at once, with their histories (seed-done.ts): the Answers view's tests and bench. */
+  app.post('/_sandbox/seed/done', async (req, reply) => {
+    const b = req.body;
+    if (!isObject(b)) return fail(reply, 400, 'body must be a JSON object');
+    const count = b.count;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 5000) return fail(reply, 400, 'count must be an integer from 1 to 5000');
+    const days = b.days ?? 30;
+    if (typeof days !== 'number' || !(days > 0 && days <= 30)) return fail(reply, 400, 'days must be a number above 0, at most 30');
+    const machine = str(b.machineId) ? d.machines(b.machineId) : undefined;
+    if (!machine) return fail(reply, 400, 'machineId must name a computer made with POST /_sandbox/machines');
+    return seedDone(state, d.notices, d.clock.now(), { count, days, machine: { id: machine.id, name: machine.name } });
   });
 
   /** What a helper assistant can see: delegated to it, past the hold. */

@@ -55,6 +55,7 @@ function schemas(): Record<string, Schema> {
       steps: { type: 'array', items: obj({ title: str(), state: str(), detail: str() }, ['title']) },
       answeredFrom: obj({ app: str(), machine: Named }, ['app']),
       proposal: { type: 'object', description: 'The helper\'s answer of a `loop` delegation, waiting on the person.' },
+      answer: { type: 'object', description: 'On answered and done cards: the answer body as given (the person\'s or a `freely` helper\'s), without `version`.' },
       until: dateTime,
       undoUntil: dateTime,
       delegatedTo: obj({ assistantId: pattern('con'), agentId: str(), mode: str({ enum: ['freely', 'loop'] }) }, ['assistantId', 'mode']),
@@ -89,7 +90,7 @@ function schemas(): Record<string, Schema> {
     CardEnvelope: obj({ card: ref('Card') }, ['card']),
     Me: obj(
       {
-        user: obj({ id: pattern('usr') }, ['id']),
+        user: obj({ id: pattern('usr'), name: str(), email: str() }, ['id']),
         workspace: obj({ id: pattern('ws') }, ['id']),
         app: obj({ id: pattern('app'), name: str(), verified: bool }, ['id', 'name', 'verified']),
         grant: obj(

@@ -56,6 +56,8 @@ export function wholeCard(card: CardRec, state: SandboxState, baseUrl: string, m
   if (card.steps) out.steps = card.steps;
   if (card.answeredFrom) out.answeredFrom = card.answeredFrom;
   if (card.proposal) out.proposal = card.proposal;
+  const given = answerGiven(card);
+  if (given) out.answer = given;
   if (card.status === 'snoozed' && card.until !== undefined) out.until = iso(card.until);
   if (card.status === 'answered' && card.answer && !card.answer.heard) out.undoUntil = iso(card.answer.undoUntil);
   if (card.status === 'delegated' && card.delegation) {
@@ -89,6 +91,16 @@ export function wholeCard(card: CardRec, state: SandboxState, baseUrl: string, m
     ...(h.detail ? { detail: h.detail } : {}),
   }));
   return out;
+}
+
+/** What was answered, on answered and done cards: the person's body, else a `freely` helper's; never `version`. */
+function answerGiven(card: CardRec): Record<string, unknown> | undefined {
+  if (card.status !== 'answered' && card.status !== 'done') return undefined;
+  const helper = [...card.heard].reverse().find((h) => h.type === 'helper-answer')?.body;
+  const body = card.answer?.body ?? (helper !== null && typeof helper === 'object' ? helper as Record<string, unknown> : undefined);
+  if (!body) return undefined;
+  const { version: _version, ...rest } = body;
+  return rest;
 }
 
 export function agentState(agent: AgentRec, liveSessions: number, now: number): 'live' | 'recent' | 'quiet' {

@@ -58,6 +58,20 @@ export class RequestBudget {
     return Math.max(0, wait);
   }
 
+  /**
+   * How long until every request of a class in the last minute (the person's and background
+   * ones) is under `share` of its allowance (0 = go). The Answers view reads under half of it, so
+   * paging through history never crowds out the cards themselves.
+   */
+  delayUnder(c: LimitClass, share: number): number {
+    this.trim();
+    const allowed = Math.max(1, Math.floor(LIMITS_PER_MINUTE[c] * share));
+    const inClass = this.log.filter((e) => e.classes.includes(c));
+    if (inClass.length < allowed) return 0;
+    const oldest = inClass[inClass.length - allowed];
+    return oldest ? Math.max(0, oldest.at + 60_000 - this.clock.now()) : 0;
+  }
+
   private trim(): void {
     const cutoff = this.clock.now() - 60_000;
     while (this.log.length && this.log[0]!.at <= cutoff) this.log.shift();

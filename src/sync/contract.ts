@@ -101,6 +101,9 @@ export type { PressOutcome, PressProblem } from './press-outcome';
 import type { PressOutcome } from './press-outcome';
 export type { ActOptions } from './press-path';
 import type { ActOptions } from './press-path';
+export type { AnswersView, AnswersProblem } from './answers-model';
+import type { AnswersView } from './answers-model';
+export type { AnswerRow, AnswerSearch, Who, WhoKey, Outcome } from './answer-rows';
 
 /** Where a sign-in by device flow stands; `signIn`'s progress callback receives each step. */
 export type DeviceProgress =
@@ -144,6 +147,8 @@ export interface ClientCore {
   signOut(): Promise<void>;
   cards: CardModelView;
   assistants: AssistantsView;
+  /** The Answers view's rows: done cards and their history, paged, searched, kept live. */
+  answers: AnswersView;
   presence: PresenceControl;
   feed: FeedOwnership;
   /** The ONLY place a UserGesture is minted. Call it from a UI event handler, nowhere else. */

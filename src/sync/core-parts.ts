@@ -4,9 +4,11 @@
 // core (session.ts) moves them through sign-in, sync and sign-out.
 import { randomUUID } from 'node:crypto';
 import type { HttpTransport, TransportOptions } from '../api/http';
+import { sleep } from '../api/runtime';
 import type { Clock, Logger, Timers } from '../api/runtime';
 import type { Scope } from '../api/schemas';
 import type { SecretStore } from '../auth/secret-store';
+import { AnswersModel, ANSWERS_READ_SHARE } from './answers-model';
 import { AssistantsModel } from './assistants-model';
 import { RequestBudget } from './budget';
 import { CardModel } from './card-model';
@@ -74,6 +76,8 @@ export interface CoreParts {
   readonly presses: PressSending;
   /** The one press path every place a person presses calls (press-path.ts). */
   readonly path: PressPath;
+  /** The Answers view's done cards and their history (answers-model.ts). */
+  readonly answers: AnswersModel;
 }
 
 export interface CoreRuntime {
@@ -142,6 +146,17 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     onSent: () => hooks.serviceAnswered(),
     onNetworkFailure: (e) => hooks.failed(e),
   });
+  const answers = new AnswersModel({
+    api, cards: model, logger: log,
+    // A live refresh is background work (its share); every Answers read stays under half the minute's reads.
+    beforeRead: async ({ background, signal }) => {
+      if (background) await schedule.budgetWait(false, signal);
+      for (let d = budget.delayUnder('read', ANSWERS_READ_SHARE); d > 0; d = budget.delayUnder('read', ANSWERS_READ_SHARE)) {
+        log.info('answers: reads paused to stay under half the read limit', { delayMs: d });
+        await sleep(timers, d, signal);
+      }
+    },
+  });
   const path = new PressPath({ presses, model, clock, timers, skewMs: () => link.serverTime.skewMs, logger: log });
-  return { link, model, reads, assistants, schedule, pinger, owner, feedLoop, presses, path };
+  return { link, model, reads, assistants, schedule, pinger, owner, feedLoop, presses, path, answers };
 }

@@ -23,3 +23,6 @@ export { isLight } from './card-filter';
 export { CachedProcessTable } from './process-table';
 export { matchSessions } from './terminal-match';
 export type { MatchedBy, SessionFacts, TerminalFacts } from './terminal-match';
+// The Answers view's rows: who answered what, from where (answer-rows.ts).
+export { isSearchEmpty, whoKey } from './answer-rows';
+export type { AnswerGiven, AnswerRow, AnswerSearch, AnswerStep, Outcome, Who, WhoKey } from './answer-rows';

@@ -14,6 +14,7 @@ import { NotSetUpError, SignedOutError } from '../auth/errors';
 import { REFRESH_REFUSED, RENEWAL_LOST } from '../auth/token-set';
 import type { TokenSet } from '../auth/token-set';
 import type { AssistantsModel } from './assistants-model';
+import type { AnswersModel } from './answers-model';
 import type { Card } from '../api/schemas';
 import type { CardModel } from './card-model';
 import { INITIAL_CONNECTION, nextConnection } from './connection-state';
@@ -52,6 +53,7 @@ class ClientCoreImpl implements ClientCore {
 
   readonly cards: CardModel;
   readonly assistants: AssistantsModel;
+  readonly answers: AnswersModel;
   readonly presence;
   readonly feed: FeedOwnership;
   readonly gestures;
@@ -68,6 +70,7 @@ class ClientCoreImpl implements ClientCore {
     });
     this.cards = this.parts.model;
     this.assistants = this.parts.assistants;
+    this.answers = this.parts.answers;
     this.presence = { setHere: (here: boolean) => this.parts.pinger.setHere(here) };
     this.feed = this.parts.owner;
     this.gestures = createGestureMinter(this.clock);
@@ -237,6 +240,8 @@ class ClientCoreImpl implements ClientCore {
 
   private afterSignOut(reason: SignOutReason): void {
     this.parts.path.dispose();
+    // Answers first: the model's clear removes every card, which must not start reads for rows.
+    this.parts.answers.clear();
     this.parts.model.clear();
     this.parts.assistants.clear();
     this.parts.link.api.clearCache();
@@ -275,6 +280,7 @@ class ClientCoreImpl implements ClientCore {
     await this.parts.owner.dispose();
     this.storeWatch?.dispose();
     this.parts.path.dispose();
+    this.parts.answers.dispose();
     this.parts.model.dispose();
     this.parts.assistants.dispose();
     this.stateE.clear();

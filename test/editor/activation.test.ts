@@ -1,4 +1,4 @@
-// The foundation suite: the extension activates in a real VS Code, both views and every
+// The foundation suite: the extension activates in a real VS Code, its views and every
 // contributed command are registered, and a signed-out person sees the welcome view.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -59,12 +59,13 @@ describe('activation', () => {
     assert.deepEqual(missing, [], 'contributed but not registered');
   });
 
-  it('contributes both views in its own container, and they open', async () => {
+  it('contributes its three views in its own container, and they open', async () => {
     const manifest = extension().packageJSON as Manifest;
-    assert.deepEqual(manifest.contributes.views.assistantCards?.map((v) => v.id), ['assistantCards.cards', 'assistantCards.assistants']);
+    assert.deepEqual(manifest.contributes.views.assistantCards?.map((v) => v.id), ['assistantCards.cards', 'assistantCards.assistants', 'assistantCards.answers']);
     // `<view>.focus` exists only for a registered view; running it opens the container.
-    await vscode.commands.executeCommand('assistantCards.cards.focus');
+    await vscode.commands.executeCommand('assistantCards.answers.focus');
     await vscode.commands.executeCommand('assistantCards.assistants.focus');
+    await vscode.commands.executeCommand('assistantCards.cards.focus');
   });
 
   describe('in the workbench (Playwright)', function () {

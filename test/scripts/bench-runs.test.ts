@@ -25,6 +25,12 @@ describe('the bench steps run against the current code', function () {
     assert.equal(out.rerenderOneItems, 1, 'a card changed in place redraws its own item only');
   });
 
+  it('answers: the first page of 1,000 done cards and the export of all of them', () => {
+    const out = runBench('answers.ts');
+    assert.deepEqual(out.firstPage, { rows: 24, items: 25, listReads: 8 }, 'a page of 24 and its Load more, three cards a read');
+    assert.equal((out.allReads as { listReads: number }).listReads, 334);
+  });
+
   it('sandbox load: signs in through the client core and reads with DPoP proofs', () => {
     const out = runBench('sandbox-load.ts', { BENCH_LOAD_SECONDS: '1', BENCH_LOAD_CONCURRENCY: '2' });
     assert.equal(out.errors, 0);

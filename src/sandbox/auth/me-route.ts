@@ -6,9 +6,12 @@ import type { Grant, SandboxContext } from '../context';
 import type { AuthCore } from './core';
 import { answerRefusal } from './refusal';
 
+/** The sandbox's one person, as /v1/me names them (decisions.md "The person's name on /v1/me"). */
+export const SANDBOX_PERSON = { name: 'Sandbox Person', email: 'person@sandbox.test' } as const;
+
 export function meOf(grant: Grant, app: { id: string; name: string; verified: boolean }): Me {
   return {
-    user: { id: grant.userId },
+    user: { id: grant.userId, ...SANDBOX_PERSON },
     workspace: { id: grant.workspaceId },
     app,
     grant: {

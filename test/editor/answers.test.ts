@@ -1,0 +1,179 @@
+// The Answers view in the workbench (Playwright under code-server), in the default settings: a
+// sandbox with 1,000 done cards over 30 days (three computers, two helpers, a webhook), the first
+// page shown with who answered what, from where, when and how long it waited; a card answered
+// here appearing live at the top; a hostile card's words kept inert; the search and its one-press
+// clear; Load more, and a refused page told in the view; the export to CSV and JSON Lines through
+// the save dialog, with the sign-in by name and no message id. Screenshots in Light Modern and
+// Dark Modern: artifacts/answers-*.png.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ANSWERS_PAGE } from '../../src/sync/answers-model';
+import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { driver, driverAvailable } from './helpers/driver';
+import { testEnv } from './helpers/env';
+
+const SIDEBAR = '#workbench\\.parts\\.sidebar';
+const PANE = `${SIDEBAR} .pane:has(.pane-header:has-text("Answers"))`;
+const WORKBENCH_CLASS: Record<string, string> = { 'Default Light Modern': 'vs', 'Default Dark Modern': 'vs-dark' };
+const INPUT = '.quick-input-widget .quick-input-box input';
+
+describe('answers view: who answered what, from where (Playwright)', function () {
+  this.timeout(300_000);
+  let w: World | undefined;
+  let seeded: { computers: { id: string; name: string }[] } | undefined;
+
+  before(async function () {
+    if (!driverAvailable()) this.skip();
+    w = await wire();
+    seeded = await w.sb.control('POST', '/_sandbox/seed/done', { count: 1000, days: 30, machineId: w.machineId });
+    await signInApproved(w);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await unwire(w);
+  });
+
+  const app = () => w!.app;
+  const core = () => app().live!.core;
+  const answers = () => app().live!.answers;
+  const row = (text: string) => ({ selector: `${PANE} .monaco-list-row:has-text(${JSON.stringify(text)})`, timeout: 60_000 });
+  const theme = async (name: string) => {
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
+    await driver.waitFor({ selector: `.monaco-workbench.${WORKBENCH_CLASS[name]!}`, state: 'attached' });
+  };
+  const item = (id: string) => answers().getTreeItem({ kind: 'row', id } as never);
+  const description = (id: string) => String(item(id).description ?? '');
+
+  it('the first page of 1,000 done cards shows when the view opens: what, who from which app and computer, when, waited', async () => {
+    await theme('Default Light Modern');
+    await vscode.commands.executeCommand('assistantCards.answers.focus');
+    await until('the first page', () => core().answers.visible().length >= ANSWERS_PAGE && !core().answers.loading(), 60_000);
+    const rows = core().answers.visible();
+    assert.equal(rows.length, ANSWERS_PAGE, 'one page, more on demand');
+    assert.ok(core().answers.hasMore());
+    await driver.waitFor(row('(#1)'));
+    await answers().view.reveal(answers().moreNode, { focus: false, select: false });
+    await driver.waitFor(row('Load more'));
+    const byComputer = rows.find((r) => r.who.kind === 'person' && r.who.machine && r.outcome === 'answered')!;
+    const d = description(byComputer.id);
+    assert.match(d, /You, Assistant Cards on (host-test computer|desktop|build-box)/, d);
+    assert.match(d, /Postgres|SQLite|Run it now|Tonight|Mocha|Vitest|Deploy|Wait for review/, 'the option\'s words, not its id');
+    assert.match(d, /waited \d/);
+    assert.ok(seeded!.computers.length === 3);
+    const phone = rows.find((r) => r.who.kind === 'person' && !r.who.machine)!;
+    assert.match(description(phone.id), /no computer: phone or web/);
+    const helper = rows.find((r) => r.who.kind === 'helper')!;
+    assert.match(description(helper.id), /Helper (reviewer|tester)/);
+    const hook = rows.find((r) => r.outcome === 'resolved')!;
+    assert.match(description(hook.id), /resolved · The webhook/);
+    assert.match(String(answers().view.description), /24 in 30 days\+/);
+    await driver.screenshot('answers-light-first-page', { selector: PANE });
+    await theme('Default Dark Modern');
+    await driver.screenshot('answers-dark-first-page', { selector: PANE });
+    // A row opens its card.
+    await answers().view.reveal(answers().getChildren()[0]!, { focus: false, select: false });
+    await driver.click(row(rows[0]!.title));
+    await until('its panel', () => app().panels.get(rows[0]!.id)?.isReady(), 30_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a card answered here shows at the top at once, in its option\'s words, from this app and computer; hostile words stay inert', async () => {
+    const c = await newCard(w!, { kind: 'choice', title: 'Pick a cache $(zap) [run](command:workbench.action.quit)', options: [{ id: 'r', label: 'Redis $(flame)' }, { id: 'm', label: 'Memcached' }] });
+    await until('the card in the model', () => core().cards.get(c.id));
+    const shown = await core().cards.whole(c.id);
+    const out = await core().act(core().gestures.fromUiEvent('test:answers'), shown, { type: 'answer', answer: { choiceIds: ['r'] } });
+    assert.ok(out.ok, JSON.stringify(out));
+    await until('its row, answered', () => core().answers.get(c.id)?.answer !== undefined, 30_000);
+    assert.equal(core().answers.visible()[0]!.id, c.id, 'newest first');
+    const it = item(c.id);
+    assert.equal(it.label, 'Pick a cache $ (zap) [run] (command:workbench.action.quit)', 'plain text: no icon, no link');
+    assert.match(String(it.description), /^Redis \$ \(flame\) · You, Assistant Cards for VS Code on host-test computer · /);
+    await answers().view.reveal(answers().getChildren()[0]!, { focus: false, select: false });
+    await driver.waitFor(row('Pick a cache'));
+    await driver.screenshot('answers-dark-live-row', { selector: PANE });
+    // The row's whole words are in its tooltip (the sidebar cuts the description).
+    await driver.hover(row('Pick a cache'));
+    await driver.waitFor({ selector: '.monaco-hover:has-text("Who: You, Assistant Cards for VS Code on host-test computer")', timeout: 10_000 })
+      .then(() => driver.screenshot('answers-dark-live-row-tooltip'), () => undefined);
+  });
+
+  it('search by words, then one press on the title button clears it', async () => {
+    void vscode.commands.executeCommand('assistantCards.searchAnswers');
+    await driver.waitFor({ selector: INPUT });
+    await driver.type('postgres');
+    await driver.press('Enter');
+    await driver.waitFor({ selector: '.quick-input-widget:has-text("Search answers (2/2)")' });
+    await driver.press('Enter');
+    await until('searched', () => core().answers.getSearch().words === 'postgres');
+    const shown = core().answers.visible();
+    assert.ok(shown.length > 0 && shown.every((r) => r.answer?.choices.some((x) => x.label === 'Postgres')));
+    assert.match(String(answers().view.description), /of \d+ · words "postgres"/);
+    await driver.screenshot('answers-dark-searched', { selector: PANE });
+    await driver.hover({ selector: `${PANE} .pane-header` });
+    await driver.click({ selector: `${PANE} .pane-header .action-label[aria-label="Clear Answer Search"]`, force: true });
+    await until('cleared', () => Object.keys(core().answers.getSearch()).length === 0);
+    assert.doesNotMatch(String(answers().view.description), /words/);
+  });
+
+  it('Load more adds a page; a page the service refuses is told in the view, and Load more asks again', async () => {
+    const before = core().answers.all().length;
+    await answers().view.reveal(answers().moreNode, { focus: false, select: false });
+    await driver.click(row('Load more'));
+    await until('a second page', () => core().answers.all().length >= before + ANSWERS_PAGE && !core().answers.loading(), 60_000);
+    await w!.sb.control('POST', '/_sandbox/faults', { path: '/v1/cards', method: 'GET', status: 403, times: 1 });
+    await vscode.commands.executeCommand('assistantCards.loadMoreAnswers');
+    await until('the refusal kept', () => core().answers.problems().length === 1);
+    // The refusal stands above the rows: scroll back up to it.
+    await answers().view.reveal(answers().getChildren()[0]!, { focus: false, select: false });
+    await driver.waitFor(row('The service refused part of the answers'));
+    await driver.screenshot('answers-dark-refused', { selector: PANE });
+    await theme('Default Light Modern');
+    await driver.screenshot('answers-light-refused', { selector: PANE });
+    const had = core().answers.all().length;
+    await vscode.commands.executeCommand('assistantCards.loadMoreAnswers');
+    await until('read again', () => core().answers.problems().length === 0 && core().answers.all().length > had, 60_000);
+  });
+
+  /** Exports through the UI; resolves with the file once it is written whole (`complete`). */
+  async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string, complete: (text: string) => boolean): Promise<string> {
+    void vscode.commands.executeCommand('assistantCards.exportAnswers');
+    await driver.waitFor({ selector: `.quick-input-list .monaco-list-row:has-text("${format}")` });
+    await driver.type(format);
+    await driver.press('Enter');
+    await driver.waitFor({ selector: '.quick-input-widget:has-text("Include message ids?")' });
+    await driver.type(ids);
+    await driver.press('Enter');
+    // The save dialog (VS Code's own, in the browser): a path box.
+    await driver.waitFor({ selector: '.quick-input-widget:has-text("Export answers")' });
+    // The dialog fills in its own path first; ours goes in once it has.
+    const ext = path.extname(file);
+    await until('the dialog\'s own path', async () => (await driver.value({ selector: INPUT })).endsWith(ext), 20_000);
+    await driver.fill({ selector: INPUT }, file);
+    await until('our path in the dialog', async () => (await driver.value({ selector: INPUT })) === file, 10_000);
+    await driver.screenshot(`answers-save-dialog${ext.replace('.', '-')}`);
+    await driver.press('Enter');
+    return until('the file, whole', () => { const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''; return complete(text) ? text : undefined; }, 30_000);
+  }
+
+  it('export to CSV and JSON Lines: the sign-in by name, the range, the search; no token, no message id unless asked', async () => {
+    const shown = core().answers.visible().length;
+    const csvFile = path.join(testEnv.workspace, 'answers-export.csv');
+    const csv = await exportVia('CSV', 'No', csvFile, (t) => t.endsWith('\r\n') && t.split('\r\n').filter((l) => l.startsWith('req_')).length === shown);
+    const lines = csv.trimEnd().split('\r\n');
+    assert.ok(lines.includes('# signedInAs,Sandbox Person <person@sandbox.test>'), lines.slice(0, 12).join('\n'));
+    assert.ok(lines.some((l) => /^# from,20\d\d-/.test(l)) && lines.some((l) => /^# to,20\d\d-/.test(l)));
+    assert.equal(lines.filter((l) => l.startsWith('req_')).length, shown);
+    assert.ok(!/msg_|DPoP|Bearer|eyJ/.test(csv), 'nothing secret');
+    const jsonFile = path.join(testEnv.workspace, 'answers-export.jsonl');
+    const jsonl = await exportVia('JSON Lines', 'No', jsonFile, (t) => t.endsWith('\n') && t.split('\n').length === shown + 2);
+    const recs = jsonl.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(recs[0]!.export, 'assistant-cards-answers');
+    assert.deepEqual((recs[0]!.signedInAs as { name: string }).name, 'Sandbox Person');
+    assert.equal(recs.length, shown + 1);
+    assert.ok(recs.slice(1).every((r) => r.messageIds === undefined));
+    await driver.screenshot('answers-light-exported', { selector: PANE });
+  });
+});
