@@ -8,6 +8,10 @@ const watch = process.argv.includes('--watch');
 // (the Restricted Mode window installs a VSIX, which VS Code runs outside its test mode). Never in
 // a release: `npm run package` builds with --release and without it.
 const testHandle = process.argv.includes('--test-handle') && !release;
+// `--outdir DIR`: the bundles somewhere else than dist/ (npm run package builds its VSIX apart, so
+// a package never rewrites the dist/ a running test window loads).
+const outIndex = process.argv.indexOf('--outdir');
+const out = outIndex > 0 ? process.argv[outIndex + 1] : 'dist';
 
 const common = {
   bundle: true,
@@ -52,7 +56,7 @@ const builds = [
   {
     ...common,
     entryPoints: { extension: 'src/editor/extension.ts' },
-    outdir: 'dist',
+    outdir: out,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -63,7 +67,7 @@ const builds = [
   {
     ...common,
     entryPoints: { 'net-undici': 'src/api/undici-lean.ts' },
-    outdir: 'dist',
+    outdir: out,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -72,7 +76,7 @@ const builds = [
   {
     ...common,
     stdin: { contents: "export * from 'jose';", resolveDir: '.', sourcefile: 'net-jose.js' },
-    outfile: 'dist/net-jose.js',
+    outfile: `${out}/net-jose.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -80,7 +84,7 @@ const builds = [
   {
     ...common,
     entryPoints: { sandbox: 'src/sandbox/main.ts' },
-    outdir: 'dist',
+    outdir: out,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -88,7 +92,7 @@ const builds = [
   {
     ...common,
     entryPoints: { webview: 'media/webview/main.ts' },
-    outdir: 'dist',
+    outdir: out,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

@@ -146,11 +146,9 @@ if (runs('answers')) await step('answers view (1,000 done cards: first page show
 const burstOnly = !!only?.includes('burst') && !runs('host');
 if (runs('host') || burstOnly) {
   await step(burstOnly ? 'extension host (code-server): card to tree, burst only' : 'extension host (code-server): card to tree, activate()', async () => {
-    if (burstOnly) {
-      // No package step before it: the release build of the sources as they are.
-      const b = spawnSync(process.execPath, ['esbuild.mjs', '--release'], { cwd: root, stdio: 'inherit' });
-      if (b.status !== 0) throw new Error('node esbuild.mjs --release failed');
-    }
+    // The release build of the sources as they are (npm run package builds its own, apart from dist/).
+    const b = spawnSync(process.execPath, ['esbuild.mjs', '--release'], { cwd: root, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('node esbuild.mjs --release failed');
     const esbuild = await import('esbuild');
     const outdir = path.join(root, 'out', `bench-${process.pid}`);
     fs.rmSync(outdir, { recursive: true, force: true });

@@ -4,7 +4,7 @@
 // machine that can download VS Code.
 //
 //   node scripts/host-test.mjs [--grep <regex>] [--results <file.json>] [--electron] [--keep]
-//                              [--no-build --index <index.js>] [--env NAME=value ...]
+//                              [--no-build --index <index.js>] [--no-dist-build] [--env NAME=value ...]
 //                              [--vscode current|min] [--window trusted|untrusted|both]
 //
 // --vscode: which code-server (install-code-server.mjs TARGETS; default ASSISTANT_CARDS_VSCODE or
@@ -40,7 +40,7 @@ const LINK_ORIGIN = 'https://ci.example.com';
 
 function parseArgs(argv) {
   const o = {
-    grep: undefined, results: undefined, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, build: true, env: {},
+    grep: undefined, results: undefined, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, build: true, distBuild: true, env: {},
     vscode: process.env.ASSISTANT_CARDS_VSCODE ?? 'current', window: 'both',
   };
   for (let i = 0; i < argv.length; i++) {
@@ -50,6 +50,7 @@ function parseArgs(argv) {
     else if (a === '--electron') o.electron = true;
     else if (a === '--keep') o.keep = true;
     else if (a === '--no-build') o.build = false;
+    else if (a === '--no-dist-build') o.distBuild = false;
     else if (a === '--index') o.index = argv[++i];
     else if (a === '--vscode') o.vscode = argv[++i];
     else if (a === '--window') {
@@ -79,9 +80,10 @@ function walk(dir, out = []) {
 }
 
 /** dist/ through esbuild.mjs, then the host tests to out/test/editor (vscode, mocha and the ESM-only proxy package external). */
-async function build() {
+async function build({ dist = true } = {}) {
   // --test-handle: activate() gives the tests the app in the Restricted Mode window too (its VSIX runs outside VS Code's test mode).
-  const r = spawnSync(process.execPath, ['esbuild.mjs', '--test-handle'], { cwd: root, stdio: 'inherit' });
+  // --no-dist-build: another run beside this one built dist/ already, and its windows load it now.
+  const r = dist ? spawnSync(process.execPath, ['esbuild.mjs', '--test-handle'], { cwd: root, stdio: 'inherit' }) : { status: 0 };
   if (r.status !== 0) throw new Error('node esbuild.mjs --test-handle failed');
   const esbuild = await import('esbuild');
   const testDir = path.join(root, 'test', 'editor');
@@ -532,7 +534,7 @@ async function runWindow(opts, indexJs, untrusted) {
 export async function runHostTests(opts) {
   if (!opts.build && !opts.index) throw new Error('--no-build needs --index <out/.../index.js>');
   targetNamed(opts.vscode); // an unknown --vscode fails before anything is built
-  const indexJs = opts.build ? await build() : path.resolve(opts.index);
+  const indexJs = opts.build ? await build({ dist: opts.distBuild && !(process.env.ASSISTANT_CARDS_DIST_BUILT === '1' && fs.existsSync(path.join(root, 'dist', 'extension.js'))) }) : path.resolve(opts.index);
   // test-electron has no untrusted window of its own: it runs the trusted suite only.
   const windows = opts.electron ? [false] : { trusted: [false], untrusted: [true], both: [false, true] }[opts.window ?? 'both'];
   const results = { passed: 0, failed: 0, pending: 0, failures: [] };

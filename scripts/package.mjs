@@ -8,12 +8,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const VSIX = path.join(root, 'artifacts', 'assistant-cards.vsix');
+/** Where the VSIX is put together: its own release build, so dist/ (which test windows load) is never rewritten. */
+const STAGE = path.join(root, 'artifacts', 'vsix-stage');
+/** What the VSIX takes from the repository besides the bundles (.vscodeignore picks within these). */
+const STAGED = ['package.json', 'package.nls.json', '.vscodeignore', 'README.vsix.md', 'README.md', 'CHANGELOG.md', 'LICENSE', 'l10n', 'media'];
 /** The Marketplace / Open VSX README; the repository's README.md is for developers. */
 export const VSIX_README = 'README.vsix.md';
 
-function run(args) {
+function run(args, cwd = root) {
   // stdin closed: vsce asks questions (missing LICENSE, repository) only on a terminal.
-  const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   process.stdout.write(r.stdout ?? '');
   process.stderr.write(r.stderr ?? '');
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
@@ -30,23 +34,31 @@ export function vsceWarnings(output) {
     .map((l) => l.replace(/^\s*WARNING\s*|^::warning[^:]*::/i, '').trim());
 }
 
-/** The files `vsce ls` says the VSIX holds. */
-export function vsixFiles() {
+/** The files `vsce ls` says the VSIX made in `dir` holds. */
+export function vsixFiles(dir = STAGE) {
   const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies', '--readme-path', VSIX_README], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies', '--readme-path', VSIX_README], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`vsce ls failed: ${r.stderr}`);
   return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
 }
 
+/** The repository's package files and a release build, in STAGE. */
+function stage() {
+  fs.rmSync(STAGE, { recursive: true, force: true });
+  fs.mkdirSync(STAGE, { recursive: true });
+  for (const f of STAGED) if (fs.existsSync(path.join(root, f))) fs.cpSync(path.join(root, f), path.join(STAGE, f), { recursive: true });
+  run(['esbuild.mjs', '--release', '--outdir', path.join(STAGE, 'dist')]);
+}
+
 export function packageVsix() {
-  run(['esbuild.mjs', '--release']);
+  stage();
   const files = vsixFiles();
   const unwanted = files.filter((f) => /\.map$|(^|\/)(src|test|scripts|out|\.cache)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
   if (unwanted.length) throw new Error(`the VSIX would hold files it should not (fix .vscodeignore): ${unwanted.join(', ')}`);
   fs.mkdirSync(path.dirname(VSIX), { recursive: true });
   // Relative links (the screenshots) become links into the repository: the Marketplace page
   // cannot show files from inside the VSIX.
-  const output = run([path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--readme-path', VSIX_README, '-o', VSIX]);
+  const output = run([path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--readme-path', VSIX_README, '-o', VSIX], STAGE);
   const warnings = vsceWarnings(output);
   if (warnings.length) {
     fs.rmSync(VSIX, { force: true });

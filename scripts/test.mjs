@@ -142,9 +142,9 @@ if (tiers.includes('unit')) {
 }
 if (tiers.includes('e2e') && vscodeReady) {
   const out = path.join(tmp, 'e2e.json');
-  // Alone, after the others: its VSIX step rebuilds dist/ for release, which the host tiers load from.
   counting.push({
-    exclusive: true,
+    // Beside the host tiers, its host run leaves their dist/ as they built it (host-test.mjs).
+    env: tiers.includes('host') || min ? { ASSISTANT_CARDS_DIST_BUILT: '1' } : {},
     name: 'e2e: npm start on a fresh clone, the VSIX installed, tests alone (mocha)',
     args: [bin('mocha', 'bin/mocha.js'), '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--exit', '--forbid-only', ...reporter(out), ...grepArgs, 'test/e2e/**/*.test.ts'],
     out,
@@ -158,7 +158,7 @@ function runTier(tier, alone) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, tier.args, {
       cwd: root, stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: alone && process.stdout.isTTY ? '1' : '0' },
+      env: { ...process.env, ...tier.env, FORCE_COLOR: alone && process.stdout.isTTY ? '1' : '0' },
     });
     const chunks = [];
     child.stdout?.on('data', (c) => chunks.push(c));
@@ -171,17 +171,15 @@ function runTier(tier, alone) {
   });
 }
 
-/** `jobs` lanes take the tiers in order, then the exclusive ones run one by one; each tier's counts are added when it ends. */
+/** `jobs` lanes take the tiers in order; each tier's counts are added when it ends. */
 async function runAll() {
-  const shared = counting.filter((t) => !t.exclusive);
-  const queue = [...shared];
+  const queue = [...counting];
   const alone = jobs === 1 || counting.length === 1;
   const done = [];
   const lane = async () => {
     for (let tier = queue.shift(); tier; tier = queue.shift()) done.push(await runTier(tier, alone));
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, shared.length) }, lane));
-  for (const tier of counting.filter((t) => t.exclusive)) done.push(await runTier(tier, true));
+  await Promise.all(Array.from({ length: Math.min(jobs, counting.length) }, lane));
   // The summary in the tiers' own order, whatever order they ended in.
   for (const tier of counting) {
     const r = done.find((d) => d.tier === tier);
