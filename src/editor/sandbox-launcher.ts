@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { withoutDeadAddress } from './shared/identity-address';
 import { createTransport } from '../api/http';
 import type { Log } from './log';
 
@@ -22,6 +23,16 @@ export class SandboxLauncher implements vscode.Disposable {
   constructor(private readonly extensionUri: vscode.Uri, private readonly log: Log, private readonly workDir: string) {}
 
   get running(): string | undefined { return this.url; }
+
+  /** Blanks `url` in the sandbox-made identity file `file` (shared/identity-address.ts says why). */
+  private forgetAddress(file: string, url: string): void {
+    try {
+      const blanked = withoutDeadAddress(fs.readFileSync(file, 'utf8'), url);
+      if (blanked) { fs.writeFileSync(file, blanked, { mode: 0o600 }); this.log.info(`sandbox gone: its address left ${file}`); }
+    } catch (e) {
+      this.log.warn(`sandbox gone: could not clear its address from ${file}: ${String(e)}`);
+    }
+  }
 
   /** The service address, and the identity file this computer has for it. */
   async start(machineFile: string): Promise<{ url: string; machineFile: string }> {
@@ -55,7 +66,12 @@ export class SandboxLauncher implements vscode.Disposable {
       child.once('exit', (code) => { clearTimeout(timer); reject(new Error(vscode.l10n.t('the sandbox exited (code {0})', String(code)))); });
       child.once('error', (e) => { clearTimeout(timer); reject(e); });
     });
-    child.on('exit', (code) => { this.log.info(`sandbox exited (${code})`); this.url = undefined; });
+    child.on('exit', (code, signal) => {
+      this.log.info(`sandbox exited (${code ?? signal})`);
+      this.url = undefined;
+      // However it ended (a SIGKILL gives it no chance to): its address leaves its identity file.
+      if (this.identity) this.forgetAddress(this.identity, url);
+    });
     this.log.info(`sandbox listening on ${url}`);
     if (demoFile) {
       this.log.info(`sandbox: its demo set this computer up in ${demoFile}`);
