@@ -59,10 +59,8 @@ export function oneLine(text: string | undefined, max = 120): string {
 
 /** Seconds left in an undo window, never negative. */
 export function secondsLeft(undoUntil: string | undefined, nowMs: number): number {
-  if (!undoUntil) return 0;
-  const t = Date.parse(undoUntil);
-  if (Number.isNaN(t)) return 0;
-  return Math.max(0, Math.ceil((t - nowMs) / 1000));
+  const t = undoUntil ? Date.parse(undoUntil) : NaN;
+  return Number.isNaN(t) ? 0 : hearsIn(t, nowMs);
 }
 
 /** Whole seconds until a hold ends (ms on this computer's clock, as the model keeps it): "hears it in N s". */
