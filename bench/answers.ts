@@ -10,10 +10,10 @@
 import './with-vscode-stub'; // first: src/editor modules import `vscode`
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { exportHeader } from '../src/editor/answers-export';
-import { AnswersTree, type AnswersNode } from '../src/editor/answers-view';
-import { answersCsv, answersJsonl } from '../src/editor/shared/answer-words';
-import { TreeViewSlot } from '../src/editor/tree-view-slot';
+import { exportHeader } from '../src/editor/answers/answers-export';
+import { AnswersTree, type AnswersNode } from '../src/editor/answers/answers-view';
+import { answersCsv, answersJsonl } from '../src/shared/answer-words';
+import { TreeViewSlot } from '../src/editor/base/tree-view-slot';
 import { makeTestWorld, signInCore } from '../test/sync/harness';
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;

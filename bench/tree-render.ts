@@ -11,9 +11,9 @@
 // Prints one JSON line.
 import './with-vscode-stub'; // first: src/editor modules import `vscode`
 import type { Card } from '../src/api/schemas';
-import { CardsTree } from '../src/editor/cards-tree';
-import { TreeViewSlot } from '../src/editor/tree-view-slot';
-import type { Node } from '../src/editor/cards-tree';
+import { CardsTree } from '../src/editor/cards/cards-tree';
+import { TreeViewSlot } from '../src/editor/base/tree-view-slot';
+import type { Node } from '../src/editor/cards/cards-tree';
 import { CardModel } from '../src/sync/card-model';
 
 async function main(): Promise<void> {

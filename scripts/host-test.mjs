@@ -87,9 +87,7 @@ async function build({ dist = true } = {}) {
   if (r.status !== 0) throw new Error('node esbuild.mjs --test-handle failed');
   const esbuild = await import('esbuild');
   const testDir = path.join(root, 'test', 'editor');
-  // test/editor/shared holds plain-Node tests of the code the webview shares: the unit tier runs them.
-  const shared = path.join(testDir, 'shared') + path.sep;
-  const entries = walk(testDir).filter((f) => (f.endsWith('.test.ts') && !f.startsWith(shared)) || f === path.join(testDir, 'index.ts'));
+  const entries = walk(testDir).filter((f) => f.endsWith('.test.ts') || f === path.join(testDir, 'index.ts'));
   // One folder per run, so two runs at once (several people on one checkout) do not collide.
   // Under the repo, so `mocha` resolves from node_modules.
   const outdir = path.join(root, 'out', `host-test-${process.pid}`);

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/editor/extension';
-import type { Node } from '../../src/editor/cards-tree';
+import type { Node } from '../../src/editor/cards/cards-tree';
 import { EXTENSION_ID, newCard, signInApproved, unwire, until, wire, type World } from '../../test/editor/cards-helpers';
 import { testEnv } from '../../test/editor/helpers/env';
 

@@ -2,11 +2,11 @@
 // returns the one message to send (always naming the version on screen), or a refusal to show,
 // or nothing when the press does nothing now. Pure, so it is tested in plain Node.
 import type { Card } from '../../src/api/schemas';
-import { localDateTimeToIso } from '../../src/editor/shared/format';
-import { t } from '../../src/editor/shared/l10n';
-import type { ActionRequest, AnswerPayload, ShownProblem } from '../../src/editor/shared/protocol';
-import { markedFailedStep } from '../../src/editor/shared/hand-over';
-import { readProposal } from '../../src/editor/shared/proposal';
+import { localDateTimeToIso } from '../../src/shared/format';
+import { t } from '../../src/shared/l10n';
+import type { ActionRequest, AnswerPayload, ShownProblem } from '../../src/shared/protocol';
+import { markedFailedStep } from '../../src/shared/hand-over';
+import { readProposal } from '../../src/shared/proposal';
 import type { PanelState } from './state';
 import { canAnswer, completeForEnter, disabled, waitsOnYou } from './state';
 

@@ -2,9 +2,9 @@
 // person's input go through `reduce` (state.ts); presses become messages (actions.ts); the view
 // (view.ts) is rendered by lit-html. It never talks to the service.
 import { render } from 'lit-html';
-import { bundleTranslator, setLocale, setTranslator } from '../../src/editor/shared/l10n';
-import { AnswerKeyGuard, ANSWER_KEYS_QUIET_MS, isHeldPress } from '../../src/editor/shared/key-guard';
-import type { FromWebview, Notice, Request, ToWebview } from '../../src/editor/shared/protocol';
+import { bundleTranslator, setLocale, setTranslator } from '../../src/shared/l10n';
+import { AnswerKeyGuard, ANSWER_KEYS_QUIET_MS, isHeldPress } from '../../src/shared/key-guard';
+import type { FromWebview, Notice, Request, ToWebview } from '../../src/shared/protocol';
 import * as act from './actions';
 import { announcement, holdLeft, reduce, initialState, waitsOnYou, type PanelEvent, type PanelState } from './state';
 import { view, type ViewHooks } from './view';

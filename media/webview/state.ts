@@ -1,11 +1,11 @@
 // The card panel's state: one value, changed only by `reduce` from the host's messages and the
 // person's input. Pure (no DOM, no clock of its own), so it is tested in plain Node.
 import type { Card } from '../../src/api/schemas';
-import { secondsLeft } from '../../src/editor/shared/format';
-import { t } from '../../src/editor/shared/l10n';
-import type { ActionName, AssistantChoice, Draft, RequestKind, ShownProblem, ToWebview } from '../../src/editor/shared/protocol';
-import { EVERYTHING, type Allowed } from '../../src/editor/shared/grant-scopes';
-import { waitsOnYou } from '../../src/editor/shared/card-facts';
+import { secondsLeft } from '../../src/shared/format';
+import { t } from '../../src/shared/l10n';
+import type { ActionName, AssistantChoice, Draft, RequestKind, ShownProblem, ToWebview } from '../../src/shared/protocol';
+import { EVERYTHING, type Allowed } from '../../src/shared/grant-scopes';
+import { waitsOnYou } from '../../src/shared/card-facts';
 
 export interface PanelState {
   cardId: string;

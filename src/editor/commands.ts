@@ -4,28 +4,28 @@
 // from another extension or a command link, a look-alike node), an action opens the card and
 // does nothing more: only the person's press acts.
 import * as vscode from 'vscode';
-import { say } from './say';
+import { say } from './base/say';
 import type { Card, CardListEntry } from '../api/schemas';
 import { GROUPS, type ClientCore, type PressAction, type PressOutcome } from '../sync';
-import type { CardsTree } from './cards-tree';
-import { pickAnswer, pickCard, pickHelper, pickLater } from './card-picks';
-import { exportAnswers } from './answers-export';
-import { pickAnswerSearch } from './answers-view';
-import { pickFilter } from './filter-pick';
-import { setGrantContext } from './grant';
+import type { CardsTree } from './cards/cards-tree';
+import { pickAnswer, pickCard, pickHelper, pickLater } from './cards/card-picks';
+import { exportAnswers } from './answers/answers-export';
+import { pickAnswerSearch } from './answers/answers-view';
+import { pickFilter } from './cards/filter-pick';
+import { setGrantContext } from './sign-in/grant';
 import { isSignedIn, type LiveParts } from './live-parts';
-import type { Log } from './log';
+import type { Log } from './base/log';
 import { noteAnswered } from './context-keys';
-import { openCardLink } from './open-link';
-import { scopeSetting } from './card-scope';
-import { isCardId, waitsOnYou } from './shared/card-facts';
-import { COMMAND_NAMES, commandId, type CommandName } from './shared/command-names';
-import { hearsIn } from './shared/format';
-import { hearsWords } from './shared/hand-over';
-import { plainText } from './shared/plain-text';
-import { problemMessage, problemText } from './shared/problem-messages';
-import { safeExternalUrl } from './shared/protocol';
-import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from './shared/grant-scopes';
+import { openCardLink } from './panel/open-link';
+import { scopeSetting } from './cards/card-scope';
+import { isCardId, waitsOnYou } from '../shared/card-facts';
+import { COMMAND_NAMES, commandId, type CommandName } from '../shared/command-names';
+import { hearsIn } from '../shared/format';
+import { hearsWords } from '../shared/hand-over';
+import { plainText } from '../shared/plain-text';
+import { problemMessage, problemText } from '../shared/problem-messages';
+import { safeExternalUrl } from '../shared/protocol';
+import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from '../shared/grant-scopes';
 
 export { COMMAND_NAMES, commandId, type CommandName };
 

@@ -6,20 +6,20 @@
 import * as vscode from 'vscode';
 import type { ClientCore, ConnectionState, Counts } from '../sync';
 import { LIVE_GROUPS } from '../sync';
-import { createAssistantsFeature, type AssistantsFeature } from './assistants-feature';
-import { AnswersTree, type AnswersNode } from './answers-view';
-import type { AssistantsTreeNode } from './assistants-view';
-import type { CardPanelManager } from './card-panel-manager';
-import { CardsTree, type Node as CardsTreeNode } from './cards-tree';
+import { createAssistantsFeature, type AssistantsFeature } from './assistants/assistants-feature';
+import { AnswersTree, type AnswersNode } from './answers/answers-view';
+import type { AssistantsTreeNode } from './assistants/assistants-view';
+import type { CardPanelManager } from './panel/card-panel-manager';
+import { CardsTree, type Node as CardsTreeNode } from './cards/cards-tree';
 import { CONTEXT, setContext } from './context-keys';
-import { DisposableBase } from './disposable';
-import { Grant } from './grant';
-import type { Log } from './log';
-import { signInInteractive } from './sign-in';
+import { DisposableBase } from './base/disposable';
+import { Grant } from './sign-in/grant';
+import type { Log } from './base/log';
+import { signInInteractive } from './sign-in/sign-in';
 import type { Me } from '../api/schemas';
-import { CardNotifier } from './notifier';
-import { OfflineNotice } from './offline-notice';
-import type { TreeViewSlot } from './tree-view-slot';
+import { CardNotifier } from './cards/notifier';
+import { OfflineNotice } from './connection/offline-notice';
+import type { TreeViewSlot } from './base/tree-view-slot';
 
 /** Signed in: online, or offline with the sign-in kept. The one test of it in the editor. */
 export const isSignedIn = (s: ConnectionState): boolean => s.kind === 'online' || s.kind === 'offline';

@@ -3,7 +3,7 @@
 // card's panel; it never acts on it). Nothing else: no context, no secrets, no client core, no way
 // to press. Every installed extension can read this object, so it holds nothing more (security.md).
 import type * as vscode from 'vscode';
-import { isCardId } from './shared/card-facts';
+import { isCardId } from '../shared/card-facts';
 
 export interface AssistantCardsApi {
   /** This API's shape; a new version adds, never changes. */

@@ -4,9 +4,9 @@
 // accessibilityInformation.label that says what the item is.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AssistantsFeature } from '../../src/editor/assistants-feature';
-import type { AssistantsTreeNode } from '../../src/editor/assistants-view';
-import type { Node } from '../../src/editor/cards-tree';
+import type { AssistantsFeature } from '../../src/editor/assistants/assistants-feature';
+import type { AssistantsTreeNode } from '../../src/editor/assistants/assistants-view';
+import type { Node } from '../../src/editor/cards/cards-tree';
 import type { ExtensionApi } from '../../src/editor/extension';
 import { EXTENSION_ID, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AssistantsFeature } from '../../src/editor/assistants-feature';
-import type { AssistantsTreeNode } from '../../src/editor/assistants-view';
+import type { AssistantsFeature } from '../../src/editor/assistants/assistants-feature';
+import type { AssistantsTreeNode } from '../../src/editor/assistants/assistants-view';
 import type { ExtensionApi } from '../../src/editor/extension';
 import { EXTENSION_ID, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';

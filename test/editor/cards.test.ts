@@ -3,9 +3,9 @@
 // card panel reaching the sandbox as the right request (or, for high stakes, no request at all).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CardPanel, PanelReply } from '../../src/editor/card-panel';
-import type { Node } from '../../src/editor/cards-tree';
-import type { Request } from '../../src/editor/shared/protocol';
+import type { CardPanel, PanelReply } from '../../src/editor/panel/card-panel';
+import type { Node } from '../../src/editor/cards/cards-tree';
+import type { Request } from '../../src/shared/protocol';
 import { driver, driverAvailable } from './helpers/driver';
 import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 

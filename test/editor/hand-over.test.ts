@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Card } from '../../src/api/schemas';
-import { problemMessage } from '../../src/editor/shared/problem-messages';
+import { problemMessage } from '../../src/shared/problem-messages';
 import { heard, newCard, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 

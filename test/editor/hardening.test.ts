@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { openDemoTerminals } from '../../src/editor/demo-terminals';
+import { openDemoTerminals } from '../../src/editor/assistants/demo-terminals';
 import { atThisWindow, awayFromThisWindow, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';

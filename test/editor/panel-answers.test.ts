@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
-import { draftKey } from '../../src/editor/panel-memory';
+import { draftKey } from '../../src/editor/panel/panel-memory';
 
 
 describe('answers through the card panel, by role and text (Playwright)', function () {

@@ -2,7 +2,7 @@
 // finds in a line of terminal text. (Following a link in a real terminal, Ctrl+click, is a host
 // test in panel-paths.test.ts.)
 import * as assert from 'node:assert/strict';
-import { cardIdsIn } from '../../src/editor/terminal-links';
+import { cardIdsIn } from '../../src/editor/assistants/terminal-links';
 
 describe('card ids in terminal text', () => {
   it('finds each req_ id standing on its own, with where it starts', () => {

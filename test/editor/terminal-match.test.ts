@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AssistantsFeature } from '../../src/editor/assistants-feature';
+import type { AssistantsFeature } from '../../src/editor/assistants/assistants-feature';
 import type { ExtensionApi } from '../../src/editor/extension';
 import { EXTENSION_ID, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 

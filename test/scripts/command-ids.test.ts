@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMAND_NAMES, commandId } from '../../src/editor/shared/command-names';
+import { COMMAND_NAMES, commandId } from '../../src/shared/command-names';
 
 const root = path.resolve(__dirname, '..', '..');
 const PREFIX = 'assistantCards.';

@@ -8,8 +8,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import { ago, dateTime } from '../../src/editor/shared/format';
-import * as l10n from '../../src/editor/shared/l10n';
+import { ago, dateTime } from '../../src/shared/format';
+import * as l10n from '../../src/shared/l10n';
 
 const root = path.resolve(__dirname, '..', '..');
 const FOLDERS = ['src/editor', 'media/webview'];

@@ -22,6 +22,8 @@ function textOf(file: string): string | undefined {
 // Built from parts so this file does not name them itself.
 const WORK_FOLDER = ['', 'work', ''].join('/');
 const SPEC_SIBLING = ['..', 'shared'].join('/');
+// What of that sibling a file might name (src/editor's own `../shared/` imports are src/shared).
+const SIBLING_DOCS = ['spec', 'DESIGN'];
 // A relative path that climbs (`../`, `../../x`): checked against where it lands.
 const CLIMB = /(?:\.\.\/)+[\w./-]*/g;
 
@@ -32,7 +34,7 @@ export function outsideReferences(file: string, text: string): string[] {
   const dir = path.join(root, path.dirname(file));
   for (const m of text.matchAll(CLIMB)) {
     const landed = path.relative(root, path.resolve(dir, m[0]));
-    if (landed.startsWith('..') || m[0].startsWith(SPEC_SIBLING)) found.push(m[0]);
+    if (landed.startsWith('..') || SIBLING_DOCS.some((d) => m[0].startsWith(`${SPEC_SIBLING}/${d}`))) found.push(m[0]);
   }
   return [...new Set(found)];
 }
@@ -60,6 +62,8 @@ describe('the repository is self-contained', () => {
     assert.deepEqual(outsideReferences('README.md', `cd ${WORK_FOLDER}main`), [WORK_FOLDER]);
     const up = (n: number) => '../'.repeat(n);
     assert.deepEqual(outsideReferences('src/api/x.ts', `import '${up(3)}elsewhere'`), [`${up(3)}elsewhere`]);
-    assert.deepEqual(outsideReferences('src/editor/shared/x.ts', `import { t } from '${up(1)}say'; see ${up(3)}docs/spec/DESIGN.md`), []);
+    assert.deepEqual(outsideReferences('src/shared/x.ts', `import { t } from '${up(1)}say'; see ${up(2)}docs/spec/DESIGN.md`), []);
+    assert.deepEqual(outsideReferences('src/editor/x.ts', `import { t } from '${SPEC_SIBLING}/l10n'`), []);
+    assert.deepEqual(outsideReferences('src/editor/x.ts', `see ${SPEC_SIBLING}/spec/person-api.md`), [`${SPEC_SIBLING}/spec/person-api.md`]);
   });
 });

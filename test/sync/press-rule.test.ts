@@ -122,7 +122,7 @@ describe('the press rule: static map of every path that can act on a card', func
     // Every call of `gestures.fromUiEvent` in the client, found by symbol: the core's minter.
     const fromUiEvent = g.checker.getTypeOfSymbol(g.member('sync/contract.ts', 'ClientCore', 'gestures')).getProperty('fromUiEvent')!;
     const mints = g.references(fromUiEvent).filter((r) => ts.isCallExpression(r.node.parent.parent) && r.node.parent.parent.expression === r.node.parent);
-    assert.deepEqual(where(mints), ['editor/card-panel.ts:CardPanel.constructor', 'editor/commands.ts:press', 'editor/notifier.ts:CardNotifier.answer', 'editor/notifier.ts:CardNotifier.undo'],
+    assert.deepEqual(where(mints), ['editor/cards/notifier.ts:CardNotifier.answer', 'editor/cards/notifier.ts:CardNotifier.undo', 'editor/commands.ts:press', 'editor/panel/card-panel.ts:CardPanel.constructor'],
       'new mint sites need review');
     const call = (n: ts.Node, name: string) => ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === name;
     /** `x` in `const x = await say.choose(...)`: the button the person clicked in a notification. */
@@ -133,7 +133,7 @@ describe('the press rule: static map of every path that can act on a card', func
     };
 
     // The panel mints inside its webview message handler, and only for action messages.
-    const panelMint = mints.find((r) => r.file === 'editor/card-panel.ts')!.node;
+    const panelMint = mints.find((r) => r.file === 'editor/panel/card-panel.ts')!.node;
     const handler = ancestor(panelMint, ts.isArrowFunction);
     assert.ok(handler && call(handler.parent, 'onDidReceiveMessage'), 'the panel mints inside its webview message handler');
     const guard = ancestor(panelMint, ts.isConditionalExpression);
@@ -141,19 +141,19 @@ describe('the press rule: static map of every path that can act on a card', func
 
     // The notifier mints first thing in answer() and undo(); they run only from a clicked button.
     for (const method of ['answer', 'undo']) {
-      const decl = g.member('editor/notifier.ts', 'CardNotifier', method).valueDeclaration as ts.MethodDeclaration;
+      const decl = g.member('editor/cards/notifier.ts', 'CardNotifier', method).valueDeclaration as ts.MethodDeclaration;
       const first = decl.body!.statements[0]!;
       assert.ok(mints.some((m) => ancestor(m.node, ts.isVariableStatement) === first), `the notifier mints first thing in ${method}()`);
     }
-    const answerCalls = g.references(g.member('editor/notifier.ts', 'CardNotifier', 'answer'));
+    const answerCalls = g.references(g.member('editor/cards/notifier.ts', 'CardNotifier', 'answer'));
     assert.equal(answerCalls.length, 1, 'answer() is called from one place');
     const runProp = ancestor(answerCalls[0]!.node, ts.isPropertyAssignment);
     assert.ok(runProp && runProp.name.getText() === 'run' && ts.isArrowFunction(runProp.initializer), 'answer() is a button\'s run');
     // A button's run is called once, on the button the person picked.
-    const runs = g.references(g.member('editor/notifier.ts', 'Button', 'run')).filter((r) => ts.isPropertyAccessExpression(r.node.parent) && ts.isCallExpression(r.node.parent.parent));
+    const runs = g.references(g.member('editor/cards/notifier.ts', 'Button', 'run')).filter((r) => ts.isPropertyAccessExpression(r.node.parent) && ts.isCallExpression(r.node.parent.parent));
     assert.equal(runs.length, 1, 'a button runs from one place');
     assert.ok(isClickedButton((runs[0]!.node.parent as ts.PropertyAccessExpression).expression), 'a button runs only once the person picked it');
-    const undoCalls = g.references(g.member('editor/notifier.ts', 'CardNotifier', 'undo'));
+    const undoCalls = g.references(g.member('editor/cards/notifier.ts', 'CardNotifier', 'undo'));
     assert.equal(undoCalls.length, 1, 'undo() is called from one place');
     const undoIf = ancestor(undoCalls[0]!.node, ts.isIfStatement);
     assert.ok(undoIf && ts.isBinaryExpression(undoIf.expression) && undoIf.expression.operatorToken.kind === ts.SyntaxKind.EqualsEqualsEqualsToken && isClickedButton(undoIf.expression.left),
@@ -161,17 +161,17 @@ describe('the press rule: static map of every path that can act on a card', func
 
     // The one press path is called by exactly those handlers, each right after its own mint.
     assert.deepEqual(where(g.references(g.member('sync/contract.ts', 'ClientCore', 'act'))),
-      ['editor/card-panel.ts:CardPanel.act', 'editor/commands.ts:press', 'editor/notifier.ts:CardNotifier.answer', 'editor/notifier.ts:CardNotifier.undo']);
+      ['editor/cards/notifier.ts:CardNotifier.answer', 'editor/cards/notifier.ts:CardNotifier.undo', 'editor/commands.ts:press', 'editor/panel/card-panel.ts:CardPanel.act']);
   });
 
   it('timers, the feed and the models hold no way to press', () => {
-    const background = sources().filter(({ file }) => !['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts', 'sync/session.ts', 'sync/press.ts', 'sync/press-path.ts', 'sync/press-sending.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
+    const background = sources().filter(({ file }) => !['editor/panel/card-panel.ts', 'editor/commands.ts', 'editor/cards/notifier.ts', 'sync/session.ts', 'sync/press.ts', 'sync/press-path.ts', 'sync/press-sending.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
     for (const { file, text } of background) {
       const code = text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
       assert.doesNotMatch(code, /fromUiEvent|\.act\(|\.press\(|Press\.create|UserGesture\.mint/, `${file} can reach a press`);
     }
     // Inside the two handlers, no timer mints or sends.
-    for (const f of ['editor/card-panel.ts', 'editor/commands.ts', 'editor/notifier.ts']) {
+    for (const f of ['editor/panel/card-panel.ts', 'editor/commands.ts', 'editor/cards/notifier.ts']) {
       const text = fs.readFileSync(path.join(SRC, f), 'utf8');
       for (const m of text.matchAll(/set(Timeout|Interval)\(/g)) {
         const body = text.slice(m.index, m.index + 400);
@@ -186,7 +186,7 @@ describe('the press rule: static map of every path that can act on a card', func
     const cancels = sites(/\.cancel\(\)/).filter((s) => s.startsWith('editor/'));
     const path_ = fs.readFileSync(path.join(SRC, 'sync/press-path.ts'), 'utf8');
     assert.ok(/\.cancel\(\)/.test(path_) && /signal/.test(path_), 'the press path offers no way to cancel its press');
-    const panel = fs.readFileSync(path.join(SRC, 'editor/card-panel.ts'), 'utf8');
+    const panel = fs.readFileSync(path.join(SRC, 'editor/panel/card-panel.ts'), 'utf8');
     assert.ok(/movedOn\.abort\(\)/.test(panel) && /signal: this\.movedOn\.signal/.test(panel), `the panel never cancels a press on close (editor cancel sites: ${cancels.join(', ') || 'none'})`);
   });
 });

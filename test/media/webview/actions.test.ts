@@ -2,10 +2,10 @@
 // nothing while presses are off.
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../../src/api/schemas';
-import { ACTIONS, isFromWebview } from '../../../src/editor/shared/protocol';
+import { ACTIONS, isFromWebview } from '../../../src/shared/protocol';
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
-import type { RequestKind } from '../../../src/editor/shared/protocol';
+import type { RequestKind } from '../../../src/shared/protocol';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const card = (over: Partial<Card> = {}): Card => ({

@@ -3,10 +3,10 @@
 // sent (the card's mark until then); what the sign-in may not do posts nothing.
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../../src/api/schemas';
-import { allowedBy } from '../../../src/editor/shared/grant-scopes';
+import { allowedBy } from '../../../src/shared/grant-scopes';
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
-import type { RequestKind } from '../../../src/editor/shared/protocol';
+import type { RequestKind } from '../../../src/shared/protocol';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const card = (over: Partial<Card> = {}): Card => ({

@@ -1,7 +1,7 @@
 // The card panel's state in plain Node: the host's messages and the person's input, through the reducer.
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../../src/api/schemas';
-import type { RequestKind, ToWebview } from '../../../src/editor/shared/protocol';
+import type { RequestKind, ToWebview } from '../../../src/shared/protocol';
 import { announcement, canAnswer, disabled, holdLeft, initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');

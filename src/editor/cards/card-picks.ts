@@ -1,0 +1,209 @@
+// Quick picks so every action works from the palette without the mouse: pick a card, then an
+// option. Labels come from untrusted card text, so they pass through plainText (no control or
+// direction-override characters, no `$(icon)`, bounded length).
+import * as vscode from 'vscode';
+import { say } from '../base/say';
+import type { Card, CardListEntry } from '../../api/schemas';
+import type { ClientCore, Group } from '../../sync';
+import { lookOf } from '../../shared/card-view';
+import { localDateTimeToIso } from '../../shared/format';
+import { helperChoices, markedFailedStep } from '../../shared/hand-over';
+import { plainText } from '../../shared/plain-text';
+import { readProposal } from '../../shared/proposal';
+
+interface CardPickItem extends vscode.QuickPickItem { id?: string }
+
+const groupTitles = (): Record<Group, string> => ({
+  pending: vscode.l10n.t('Waiting on you'), agent: vscode.l10n.t('Waiting on the assistant'), snoozed: vscode.l10n.t('Later'), delegated: vscode.l10n.t('With a helper'), done: vscode.l10n.t('Done'),
+});
+
+/** Pick a card from the given groups, filtered by `accept`. Undefined when cancelled or none. */
+export async function pickCard(
+  core: ClientCore,
+  groups: readonly Group[],
+  title: string,
+  accept: (c: CardListEntry) => boolean = () => true,
+): Promise<string | undefined> {
+  const items: CardPickItem[] = [];
+  const now = Date.now();
+  for (const g of groups) {
+    const cards = core.cards.list(g).filter(accept);
+    if (!cards.length) continue;
+    items.push({ label: groupTitles()[g], kind: vscode.QuickPickItemKind.Separator });
+    for (const c of cards) {
+      const look = lookOf(c, now);
+      items.push({ id: c.id, label: `$(${look.icon}) ${look.label}`, description: look.description });
+    }
+  }
+  if (!items.length) {
+    void say.info(vscode.l10n.t('Assistant Cards: no card fits "{0}".', title));
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: vscode.l10n.t('Pick a card') });
+  return pick?.id;
+}
+
+type AnswerPick = { kind: 'answer'; body: Record<string, unknown> } | { kind: 'gotIt' } | undefined;
+
+/** Asks the person for an answer to a card, by kind. */
+export async function pickAnswer(card: Card): Promise<AnswerPick> {
+  const title = plainText(card.title, 100);
+  const proposed = await pickProposal(card);
+  if (proposed === 'cancelled') return undefined;
+  if (proposed && proposed !== 'answerYourself') return { kind: 'answer', body: proposed };
+  const theyDecide: vscode.QuickPickItem = { label: vscode.l10n.t('$(sparkle) You decide'), description: vscode.l10n.t('hand the decision back to the assistant') };
+  switch (card.kind) {
+    case 'update': {
+      const ok = await vscode.window.showQuickPick([{ label: vscode.l10n.t('$(pass) Got it'), description: vscode.l10n.t('close this notice') }], { title });
+      return ok ? { kind: 'gotIt' } : undefined;
+    }
+    case 'approval': {
+      const p = await vscode.window.showQuickPick([
+        { label: vscode.l10n.t('$(check) Approve'), id: true }, { label: vscode.l10n.t('$(close) Decline'), id: false }, { ...theyDecide, id: 'decide' },
+      ] as (vscode.QuickPickItem & { id: boolean | string })[], { title });
+      if (!p) return undefined;
+      return p.id === 'decide' ? { kind: 'answer', body: { theyDecide: true } } : { kind: 'answer', body: { approved: p.id } };
+    }
+    case 'questions': {
+      const answers: Record<string, string> = {};
+      for (const ask of card.asks ?? []) {
+        let v: string | undefined;
+        if (ask.options?.length) {
+          v = (await vscode.window.showQuickPick(ask.options.map((o) => ({ label: plainText(o.label, 200), id: o.id })), { title: plainText(ask.title, 100) }))?.id;
+        } else {
+          v = await vscode.window.showInputBox({ title: plainText(ask.title, 100), prompt: vscode.l10n.t('Your answer') });
+        }
+        if (v === undefined) return undefined;
+        answers[ask.id] = v;
+      }
+      return { kind: 'answer', body: { answers } };
+    }
+    case 'failure': {
+      const failedStep = await pickFailedStep(card);
+      if (failedStep === 'cancelled') return undefined;
+      const options = card.options ?? [];
+      let choiceIds: string[] | undefined;
+      if (options.length) {
+        const p = await vscode.window.showQuickPick(options.map((o) => ({ label: plainText(o.label, 200), id: o.id })), { title, placeHolder: vscode.l10n.t('Pick an option') });
+        if (!p) return undefined;
+        choiceIds = [p.id];
+      }
+      const text = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('What to tell the assistant (optional)') });
+      if (text === undefined) return undefined;
+      const body: Record<string, unknown> = { ...(failedStep !== undefined ? { failedStep } : {}), ...(choiceIds ? { choiceIds } : {}), ...(text.trim() ? { text, via: 'text' } : {}) };
+      // The service needs something to hear: with no steps, no options and no words, nothing is sent.
+      return Object.keys(body).length ? { kind: 'answer', body } : undefined;
+    }
+    default: {
+      const options = card.options ?? [];
+      if (options.length) {
+        const rec = new Set(card.recommendedIds ?? []);
+        const items = options.map((o, i) => ({
+          label: `${i < 9 ? `${i + 1}. ` : ''}${plainText(o.label, 200)}`,
+          description: rec.has(o.id) ? '★ recommended' : '',
+          id: o.id,
+        }));
+        if (card.multi) {
+          const p = await vscode.window.showQuickPick(items, { title, canPickMany: true, placeHolder: vscode.l10n.t('Pick one or more') });
+          return p?.length ? { kind: 'answer', body: { choiceIds: p.map((x) => x.id) } } : undefined;
+        }
+        const p = await vscode.window.showQuickPick([...items, { ...theyDecide, id: '' }], { title, placeHolder: vscode.l10n.t('Pick an option') });
+        if (!p) return undefined;
+        return p.id ? { kind: 'answer', body: { choiceIds: [p.id] } } : { kind: 'answer', body: { theyDecide: true } };
+      }
+      const text = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Your answer'), validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Write an answer')) });
+      return text === undefined ? undefined : { kind: 'answer', body: { text, via: 'text' } };
+    }
+  }
+}
+
+/**
+ * A `loop` helper's proposal, in the card's words: "Accept" sends it as the answer (one press),
+ * "Answer yourself" goes on to the card's own picks. Undefined when there is no proposal.
+ */
+async function pickProposal(card: Card): Promise<Record<string, unknown> | 'cancelled' | 'answerYourself' | undefined> {
+  const view = readProposal(card);
+  if (!view) return undefined;
+  const words = view.lines.map((l) => plainText(l, 200)).join(' · ');
+  const items: (vscode.QuickPickItem & { id: 'accept' | 'yourself' })[] = [
+    ...(view.accept ? [{ label: vscode.l10n.t('$(check) Accept the helper\'s proposal'), detail: words, id: 'accept' as const }] : []),
+    { label: vscode.l10n.t('$(edit) Answer otherwise'), ...(view.accept ? {} : { detail: words }), id: 'yourself' as const },
+  ];
+  const p = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('The helper proposes: {0}', plainText(card.title, 80)), placeHolder: words });
+  if (!p) return 'cancelled';
+  return p.id === 'accept' && view.accept ? { ...view.accept } : 'answerYourself';
+}
+
+/** The step that failed, as the person says; the card's own mark is the one picked by default. */
+async function pickFailedStep(card: Card): Promise<number | undefined | 'cancelled'> {
+  const steps = card.steps ?? [];
+  if (!steps.length) return undefined;
+  const marked = markedFailedStep(card);
+  const items = steps.map((st, i) => ({
+    label: `${i + 1}. ${plainText(st.title, 150)}`,
+    description: [st.state ? plainText(st.state, 20) : '', i === marked ? vscode.l10n.t('the card marks this one') : ''].filter(Boolean).join(' · '),
+    ...(st.detail ? { detail: plainText(st.detail, 200) } : {}),
+    index: i,
+  }));
+  const qp = vscode.window.createQuickPick<(typeof items)[number]>();
+  qp.title = vscode.l10n.t('Which step failed? {0}', plainText(card.title, 80));
+  qp.placeholder = vscode.l10n.t('Pick the step that failed');
+  qp.items = items;
+  const active = marked !== undefined ? items[marked] : undefined;
+  if (active) qp.activeItems = [active];
+  const picked = await new Promise<number | 'cancelled'>((resolve) => {
+    qp.onDidAccept(() => resolve(qp.selectedItems[0]?.index ?? qp.activeItems[0]?.index ?? 'cancelled'));
+    qp.onDidHide(() => resolve('cancelled'));
+    qp.show();
+  });
+  qp.dispose();
+  return picked;
+}
+
+/** "1h", "tonight", "tomorrow" or an ISO time from a typed local date and time. */
+export async function pickLater(timeZone: string): Promise<string | undefined> {
+  const p = await vscode.window.showQuickPick([
+    { label: vscode.l10n.t('In 1 hour'), id: '1h' }, { label: vscode.l10n.t('Tonight'), description: '6:00 PM', id: 'tonight' },
+    { label: vscode.l10n.t('Tomorrow'), description: '8:00 AM', id: 'tomorrow' }, { label: vscode.l10n.t('Pick a date and time…'), id: 'custom' },
+  ], { title: vscode.l10n.t('Later (time zone {0})', timeZone) });
+  if (!p) return undefined;
+  if (p.id !== 'custom') return p.id;
+  const typed = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Later until'), prompt: vscode.l10n.t('Local date and time, e.g. 2026-11-23 09:30 ({0})', timeZone),
+    validateInput: (v) => (toIso(v, timeZone) ? undefined : vscode.l10n.t('Use YYYY-MM-DD HH:MM')),
+  });
+  return typed === undefined ? undefined : toIso(typed, timeZone);
+}
+
+function toIso(v: string, tz: string): string | undefined {
+  const m = /^\s*(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})\s*$/.exec(v);
+  return m ? localDateTimeToIso(m[1]!, m[2]!, tz) : undefined;
+}
+
+/**
+ * The helper, the agent (or any), the mode and a note. The asking assistant is never offered: a
+ * card is not handed to the one that asked it.
+ */
+export async function pickHelper(core: ClientCore, card: Card): Promise<{ assistantId: string; agentId?: string; mode: 'freely' | 'loop'; note?: string; helperName: string } | undefined> {
+  await core.assistants.refresh().catch(() => undefined);
+  const list = helperChoices(core.assistants.list(), card);
+  if (!list.length) { void say.info(vscode.l10n.t('Assistant Cards: no other assistant is in reach to hand over to.')); return undefined; }
+  const a = await vscode.window.showQuickPick(list.map((x) => ({ label: plainText(x.name, 80), description: `${plainText(x.appName, 40)} · ${plainText(x.machine.name, 40)}`, id: x.id })), { title: vscode.l10n.t('Hand over to'), placeHolder: vscode.l10n.t('Pick the helper') });
+  if (!a) return undefined;
+  const agents = list.find((x) => x.id === a.id)?.agents ?? [];
+  let agent: { id: string; label: string } | undefined;
+  if (agents.length) {
+    const g = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any agent'), id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(x.state, 20), id: x.id }))], { title: vscode.l10n.t('Which agent of {0}', a.label) });
+    if (!g) return undefined;
+    agent = g.id ? { id: g.id, label: g.label } : undefined;
+  }
+  const m = await vscode.window.showQuickPick([
+    { label: vscode.l10n.t('Freely'), description: vscode.l10n.t('the helper\'s answer goes straight to the asking assistant'), id: 'freely' as const },
+    { label: vscode.l10n.t('Loop me in'), description: vscode.l10n.t('the helper\'s answer comes to me first'), id: 'loop' as const },
+  ], { title: vscode.l10n.t('Mode') });
+  if (!m) return undefined;
+  const note = await vscode.window.showInputBox({ title: vscode.l10n.t('Note for the helper (optional)') });
+  if (note === undefined) return undefined;
+  const helperName = agent ? `${a.label} · ${agent.label}` : a.label;
+  return { assistantId: a.id, ...(agent ? { agentId: agent.id } : {}), mode: m.id, ...(note.trim() ? { note: note.trim() } : {}), helperName };
+}

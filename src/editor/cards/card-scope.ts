@@ -1,0 +1,98 @@
+// Which cards the cards tree shows. `workspace` scope (default): the cards of the assistants whose
+// live sessions run in this window's terminals; `machine`: every card of this sign-in. "Cards of
+// the active terminal" narrows workspace scope to one terminal until the scope is toggled, the
+// terminal closes, or it is asked again with no terminal active.
+import * as vscode from 'vscode';
+import { say } from '../base/say';
+import type { CardModelView, CardScope } from '../../sync/contract';
+import { CONTEXT, setContext } from '../context-keys';
+import { DisposableBase } from '../base/disposable';
+import type { Log } from '../base/log';
+import type { TerminalMatcher } from '../assistants/terminals';
+
+export type ScopeSetting = 'workspace' | 'machine';
+
+export function scopeSetting(): ScopeSetting {
+  return vscode.workspace.getConfiguration('assistantCards').get<string>('scope') === 'machine' ? 'machine' : 'workspace';
+}
+
+export class ScopeController extends DisposableBase {
+  private terminal: vscode.Terminal | undefined;
+  private last: string | undefined;
+
+  constructor(
+    private readonly cards: Pick<CardModelView, 'setScope'>,
+    private readonly matcher: TerminalMatcher,
+    private readonly log: Log,
+  ) {
+    super();
+    this._register(matcher.onDidChange(() => this.apply()));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('assistantCards.scope')) { this.terminal = undefined; this.apply(); }
+    }));
+    this._register(vscode.window.onDidCloseTerminal((t) => {
+      if (t === this.terminal) { this.terminal = undefined; this.apply(); }
+    }));
+    this.apply();
+  }
+
+  /** What the tree should show now. */
+  current(): CardScope {
+    if (scopeSetting() === 'machine' && !this.terminal) return { kind: 'machine' };
+    const ids = this.terminal ? this.matcher.assistantIdsIn(this.terminal) : this.matcher.assistantIdsInWindow();
+    return { kind: 'workspace', assistantIds: ids.sort() };
+  }
+
+  /** Hands the scope to the card model, only when it changed (each change costs the model a read). */
+  apply(): void {
+    if (this.isDisposed) return;
+    const scope = this.current();
+    const key = JSON.stringify(scope);
+    setContext(CONTEXT.terminalScope, this.terminal !== undefined);
+    setContext(CONTEXT.scope, scopeSetting());
+    if (key === this.last) return;
+    this.last = key;
+    this.log.debug(`scope: ${scope.kind === 'machine' ? 'machine' : `workspace, ${scope.assistantIds.length} assistants${this.terminal ? ` of terminal "${this.terminal.name}"` : ''}`}`);
+    this.cards.setScope(scope);
+  }
+
+  /** The view-title toggle: workspace <-> machine. Stored where the scope is set now. */
+  async toggle(): Promise<ScopeSetting> {
+    const next: ScopeSetting = scopeSetting() === 'machine' ? 'workspace' : 'machine';
+    const config = vscode.workspace.getConfiguration('assistantCards');
+    const inspect = config.inspect<string>('scope');
+    const target = inspect?.workspaceFolderValue !== undefined || inspect?.workspaceValue !== undefined
+      ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    this.terminal = undefined;
+    await config.update('scope', next, target);
+    this.apply();
+    return next;
+  }
+
+  /** "Cards of the active terminal" (palette) or of the terminal its context menu was opened on. */
+  async cardsOfTerminal(terminal: vscode.Terminal | undefined = vscode.window.activeTerminal): Promise<void> {
+    if (!terminal) {
+      void say.info(vscode.l10n.t('Assistant Cards: no terminal is active. Open or focus the terminal your assistant runs in, then try again.'));
+      return;
+    }
+    await this.matcher.rematch();
+    this.terminal = terminal;
+    this.apply();
+    const ids = this.matcher.assistantIdsIn(terminal);
+    await vscode.commands.executeCommand('assistantCards.cards.focus');
+    const message = ids.length
+      ? vscode.l10n.t('Assistant Cards: showing the cards of terminal "{0}".', terminal.name)
+      : vscode.l10n.t('Assistant Cards: no live assistant runs in terminal "{0}", so no cards are shown.', terminal.name);
+    // Not awaited: the command is done once the tree is narrowed; the message may stay open.
+    void say.info(message, vscode.l10n.t('Show all of this window')).then((pick) => {
+      if (pick && this.terminal === terminal) this.clearTerminal();
+    });
+  }
+
+  clearTerminal(): void {
+    this.terminal = undefined;
+    this.apply();
+  }
+
+  terminalInScope(): vscode.Terminal | undefined { return this.terminal; }
+}

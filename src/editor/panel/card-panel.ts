@@ -1,0 +1,326 @@
+// One card panel: one webview's life, from its `ready` handshake to its close, and the presses it
+// reports (typed messages). The host owns every request; the webview only renders. The registry
+// and the serializer are card-panel-manager.ts; drafts and sent words panel-memory.ts.
+import * as vscode from 'vscode';
+import type { Card } from '../../api/schemas';
+import { isLight, type ClientCore, type PressAction, type UserGesture } from '../../sync';
+import { noteAnswered } from '../context-keys';
+import { DisposableBase } from '../base/disposable';
+import type { PanelMemory } from './panel-memory';
+import type { Log } from '../base/log';
+import { answerSummary } from '../../shared/answer-summary';
+import { plainText } from '../../shared/plain-text';
+import { problemMessage } from '../../shared/problem-messages';
+import type { ActionMessage, FromWebview, ToWebview } from '../../shared/protocol';
+import { isActionName, parseFromWebview, safeExternalUrl } from '../../shared/protocol';
+import { panelHtml } from './panel-html';
+import { openCardLink } from './open-link';
+import { hearsWords, helperChoices } from '../../shared/hand-over';
+import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from '../../shared/grant-scopes';
+
+/** What the panel showed in reply to one request from its webview. */
+export type PanelReply = Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
+
+export interface PanelDeps {
+  core: ClientCore;
+  log: Log;
+  extensionUri: vscode.Uri;
+  /** Drafts and sent words, kept in the workspace's state (panel-memory.ts). */
+  memory: PanelMemory;
+  timeZone: () => string;
+  /** Whether actions may be sent now (signed in). */
+  online: () => boolean;
+  /** What the sign-in's scopes allow (default: everything). */
+  allowed?: () => Allowed;
+  /** "Go to terminal": the assistants feature shows the terminal the card's assistant runs in. */
+  focusTerminal: (cardId: string) => Promise<unknown>;
+}
+
+export class CardPanel extends DisposableBase {
+  private card: Card | undefined;
+  /** Versions this webview was sent: a press may only name one of these. */
+  private readonly shownVersions = new Set<number>();
+  private busy = false;
+  /** Aborted when the panel closes: the person moved on, the press being sent retries no more. */
+  private readonly movedOn = new AbortController();
+  private ready = false;
+  /** Whether the connection was online when the card was last shown (canAct follows it). */
+  private shownOnline: boolean | undefined;
+  private readonly closed = this._register(new vscode.EventEmitter<void>());
+  /** Fires once, when the panel closes (by the person, Esc, or its live set ending). */
+  readonly onDidClose = this.closed.event;
+
+  constructor(readonly cardId: string, readonly panel: vscode.WebviewPanel, private readonly deps: PanelDeps) {
+    super();
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(deps.extensionUri, 'media', 'icons', 'card-light.svg'),
+      dark: vscode.Uri.joinPath(deps.extensionUri, 'media', 'icons', 'card-dark.svg'),
+    };
+    panel.webview.html = panelHtml(panel.webview, deps.extensionUri, cardId);
+    this._register(panel.webview.onDidReceiveMessage((raw: unknown) => {
+      const m = parseFromWebview(raw);
+      if (!m) { deps.log.warn(`card panel: dropped a malformed message`); return; }
+      // A message from the panel is the person's click or key: the gesture is minted right here.
+      const gesture = isAction(m) ? deps.core.gestures.fromUiEvent(`panel:${m.type}`) : undefined;
+      void this.onMessage(m, gesture).catch((e: unknown) => deps.log.error(`card panel: ${String(e)}`));
+    }));
+    this._register(panel.onDidDispose(() => this.dispose()));
+    void this.load();
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    this.movedOn.abort();
+    this.closed.fire();
+    super.dispose();
+    this.panel.dispose();
+  }
+
+  /** Whether the panel offers its actions now: signed in, and the card not high stakes (those are answered only in the service). */
+  canAct(): boolean {
+    return !!this.card && !this.card.highStakes && this.deps.online();
+  }
+
+  /** The card as the panel last showed it. */
+  shown(): Card | undefined { return this.card; }
+  isReady(): boolean { return this.ready; }
+
+  private loading: Promise<void> | undefined;
+  private loadAgain = false;
+
+  /** The connection changed: show the card again with what may be done now (or read it, if never read). */
+  connectionChanged(): void {
+    const online = this.deps.online();
+    if (online === this.shownOnline) return;
+    if (!this.card) { if (online) this.cardChanged(); return; }
+    if (this.ready) this.postCard();
+  }
+
+  /** The model says the card changed: read it and show the new version (one read at a time). */
+  cardChanged(): void {
+    if (this.loading) { this.loadAgain = true; return; }
+    this.loading = this.load().finally(() => {
+      this.loading = undefined;
+      if (this.loadAgain) { this.loadAgain = false; this.cardChanged(); }
+    });
+  }
+
+  private async load(changedSinceAnswer = false, fresh?: Card): Promise<void> {
+    try {
+      const card = fresh ?? await this.deps.core.cards.whole(this.cardId);
+      if (this.isDisposed) return;
+      this.card = card;
+      this.panel.title = plainText(card.title, 40) || vscode.l10n.t('Card');
+      if (this.ready) this.postCard(changedSinceAnswer);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'not_found') this.post({ type: 'gone', message: problemMessage('not_found').message });
+      else {
+        this.deps.log.warn(`card panel: reading ${this.cardId} failed: ${String(e)}`);
+        // Never read: say so instead of "Loading" forever; read again when the connection returns.
+        if (!this.card) { this.shownOnline = false; this.post({ type: 'problem', problem: problemMessage('offline') }); }
+      }
+    }
+  }
+
+  private postCard(changedSinceAnswer = false): void {
+    const card = this.card;
+    if (!card) return;
+    this.shownVersions.add(card.version);
+    this.shownOnline = this.deps.online();
+    const draft = this.deps.memory.draft(this.cardId);
+    const sentWords = this.deps.memory.sentWords(this.cardId);
+    const allowed = this.deps.allowed?.() ?? EVERYTHING;
+    const notAllowed = notAllowedNote(allowed);
+    this.post({
+      type: 'card',
+      card,
+      shownVersion: card.version,
+      ...(changedSinceAnswer ? { changedSinceAnswer } : {}),
+      ...(draft ? { draft } : {}),
+      timeZone: this.deps.timeZone(),
+      canAct: this.canAct(),
+      ...this.hold(),
+      hostNowMs: Date.now(),
+      ...(sentWords ? { sentWords } : {}),
+      allowed,
+      ...(notAllowed ? { notAllowed } : {}),
+    });
+  }
+
+  /** The hold as the model keeps it (one clock for every view), while it runs. */
+  private hold(): { undoUntil?: string } {
+    const until = this.deps.core.cards.holdUntil(this.cardId);
+    return until !== undefined && until > Date.now() ? { undoUntil: new Date(until).toISOString() } : {};
+  }
+
+  private post(m: ToWebview): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  /** Posts a reply to the person's request and hands it back to the caller. */
+  private reply<T extends PanelReply>(message: T): T {
+    this.post(message);
+    return message;
+  }
+
+  /**
+   * Handles one message from the webview and resolves to the reply the person was shown for it
+   * (the result of a press, a refusal, the assistants list), or undefined when nothing answers it.
+   */
+  async onMessage(m: FromWebview, gesture?: UserGesture): Promise<PanelReply | undefined> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        this.post({ type: 'words', bundle: vscode.l10n.bundle, locale: vscode.env.language });
+        if (this.card) this.postCard(); else await this.load();
+        return undefined;
+      case 'draft':
+        await this.deps.memory.setDraft(this.cardId, m.draft);
+        return undefined;
+      case 'openLink': {
+        const url = safeExternalUrl(m.url);
+        if (!url) { this.deps.log.warn('card panel: refused a link that is not http(s)'); return undefined; }
+        await openCardLink(url, this.deps.log);
+        return undefined;
+      }
+      case 'openInBrowser': {
+        const url = this.card?.url && safeExternalUrl(this.card.url);
+        if (url) await openCardLink(url, this.deps.log);
+        return undefined;
+      }
+      case 'goToTerminal':
+        // The assistants feature's terminal matcher finds the terminal the asking assistant runs in.
+        await this.deps.focusTerminal(this.cardId);
+        return undefined;
+      case 'loadAssistants': {
+        try {
+          await this.deps.core.assistants.refresh();
+          // The asking assistant is never its own helper (a delegated card's helper is named from this list too).
+          const list = this.card?.status === 'delegated' ? this.deps.core.assistants.list() : helperChoices(this.deps.core.assistants.list(), this.card);
+          return this.reply({
+            type: 'assistants', requestId: m.requestId,
+            assistants: list.map((a) => ({
+              id: a.id, name: a.name, appName: a.appName,
+              agents: a.agents.map((g) => ({ id: g.id, name: g.name, state: g.state })),
+            })),
+          });
+        } catch (e) {
+          return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage((e as { code?: string }).code ?? 'offline') });
+        }
+      }
+      case 'close':
+        this.dispose();
+        return undefined;
+      default:
+        return gesture ? this.act(m, gesture) : undefined;
+    }
+  }
+
+  private async act(m: ActionMessage, gesture: UserGesture): Promise<PanelReply | undefined> {
+    // A press may only name a version this webview was shown: never a version the person has not seen.
+    if (!this.shownVersions.has(m.version)) {
+      return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('version_conflict') });
+    }
+    if (this.busy) return undefined; // one press at a time; a double click sends once
+    // The panel hides what the sign-in may not do; a message for it anyway is answered, not sent.
+    const needs = NEEDS[m.type];
+    if (!(this.deps.allowed?.() ?? EVERYTHING)[needs]) {
+      return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('insufficient_scope', { scope: SCOPE_OF[needs] }) });
+    }
+    if (!this.deps.online()) return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('signed_out') });
+    const card = this.card;
+    // Got it closes a notice; on any other card it is not a press the panel offers.
+    if (m.type === 'gotIt' && card?.kind !== 'update') {
+      this.deps.log.warn('card panel: dropped a Got it for a card that is not a notice');
+      return undefined;
+    }
+    this.busy = true;
+    this.post({ type: 'busy', requestId: m.requestId });
+    try {
+      if (!card) return undefined;
+      // The card as this webview showed it at the version the press names (an Undo names the answer's).
+      const out = await this.deps.core.act(gesture, { ...card, version: m.version }, toAction(m, this.deps.timeZone()), { signal: this.movedOn.signal });
+      if (this.isDisposed) return undefined;
+      if (out.ok) {
+        noteAnswered(out);
+        // The result is shown with its version: an Undo pressed before the reload names it.
+        this.shownVersions.add(out.result.version);
+        const answered = m.type === 'answer' ? answerSummary(card, m.body)
+          : m.type === 'message' ? vscode.l10n.t('You wrote: {0}', m.body)
+            // When the helper hears it: the delegate answer's `hears`, in words.
+            : m.type === 'delegate' ? hearsWords(out.result.hears, this.helperName(m.assistantId, m.agentId)) : '';
+        const done = this.reply({
+          type: 'done', requestId: m.requestId, message: DONE[m.type], version: out.result.version,
+          ...this.hold(), hostNowMs: Date.now(), ...(answered ? { answered } : {}),
+        });
+        if (m.type === 'answer' || m.type === 'message') await this.deps.memory.setDraft(this.cardId, undefined);
+        if (m.type === 'message' && out.result.messageId) await this.rememberWords(out.result.messageId, m.body);
+        this.busy = false; // the person may press Undo while the card is shown again
+        // The newest whole card the model holds: the press's built card, or already the read that
+        // followed it (with this press in its history), whichever came last; a later read is told.
+        const held = this.deps.core.cards.get(this.cardId);
+        await this.load(false, held && !isLight(held) && held.version >= out.card.version ? held as Card : out.card);
+        return done;
+      } else {
+        const p = out.problem;
+        const shown = this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage(p.code, p) });
+        // The card changed: show the new version and ask again. Nothing is resent.
+        if (p.code === 'version_conflict' || p.code === 'area_change') await this.load(true, p.fresh);
+        else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout' && p.code !== 'cancelled') await this.load();
+        return shown;
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The helper's name as the assistants list gave it (the id when it is not there). */
+  private helperName(assistantId: string, agentId?: string): string {
+    const a = this.deps.core.assistants.list().find((x) => x.id === assistantId);
+    const g = a?.agents.find((x) => x.id === agentId);
+    return plainText(`${a?.name ?? assistantId}${agentId ? ` · ${g?.name ?? agentId}` : ''}`, 80);
+  }
+
+  /** The history names a message by its id only: keep the words sent from here. */
+  private rememberWords(messageId: string, words: string): Promise<void> {
+    return this.deps.memory.rememberWords(this.cardId, messageId, words);
+  }
+}
+
+function isAction(m: FromWebview): m is ActionMessage {
+  return isActionName(m.type);
+}
+
+/** The scope flag each panel action needs (a hand-over's helper list needs `assistants` too: loadAssistants). */
+const NEEDS: Record<ActionMessage['type'], keyof Allowed> = {
+  answer: 'answer', gotIt: 'answer', undo: 'answer', message: 'reply', later: 'later', back: 'later', delegate: 'delegate', takeBack: 'delegate',
+};
+
+const DONE: Record<ActionMessage['type'], string> = {
+  answer: vscode.l10n.t('Answered.'),
+  gotIt: vscode.l10n.t('Got it — closed.'),
+  undo: vscode.l10n.t('Undone: the card waits on you again.'),
+  message: vscode.l10n.t('Sent to the assistant.'),
+  later: vscode.l10n.t('Put in Later.'),
+  back: vscode.l10n.t('Back in the stack.'),
+  delegate: vscode.l10n.t('Handed over.'),
+  takeBack: vscode.l10n.t('Taken back: it waits on you again.'),
+};
+
+function toAction(m: ActionMessage, timeZone: string): PressAction {
+  switch (m.type) {
+    case 'answer': return { type: 'answer', answer: m.body };
+    // Closing a notice: its own press, with its version and nothing else.
+    case 'gotIt': return { type: 'gotIt' };
+    case 'undo': return { type: 'undo' };
+    case 'message': return { type: 'message', body: m.body, via: 'text' };
+    case 'later': return { type: 'later', until: m.until, timeZone };
+    case 'back': return { type: 'back' };
+    case 'delegate': return {
+      type: 'delegate', to: { assistantId: m.assistantId, ...(m.agentId ? { agentId: m.agentId } : {}) }, mode: m.mode,
+      ...(m.note ? { note: m.note } : {}),
+    };
+    case 'takeBack': return { type: 'takeBack' };
+  }
+}

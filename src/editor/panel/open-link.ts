@@ -1,0 +1,24 @@
+// Opening a web address from a card or a notice. An address on this computer (localhost, 127.x,
+// [::1]) opens at once only when the service itself is on loopback; otherwise the person confirms
+// the whole address first (shared/link-guard.ts says why: a remote window forwards that port).
+import * as vscode from 'vscode';
+import type { Log } from '../base/log';
+import { say } from '../base/say';
+import { machineFile, resolveBaseUrl } from '../connection/service-settings';
+import { linkDecision } from '../../shared/link-guard';
+
+/** `url`: already checked by safeExternalUrl. */
+export async function openCardLink(url: string, log: Log): Promise<void> {
+  if (linkDecision(url, resolveBaseUrl(machineFile())) === 'confirm') {
+    const open = vscode.l10n.t('Open');
+    const ok = await say.confirm(
+      vscode.l10n.t('Assistant Cards: this card links to an address on this computer. Open it?'),
+      vscode.l10n.t('{0}\n\nIn a remote window this opens that port of the remote computer in your browser. Open it only if you expected this address.', url),
+      open);
+    if (!ok) {
+      log.info(`a link to this computer was not opened: ${url}`);
+      return;
+    }
+  }
+  await vscode.env.openExternal(vscode.Uri.parse(url, true));
+}

@@ -1,0 +1,51 @@
+// What this sign-in may do, in the editor: the scopes the person allowed (`/v1/me`'s
+// `grant.scopes`, the token response's `scope` as the service keeps it) drive context keys that
+// disable the commands it cannot do, and a line on the views that says how to allow them.
+import type { ClientCore } from '../../sync';
+import { CONTEXT, setContext } from '../context-keys';
+import { DisposableBase } from '../base/disposable';
+import type { AssistantsTreeNode } from '../assistants/assistants-view';
+import type { CardsTree } from '../cards/cards-tree';
+import type { TreeViewSlot } from '../base/tree-view-slot';
+import { allowedBy, canHandOver, EVERYTHING, notAllowedNote, type Allowed } from '../../shared/grant-scopes';
+
+/** Sets the `assistantCards.can*` keys (`enablement` of the commands in package.json). */
+export function setGrantContext(a: Allowed): void {
+  setContext(CONTEXT.canAnswer, a.answer);
+  setContext(CONTEXT.canReply, a.reply);
+  setContext(CONTEXT.canLater, a.later);
+  setContext(CONTEXT.canDelegate, a.delegate);
+  setContext(CONTEXT.canHandOver, canHandOver(a));
+}
+
+/** Per client core (one per live set): what the sign-in may do; keys and the views' note follow it. */
+export class Grant extends DisposableBase {
+  /** The last granted scopes this core was online with: offline keeps what the sign-in was allowed. */
+  private known: readonly string[] | undefined;
+
+  constructor(private readonly ctx: { core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode> }) {
+    super();
+    this.show();
+    this._register(ctx.core.onDidChangeState(() => this.show()));
+    this._register({
+      dispose: () => { setGrantContext(EVERYTHING); ctx.tree.view.message = undefined; ctx.assistantsView.view.message = undefined; },
+    });
+  }
+
+  /** The granted scopes, or undefined when not known (never signed in here, or signed out). */
+  granted(): readonly string[] | undefined {
+    const s = this.ctx.core.state;
+    if (s.kind === 'online') this.known = s.me.grant.scopes;
+    else if (s.kind === 'signed-out' || s.kind === 'not-set-up') this.known = undefined;
+    return this.known;
+  }
+
+  allowed(): Allowed { return allowedBy(this.granted()); }
+
+  private show(): void {
+    const a = this.allowed();
+    setGrantContext(a);
+    this.ctx.tree.view.message = notAllowedNote(a);
+    this.ctx.assistantsView.view.message = a.assistants ? undefined : notAllowedNote({ ...EVERYTHING, assistants: false });
+  }
+}

@@ -1,0 +1,105 @@
+// How one card reads in the tree, the status bar and notifications: label, description, tooltip,
+// icon and the context value menus key on. Pure, so it is tested without an editor.
+import { t } from './l10n';
+import type { CardListEntry } from '../api/schemas';
+import { waitsOnYou } from './card-facts';
+import { ago, seen, until } from './format';
+import { plainText } from './plain-text';
+
+export type IconColor = 'red' | 'yellow' | 'blue' | 'green' | 'gray' | undefined;
+
+export interface CardLook {
+  label: string;
+  description: string;
+  tooltip: string;
+  icon: string; // codicon id
+  color: IconColor;
+  contextValue: string;
+}
+
+const KIND_ICON: Record<string, string> = {
+  choice: 'list-selection',
+  approval: 'pass',
+  text: 'comment',
+  questions: 'question',
+  failure: 'error',
+  update: 'bell',
+};
+
+const SEVERITY: Record<string, { icon: string; color: IconColor }> = {
+  critical: { icon: 'flame', color: 'red' },
+  error: { icon: 'error', color: 'red' },
+  warning: { icon: 'warning', color: 'yellow' },
+  info: { icon: 'info', color: 'blue' },
+};
+
+type Whole = Extract<CardListEntry, { summary?: string }>;
+const field = <K extends keyof Whole>(c: CardListEntry, k: K): Whole[K] | undefined => (c as Whole)[k];
+
+/**
+ * The context value of a card: space-separated tokens the manifest's menus match with
+ * `viewItem =~ /\bcard:pending\b/`: `card:<state>` (pending, agent, snoozed, delegated, done,
+ * answered), plus `card:update`, `card:highStakes` and `card:held` (answered, undo still possible).
+ */
+export function contextValueOf(c: CardListEntry, nowMs = Date.now()): string {
+  const state = c.status === 'pending' && c.turn !== 'you' ? 'agent' : c.status;
+  const tokens = [`card:${state}`];
+  if (c.kind === 'update') tokens.push('card:update');
+  if (c.highStakes) tokens.push('card:highStakes');
+  const undoUntil = field(c, 'undoUntil');
+  if (c.status === 'answered' && undoUntil && Date.parse(undoUntil) > nowMs) tokens.push('card:held');
+  return tokens.join(' ');
+}
+
+export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): CardLook {
+  const parts: string[] = [];
+  const assistant = field(c, 'assistant');
+  const agent = field(c, 'agent');
+  if (c.kind === 'update') {
+    const hook = field(c, 'webhook');
+    const from = field(c, 'from');
+    if (hook?.name) parts.push(plainText(hook.name, 40));
+    if (from) parts.push(plainText(from, 40));
+    parts.push(seen(field(c, 'count'), field(c, 'lastAt') ?? field(c, 'createdAt'), nowMs));
+  }
+  // Who asks leads the label: two assistants asking the same question differ at any sidebar width.
+  const asker = c.kind !== 'update' && assistant ? plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 32) : '';
+  if (c.status === 'snoozed') {
+    const u = field(c, 'until');
+    if (u) parts.push(`back ${until(u, nowMs, timeZone)}`);
+  }
+  if (c.status === 'done') {
+    const at = field(c, 'changedAt');
+    if (at) parts.push(ago(at, nowMs));
+  }
+  if (c.urgency) parts.push(plainText(c.urgency, 20));
+  if (c.blocking) parts.push('blocking');
+  if (c.highStakes) parts.push(t('high stakes'));
+
+  let icon = KIND_ICON[c.kind] ?? 'circle-outline';
+  let color: IconColor;
+  if (c.kind === 'update') {
+    const sev = SEVERITY[field(c, 'severity') ?? ''];
+    if (sev) ({ icon, color } = sev);
+  } else if (c.kind === 'failure') color = 'red';
+  if (c.highStakes) { icon = 'shield'; color = 'yellow'; }
+  else if (c.status === 'done') color = 'gray';
+  else if (c.blocking && waitsOnYou(c) && !color) color = 'red';
+
+  const summary = field(c, 'summary');
+  const tip = [plainText(c.title, 300)];
+  if (assistant) tip.push(t('Asked by {0} ({1})', plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 80), plainText(assistant.app, 40)));
+  if (summary) tip.push(plainText(summary, 500));
+  tip.push(parts.join(' · '));
+  if (c.highStakes) tip.push(t('High stakes: can only be answered in the browser.'));
+
+  return {
+    label: `${asker ? `${asker}: ` : ''}${plainText(c.title, 120 - (asker ? asker.length + 2 : 0)) || t('(no title)')}`,
+    description: parts.join(' · '),
+    tooltip: tip.filter(Boolean).join('\n'),
+    icon,
+    color,
+    contextValue: contextValueOf(c, nowMs),
+  };
+}
+

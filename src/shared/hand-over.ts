@@ -1,0 +1,30 @@
+// The hand-over's choices and words, shared by the palette and the card panel: which assistants
+// may help (never the one that asked: the service refuses that), and what the answer's `hears`
+// tells the person. No `vscode` here.
+import type { Assistant, Card } from '../api/schemas';
+import { oneLine } from './format';
+import { t } from './l10n';
+
+/** The assistants a card may be handed to: every one in reach but the card's own asker. */
+export function helperChoices<A extends Pick<Assistant, 'id'>>(assistants: readonly A[], card: Pick<Card, 'assistant'> | undefined): A[] {
+  const asker = card?.assistant?.id;
+  return assistants.filter((a) => a.id !== asker);
+}
+
+/**
+ * The words for the delegate answer's `hears`: when the helper hears the card. `while-working` is
+ * the one value the spec shows (it hears it while it works, without waiting to be idle); any
+ * other value is shown as the service sent it, as text.
+ */
+export function hearsWords(hears: string | undefined, helper: string): string {
+  const who = oneLine(helper, 80) || t('The helper');
+  if (!hears) return t('{0} gets it after the 5 s to take it back.', who);
+  if (hears === 'while-working') return t('{0} hears it while it works, after the 5 s to take it back.', who);
+  return t('{0} hears it: {1}.', who, oneLine(hears, 80));
+}
+
+/** The step the card marks as failed (its first `failed` step), the default of the person's pick. */
+export function markedFailedStep(card: Pick<Card, 'steps'>): number | undefined {
+  const i = (card.steps ?? []).findIndex((s) => s.state === 'failed');
+  return i >= 0 ? i : undefined;
+}

@@ -1,0 +1,174 @@
+// The rules of a card's notification, apart from `vscode`: when one comes (the setting, the card,
+// a return to the person), which buttons it offers, and how it says who asks and where. Every
+// string from the service is made plain here; the notifier only shows what these rules return.
+import type { Card, CardListEntry, HistoryEntry } from '../api/schemas';
+import type { AnswerPayload } from './protocol';
+import { t } from './l10n';
+import { plainText } from './plain-text';
+import { waitsOnYou } from './card-facts';
+import { readProposal } from './proposal';
+
+/** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
+export type NotifySetting = 'blocking' | 'all' | 'off';
+export const NOTIFY_SETTINGS: readonly NotifySetting[] = ['blocking', 'all', 'off'];
+
+/** The setting as written; anything unknown is the default, `blocking`. */
+export function notifySetting(value: unknown): NotifySetting {
+  return NOTIFY_SETTINGS.includes(value as NotifySetting) ? value as NotifySetting : 'blocking';
+}
+
+/** A button label's length: VS Code's notification buttons do not wrap. A longer label is not a button. */
+export const BUTTON_MAX = 30;
+/** At most this many answers as buttons; more, and the card is opened to choose. */
+export const MAX_ANSWER_BUTTONS = 3;
+/**
+ * What a notification shows whole: a title, a summary and a helper's proposal up to these
+ * lengths. Longer, and the notification says less than the card: it offers Open only, so an
+ * answer is never pressed over words the person was not shown.
+ */
+export const TITLE_MAX = 100;
+export const SUMMARY_MAX = 160;
+export const PROPOSAL_MAX = 120;
+
+type Waiting = Pick<CardListEntry, 'status' | 'turn' | 'blocking'>;
+
+
+/** Whether a card waiting on the person is worth a notification under the setting. */
+export function wantsNotification(setting: NotifySetting, card: Waiting): boolean {
+  if (setting === 'off' || !waitsOnYou(card)) return false;
+  return setting === 'all' || card.blocking === true;
+}
+
+/**
+ * A card that comes back to the person: back from Later, taken back, or returned by a `loop`
+ * helper (both leave `delegated`). Not when the person made it so on this computer (their own
+ * Back or Take back, in this window or another): they just did it. An Undo of their own answer
+ * is not a return either.
+ */
+export function isReturn(
+  previous: Pick<CardListEntry, 'status' | 'turn'>,
+  card: Pick<CardListEntry, 'status' | 'turn'> & { history?: readonly HistoryEntry[] },
+  thisComputer: string | undefined,
+): boolean {
+  if (!(previous.status === 'snoozed' || previous.status === 'delegated') || !waitsOnYou(card)) return false;
+  return !byThePersonHere(card, thisComputer);
+}
+
+/** The card's last step was the person's own press on this computer (a whole card's history says so). */
+export function byThePersonHere(card: { history?: readonly HistoryEntry[] }, thisComputer: string | undefined): boolean {
+  const last = card.history?.[card.history.length - 1];
+  return thisComputer !== undefined && last?.by === 'person' && last.machine?.id === thisComputer;
+}
+
+/** One line of hostile text, short enough for a button, inert. */
+export function shortLabel(text: string, max = BUTTON_MAX): string {
+  return plainText(text, max);
+}
+
+/** Hostile text in one inert line, whole when it fits `max`; undefined when it does not (it would be cut). */
+export function wholeText(text: string | undefined, max: number): string | undefined {
+  const whole = plainText(text, Number.MAX_SAFE_INTEGER);
+  return whole.length <= max ? whole : undefined;
+}
+
+/** The notification's own buttons, in the words it shows them: an option that reads as one of them is never a button. */
+export function ownButtonWords(): string[] {
+  return [t('Open'), t('Show Terminal'), t('Undo'), t('Accept proposal'), t('Approve'), t('Decline')];
+}
+
+/** Letters and digits only, folded: "  OPEN ", "Open!", "Ｏｐｅｎ" and "Show-terminal" read as our own words. */
+const folded = (s: string) => s.normalize('NFKC').toLocaleLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/** Whether a label could be taken for one of the notification's own buttons. */
+export function imitatesOwnButton(label: string): boolean {
+  const f = folded(label);
+  return f === '' || ownButtonWords().some((w) => folded(w) === f);
+}
+
+export interface AnswerButton {
+  label: string;
+  answer: AnswerPayload;
+  /** What the answer says, for the notification after the press; the label when not given. */
+  said?: string;
+}
+/** The answers a notification offers as buttons, or none (then it offers Open). */
+export type ButtonSet = { kind: 'answers'; answers: AnswerButton[] } | { kind: 'open' };
+
+/**
+ * Answers as buttons only when one press says all, over words the notification shows whole (its
+ * title, its summary, a helper's proposal; see `notificationText`): an approval, or a single choice
+ * with up to three options whose labels are shown whole, told apart, and none of which reads as
+ * the notification's own buttons. High stakes: never (their own page decides); everything else
+ * (more options, several choices, questions, failures, text) opens. A card a `loop` helper
+ * returned with a proposal that fits it: "Accept proposal", one press (answering otherwise is Open).
+ */
+export function buttonSet(card: Card): ButtonSet {
+  if (card.highStakes || !shownWhole(card)) return { kind: 'open' };
+  const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
+  if (proposal) {
+    return proposal.accept
+      ? { kind: 'answers', answers: [{ label: t('Accept proposal'), answer: proposal.accept, said: proposalWords(card, PROPOSAL_MAX) ?? t('the helper\'s proposal') }] }
+      : { kind: 'open' };
+  }
+  if (card.kind === 'approval') {
+    return { kind: 'answers', answers: [{ label: t('Approve'), answer: { approved: true } }, { label: t('Decline'), answer: { approved: false } }] };
+  }
+  if (card.kind !== 'choice' || card.multi) return { kind: 'open' };
+  const options = card.options ?? [];
+  if (options.length === 0 || options.length > MAX_ANSWER_BUTTONS) return { kind: 'open' };
+  const answers: AnswerButton[] = [];
+  for (const o of options) {
+    const label = wholeText(o.label, BUTTON_MAX);
+    if (label === undefined || imitatesOwnButton(label)) return { kind: 'open' };
+    answers.push({ label, answer: { choiceIds: [o.id] } });
+  }
+  const labels = new Set(answers.map((a) => folded(a.label)));
+  if (labels.size !== answers.length) return { kind: 'open' };
+  return { kind: 'answers', answers };
+}
+
+/** Whether the notification shows the card's words whole: its title, its summary, a helper's proposal. */
+export function shownWhole(card: Card): boolean {
+  if (wholeText(card.title, TITLE_MAX) === undefined) return false;
+  if (card.summary && wholeText(card.summary, SUMMARY_MAX) === undefined) return false;
+  const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
+  return !proposal || wholeText(proposal.lines.join(' '), PROPOSAL_MAX) !== undefined;
+}
+
+/** A `loop` helper's proposal in the card's words, one plain line; undefined without one. */
+export function proposalWords(card: Card, max: number): string | undefined {
+  const view = card.proposal !== undefined ? readProposal(card) : undefined;
+  return view ? plainText(view.lines.join(' '), max) : undefined;
+}
+
+/** "Claude · main": the assistant, and its agent when known; plain. Undefined when unknown. */
+export function who(card: Pick<Card, 'assistant' | 'agent'>): string | undefined {
+  if (!card.assistant) return undefined;
+  return plainText(card.agent ? `${card.assistant.name} · ${card.agent.name}` : card.assistant.name, 48);
+}
+
+/**
+ * The notification's words: who asks, where (the terminal's name in this window, when known),
+ * the card's title, its summary, and a helper's proposal. All plain: names and titles come from
+ * the service, terminal names from whatever runs in the terminal. Each part is shown whole when it
+ * fits (`shownWhole`); a part cut short leaves the notification with Open only.
+ */
+export function notificationText(card: Card, terminalName: string | undefined, returned: boolean): string {
+  const asker = who(card);
+  const title = plainText(card.title, TITLE_MAX);
+  const where = terminalName ? plainText(terminalName, 40) : undefined;
+  const head = asker && where ? t('{0} (terminal "{1}")', asker, where) : asker ?? (where ? t('Terminal "{0}"', where) : t('An assistant'));
+  const summary = card.summary ? plainText(card.summary, SUMMARY_MAX) : undefined;
+  const proposed = proposalWords(card, PROPOSAL_MAX);
+  let text: string;
+  if (card.kind === 'update') text = t('{0}: {1}', head, title);
+  else if (!returned && !proposed) text = t('{0} asks: {1}', head, title);
+  else text = proposed ? t('{0}: back to you: {1} · the helper proposes: {2}', head, title, proposed) : t('{0}: back to you: {1}', head, title);
+  return summary ? t('{0} · {1}', text, summary) : text;
+}
+
+/** After a press from the notification: what was answered, and how long Undo holds. */
+export function answeredText(card: Pick<Card, 'title'>, label: string, secondsLeft: number): string {
+  // The sentence ends its own words: a label's closing full stop is left out ("Choose Beta.").
+  return t('Answered "{0}" with {1}. The assistant hears it in {2} s.', plainText(card.title, 60), shortLabel(label).replace(/\.+$/, ''), secondsLeft);
+}
