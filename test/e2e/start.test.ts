@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { until } from '../helpers/until';
+import { until } from '../kit/until';
 
 const root = path.resolve(__dirname, '..', '..');
 const artifacts = path.join(root, 'artifacts');

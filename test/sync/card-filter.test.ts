@@ -6,8 +6,8 @@ import { silentLogger } from '../../src/api/runtime';
 import type { Card, CardListEntry } from '../../src/api/schemas';
 import { filterQuery, isFilterEmpty, wholePasses } from '../../src/sync/card-filter';
 import { testCardModel } from './card-model-ports';
-import { eventually, makeTestWorld, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { until, makeWorld, signInCore } from '../kit';
+import type { World } from '../kit';
 
 const whole = (id: string, o: Partial<Card> = {}): Card => ({ id, version: 1, status: 'pending', turn: 'you', kind: 'choice', title: id, ...o });
 const light = (id: string, o: Partial<CardListEntry> = {}): CardListEntry => ({ id, version: 1, status: 'pending', turn: 'you', kind: 'choice', title: id, whole: false, ...o });
@@ -85,9 +85,9 @@ describe('sync: card filter', () => {
 });
 
 describe('sync: card filter against the sandbox', () => {
-  let w: TestWorld;
+  let w: World;
   before(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   after(async () => {
     await w.close();
@@ -100,7 +100,7 @@ describe('sync: card filter against the sandbox', () => {
     for (let i = 0; i < 4; i++) theirs.push((await w.ctl('POST', '/_sandbox/cards', { agentId: w.helperAgentId, kind: 'text', title: `theirs ${i}` })).json as { id: string });
     const core = w.core();
     await signInCore(w, core);
-    await eventually(() => core.cards.list('pending').length === 8);
+    await until(() => core.cards.list('pending').length === 8);
     assert.ok(core.cards.list('pending').some((c) => c.whole === false), 'some entries are light (past the first `whole`)');
     const shown = () => core.cards.list('pending').filter((c) => core.cards.matches(c)).map((c) => c.id).sort();
 
