@@ -13,6 +13,7 @@ import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
+import { elsewhereNote } from '../../src/shared/card-computer';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, problemInBanner, hostNow, waitsOnYou } from './state';
@@ -72,7 +73,9 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
       ${c.highStakes ? html`<span class="badge stakes">${t('high stakes')}</span>` : nothing}
     </div>
     <h1 id="title">${v(c.title)}</h1>
-    <p class="meta muted">${v(meta.join(' · '))}${c.assistant
+    <p class="meta muted">${v(meta.join(' · '))}${s.elsewhere
+      ? html` <span class="elsewhere" data-key="elsewhere">${v(elsewhereNote(s.elsewhere))}</span>`
+      : c.assistant
       ? html`<button class="link" data-key="go-terminal" title=${t('Show the terminal where the asking assistant runs')}
           @click=${() => on.post({ type: 'goToTerminal' })}>${t('Go to terminal')}</button>`
       : nothing}</p>

@@ -116,7 +116,7 @@ class ClientCoreImpl implements ClientCore {
     try {
       const t = await runDeviceFlow({
         baseUrl: this.o.baseUrl, endpoints: this.parts.link.endpoints, key: tokens.key, machineFile: this.parts.link.machineFile,
-        scopes: this.o.scopes ?? DEFAULT_SCOPES, clock: this.parts.link.serverTime, timers: this.timers, logger: this.log,
+        scopes: [...new Set([...(this.o.scopes ?? DEFAULT_SCOPES), ...(options.extraScopes ?? [])])], clock: this.parts.link.serverTime, timers: this.timers, logger: this.log,
         signal: options.signal,
         onProgress: (p) => {
           if (p.step === 'code') {
