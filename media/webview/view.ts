@@ -73,12 +73,11 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
       ${c.highStakes ? html`<span class="badge stakes">${t('high stakes')}</span>` : nothing}
     </div>
     <h1 id="title">${v(c.title)}</h1>
-    <p class="meta muted">${v(meta.join(' · '))}${s.elsewhere
-      ? html` <span class="elsewhere" data-key="elsewhere">${v(elsewhereNote(s.elsewhere))}</span>`
-      : c.assistant
+    <p class="meta muted">${v(meta.join(' · '))}${c.assistant && !s.elsewhere
       ? html`<button class="link" data-key="go-terminal" title=${t('Show the terminal where the asking assistant runs')}
           @click=${() => on.post({ type: 'goToTerminal' })}>${t('Go to terminal')}</button>`
       : nothing}</p>
+    ${s.elsewhere ? html`<p class="meta muted" data-key="elsewhere">${v(elsewhereNote(s.elsewhere))}</p>` : nothing}
     ${c.highStakes ? html`<div class="banner stakes" role="note">
       <span>${t('High stakes: this card spends money, cannot be undone or goes public, so it is answered only in the service. Every action here is off.')}</span>
       ${c.url ? html`<button class="primary" data-key="open-browser" @click=${() => on.post({ type: 'openInBrowser' })}>${t('Open in browser')}</button>` : nothing}

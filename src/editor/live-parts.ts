@@ -67,7 +67,7 @@ export class LiveParts extends DisposableBase {
       const answers = this.answers = this._register(new AnswersTree(core, host.log, host.answersView, () => isSignedIn(core.state), host.timeZone));
       const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView));
       // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
-      const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView }));
+      const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView, signInAgain: () => void this.signIn(host.log) }));
       this._register(host.panels.attach({
         core, timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => grant.allowed(),
         thisComputer: () => thisComputer(core.state),

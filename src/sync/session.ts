@@ -136,6 +136,8 @@ class ClientCoreImpl implements ClientCore {
       // Signed in again in a window that was signed in: same sync, new grant.
       this.dispatch({ type: 'signed-in-again', me: await this.parts.link.api.me().catch(() => undefined) });
       this.allowPresence();
+      // The new grant may reach further (cards:read:all): cards coming into reach make no change.
+      await this.parts.schedule.fullRead().catch(() => undefined);
     }
     await this.startSync();
     // Signed in and stored; the state shows offline and clears itself once the service answers.

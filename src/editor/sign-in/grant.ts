@@ -26,7 +26,11 @@ export class Grant extends DisposableBase {
   /** The last granted scopes this core was online with: offline keeps what the sign-in was allowed. */
   private known: readonly string[] | undefined;
 
-  constructor(private readonly ctx: { core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode> }) {
+  constructor(private readonly ctx: {
+    core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode>;
+    /** The interactive sign-in of this core, also while signed in (a new grant replaces the old). */
+    signInAgain?: () => void;
+  }) {
     super();
     this.show();
     this._register(ctx.core.onDidChangeState(() => this.show()));
@@ -60,7 +64,7 @@ export class Grant extends DisposableBase {
     if (!note) return;
     const again = vscode.l10n.t('Sign In Again');
     void say.info(vscode.l10n.t('Assistant Cards: {0}', note), again).then((pick) => {
-      if (pick === again && !this.isDisposed) void vscode.commands.executeCommand('assistantCards.signIn');
+      if (pick === again && !this.isDisposed) this.ctx.signInAgain?.();
     });
   }
 
