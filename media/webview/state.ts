@@ -38,6 +38,8 @@ export interface PanelState {
   allowed: Allowed;
   /** What the sign-in was not allowed, and how to allow it. */
   notAllowed?: string;
+  /** The computer the card's assistant runs on, when not this one (its terminal is there). */
+  elsewhere?: string;
   /** The step the person says failed (a failure card); the card's own mark until they pick. */
   failedStep?: number;
 }
@@ -107,6 +109,7 @@ export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelSta
         answered: asksAgain ? undefined : s.answered,
         allowed: e.allowed ?? EVERYTHING,
         notAllowed: e.notAllowed,
+        elsewhere: e.elsewhere,
         // A pick of a step the new version no longer lists falls back to the card's mark.
         failedStep: s.failedStep !== undefined && e.card.steps?.[s.failedStep] ? s.failedStep : undefined,
       };

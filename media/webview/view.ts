@@ -13,6 +13,7 @@ import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
+import { elsewhereNote } from '../../src/shared/card-computer';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, problemInBanner, hostNow, waitsOnYou } from './state';
@@ -72,10 +73,11 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
       ${c.highStakes ? html`<span class="badge stakes">${t('high stakes')}</span>` : nothing}
     </div>
     <h1 id="title">${v(c.title)}</h1>
-    <p class="meta muted">${v(meta.join(' · '))}${c.assistant
+    <p class="meta muted">${v(meta.join(' · '))}${c.assistant && !s.elsewhere
       ? html`<button class="link" data-key="go-terminal" title=${t('Show the terminal where the asking assistant runs')}
           @click=${() => on.post({ type: 'goToTerminal' })}>${t('Go to terminal')}</button>`
       : nothing}</p>
+    ${s.elsewhere ? html`<p class="meta muted" data-key="elsewhere">${v(elsewhereNote(s.elsewhere))}</p>` : nothing}
     ${c.highStakes ? html`<div class="banner stakes" role="note">
       <span>${t('High stakes: this card spends money, cannot be undone or goes public, so it is answered only in the service. Every action here is off.')}</span>
       ${c.url ? html`<button class="primary" data-key="open-browser" @click=${() => on.post({ type: 'openInBrowser' })}>${t('Open in browser')}</button>` : nothing}

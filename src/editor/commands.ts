@@ -84,7 +84,7 @@ function assistantsNotKnown(): void {
 /** The disabled form of the scope toggle: the setting alone (a live set's scope follows it). */
 async function toggleScopeSetting(): Promise<void> {
   const config = vscode.workspace.getConfiguration('assistantCards');
-  await config.update('scope', scopeSetting() === 'machine' ? 'workspace' : 'machine', vscode.ConfigurationTarget.Global);
+  await config.update('scope', scopeSetting() === 'workspace' ? 'machine' : 'workspace', vscode.ConfigurationTarget.Global);
 }
 
 export function registerCommands(host: CommandHost): vscode.Disposable[] {
@@ -331,8 +331,8 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       disabled: () => undefined,
     },
     // The view title's scope button, one per scope so its icon shows the scope in force.
-    showWholeComputer: { always: () => (scopeSetting() === 'machine' ? undefined : formOf(commands.toggleScope)()) },
-    showThisWindow: { always: () => (scopeSetting() === 'machine' ? formOf(commands.toggleScope)() : undefined) },
+    showWholeComputer: { always: () => (scopeSetting() === 'workspace' ? formOf(commands.toggleScope)() : undefined) },
+    showThisWindow: { always: () => (scopeSetting() === 'workspace' ? undefined : formOf(commands.toggleScope)()) },
     focusTerminal: { enabled: ({ assistants }) => assistants.commands.focusTerminal, disabled: assistantsNotKnown },
     cardsOfActiveTerminal: { enabled: ({ assistants }) => assistants.commands.cardsOfActiveTerminal, disabled: assistantsNotKnown },
     toggleScope: { enabled: ({ assistants }) => assistants.commands.toggleScope, disabled: toggleScopeSetting },

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createTransport } from '../../src/api/http';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/api/http';
+import type { Scope } from '../../src/api/schemas';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 import type { SecretStore } from '../../src/auth/secret-store';
 import type { RunningSandbox } from '../../src/sandbox/index';
@@ -234,10 +235,10 @@ export async function makeWorld(o: { publicUrl?: string; me?: boolean } = {}): P
 export async function signInCore(
   w: World,
   core: ReturnType<typeof createClientCore>,
-  o: { scopes?: string[]; approve?: boolean } = {},
+  o: { scopes?: string[]; approve?: boolean; extraScopes?: Scope[] } = {},
 ): Promise<void> {
   let code: string | undefined;
-  const p = core.signIn({ onProgress: (s) => { if (s.step === 'code') code = s.userCode; } });
+  const p = core.signIn({ onProgress: (s) => { if (s.step === 'code') code = s.userCode; }, ...(o.extraScopes ? { extraScopes: o.extraScopes } : {}) });
   p.catch(() => undefined);
   for (let i = 0; i < 500 && !code; i++) await realDelay(5);
   if (!code) throw new Error('no user code');

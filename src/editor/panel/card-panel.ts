@@ -17,6 +17,8 @@ import { panelHtml } from './panel-html';
 import { openCardLink } from './open-link';
 import { hearsWords, helperChoices } from '../../shared/hand-over';
 import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from '../../shared/grant-scopes';
+import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
+import { say } from '../base/say';
 
 /** What the panel showed in reply to one request from its webview. */
 export type PanelReply = Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
@@ -34,6 +36,8 @@ export interface PanelDeps {
   allowed?: () => Allowed;
   /** "Go to terminal": the assistants feature shows the terminal the card's assistant runs in. */
   focusTerminal: (cardId: string) => Promise<unknown>;
+  /** This computer's id as the sign-in names it: a card asked on another computer offers no terminal. */
+  thisComputer?: () => string | undefined;
 }
 
 export class CardPanel extends DisposableBase {
@@ -132,6 +136,7 @@ export class CardPanel extends DisposableBase {
     const sentWords = this.deps.memory.sentWords(this.cardId);
     const allowed = this.deps.allowed?.() ?? EVERYTHING;
     const notAllowed = notAllowedNote(allowed);
+    const elsewhere = elsewhereName(card, this.deps.thisComputer?.());
     this.post({
       type: 'card',
       card,
@@ -145,6 +150,7 @@ export class CardPanel extends DisposableBase {
       ...(sentWords ? { sentWords } : {}),
       allowed,
       ...(notAllowed ? { notAllowed } : {}),
+      ...(elsewhere ? { elsewhere } : {}),
     });
   }
 
@@ -189,10 +195,14 @@ export class CardPanel extends DisposableBase {
         if (url) await openCardLink(url, this.deps.log);
         return undefined;
       }
-      case 'goToTerminal':
+      case 'goToTerminal': {
+        // A card asked on another computer has no terminal here (the panel offers none; a stale message says so).
+        const elsewhere = this.card && elsewhereName(this.card, this.deps.thisComputer?.());
+        if (elsewhere) { void say.info(vscode.l10n.t('Assistant Cards: {0}', elsewhereNote(elsewhere))); return undefined; }
         // The assistants feature's terminal matcher finds the terminal the asking assistant runs in.
         await this.deps.focusTerminal(this.cardId);
         return undefined;
+      }
       case 'loadAssistants': {
         try {
           await this.deps.core.assistants.refresh();

@@ -8,6 +8,8 @@ import type { ClientCore, DeviceProgress } from '../../sync';
 import type { Log } from '../base/log';
 import { plainText } from '../../shared/plain-text';
 import { safeExternalUrl } from '../../shared/protocol';
+import { EVERY_CARD_SCOPE } from '../../shared/grant-scopes';
+import { scopeSetting } from '../cards/card-scope';
 
 /** One interactive sign-in of a core at a time: its live set keeps the one under way (LiveParts.signIn). */
 export async function signInInteractive(core: ClientCore, log: Log): Promise<Me | undefined> {
@@ -27,7 +29,9 @@ export async function signInInteractive(core: ClientCore, log: Log): Promise<Me 
         }
       };
       try {
-        const me = await core.signIn({ onProgress, signal: abort.signal });
+        // Every computer's cards are asked for only when the person chose them (assistantCards.scope).
+        const extraScopes = scopeSetting() === 'everywhere' ? [EVERY_CARD_SCOPE] as const : [];
+        const me = await core.signIn({ onProgress, signal: abort.signal, extraScopes });
         log.info(`sign-in: signed in (grant ${me.grant.id})`);
         void say.info(vscode.l10n.t('Assistant Cards: signed in{0}.', me.grant.machine ? ` on ${me.grant.machine.name}` : ''));
         return me;
