@@ -55,11 +55,13 @@ describe('after an hour of use (Playwright)', function () {
   it('sign-in: the code lives in one notification that closes when signed in; the welcome carries it with Copy and Open and Cancel', async () => {
     await theme('Default Light Modern');
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
-    const welcomeButton = (label: string) => ({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:text-is(${JSON.stringify(label)})` });
+    const welcomeButton = (label: string) => ({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text(${JSON.stringify(label)})` });
     const signingIn = () => until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
     // Cancel in the welcome ends the flow: signed out again, its notification gone.
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
     const first = await signingIn();
+    await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
+    await driver.screenshot('hour-00-signing-in-welcome');
     await driver.click(welcomeButton('Cancel'));
     await until('signed out after Cancel', () => core().state.kind === 'signed-out');
     await vscode.commands.executeCommand('notifications.showList');
