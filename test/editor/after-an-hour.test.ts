@@ -193,8 +193,10 @@ describe('after an hour of use (Playwright)', function () {
     await driver.waitFor(inPanel('.history li:has-text("call it release/2026-11")'));
     const lines = await driver.texts(inPanel('.history li'));
     assert.ok(!lines.some((l) => /msg_/.test(l)), `no message id: ${lines.join(' | ')}`);
-    const later = lines.find((l) => /\blater\b/.test(l));
-    assert.ok(later && !/\d{4}-\d\d-\d\dT/.test(later), `Later in local time: ${later}`);
+    // The step in words (not the service's `later`), its time local.
+    const later = lines.find((l) => /\bput in Later\b/.test(l));
+    assert.ok(later && !/\d{4}-\d\d-\d\dT/.test(later), `Later in words and local time: ${lines.join(' | ')}`);
+    assert.ok(lines.some((l) => /\bback from Later\b/.test(l) && /\byou\b/.test(l)), `Back in words, by you: ${lines.join(' | ')}`);
     assert.match(await driver.text(inPanel('#answered')), /You wrote: call it release\/2026-11/);
     for (const [look, name] of THEMES) {
       await theme(name);
