@@ -3,7 +3,7 @@
 // is wrapped in ⟦…⟧ and its letters accented, so a word on screen that is still plain English
 // was never translated (a glued fragment, a literal outside l10n). Placeholders ({0}), codicons
 // ($(bell)), link targets ](command:…), `code`, #setting.ids# and HTML tags stay as they are.
-// The files are generated, git-ignored and left out of the VSIX: the pseudo-locale host window
+// The files are generated, git-ignored and left out of the VSIX (scripts/package.mjs): the pseudo-locale host window
 // (scripts/host-test.mjs --window pseudo) writes them before it starts.
 // Usage: node scripts/l10n-pseudo.mjs
 import fs from 'node:fs';
