@@ -77,6 +77,7 @@ describe('after an hour of use (Playwright)', function () {
       await driver.waitFor({ selector: `${SIDEBAR} .pane-header:has-text("code ${s.userCode}")` });
       await driver.waitFor(welcomeButton('Copy and Open'));
       await driver.waitFor(welcomeButton('Cancel'));
+      assert.equal(app().status.item.command, 'assistantCards.copySignInCode', 'the status bar\'s click is Copy and Open too');
       await driver.screenshot('hour-01-sign-in-light');
       await vscode.commands.executeCommand('notifications.showList');
       await driver.waitFor({ selector: item });
