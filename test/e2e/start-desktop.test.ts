@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { until } from '../helpers/until';
+import { until } from '../kit/until';
 
 const root = path.resolve(__dirname, '..', '..');
 
