@@ -64,7 +64,7 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   if (c.area) meta.push(c.area.name);
   if (c.machine) meta.push(c.machine.name);
   if (c.urgency) meta.push(c.urgency);
-  if (c.createdAt) meta.push(`asked ${ago(c.createdAt, now)}`);
+  if (c.createdAt) meta.push(t('asked {0}', ago(c.createdAt, now)));
   return html`<header>
     <div class="badges">
       <span class="badge kind kind-${safeClass(c.kind)}">${v(kindLabel(c))}</span>
@@ -195,7 +195,7 @@ function optionsList(s: PanelState, c: Card, multi: boolean, on: ViewHooks): Par
         @change=${() => on.input({ type: 'pick', optionId: o.id, multi })}>
       ${i < 9 ? html`<span class="key" aria-hidden="true">${String(i + 1)}</span>` : nothing}
       <span class="label">${v(o.label)}</span>
-      ${rec.has(o.id) ? html`<span class="badge rec">★ recommended</span>` : nothing}
+      ${rec.has(o.id) ? html`<span class="badge rec">${t('★ recommended')}</span>` : nothing}
     </label>`)}
   </div>`;
 }
@@ -247,10 +247,10 @@ function textArea(s: PanelState, field: 'text' | 'note' | 'message', label: stri
 
 function updateBody(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   const facts: string[] = [];
-  if (c.severity) facts.push(`severity ${c.severity}`);
+  if (c.severity) facts.push(t('severity {0}', c.severity));
   facts.push(seen(c.count, c.lastAt ?? c.createdAt, now));
-  if (c.firstAt) facts.push(`first ${ago(c.firstAt, now)}`);
-  if (c.worker) facts.push(`worker ${c.worker}`);
+  if (c.firstAt) facts.push(t('first {0}', ago(c.firstAt, now)));
+  if (c.worker) facts.push(t('worker {0}', c.worker));
   const from = [c.webhook?.name, c.webhook?.area?.name, c.from].filter(Boolean).join(' · ');
   const url = c.url;
   return html`<section class="answer update">
@@ -372,7 +372,8 @@ function messageSection(s: PanelState, c: Card, on: ViewHooks): Part {
 
 function history(s: PanelState, c: Card): Part {
   const entries = c.history ?? [];
-  const from = c.answeredFrom ? t('Answered from {0}{1}.', c.answeredFrom.app, c.answeredFrom.machine ? ` on ${c.answeredFrom.machine.name}` : '') : '';
+  const af = c.answeredFrom;
+  const from = !af ? '' : af.machine ? t('Answered from {0} on {1}.', af.app, af.machine.name) : t('Answered from {0}.', af.app);
   if (!entries.length && !from) return nothing;
   return html`<section class="history"><h2>${t('History')}</h2>
     ${from ? html`<p>${v(from)}</p>` : nothing}

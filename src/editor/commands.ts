@@ -14,6 +14,7 @@ import { pickAnswerSearch } from './answers/answers-view';
 import { pickFilter } from './cards/filter-pick';
 import { setGrantContext } from './sign-in/grant';
 import { isSignedIn, type LiveParts } from './live-parts';
+import { copyCodeAndOpen } from './sign-in/sign-in';
 import type { Log } from './base/log';
 import { noteAnswered } from './context-keys';
 import { openCardLink } from './panel/open-link';
@@ -201,6 +202,9 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   const commands: Record<CommandName, Command> = {
     signIn: { always: () => host.signIn() },
     signOut: { always: () => host.signOut() },
+    // While signing in (the welcome view, the status bar, the progress notification's link).
+    copySignInCode: { always: () => { const core = host.live()?.core; return core ? copyCodeAndOpen(core.state) : undefined; } },
+    cancelSignIn: { always: () => host.live()?.cancelSignIn() },
     refresh: {
       // After a rebuild, the form is chosen again: the new set of parts may not be signed in.
       always: async () => { await host.refreshState(); await formOf(readCards)(); },

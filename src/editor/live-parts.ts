@@ -97,11 +97,21 @@ export class LiveParts extends DisposableBase {
   }
 
   private signingIn: Promise<Me | undefined> | undefined;
+  private signInAbort: AbortController | undefined;
 
   /** The interactive sign-in of this core; a second call while one is under way joins it. */
   signIn(log: Log): Promise<Me | undefined> {
-    this.signingIn ??= signInInteractive(this.core, log).finally(() => { this.signingIn = undefined; });
+    if (!this.signingIn) {
+      const abort = new AbortController();
+      this.signInAbort = abort;
+      this.signingIn = signInInteractive(this.core, log, abort).finally(() => { this.signingIn = undefined; this.signInAbort = undefined; });
+    }
     return this.signingIn;
+  }
+
+  /** Ends the sign-in under way (the welcome view's Cancel); its notification closes with it. */
+  cancelSignIn(): void {
+    this.signInAbort?.abort();
   }
 
   /** Resolves once the core said `here: false` and let go of the feed lease (awaited on shutdown). */

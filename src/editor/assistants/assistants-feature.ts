@@ -171,7 +171,7 @@ async function pickAndFocus(assistants: readonly Assistant[], matcher: TerminalM
     for (const g of a.agents) {
       for (const s of g.liveSessions) {
         const m = matcher.terminalOf(s.appSessionId);
-        if (m) items.push({ label: plainText(`${a.name} / ${g.name}`, 120), description: `terminal "${plainText(m.terminal.name, 60)}"`, detail: plainText(s.cwd, 200), terminal: m.terminal });
+        if (m) items.push({ label: plainText(`${a.name} / ${g.name}`, 120), description: vscode.l10n.t('terminal "{0}"', plainText(m.terminal.name, 60)), detail: plainText(s.cwd, 200), terminal: m.terminal });
       }
     }
   }
