@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { say } from '../base/say';
 import type { CardListEntry } from '../../api/schemas';
 import { GROUPS, groupOfCard, LIVE_GROUPS, type CardFilter, type CardModelView, type Group } from '../../sync';
-import { CONTEXT, setContext } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import { isFilterEmpty } from '../../sync';
 import { lookOf } from '../../shared/card-view';
@@ -77,7 +76,6 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     this._register(model.countsChanged((c) => this.updateBadge(c.waiting)));
     // The filter changed, or the service listed the cards that match it: every group again.
     this._register(model.filterChanged((f) => {
-      setContext(CONTEXT.filtered, !isFilterEmpty(f));
       this.view.description = isFilterEmpty(f) ? undefined : 'filtered';
       this.emitter.fire(undefined);
     }));
@@ -96,7 +94,6 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     this.view.badge = waiting > 0
       ? { value: waiting, tooltip: waiting === 1 ? vscode.l10n.t('1 card waits on you') : vscode.l10n.t('{0} cards wait on you', waiting) }
       : undefined;
-    setContext(CONTEXT.waiting, waiting);
     // The group label carries its count: refresh just that group row.
     this.emitter.fire(this.groupNodes.get('pending'));
   }

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Card } from '../../api/schemas';
 import { isLight, type ClientCore, type PressAction, type UserGesture } from '../../sync';
-import { noteAnswered } from '../context-keys';
+import type { ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { PanelMemory } from './panel-memory';
 import type { Log } from '../base/log';
@@ -27,6 +27,8 @@ export interface PanelDeps {
   extensionUri: vscode.Uri;
   /** Drafts and sent words, kept in the workspace's state (panel-memory.ts). */
   memory: PanelMemory;
+  /** The window's context keys (the walkthrough's "answered"). */
+  contextKeys: ContextKeys;
   timeZone: () => string;
   /** Whether actions may be sent now (signed in). */
   online: () => boolean;
@@ -243,7 +245,7 @@ export class CardPanel extends DisposableBase {
       const out = await this.deps.core.act(gesture, { ...card, version: m.version }, toAction(m, this.deps.timeZone()), { signal: this.movedOn.signal });
       if (this.isDisposed) return undefined;
       if (out.ok) {
-        noteAnswered(out);
+        this.deps.contextKeys.noteAnswered(out);
         // The result is shown with its version: an Undo pressed before the reload names it.
         this.shownVersions.add(out.result.version);
         const answered = m.type === 'answer' ? answerSummary(card, m.body)

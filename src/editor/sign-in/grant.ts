@@ -2,7 +2,7 @@
 // `grant.scopes`, the token response's `scope` as the service keeps it) drive context keys that
 // disable the commands it cannot do, and a line on the views that says how to allow them.
 import type { ClientCore } from '../../sync';
-import { CONTEXT, setContext } from '../context-keys';
+import { CONTEXT, type ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { AssistantsTreeNode } from '../assistants/assistants-view';
 import type { CardsTree } from '../cards/cards-tree';
@@ -10,12 +10,12 @@ import type { TreeViewSlot } from '../base/tree-view-slot';
 import { allowedBy, canHandOver, EVERYTHING, notAllowedNote, type Allowed } from '../../shared/grant-scopes';
 
 /** Sets the `assistantCards.can*` keys (`enablement` of the commands in package.json). */
-export function setGrantContext(a: Allowed): void {
-  setContext(CONTEXT.canAnswer, a.answer);
-  setContext(CONTEXT.canReply, a.reply);
-  setContext(CONTEXT.canLater, a.later);
-  setContext(CONTEXT.canDelegate, a.delegate);
-  setContext(CONTEXT.canHandOver, canHandOver(a));
+export function setGrantContext(keys: ContextKeys, a: Allowed): void {
+  keys.set(CONTEXT.canAnswer, a.answer);
+  keys.set(CONTEXT.canReply, a.reply);
+  keys.set(CONTEXT.canLater, a.later);
+  keys.set(CONTEXT.canDelegate, a.delegate);
+  keys.set(CONTEXT.canHandOver, canHandOver(a));
 }
 
 /** Per client core (one per live set): what the sign-in may do; keys and the views' note follow it. */
@@ -23,12 +23,12 @@ export class Grant extends DisposableBase {
   /** The last granted scopes this core was online with: offline keeps what the sign-in was allowed. */
   private known: readonly string[] | undefined;
 
-  constructor(private readonly ctx: { core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode> }) {
+  constructor(private readonly ctx: { core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode>; keys: ContextKeys }) {
     super();
     this.show();
     this._register(ctx.core.onDidChangeState(() => this.show()));
     this._register({
-      dispose: () => { setGrantContext(EVERYTHING); ctx.tree.view.message = undefined; ctx.assistantsView.view.message = undefined; },
+      dispose: () => { setGrantContext(ctx.keys, EVERYTHING); ctx.tree.view.message = undefined; ctx.assistantsView.view.message = undefined; },
     });
   }
 
@@ -44,7 +44,7 @@ export class Grant extends DisposableBase {
 
   private show(): void {
     const a = this.allowed();
-    setGrantContext(a);
+    setGrantContext(this.ctx.keys, a);
     this.ctx.tree.view.message = notAllowedNote(a);
     this.ctx.assistantsView.view.message = a.assistants ? undefined : notAllowedNote({ ...EVERYTHING, assistants: false });
   }
