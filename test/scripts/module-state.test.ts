@@ -21,6 +21,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
   'src/shared/l10n.ts': {
     translate: "the words of the runtime it runs in (the extension host's vscode.l10n.t, or the webview's bundle), set once at its start",
     locale: "the display language of that runtime, set with the translator",
+    relative: 'the relative-time formatter of that language, made again when the language changes',
   },
   'src/shared/answer-words.ts': {
     formats: 'a memo of Intl formatters by language and zone: the same words with or without it',
@@ -34,7 +35,7 @@ const EMPTY_LITERAL = (e: ts.Expression): boolean =>
   (ts.isArrayLiteralExpression(e) && e.elements.length === 0) || (ts.isObjectLiteralExpression(e) && e.properties.length === 0);
 const IIFE = (e: ts.Expression): boolean => {
   if (!ts.isCallExpression(e)) return false;
-  let callee = e.expression;
+  let callee: ts.Expression = e.expression;
   while (ts.isParenthesizedExpression(callee)) callee = callee.expression;
   return ts.isArrowFunction(callee) || ts.isFunctionExpression(callee);
 };

@@ -44,7 +44,14 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   private doneFailed = false;
   /** Items showing Undo (`card:held`): redrawn when their hold ends, so Undo goes with it. */
   private readonly holdTimers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** How many tree items were rendered since the last reset (for the bench's rerender figure). */
+  /**
+   * Each card's item as last built. VS Code asks a refreshed group for all its children again, so a
+   * card entering or leaving a group would rebuild every other card's item of it: one is reused
+   * while its card is the very object it was built from (the model makes a new one for each
+   * change) and the clock is in the same minute (its "how long ago" words).
+   */
+  private readonly cardItems = new Map<string, { card: CardListEntry; minute: number; item: vscode.TreeItem }>();
+  /** How many tree items were built since the last reset (a reused card item is not): the bench's figures. */
   renderedItems = 0;
 
   constructor(
@@ -64,6 +71,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     }));
     this._register(model.removed(({ id, previous }) => {
       this.cardNodes.delete(id);
+      this.cardItems.delete(id);
       // The last open card gone: the root empties so the "nothing waits" welcome shows.
       if (this.openCount() === 0) this.emitter.fire(undefined); else this.refreshGroup(groupOfCard(previous));
     }));
@@ -190,23 +198,33 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   }
 
   getTreeItem(el: Node): vscode.TreeItem {
-    this.renderedItems++;
-    if (el.kind === 'offline') return this.offlineItem();
-    if (el.kind === 'group') {
-      const n = el.group === 'done' && !this.doneLoaded ? undefined : this.visible(el.group).length;
-      const item = new vscode.TreeItem(
-        groupLabels()[el.group],
-        el.group === 'pending' || el.group === 'agent'
-          ? vscode.TreeItemCollapsibleState.Expanded
-          : vscode.TreeItemCollapsibleState.Collapsed,
-      );
-      item.id = `group:${el.group}`;
-      item.description = n === undefined ? undefined : String(n);
-      item.contextValue = `group:${el.group}`;
-      item.accessibilityInformation = { label: spokenGroup(groupLabels()[el.group], n) };
+    if (el.kind === 'card') {
+      const card = this.model.get(el.id);
+      const minute = Math.floor(Date.now() / 60_000);
+      const kept = this.cardItems.get(el.id);
+      if (card && kept && kept.card === card && kept.minute === minute) return kept.item;
+      const item = this.cardItem(el, card);
+      if (card) this.cardItems.set(el.id, { card, minute, item }); else this.cardItems.delete(el.id);
       return item;
     }
-    const card = this.model.get(el.id);
+    this.renderedItems++;
+    if (el.kind === 'offline') return this.offlineItem();
+    const n = el.group === 'done' && !this.doneLoaded ? undefined : this.visible(el.group).length;
+    const item = new vscode.TreeItem(
+      groupLabels()[el.group],
+      el.group === 'pending' || el.group === 'agent'
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed,
+    );
+    item.id = `group:${el.group}`;
+    item.description = n === undefined ? undefined : String(n);
+    item.contextValue = `group:${el.group}`;
+    item.accessibilityInformation = { label: spokenGroup(groupLabels()[el.group], n) };
+    return item;
+  }
+
+  private cardItem(el: CardNode, card: CardListEntry | undefined): vscode.TreeItem {
+    this.renderedItems++;
     const item = new vscode.TreeItem('(gone)', vscode.TreeItemCollapsibleState.None);
     item.id = `card:${el.id}`;
     item.accessibilityInformation = { label: spokenGoneCard() };
@@ -247,6 +265,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     clearTimeout(this.holdTimers.get(card.id));
     this.holdTimers.set(card.id, setTimeout(() => {
       this.holdTimers.delete(card.id);
+      // The same card object, now past its hold: its item is built again, without Undo.
+      this.cardItems.delete(card.id);
       if (!this.isDisposed && this.model.get(card.id)) this.emitter.fire(this.cardNode(card.id));
     }, Math.max(0, end - Date.now()) + 50));
   }
