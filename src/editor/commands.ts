@@ -145,7 +145,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     const seen = core.cards.get(id)?.version;
     let card: Card;
     try {
-      card = await core.cards.whole(id);
+      card = await core.cards.read(id); // the service's word now: has it changed since the person saw it?
     } catch (e) {
       void say.error(vscode.l10n.t('Assistant Cards: could not read the card ({0}). Refresh the view and try again.', (e as Error).message));
       return undefined;
