@@ -171,7 +171,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await driver.click(inPanel('button[data-key="handover-send"]'));
     await driver.waitFor(inPanel('#status :text("hears it while it works")'));
     await driver.screenshot('hand-over-panel');
-    const card = await core().cards.whole(c.id);
+    const card = await core().cards.read(c.id);
     assert.deepEqual(card.delegatedTo, { assistantId: helper.id, agentId: reviewer.id, mode: 'freely' });
   });
 

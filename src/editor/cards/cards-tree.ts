@@ -20,6 +20,9 @@ const groupLabels = (): Record<Group, string> => ({
   done: vscode.l10n.t('Done (30 days)'),
 });
 
+/** The minute of a clock reading: a kept card item is built again when it turns. */
+const minuteOf = (ms: number): number => Math.floor(ms / 60_000);
+
 export interface GroupNode { kind: 'group'; group: Group }
 export interface CardNode { kind: 'card'; id: string }
 /** The row above the groups while the service does not answer (the cards below are as last read). */
@@ -198,33 +201,25 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   }
 
   getTreeItem(el: Node): vscode.TreeItem {
-    if (el.kind === 'card') {
-      const card = this.model.get(el.id);
-      const minute = Math.floor(Date.now() / 60_000);
-      const kept = this.cardItems.get(el.id);
-      if (card && kept && kept.card === card && kept.minute === minute) return kept.item;
-      const item = this.cardItem(el, card);
-      if (card) this.cardItems.set(el.id, { card, minute, item }); else this.cardItems.delete(el.id);
-      return item;
-    }
+    const kept = el.kind === 'card' ? this.keptItem(el.id) : undefined;
+    if (kept) return kept;
     this.renderedItems++;
     if (el.kind === 'offline') return this.offlineItem();
-    const n = el.group === 'done' && !this.doneLoaded ? undefined : this.visible(el.group).length;
-    const item = new vscode.TreeItem(
-      groupLabels()[el.group],
-      el.group === 'pending' || el.group === 'agent'
-        ? vscode.TreeItemCollapsibleState.Expanded
-        : vscode.TreeItemCollapsibleState.Collapsed,
-    );
-    item.id = `group:${el.group}`;
-    item.description = n === undefined ? undefined : String(n);
-    item.contextValue = `group:${el.group}`;
-    item.accessibilityInformation = { label: spokenGroup(groupLabels()[el.group], n) };
-    return item;
-  }
-
-  private cardItem(el: CardNode, card: CardListEntry | undefined): vscode.TreeItem {
-    this.renderedItems++;
+    if (el.kind === 'group') {
+      const n = el.group === 'done' && !this.doneLoaded ? undefined : this.visible(el.group).length;
+      const item = new vscode.TreeItem(
+        groupLabels()[el.group],
+        el.group === 'pending' || el.group === 'agent'
+          ? vscode.TreeItemCollapsibleState.Expanded
+          : vscode.TreeItemCollapsibleState.Collapsed,
+      );
+      item.id = `group:${el.group}`;
+      item.description = n === undefined ? undefined : String(n);
+      item.contextValue = `group:${el.group}`;
+      item.accessibilityInformation = { label: spokenGroup(groupLabels()[el.group], n) };
+      return item;
+    }
+    const card = this.model.get(el.id);
     const item = new vscode.TreeItem('(gone)', vscode.TreeItemCollapsibleState.None);
     item.id = `card:${el.id}`;
     item.accessibilityInformation = { label: spokenGoneCard() };
@@ -239,7 +234,14 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     if (/\bcard:held\b/.test(look.contextValue)) this.redrawWhenHoldEnds(card);
     item.accessibilityInformation = { label: spokenCard(card, now) };
     item.command = { command: 'assistantCards.openCard', title: vscode.l10n.t('Open card'), arguments: [this.cardNode(el.id)] };
+    this.cardItems.set(el.id, { card, minute: minuteOf(now), item });
     return item;
+  }
+
+  /** The card's item as last built, while its card is the same object and the minute the same. */
+  private keptItem(id: string): vscode.TreeItem | undefined {
+    const kept = this.cardItems.get(id);
+    return kept && kept.card === this.model.get(id) && kept.minute === minuteOf(Date.now()) ? kept.item : undefined;
   }
 
   private offlineItem(): vscode.TreeItem {
