@@ -52,6 +52,24 @@ const lateModules = {
   },
 };
 
+// `import * as vscode from 'vscode'` (in some 36 files) bundles as esbuild's `__toESM(require('vscode'))`,
+// which copies every property of the VS Code API (some 300, each as a getter) into a new object, once
+// per file: about 8 ms of the extension host's load of dist/extension.js, and nothing under plain
+// Node's small stub. One module requires the API once and hands each file an object whose
+// prototype is the API: `__toESM` then finds nothing of its own to copy (docs/decisions.md, "state
+// and load time").
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' });
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({
+      contents: "module.exports = Object.create(require('vscode'), { __esModule: { value: true } });",
+      loader: 'js',
+    }));
+  },
+};
+
 const builds = [
   {
     ...common,
@@ -61,7 +79,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [lateModules],
+    plugins: [lateModules, vscodeOnce],
     define: { __TEST_HANDLE__: testHandle ? 'true' : 'false' },
   },
   {

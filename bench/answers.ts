@@ -14,6 +14,7 @@ import { exportHeader } from '../src/editor/answers/answers-export';
 import { AnswersTree, type AnswersNode } from '../src/editor/answers/answers-view';
 import { answersCsv, answersJsonl } from '../src/shared/answer-words';
 import { TreeViewSlot } from '../src/editor/base/tree-view-slot';
+import { ContextKeys } from '../src/editor/context-keys';
 import { makeWorld, signInCore } from '../test/kit';
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
     const r0 = reads();
     const t0 = process.hrtime.bigint();
     await core.answers.loadFirst();
-    const tree = new AnswersTree(core, log as never, new TreeViewSlot<AnswersNode>('assistantCards.answers'), () => true, () => 'UTC');
+    const tree = new AnswersTree(core, log as never, new TreeViewSlot<AnswersNode>('assistantCards.answers'), () => true, () => 'UTC', new ContextKeys());
     const top = tree.getChildren();
     for (const n of top) tree.getTreeItem(n);
     const answersFirstPageMs = ms(t0);

@@ -5,9 +5,10 @@
 //  - render1000Ms: that first render (cold, one run), getChildren + getTreeItem over every item.
 //  - rerenderOneItems: one card changes in place (a new version, same group); every element the
 //    tree then fires in onDidChangeTreeData is re-rendered as the workbench would (undefined =
-//    the whole tree, a group = its item and its children, a card = its item); the count of items.
+//    the whole tree, a group = its item and its children, a card = its item); the count of items
+//    the tree built for it (a card's item kept from before is not built again: cards-tree.ts).
 //  - rerenderMoveItems: the same for a card that moves from Waiting on you to Waiting on the
-//    assistant (answered), for information.
+//    assistant (answered): the two groups are asked again, their 1,000 rows, 3 items built.
 // Prints one JSON line.
 import './with-vscode-stub'; // first: src/editor modules import `vscode`
 import type { Card } from '../src/api/schemas';

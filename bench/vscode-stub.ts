@@ -58,6 +58,9 @@ export const vscodeStub = {
     }),
   },
   commands: { executeCommand: async () => undefined },
+  // What a card panel's html and icon need (test/editor-node/card-panel.test.ts).
+  Uri: { joinPath: (base: unknown, ...parts: string[]) => ({ base, path: parts.join('/') }) },
+  env: { language: 'en' },
   // English, as VS Code without a language pack: {0} and the like filled in.
   l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
 };

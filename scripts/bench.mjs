@@ -229,7 +229,7 @@ if (details.sandboxLoad) {
   console.log(`\nsandbox load: ${l.requests} reads in ${l.seconds} s, ${l.concurrency} connections, ${l.errors} errors; the sandbox used ${l.sandboxCpuMsPerRead} ms of CPU per read (${l.readsPerCpuSecond} reads per CPU-second) and got ${Math.round(l.sandboxCpuShare * 100)} % of its core`);
 }
 if (details.host?.activate) console.log(`activate: activate() ${round(details.host.activate.activateMs)} ms; loading the bundle ${round(details.host.activate.loadMs)} ms before it`);
-if (details.tree) console.log(`tree: a card moving between groups re-renders ${details.tree.rerenderMoveItems} items`);
+if (details.tree) console.log(`tree: a card moving between groups builds ${details.tree.rerenderMoveItems} items (VS Code asks its two groups again)`);
 if (details.idleHour) {
   console.log('\nidle hour, per limit class (average and busiest minute, % of the limit):');
   for (const [c, v] of Object.entries(details.idleHour.classes)) {

@@ -16,7 +16,7 @@ import { setGrantContext } from './sign-in/grant';
 import { isSignedIn, type LiveParts } from './live-parts';
 import { copyCodeAndOpen } from './sign-in/sign-in';
 import type { Log } from './base/log';
-import { noteAnswered } from './context-keys';
+import type { ContextKeys } from './context-keys';
 import { openCardLink } from './panel/open-link';
 import { scopeSetting } from './cards/card-scope';
 import { isCardId, waitsOnYou } from '../shared/card-facts';
@@ -42,6 +42,8 @@ export interface CommandHost {
   refreshState(): Promise<void>;
   startSandbox(): Promise<void>;
   timeZone(): string;
+  /** The window's context keys (one per activation). */
+  contextKeys: ContextKeys;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -91,7 +93,7 @@ async function toggleScopeSetting(): Promise<void> {
 export function registerCommands(host: CommandHost): vscode.Disposable[] {
   const { log } = host;
   // Until a sign-in says otherwise, every action is offered (the keys gate the commands' `enablement`).
-  setGrantContext(EVERYTHING);
+  setGrantContext(host.contextKeys, EVERYTHING);
 
   /**
    * The sign-in was not allowed what this action needs (the command was run by id or a key while
@@ -144,7 +146,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     const seen = core.cards.get(id)?.version;
     let card: Card;
     try {
-      card = await core.cards.whole(id);
+      card = await core.cards.read(id); // the service's word now: has it changed since the person saw it?
     } catch (e) {
       void say.error(vscode.l10n.t('Assistant Cards: could not read the card ({0}). Refresh the view and try again.', (e as Error).message));
       return undefined;
@@ -169,7 +171,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   const press = async (core: ClientCore, card: Card, action: PressAction, source: string): Promise<PressOutcome> => {
     const gesture = core.gestures.fromUiEvent(`palette:${source}`);
     const out = await core.act(gesture, card, action);
-    noteAnswered(out);
+    host.contextKeys.noteAnswered(out);
     if (!out.ok) {
       const p = problemMessage(out.problem.code, out.problem);
       const buttons = out.problem.code === 'version_conflict' ? [vscode.l10n.t('Open Card')] : out.problem.code === 'high_stakes' ? [vscode.l10n.t('Open in Browser')] : [];

@@ -44,16 +44,24 @@ export function stateKey(s: ConnectionState): StateKey {
   }
 }
 
-// The window's context keys are one set per extension host, like this cache of what was last set.
-const last = new Map<string, unknown>();
+export type ContextKey = (typeof CONTEXT)[keyof typeof CONTEXT];
 
-export function setContext(key: (typeof CONTEXT)[keyof typeof CONTEXT], value: unknown): void {
-  if (last.get(key) === value) return;
-  last.set(key, value);
-  void vscode.commands.executeCommand('setContext', key, value);
-}
+/**
+ * The window's context keys as this extension set them. One per activation (App makes it and
+ * hands it to each part that sets a key): it remembers each key's last value so a repeat is not
+ * sent again, which is right only while it is the one setter of the window's keys.
+ */
+export class ContextKeys {
+  private readonly last = new Map<ContextKey, unknown>();
 
-/** The walkthrough's "answer a card" step is done once a press answered one, from any place. */
-export function noteAnswered(out: { ok: boolean; action?: string }): void {
-  if (out.ok && (out.action === 'answer' || out.action === 'gotIt')) setContext(CONTEXT.answered, true);
+  set(key: ContextKey, value: unknown): void {
+    if (this.last.has(key) && this.last.get(key) === value) return;
+    this.last.set(key, value);
+    void vscode.commands.executeCommand('setContext', key, value);
+  }
+
+  /** The walkthrough's "answer a card" step is done once a press answered one, from any place. */
+  noteAnswered(out: { ok: boolean; action?: string }): void {
+    if (out.ok && (out.action === 'answer' || out.action === 'gotIt')) this.set(CONTEXT.answered, true);
+  }
 }

@@ -19,7 +19,7 @@ import type { AssistantsTreeNode } from './assistants/assistants-view';
 import type { AssistantsFeature } from './assistants/assistants-feature';
 import { DEMO_TERMINALS_ENV, openDemoTerminals } from './assistants/demo-terminals';
 import { registerCommands } from './commands';
-import { CONTEXT, setContext, stateKey } from './context-keys';
+import { CONTEXT, ContextKeys, stateKey } from './context-keys';
 import { isSignedIn, LiveParts } from './live-parts';
 import { publicApi, type AssistantCardsApi } from './public-api';
 import { createLog, type Log } from './base/log';
@@ -47,6 +47,8 @@ export class App implements vscode.Disposable {
   /** The card panels and their serializer: from activation on, lent each live set's core. */
   readonly panels: CardPanelManager;
   readonly answersView: TreeViewSlot<AnswersNode>;
+  /** The window's context keys, set by this activation's parts only. */
+  readonly contextKeys = new ContextKeys();
   /** The live set of parts of the current client core; none while not set up. */
   live: LiveParts | undefined;
   private readonly secrets;
@@ -67,7 +69,7 @@ export class App implements vscode.Disposable {
     this.auth = new CardsAuthProvider({ current: () => this.live?.core, signIn: () => this.signIn() });
     this.cardsView = new TreeViewSlot<CardsTreeNode>('assistantCards.cards');
     this.assistantsView = new TreeViewSlot<AssistantsTreeNode>('assistantCards.assistants');
-    this.panels = new CardPanelManager({ log: this.log, extensionUri: ctx.extensionUri, workspaceState: ctx.workspaceState });
+    this.panels = new CardPanelManager({ log: this.log, extensionUri: ctx.extensionUri, workspaceState: ctx.workspaceState, contextKeys: this.contextKeys });
     this.answersView = new TreeViewSlot<AnswersNode>('assistantCards.answers');
     this.setup = {
       log: this.log, launcher: this.launcher, live: () => this.live,
@@ -85,6 +87,7 @@ export class App implements vscode.Disposable {
         refreshState: () => this.refreshState(),
         startSandbox: () => this.startSandbox(),
         timeZone: systemTimeZone,
+        contextKeys: this.contextKeys,
       }),
       watchMachineFile(() => void this.refreshState()),
       registerCardLinks((id) => this.openCard(id)),
@@ -161,7 +164,7 @@ export class App implements vscode.Disposable {
     this.log.info(`service ${baseUrl}`);
     this.live = new LiveParts({
       log: this.log, cardsView: this.cardsView, assistantsView: this.assistantsView, panels: this.panels, answersView: this.answersView,
-      openCard: (id) => this.openCard(id), onState: (s) => this.onState(s), onCounts: (c) => this.onCounts(c), timeZone: systemTimeZone,
+      openCard: (id) => this.openCard(id), onState: (s) => this.onState(s), onCounts: (c) => this.onCounts(c), timeZone: systemTimeZone, contextKeys: this.contextKeys,
     }, core, key);
     if (!this.demoTerminalsAsked) {
       this.demoTerminalsAsked = true;
@@ -191,7 +194,7 @@ export class App implements vscode.Disposable {
   private onState(s: ConnectionState): void {
     const prev = this.lastState;
     this.lastState = s;
-    setContext(CONTEXT.state, stateKey(s));
+    this.contextKeys.set(CONTEXT.state, stateKey(s));
     this.status.setState(s);
     this.auth.update(s);
     // The code in the view's header, above the welcome's Copy and Open and Cancel (a welcome's

@@ -5,13 +5,13 @@
 // a late event of an old core never reaches a newer set.
 import * as vscode from 'vscode';
 import type { ClientCore, ConnectionState, Counts } from '../sync';
-import { LIVE_GROUPS } from '../sync';
+import { isFilterEmpty, LIVE_GROUPS } from '../sync';
 import { createAssistantsFeature, type AssistantsFeature } from './assistants/assistants-feature';
 import { AnswersTree, type AnswersNode } from './answers/answers-view';
 import type { AssistantsTreeNode } from './assistants/assistants-view';
 import type { CardPanelManager } from './panel/card-panel-manager';
 import { CardsTree, type Node as CardsTreeNode } from './cards/cards-tree';
-import { CONTEXT, setContext } from './context-keys';
+import { CONTEXT, type ContextKeys } from './context-keys';
 import { DisposableBase } from './base/disposable';
 import { Grant } from './sign-in/grant';
 import type { Log } from './base/log';
@@ -41,6 +41,8 @@ export interface LivePartsHost {
   /** The counts of this set's cards, as they are now and on each change (status bar, public API). */
   onCounts(c: Counts): void;
   timeZone(): string;
+  /** The window's context keys (one per activation). */
+  contextKeys: ContextKeys;
 }
 
 export class LiveParts extends DisposableBase {
@@ -64,24 +66,28 @@ export class LiveParts extends DisposableBase {
       }));
       // Rows name their computer only when every computer's cards show: all rows again on a change.
       this._register(vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('assistantCards.scope')) tree.refreshAll(); }));
-      const answers = this.answers = this._register(new AnswersTree(core, host.log, host.answersView, () => isSignedIn(core.state), host.timeZone));
-      const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView));
+      const answers = this.answers = this._register(new AnswersTree(core, host.log, host.answersView, () => isSignedIn(core.state), host.timeZone, host.contextKeys));
+      const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView, host.contextKeys));
       // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
-      const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView, signInAgain: () => void this.signIn(host.log) }));
+      const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView, keys: host.contextKeys, signInAgain: () => void this.signIn(host.log) }));
       this._register(host.panels.attach({
         core, timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => grant.allowed(),
         thisComputer: () => thisComputer(core.state),
         focusTerminal: (cardId) => assistants.focusTerminalForCard(core.cards.get(cardId) ?? { id: cardId }),
       }));
-      const notifier = this.notifier = this._register(new CardNotifier(core, (id) => host.openCard(id), host.log, (target) => assistants.matcher.terminalFor(target)));
+      const notifier = this.notifier = this._register(new CardNotifier(core, (id) => host.openCard(id), host.log, (target) => assistants.matcher.terminalFor(target), host.contextKeys));
       // Offline told once, in the window the person is at; the tree's row in every window.
       this.offline = this._register(new OfflineNotice(core, tree, () => notifier.here()));
 
       const updateNoCards = () => {
         const none = LIVE_GROUPS.every((g) => core.cards.list(g).length === 0);
-        setContext(CONTEXT.noCards, none);
+        host.contextKeys.set(CONTEXT.noCards, none);
       };
-      this._register(core.cards.countsChanged((c) => { host.onCounts(c); updateNoCards(); }));
+      // The keys the tree's menus read: a filter in force, how many cards wait on the person.
+      const keys = host.contextKeys;
+      this._register(core.cards.filterChanged((f) => keys.set(CONTEXT.filtered, !isFilterEmpty(f))));
+      keys.set(CONTEXT.waiting, core.cards.counts().waiting);
+      this._register(core.cards.countsChanged((c) => { host.onCounts(c); updateNoCards(); keys.set(CONTEXT.waiting, c.waiting); }));
       this._register(core.cards.added(updateNoCards));
       this._register(core.cards.removed(updateNoCards));
       this._register(core.onDidChangeState((s) => { host.onState(s); updateNoCards(); tree.refreshAll(); answers.refreshAll(); }));

@@ -1,5 +1,5 @@
 // Small pure formatters shared by the tree, the status bar and the card panel. No `vscode` here.
-import { displayLocale, t } from './l10n';
+import { displayLocale, relativeTimeFormat, t } from './l10n';
 
 /** "just now", "5 minutes ago", "yesterday": Intl in VS Code's display language. */
 export function ago(iso: string | undefined, nowMs: number): string {
@@ -9,7 +9,7 @@ export function ago(iso: string | undefined, nowMs: number): string {
   const s = Math.round((nowMs - at) / 1000);
   if (s < 45) return t('just now');
   const m = Math.round(s / 60);
-  const rtf = new Intl.RelativeTimeFormat(displayLocale(), { numeric: 'auto' });
+  const rtf = relativeTimeFormat();
   if (m < 60) return rtf.format(-m, 'minute');
   const h = Math.round(m / 60);
   if (h < 24) return rtf.format(-h, 'hour');
@@ -24,7 +24,7 @@ export function until(iso: string | undefined, nowMs: number, timeZone?: string)
   const s = Math.round((at - nowMs) / 1000);
   if (s <= 0) return t('now');
   const m = Math.round(s / 60);
-  const rtf = new Intl.RelativeTimeFormat(displayLocale(), { numeric: 'auto' });
+  const rtf = relativeTimeFormat();
   if (m < 60) return rtf.format(Math.max(1, m), 'minute');
   const opts: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', ...(timeZone ? { timeZone } : {}) };
   const h = Math.round(m / 60);

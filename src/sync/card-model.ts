@@ -231,8 +231,19 @@ export class CardModel implements CardModelView {
     if (!isFilterEmpty(this.filter)) await this.readFiltered(this.filterGeneration, false);
   }
 
-  /** The person opened the card: their read, always sent (ETag: an unchanged card costs a 304), kept by the model. */
+  /** The whole card the model holds; undefined when it holds only the lighter form, or nothing. Never a read. */
+  held(id: string): Card | undefined {
+    const card = this.entries.get(id)?.card;
+    return card && !isLight(card) ? card as Card : undefined;
+  }
+
+  /** The whole card: the one the model holds, read (the person's read) only when it holds the lighter form or none. */
   async whole(id: string): Promise<Card> {
+    return this.held(id) ?? this.read(id);
+  }
+
+  /** The person's read of the card, always sent (ETag: an unchanged card costs a 304), kept by the model. */
+  async read(id: string): Promise<Card> {
     const card = this.onLocalClock(await this.readOne(id, true, undefined));
     this.upsert(card);
     return card;

@@ -61,8 +61,12 @@ export interface CardModelView extends CardEvents {
   /** Cards in a group, in that group's order (stack order, soonest back, newest done, ...). */
   list(group: Group): readonly CardListEntry[];
   get(id: string): CardListEntry | undefined;
-  /** The whole card, always read fresh (the person's read, ETag); the panel relies on it being fresh. */
+  /** The whole card the model holds; undefined when it holds only the lighter form, or nothing. Never a read. */
+  held(id: string): Card | undefined;
+  /** The whole card: the model's (`held`), read (the person's read) only when it holds the lighter form or none. */
   whole(id: string): Promise<Card>;
+  /** The person's read, always sent (ETag: an unchanged card costs a 304), kept by the model: what the service says now. */
+  read(id: string): Promise<Card>;
   /** Group of a card, for tree reveal / getParent. */
   groupOf(id: string): Group | undefined;
   counts(): Counts;

@@ -104,7 +104,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     // The note's input box (its own title: the mode pick has closed), then Enter: no note.
     await driver.waitFor({ selector: '.quick-input-widget .quick-input-title:has-text("Note for the helper")' });
     await driver.press('Enter');
-    const card = await until('delegated', async () => { const x = await core().cards.whole(c.id); return x.status === 'delegated' ? x : undefined; }, 30_000, 250);
+    const card = await until('delegated', async () => { const x = await core().cards.read(c.id); return x.status === 'delegated' ? x : undefined; }, 30_000, 250);
     assert.deepEqual(card.delegatedTo, { assistantId: helper.id, agentId: reviewer.id, mode: 'freely' });
     // The notifications centre lists the message as its toast does (toasts may not show headless).
     await vscode.commands.executeCommand('notifications.showList');
@@ -121,7 +121,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     assert.ok(out.ok, 'handed over');
     // The helper sees the card once the 5 s to take it back are over.
     await until('the helper answered', () => w!.sb.control('POST', `/_sandbox/cards/${c.id}/helper-answer`, answer).then(() => true), 30_000, 250);
-    return until('the proposal in this window', async () => { const x = await core().cards.whole(c.id); return x.proposal ? x : undefined; });
+    return until('the proposal in this window', async () => { const x = await core().cards.read(c.id); return x.proposal ? x : undefined; });
   }
 
   it('palette: a loop helper\'s proposal reads as the card\'s words and one pick accepts it as the answer', async () => {
@@ -171,7 +171,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await driver.click(inPanel('button[data-key="handover-send"]'));
     await driver.waitFor(inPanel('#status :text("hears it while it works")'));
     await driver.screenshot('hand-over-panel');
-    const card = await core().cards.whole(c.id);
+    const card = await core().cards.read(c.id);
     assert.deepEqual(card.delegatedTo, { assistantId: helper.id, agentId: reviewer.id, mode: 'freely' });
   });
 

@@ -87,7 +87,7 @@ describe('sync: card model', () => {
     await m.applyChanges([{ type: 'card.created', cardId: 'req_n', at: 'x' }, { type: 'card.closed', cardId: 'req_a', at: 'x' }, { type: 'card.created', cardId: 'req_n', at: 'x' }]);
     assert.deepEqual(m.list('pending').map((c) => c.id), ['req_x', 'req_n']);
     cards.req_x = card('req_x', { summary: 'full text' });
-    await m.whole('req_x');
+    await m.read('req_x');
     await m.fullRead(); // the list still sends the light form of the same version
     assert.equal((m.get('req_x') as Card).summary, 'full text');
   });

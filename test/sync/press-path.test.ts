@@ -58,7 +58,7 @@ describe('the one press path (ClientCore.act)', () => {
     const shown = await core.cards.whole(c.id);
     // The card moves to another area: a new version, which the model reads before the person looks.
     assert.equal((await w.ctl('POST', `/_sandbox/cards/${c.id}/area`, { id: 'prj_moved', name: 'Moved' })).status, 200);
-    await core.cards.whole(c.id);
+    await core.cards.read(c.id);
     assert.ok((core.cards.get(c.id)?.version ?? 0) > shown.version, 'the model holds a newer version');
     const before = core.transport.log.length;
     const stale = await core.act(core.gestures.fromUiEvent('test:answer'), shown, { type: 'answer', answer: { choiceIds: ['a'] } });

@@ -105,8 +105,8 @@ describe('reads: the feed keeps going while the person presses (sandbox)', () =>
     await w.advance(2 * MIN); // a quiet start: the budget's minute holds nothing of the arrivals
     logs.length = 0;
     for (const id of ids) {
-      // As the panel does: the whole card, then the press.
-      const seen = await core.cards.whole(id);
+      // As the panel does on opening: the person's read of the card, then the press.
+      const seen = await core.cards.read(id);
       const press = core.press(core.gestures.fromUiEvent('panel'), { id, version: seen.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
       const sent = press.send();
       await settle(w.transports);

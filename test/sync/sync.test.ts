@@ -5,7 +5,8 @@ import { HighStakesError, VersionConflictError } from '../../src/api/errors';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 import { signInSlot } from '../../src/auth/sign-in-slot';
 import { RequestBudget } from '../../src/sync/budget';
-import { until, makeWorld, settle, signInCore } from '../kit';
+import { CountingTransport, until, makeWorld, settle, signInCore } from '../kit';
+import { createTransport } from '../../src/api/http';
 import type { World } from '../kit';
 
 const MIN = 60_000;
@@ -255,12 +256,44 @@ describe('sync: live card model against the sandbox', () => {
     const core = await signedIn();
     const c = await w.card({ title: 'etag' });
     await until(() => core.cards.get(c.id) !== undefined);
-    const a = await core.cards.whole(c.id);
-    const b = await core.cards.whole(c.id);
+    const a = await core.cards.read(c.id);
+    const b = await core.cards.read(c.id);
     assert.deepEqual(b, a);
     const reads = core.transport.log.filter((l) => l.path === `/v1/cards/${c.id}`);
     assert.equal(reads.at(-1)!.status, 304);
     assert.ok(reads.at(-1)!.headers['if-none-match']);
+  });
+
+  it('whole(): the card the model holds whole, without a read; a read only for the lighter form; read() always asks', async () => {
+    // Listed before sign-in: the start's list read gives the first three cards whole, the others light.
+    const made: { id: string }[] = [];
+    for (let i = 0; i < 5; i++) made.push(await w.card({ title: `listed ${i}` }));
+    // Reads by id wait until a light row is picked (the model reads light rows whole on its own).
+    let release!: () => void;
+    const byIdGate = new Promise<void>((r) => { release = r; });
+    const inner = createTransport();
+    const core = await signedIn({ transport: new CountingTransport({
+      send: async (req) => { if (req.method === 'GET' && /\/v1\/cards\/req_[^/]*$/.test(new URL(req.url).pathname)) await byIdGate; return inner.send(req); },
+      close: () => { release(); return inner.close(); },
+    }) });
+    await until(() => made.every((x) => core.cards.get(x.id) !== undefined));
+    const c = made.find((x) => core.cards.held(x.id) === undefined);
+    assert.ok(c, 'a card the model holds in the lighter form');
+    release();
+    const reads = () => core.transport.log.filter((l) => l.method === 'GET' && l.path === `/v1/cards/${c.id}`).length;
+    const n = reads();
+    assert.equal(core.cards.held(c.id), undefined, 'listed: the model holds the lighter form');
+    const a = await core.cards.whole(c.id);
+    // Once: whole()'s read, or the model's own fill read it joined or followed.
+    assert.equal(reads(), n + 1, 'the lighter form: read once');
+    assert.equal(a.id, c.id);
+    const m = reads();
+    const held = core.cards.held(c.id);
+    assert.ok(held, 'the model now holds the whole card');
+    assert.equal(await core.cards.whole(c.id), held, 'the held card, as it is');
+    assert.equal(reads(), m, 'held whole: no read');
+    await core.cards.read(c.id);
+    assert.equal(reads(), m + 1, 'read(): always asks the service');
   });
 
   it('429 is honoured: the read waits Retry-After on the clock, then succeeds', async () => {
@@ -292,11 +325,11 @@ describe('sync: live card model against the sandbox', () => {
     const before = sent(b.id);
     let doneA = false;
     let doneB = false;
-    void core.cards.whole(a.id).then(() => (doneA = true));
+    void core.cards.read(a.id).then(() => (doneA = true));
     await until(() => core.transport.log.some((l) => l.path === `/v1/cards/${a.id}` && l.status === 429));
     await settle(w.transports);
     await w.advance(380);
-    void core.cards.whole(b.id).then(() => (doneB = true));
+    void core.cards.read(b.id).then(() => (doneB = true));
     await settle(w.transports);
     assert.equal(sent(b.id), before, 'the other card waits with its class');
     await w.advance(5000 - 380 - 1);

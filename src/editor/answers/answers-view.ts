@@ -8,7 +8,7 @@ import type { Me } from '../../api/schemas';
 import type { ClientCore } from '../../sync';
 import type { AnswerRow, AnswerSearch, AnswerStep, Outcome, WhoKey } from '../../sync';
 import { isSearchEmpty, whoKey } from '../../sync';
-import { CONTEXT, setContext } from '../context-keys';
+import { CONTEXT, type ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
 import { answerWords, outcomeWords, searchWords, waitedWords, whenWords, whoKeyWords, whoWords } from '../../shared/answer-words';
@@ -57,6 +57,7 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
     slot: TreeViewSlot<AnswersNode>,
     private readonly showing: () => boolean,
     private readonly timeZone: () => string,
+    private readonly contextKeys: ContextKeys,
   ) {
     super();
     this.view = slot.view;
@@ -92,7 +93,7 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
     if (!this.showing()) {
       this.view.description = undefined;
       this.view.message = undefined;
-      setContext(CONTEXT.answersSearched, false);
+      this.contextKeys.set(CONTEXT.answersSearched, false);
     } else this.updateWords();
     this.emitter.fire(undefined);
   }
@@ -101,7 +102,7 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
     const a = this.core.answers;
     const search = a.getSearch();
     const searched = !isSearchEmpty(search);
-    setContext(CONTEXT.answersSearched, searched);
+    this.contextKeys.set(CONTEXT.answersSearched, searched);
     const all = a.all().length;
     const shown = a.visible().length;
     if (searched) {

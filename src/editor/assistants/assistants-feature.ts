@@ -14,6 +14,7 @@ import { DisposableBase, DisposableStore } from '../base/disposable';
 import type { Log } from '../base/log';
 import { PresenceReporter } from '../connection/presence';
 import { ScopeController } from '../cards/card-scope';
+import type { ContextKeys } from '../context-keys';
 import { TerminalMatcher } from './terminals';
 import type { TreeViewSlot } from '../base/tree-view-slot';
 
@@ -42,7 +43,7 @@ export interface AssistantsFeature {
   };
 }
 
-export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, view: TreeViewSlot<AssistantsTreeNode>): AssistantsFeature & vscode.Disposable {
+export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, view: TreeViewSlot<AssistantsTreeNode>, contextKeys: ContextKeys): AssistantsFeature & vscode.Disposable {
   const parts = new DisposableStore();
   const matcher = parts.add(new TerminalMatcher({
     assistants: () => core.assistants.list(),
@@ -50,7 +51,7 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
     localMachineId: () => thisComputer(core.state),
   }, log));
   const tree = parts.add(new AssistantsTree(core.assistants, matcher, view));
-  const scope = parts.add(new ScopeController(core.cards, matcher, log, {
+  const scope = parts.add(new ScopeController(core.cards, matcher, log, contextKeys, {
     id: () => thisComputer(core.state), onDidChange: (f) => core.onDidChangeState(() => f()),
   }));
   const presence = core.presence

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { say } from '../base/say';
 import type { CardModelView, CardScope } from '../../sync/contract';
-import { CONTEXT, setContext } from '../context-keys';
+import { CONTEXT, type ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
 import type { TerminalMatcher } from '../assistants/terminals';
@@ -34,6 +34,7 @@ export class ScopeController extends DisposableBase {
     private readonly cards: Pick<CardModelView, 'setScope'>,
     private readonly matcher: TerminalMatcher,
     private readonly log: Log,
+    private readonly contextKeys: ContextKeys,
     private readonly computer?: ThisComputer,
   ) {
     super();
@@ -66,8 +67,8 @@ export class ScopeController extends DisposableBase {
     if (this.isDisposed) return;
     const scope = this.current();
     const key = JSON.stringify(scope);
-    setContext(CONTEXT.terminalScope, this.terminal !== undefined);
-    setContext(CONTEXT.scope, scopeSetting());
+    this.contextKeys.set(CONTEXT.terminalScope, this.terminal !== undefined);
+    this.contextKeys.set(CONTEXT.scope, scopeSetting());
     if (key === this.last) return;
     this.last = key;
     this.log.debug(`scope: ${scope.kind !== 'workspace' ? scope.kind : `workspace, ${scope.assistantIds.length} assistants${this.terminal ? ` of terminal "${this.terminal.name}"` : ''}`}`);

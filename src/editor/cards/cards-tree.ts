@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { say } from '../base/say';
 import type { CardListEntry } from '../../api/schemas';
 import { GROUPS, groupOfCard, LIVE_GROUPS, type CardFilter, type CardModelView, type Group } from '../../sync';
-import { CONTEXT, setContext } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import { isFilterEmpty } from '../../sync';
 import { lookOf } from '../../shared/card-view';
@@ -21,6 +20,9 @@ const groupLabels = (): Record<Group, string> => ({
   delegated: vscode.l10n.t('With a helper'),
   done: vscode.l10n.t('Done (30 days)'),
 });
+
+/** The minute of a clock reading: a kept card item is built again when it turns. */
+const minuteOf = (ms: number): number => Math.floor(ms / 60_000);
 
 export interface GroupNode { kind: 'group'; group: Group }
 export interface CardNode { kind: 'card'; id: string }
@@ -46,7 +48,14 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   private doneFailed = false;
   /** Items showing Undo (`card:held`): redrawn when their hold ends, so Undo goes with it. */
   private readonly holdTimers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** How many tree items were rendered since the last reset (for the bench's rerender figure). */
+  /**
+   * Each card's item as last built. VS Code asks a refreshed group for all its children again, so a
+   * card entering or leaving a group would rebuild every other card's item of it: one is reused
+   * while its card is the very object it was built from (the model makes a new one for each
+   * change) and the clock is in the same minute (its "how long ago" words).
+   */
+  private readonly cardItems = new Map<string, { card: CardListEntry; minute: number; item: vscode.TreeItem }>();
+  /** How many tree items were built since the last reset (a reused card item is not): the bench's figures. */
   renderedItems = 0;
 
   constructor(
@@ -68,6 +77,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     }));
     this._register(model.removed(({ id, previous }) => {
       this.cardNodes.delete(id);
+      this.cardItems.delete(id);
       // The last open card gone: the root empties so the "nothing waits" welcome shows.
       if (this.openCount() === 0) this.emitter.fire(undefined); else this.refreshGroup(groupOfCard(previous));
     }));
@@ -80,7 +90,6 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     this._register(model.countsChanged((c) => this.updateBadge(c.waiting)));
     // The filter changed, or the service listed the cards that match it: every group again.
     this._register(model.filterChanged((f) => {
-      setContext(CONTEXT.filtered, !isFilterEmpty(f));
       this.view.description = isFilterEmpty(f) ? undefined : 'filtered';
       this.emitter.fire(undefined);
     }));
@@ -99,7 +108,6 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     this.view.badge = waiting > 0
       ? { value: waiting, tooltip: waiting === 1 ? vscode.l10n.t('1 card waits on you') : vscode.l10n.t('{0} cards wait on you', waiting) }
       : undefined;
-    setContext(CONTEXT.waiting, waiting);
     // The group label carries its count: refresh just that group row.
     this.emitter.fire(this.groupNodes.get('pending'));
   }
@@ -196,6 +204,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
   }
 
   getTreeItem(el: Node): vscode.TreeItem {
+    const kept = el.kind === 'card' ? this.keptItem(el.id) : undefined;
+    if (kept) return kept;
     this.renderedItems++;
     if (el.kind === 'offline') return this.offlineItem();
     if (el.kind === 'group') {
@@ -228,7 +238,14 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     if (/\bcard:held\b/.test(look.contextValue)) this.redrawWhenHoldEnds(card);
     item.accessibilityInformation = { label: on ? `${spokenCard(card, now)}. ${on.tip}` : spokenCard(card, now) };
     item.command = { command: 'assistantCards.openCard', title: vscode.l10n.t('Open card'), arguments: [this.cardNode(el.id)] };
+    this.cardItems.set(el.id, { card, minute: minuteOf(now), item });
     return item;
+  }
+
+  /** The card's item as last built, while its card is the same object and the minute the same. */
+  private keptItem(id: string): vscode.TreeItem | undefined {
+    const kept = this.cardItems.get(id);
+    return kept && kept.card === this.model.get(id) && kept.minute === minuteOf(Date.now()) ? kept.item : undefined;
   }
 
   private offlineItem(): vscode.TreeItem {
@@ -254,6 +271,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     clearTimeout(this.holdTimers.get(card.id));
     this.holdTimers.set(card.id, setTimeout(() => {
       this.holdTimers.delete(card.id);
+      // The same card object, now past its hold: its item is built again, without Undo.
+      this.cardItems.delete(card.id);
       if (!this.isDisposed && this.model.get(card.id)) this.emitter.fire(this.cardNode(card.id));
     }, Math.max(0, end - Date.now()) + 50));
   }

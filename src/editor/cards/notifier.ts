@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { Card, CardListEntry } from '../../api/schemas';
 import type { ClientCore } from '../../sync';
-import { noteAnswered } from '../context-keys';
+import type { ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
 import { say } from '../base/say';
@@ -31,6 +31,7 @@ export class CardNotifier extends DisposableBase {
     private readonly log: Log,
     /** The terminal in this window where the asking assistant (or its agent) runs, when matched. */
     private readonly terminalOf: (target: { assistantId: string; agentId?: string }) => vscode.Terminal | undefined,
+    private readonly contextKeys: ContextKeys,
   ) {
     super();
     this._register(core.cards.added((c) => this.consider(c, false)));
@@ -90,7 +91,7 @@ export class CardNotifier extends DisposableBase {
       if (x) this.open(shown.id);
       return;
     }
-    noteAnswered(out);
+    this.contextKeys.noteAnswered(out);
     const undo = { title: vscode.l10n.t('Undo') };
     const x = await say.choose(answeredText(shown, button.said ?? button.label, hearsIn(out.holdUntil, Date.now())), undo);
     if (x === undo) await this.undo(out.card);

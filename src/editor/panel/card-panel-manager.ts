@@ -3,6 +3,7 @@
 // panels, one per card. The signed-in set of parts (live-parts.ts) attaches what the panels need
 // (the client core and the rest) and detaches it when it ends; a panel revived before a set is
 // attached waits here.
+import type { ContextKeys } from '../context-keys';
 import * as vscode from 'vscode';
 import { CardPanel, type PanelDeps } from './card-panel';
 import { DisposableBase, DisposableStore } from '../base/disposable';
@@ -13,12 +14,13 @@ import { isCardId } from '../../shared/card-facts';
 export const PANEL_VIEW_TYPE = 'assistantCards.card';
 
 /** What a live set lends the panels while it lasts. */
-export type PanelLive = Omit<PanelDeps, 'log' | 'extensionUri' | 'memory'>;
+export type PanelLive = Omit<PanelDeps, 'log' | 'extensionUri' | 'memory' | 'contextKeys'>;
 
 export interface PanelHost {
   log: Log;
   extensionUri: vscode.Uri;
   workspaceState: vscode.Memento;
+  contextKeys: ContextKeys;
 }
 
 export class CardPanelManager extends DisposableBase implements vscode.WebviewPanelSerializer {
@@ -101,7 +103,7 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
 
   private adopt(cardId: string, panel: vscode.WebviewPanel, live: PanelLive): CardPanel {
     panel.webview.options = this.options();
-    const p = new CardPanel(cardId, panel, { ...live, log: this.host.log, extensionUri: this.host.extensionUri, memory: this.memory });
+    const p = new CardPanel(cardId, panel, { ...live, log: this.host.log, extensionUri: this.host.extensionUri, memory: this.memory, contextKeys: this.host.contextKeys });
     this.panels.set(cardId, p);
     p.onDidClose(() => { if (this.panels.get(cardId) === p) this.panels.delete(cardId); });
     return p;

@@ -3,8 +3,8 @@
 // and the serializer are card-panel-manager.ts; drafts and sent words panel-memory.ts.
 import * as vscode from 'vscode';
 import type { Card } from '../../api/schemas';
-import { isLight, type ClientCore, type PressAction, type UserGesture } from '../../sync';
-import { noteAnswered } from '../context-keys';
+import type { ClientCore, PressAction, UserGesture } from '../../sync';
+import type { ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { PanelMemory } from './panel-memory';
 import type { Log } from '../base/log';
@@ -29,6 +29,8 @@ export interface PanelDeps {
   extensionUri: vscode.Uri;
   /** Drafts and sent words, kept in the workspace's state (panel-memory.ts). */
   memory: PanelMemory;
+  /** The window's context keys (the walkthrough's "answered"). */
+  contextKeys: ContextKeys;
   timeZone: () => string;
   /** Whether actions may be sent now (signed in). */
   online: () => boolean;
@@ -69,7 +71,7 @@ export class CardPanel extends DisposableBase {
       void this.onMessage(m, gesture).catch((e: unknown) => deps.log.error(`card panel: ${String(e)}`));
     }));
     this._register(panel.onDidDispose(() => this.dispose()));
-    void this.load();
+    this.queueLoad({ from: 'service' });
   }
 
   override dispose(): void {
@@ -100,18 +102,28 @@ export class CardPanel extends DisposableBase {
     if (this.ready) this.postCard();
   }
 
-  /** The model says the card changed: read it and show the new version (one read at a time). */
+  /** The model says the card changed (or went): show the card as it holds it now; read only when it holds no whole form (one load at a time). */
   cardChanged(): void {
+    this.queueLoad({ from: 'model' });
+  }
+
+  private queueLoad(how: { from: 'model' | 'service' }): void {
     if (this.loading) { this.loadAgain = true; return; }
-    this.loading = this.load().finally(() => {
+    this.loading = this.load(how).finally(() => {
       this.loading = undefined;
       if (this.loadAgain) { this.loadAgain = false; this.cardChanged(); }
     });
   }
 
-  private async load(changedSinceAnswer = false, fresh?: Card): Promise<void> {
+  /**
+   * Shows `card` when given; else the card `from` the model (its whole form, read only when it
+   * holds none) or the service (the person's read: on opening, and after a refused press).
+   */
+  private async load(how: { from: 'model' | 'service'; card?: Card; changedSinceAnswer?: boolean }): Promise<void> {
+    const changedSinceAnswer = how.changedSinceAnswer ?? false;
     try {
-      const card = fresh ?? await this.deps.core.cards.whole(this.cardId);
+      const cards = this.deps.core.cards;
+      const card = how.card ?? await (how.from === 'model' ? cards.whole(this.cardId) : cards.read(this.cardId));
       if (this.isDisposed) return;
       this.card = card;
       this.panel.title = plainText(card.title, 40) || vscode.l10n.t('Card');
@@ -179,7 +191,8 @@ export class CardPanel extends DisposableBase {
       case 'ready':
         this.ready = true;
         this.post({ type: 'words', bundle: vscode.l10n.bundle, locale: vscode.env.language });
-        if (this.card) this.postCard(); else await this.load();
+        // The card, or the opening read under way (it shows the card once in), or a read now.
+        if (this.card) this.postCard(); else if (this.loading) await this.loading; else await this.load({ from: 'service' });
         return undefined;
       case 'draft':
         await this.deps.memory.setDraft(this.cardId, m.draft);
@@ -253,7 +266,7 @@ export class CardPanel extends DisposableBase {
       const out = await this.deps.core.act(gesture, { ...card, version: m.version }, toAction(m, this.deps.timeZone()), { signal: this.movedOn.signal });
       if (this.isDisposed) return undefined;
       if (out.ok) {
-        noteAnswered(out);
+        this.deps.contextKeys.noteAnswered(out);
         // The result is shown with its version: an Undo pressed before the reload names it.
         this.shownVersions.add(out.result.version);
         const answered = m.type === 'answer' ? answerSummary(card, m.body)
@@ -267,17 +280,18 @@ export class CardPanel extends DisposableBase {
         if (m.type === 'answer' || m.type === 'message') await this.deps.memory.setDraft(this.cardId, undefined);
         if (m.type === 'message' && out.result.messageId) await this.rememberWords(out.result.messageId, m.body);
         this.busy = false; // the person may press Undo while the card is shown again
-        // The newest whole card the model holds: the press's built card, or already the read that
-        // followed it (with this press in its history), whichever came last; a later read is told.
-        const held = this.deps.core.cards.get(this.cardId);
-        await this.load(false, held && !isLight(held) && held.version >= out.card.version ? held as Card : out.card);
+        // The card as the model holds it: the press's built card, or already the read that followed
+        // it (with this press in its history); a later read is told (cardChanged). The press's own
+        // card when the model let it go (a notice's Got it with Done not read) or holds an older one.
+        const held = this.deps.core.cards.held(this.cardId);
+        await this.load({ from: 'model', card: held && held.version >= out.card.version ? held : out.card });
         return done;
       } else {
         const p = out.problem;
         const shown = this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage(p.code, p) });
         // The card changed: show the new version and ask again. Nothing is resent.
-        if (p.code === 'version_conflict' || p.code === 'area_change') await this.load(true, p.fresh);
-        else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout' && p.code !== 'cancelled') await this.load();
+        if (p.code === 'version_conflict' || p.code === 'area_change') await this.load({ from: 'service', card: p.fresh, changedSinceAnswer: true });
+        else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout' && p.code !== 'cancelled') await this.load({ from: 'service' });
         return shown;
       }
     } finally {

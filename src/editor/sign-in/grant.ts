@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ClientCore } from '../../sync';
 import { say } from '../base/say';
 import { scopeSetting } from '../cards/card-scope';
-import { CONTEXT, setContext } from '../context-keys';
+import { CONTEXT, type ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { AssistantsTreeNode } from '../assistants/assistants-view';
 import type { CardsTree } from '../cards/cards-tree';
@@ -13,12 +13,12 @@ import type { TreeViewSlot } from '../base/tree-view-slot';
 import { allowedBy, canHandOver, EVERYTHING, notAllowedNote, widerSignInNote, type Allowed } from '../../shared/grant-scopes';
 
 /** Sets the `assistantCards.can*` keys (`enablement` of the commands in package.json). */
-export function setGrantContext(a: Allowed): void {
-  setContext(CONTEXT.canAnswer, a.answer);
-  setContext(CONTEXT.canReply, a.reply);
-  setContext(CONTEXT.canLater, a.later);
-  setContext(CONTEXT.canDelegate, a.delegate);
-  setContext(CONTEXT.canHandOver, canHandOver(a));
+export function setGrantContext(keys: ContextKeys, a: Allowed): void {
+  keys.set(CONTEXT.canAnswer, a.answer);
+  keys.set(CONTEXT.canReply, a.reply);
+  keys.set(CONTEXT.canLater, a.later);
+  keys.set(CONTEXT.canDelegate, a.delegate);
+  keys.set(CONTEXT.canHandOver, canHandOver(a));
 }
 
 /** Per client core (one per live set): what the sign-in may do; keys and the views' note follow it. */
@@ -27,7 +27,7 @@ export class Grant extends DisposableBase {
   private known: readonly string[] | undefined;
 
   constructor(private readonly ctx: {
-    core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode>;
+    core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode>; keys: ContextKeys;
     /** The interactive sign-in of this core, also while signed in (a new grant replaces the old). */
     signInAgain?: () => void;
   }) {
@@ -40,7 +40,7 @@ export class Grant extends DisposableBase {
       this.offerWiderSignIn();
     }));
     this._register({
-      dispose: () => { setGrantContext(EVERYTHING); ctx.tree.view.message = undefined; ctx.assistantsView.view.message = undefined; },
+      dispose: () => { setGrantContext(ctx.keys, EVERYTHING); ctx.tree.view.message = undefined; ctx.assistantsView.view.message = undefined; },
     });
   }
 
@@ -70,7 +70,7 @@ export class Grant extends DisposableBase {
 
   private show(): void {
     const a = this.allowed();
-    setGrantContext(a);
+    setGrantContext(this.ctx.keys, a);
     const notes = [widerSignInNote(this.granted(), scopeSetting() === 'everywhere'), notAllowedNote(a)].filter(Boolean);
     this.ctx.tree.view.message = notes.length ? notes.join(' ') : undefined;
     this.ctx.assistantsView.view.message = a.assistants ? undefined : notAllowedNote({ ...EVERYTHING, assistants: false });
