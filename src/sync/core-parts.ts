@@ -147,7 +147,7 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     onNetworkFailure: (e) => hooks.failed(e),
   });
   const answers = new AnswersModel({
-    api, cards: model, logger: log,
+    api, cards: model, logger: log, now: () => clock.now(),
     // A live refresh is background work (its share); every Answers read stays under half the minute's reads.
     beforeRead: async ({ background, signal }) => {
       if (background) await schedule.budgetWait(false, signal);
