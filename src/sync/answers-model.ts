@@ -2,10 +2,10 @@
 // read page by page with their history; the open cards put off, handed over or undone in those 30
 // days (the `snoozed`, `delegated` and `pending` lists, read whole once per first page); and the
 // cards the card model sees answered or closed while the view is open (kept live from the change
-// feed). A search reads on through the done list until the 30 days are read (stoppable). The list is read in small slices
-// whose every card comes whole (`limit` = `whole` = 3: one read per three cards, with their
-// history, instead of one list read and a read per light card); a card that still comes light is
-// read by id. Every read waits its turn in the read budget (beforeRead): the Answers view stays
+// feed). A search reads on through the done list until the 30 days are read (stoppable). The
+// lists are read in small slices whose every card comes whole (`limit` = `whole` = 3: one read
+// per three cards, with their history, instead of one list read and a read per light card); a
+// card that still comes light is read by id. Every read waits its turn in the read budget (beforeRead): the Answers view stays
 // under half of a minute's reads. What the service refuses is kept as a problem the view tells.
 import type { ApiClient } from '../api/client';
 import { ApiProblemError, OAuthRefusalError } from '../api/errors';
