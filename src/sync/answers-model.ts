@@ -5,8 +5,9 @@
 // feed). A search reads on through the done list until the 30 days are read (stoppable). The
 // lists are read in small slices whose every card comes whole (`limit` = `whole` = 3: one read
 // per three cards, with their history, instead of one list read and a read per light card); a
-// card that still comes light is read by id. Every read waits its turn in the read budget (beforeRead): the Answers view stays
-// under half of a minute's reads. What the service refuses is kept as a problem the view tells.
+// card that still comes light is read by id. Every read waits its turn in the read budget
+// (beforeRead): the Answers view stays under half of a minute's reads, a search reading on under
+// less (ANSWERS_SCAN_SHARE), so a page the person asks for meanwhile still goes at once. What the service refuses is kept as a problem the view tells.
 import type { ApiClient } from '../api/client';
 import { ApiProblemError, OAuthRefusalError } from '../api/errors';
 import { AbortedError, Emitter } from '../api/runtime';
@@ -23,6 +24,8 @@ const SLICE = 3;
 export const ANSWERS_PAGE = 24;
 /** The Answers view's reads stay under this share of a minute's read allowance. */
 export const ANSWERS_READ_SHARE = 0.5;
+/** A search reading on stays under this share: the rest of the half is room for the person's own pages. */
+export const ANSWERS_SCAN_SHARE = 0.4;
 /** The days the done list covers (spec "Limits"), and so the view. */
 export const ANSWERS_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -77,8 +80,11 @@ export interface AnswersModelOptions {
   api: ApiClient;
   /** The card model: a card answered or closed while the view is open refreshes its row. */
   cards: Pick<CardEvents, 'changed' | 'removed' | 'added'>;
-  /** Waits until an Answers read fits the budget; `background`: a live refresh nobody asked for. */
-  beforeRead(o: { background: boolean; signal?: AbortSignal }): Promise<void>;
+  /**
+   * Waits until an Answers read fits the budget; `background`: a live refresh nobody asked for;
+   * `scan`: a search reading on through the 30 days (a smaller share).
+   */
+  beforeRead(o: { background: boolean; scan?: boolean; signal?: AbortSignal }): Promise<void>;
   logger: Logger;
   pageSize?: number;
   /** This computer's clock (ms), for the 30 days of open cards and the search's progress. */
@@ -94,6 +100,7 @@ export class AnswersModel implements AnswersView {
   private next: string | null | undefined;
   private isStarted = false;
   private inFlight: Promise<void> | undefined;
+  private inFlightSignal: AbortSignal | undefined;
   private search: AnswerSearch = {};
   private refused: AnswersProblem[] = [];
   private abort = new AbortController();
@@ -190,7 +197,7 @@ export class AnswersModel implements AnswersView {
     try {
       while (!stop.signal.aborted && generation === this.generation && this.next !== null && !isSearchEmpty(this.search)) {
         if (this.inFlight) { await this.inFlight; continue; }
-        await this.page(generation, stop.signal);
+        await this.page(generation, stop.signal, { scan: true });
         // A refused page stops it (told above the rows); Load more or the search again asks again.
         if (this.refused.some((p) => p.what === 'page')) break;
       }
@@ -216,11 +223,14 @@ export class AnswersModel implements AnswersView {
     this.sorted = undefined;
     this.changedE.fire({});
     this.inFlight = undefined;
-    await this.page(generation, this.abort.signal, true);
+    await this.page(generation, this.abort.signal, { first: true });
     if (generation === this.generation && !isSearchEmpty(this.search)) void this.searchFurther();
   }
 
   async loadMore(): Promise<void> {
+    // A page under way is this one (a second press adds nothing), unless it is a stopped search's.
+    if (this.inFlight && !this.inFlightSignal?.aborted) return this.inFlight;
+    if (this.inFlight) await this.inFlight;
     if (this.inFlight) return this.inFlight;
     if (this.next === null) return;
     // A refused page is asked again from where it stopped; its problem goes once it answers.
@@ -229,11 +239,11 @@ export class AnswersModel implements AnswersView {
   }
 
   /** One page of the done list; the first also reads the open lists. Never throws. */
-  private page(generation: number, signal: AbortSignal, first = false): Promise<void> {
+  private page(generation: number, signal: AbortSignal, o: { first?: boolean; scan?: boolean } = {}): Promise<void> {
     const run = (async () => {
       try {
-        await this.readPage(generation, signal);
-        if (first && generation === this.generation) await this.readOpen(generation, signal);
+        await this.readPage(generation, signal, o.scan ?? false);
+        if (o.first && generation === this.generation) await this.readOpen(generation, signal);
       } catch (e) {
         if (!(e instanceof AbortedError)) throw e;
       }
@@ -242,17 +252,18 @@ export class AnswersModel implements AnswersView {
       if (generation === this.generation) this.changedE.fire({});
     });
     this.inFlight = run;
+    this.inFlightSignal = signal;
     this.changedE.fire({}); // "loading" shows
     return run;
   }
 
-  private async readPage(generation: number, signal: AbortSignal): Promise<void> {
+  private async readPage(generation: number, signal: AbortSignal, scan: boolean): Promise<void> {
     const want = this.o.pageSize ?? ANSWERS_PAGE;
     let got = 0;
     while (got < want && this.next !== null) {
       let list: { cards: CardListEntry[]; next?: string | null };
       try {
-        await this.o.beforeRead({ background: false, signal });
+        await this.o.beforeRead({ background: false, scan, signal });
         list = await this.o.api.listCards({ status: 'done', limit: SLICE, whole: SLICE, ...(this.next ? { after: this.next } : {}) }, { signal, byPerson: true });
       } catch (e) {
         if (e instanceof AbortedError || generation !== this.generation) return;
@@ -262,7 +273,7 @@ export class AnswersModel implements AnswersView {
       }
       if (generation !== this.generation) return;
       for (const entry of list.cards) {
-        const card = isLight(entry) ? await this.readWhole(entry, { background: false, signal }) : entry;
+        const card = isLight(entry) ? await this.readWhole(entry, { background: false, scan, signal }) : entry;
         if (generation !== this.generation) return;
         this.put(card);
         const at = this.rows.get(card.id)?.at;
@@ -310,7 +321,7 @@ export class AnswersModel implements AnswersView {
   }
 
   /** The whole card (its history) by id; on refusal the light row stays and the problem is kept. */
-  private async readWhole(entry: CardListEntry, o: { background: boolean; signal?: AbortSignal }): Promise<CardListEntry> {
+  private async readWhole(entry: CardListEntry, o: { background: boolean; scan?: boolean; signal?: AbortSignal }): Promise<CardListEntry> {
     try {
       await this.o.beforeRead(o);
       return await this.o.api.getCard(entry.id, { signal: o.signal, byPerson: !o.background });
