@@ -1,7 +1,7 @@
 // Answers bench in plain Node, against the sandbox seeded with 1,000 done cards over 30 days
 // (three computers, two helpers, a webhook), signed in for real:
 //  - answersFirstPageMs: the view's first page shown: the model reads its first page (the done
-//    list in slices that come whole) and the real AnswersTree (vscode stubbed) builds every item
+//    list in slices that come whole, then the open lists: Later, with a helper, waiting) and the real AnswersTree (vscode stubbed) builds every item
 //    of it, as the workbench asks: root children, then each child's item.
 //  - answersExport1000Ms: all 1,000 rows read (paced by the read budget on the sandbox's manual
 //    clock, not timed), then the export of all of them: header, CSV and JSON Lines text, and

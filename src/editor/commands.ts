@@ -346,9 +346,12 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     // The view title's clear button: one press shows every answer read again.
     clearAnswerSearch: { enabled: ({ answers }) => () => answers.setSearch({}), disabled: () => undefined },
     exportAnswers: { enabled: ({ answers, core }) => () => exportAnswers(core, answers.me, host.timeZone(), log) },
+    // While searched, "more" reads on until the 30 days are read (the search covers them all).
     loadMoreAnswers: {
-      enabled: ({ answers, core }) => () => answers.load(() => (core.answers.started() ? core.answers.loadMore() : core.answers.loadFirst())),
+      enabled: ({ answers, core }) => () => answers.load(() => (!core.answers.started() ? core.answers.loadFirst()
+        : core.answers.searchProgress() ? core.answers.searchFurther() : core.answers.loadMore())),
     },
+    stopAnswerSearch: { enabled: ({ core }) => () => core.answers.stopSearching(), disabled: () => undefined },
   };
   /** Not a command: how `refresh` reads the cards again once the set of parts is rebuilt. */
   const readCards: Command = {

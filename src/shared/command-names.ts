@@ -4,7 +4,7 @@ export const COMMAND_NAMES = [
   'signIn', 'signOut', 'refresh', 'openCard', 'answer', 'undo', 'writeToAssistant', 'later', 'back',
   'handOver', 'takeBack', 'openInBrowser', 'showLog', 'focusTerminal', 'startSandbox', 'gotIt',
   'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard', 'clearFilter', 'showWholeComputer',
-  'showThisWindow', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers',
+  'showThisWindow', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers', 'stopAnswerSearch',
   'copySignInCode', 'cancelSignIn',
 ] as const;
 

@@ -166,6 +166,14 @@ export function rowOf(entry: CardListEntry): AnswerRow {
   };
 }
 
+/**
+ * An open card's row belongs in the view when a deciding step of it (put off, handed over,
+ * undone, words written...) happened since `since` (ms): a card merely asked and waiting has none.
+ */
+export function decidedSince(row: AnswerRow, since: number): boolean {
+  return row.whole && DECIDING.has(row.outcome) && row.at !== undefined && Date.parse(row.at) >= since;
+}
+
 /** What the person searches by; every part given must hold. */
 export interface AnswerSearch {
   /** Words in the question or the answer (each word must appear; any case). */

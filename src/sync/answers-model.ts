@@ -1,17 +1,20 @@
 // The Answers view's data: the cards of the service's `done` list (last 30 days, newest first)
-// read page by page with their history, plus the cards the card model sees answered or closed
-// while the view is open (kept live from the change feed). The list is read in small slices
-// whose every card comes whole (`limit` = `whole` = 3: one read per three cards, with their
-// history, instead of one list read and a read per light card); a card that still comes light is
-// read by id. Every read waits its turn in the read budget (beforeRead): the Answers view stays
-// under half of a minute's reads. What the service refuses is kept as a problem the view tells.
+// read page by page with their history; the open cards put off, handed over or undone in those 30
+// days (the `snoozed`, `delegated` and `pending` lists, read whole once per first page); and the
+// cards the card model sees answered or closed while the view is open (kept live from the change
+// feed). A search reads on through the done list until the 30 days are read (stoppable). The
+// lists are read in small slices whose every card comes whole (`limit` = `whole` = 3: one read
+// per three cards, with their history, instead of one list read and a read per light card); a
+// card that still comes light is read by id. Every read waits its turn in the read budget
+// (beforeRead): the Answers view stays under half of a minute's reads, a search reading on under
+// less (ANSWERS_SCAN_SHARE), so a page the person asks for meanwhile still goes at once. What the service refuses is kept as a problem the view tells.
 import type { ApiClient } from '../api/client';
 import { ApiProblemError, OAuthRefusalError } from '../api/errors';
 import { AbortedError, Emitter } from '../api/runtime';
 import type { Logger } from '../api/runtime';
 import type { Card, CardListEntry } from '../api/schemas';
 import type { AnswerRow, AnswerSearch } from './answer-rows';
-import { isSearchEmpty, newestFirst, rowMatches, rowOf } from './answer-rows';
+import { decidedSince, isSearchEmpty, newestFirst, rowMatches, rowOf } from './answer-rows';
 import { isLight } from './card-filter';
 import type { CardEvents, Event } from './contract';
 
@@ -21,10 +24,23 @@ const SLICE = 3;
 export const ANSWERS_PAGE = 24;
 /** The Answers view's reads stay under this share of a minute's read allowance. */
 export const ANSWERS_READ_SHARE = 0.5;
+/** A search reading on stays under this share: the rest of the half is room for the person's own pages. */
+export const ANSWERS_SCAN_SHARE = 0.4;
+/** The days the done list covers (spec "Limits"), and so the view. */
+export const ANSWERS_DAYS = 30;
+const DAY_MS = 86_400_000;
+/** Where cards put off, handed over or undone live: still open, so not in `done`. */
+const OPEN_LISTS = ['snoozed', 'delegated', 'pending'] as const;
+
+/** How far a search has read back: `daysRead` of `days`; `running` while it reads on. */
+export interface SearchProgress { running: boolean; stopped: boolean; daysRead: number; days: number }
 
 export interface AnswersProblem {
-  /** `page`: a list read was refused (more may be missing); `card`: one card's whole form. */
-  what: 'page' | 'card';
+  /**
+   * `page`: a done list read was refused (more may be missing); `open`: a list of open cards
+   * (put off, handed over, undone) was refused; `card`: one card's whole form.
+   */
+  what: 'page' | 'open' | 'card';
   id?: string;
   code: string;
   message: string;
@@ -47,7 +63,13 @@ export interface AnswersView {
   /** The next page (the "Load more" row). */
   loadMore(): Promise<void>;
   getSearch(): AnswerSearch;
+  /** A search other than none reads on through the done list until the 30 days are read. */
   setSearch(s: AnswerSearch): void;
+  /** How far back the search has read; undefined when nothing is searched. */
+  searchProgress(): SearchProgress | undefined;
+  /** Stops a search reading on (the rows read stay); `searchFurther` goes on from there. */
+  stopSearching(): void;
+  searchFurther(): Promise<void>;
   /** What the service refused in the last reads (told in the view, never a silent gap). */
   problems(): readonly AnswersProblem[];
   /** Rows changed: `ids` when only those (live updates), undefined for everything. */
@@ -58,10 +80,15 @@ export interface AnswersModelOptions {
   api: ApiClient;
   /** The card model: a card answered or closed while the view is open refreshes its row. */
   cards: Pick<CardEvents, 'changed' | 'removed' | 'added'>;
-  /** Waits until an Answers read fits the budget; `background`: a live refresh nobody asked for. */
-  beforeRead(o: { background: boolean; signal?: AbortSignal }): Promise<void>;
+  /**
+   * Waits until an Answers read fits the budget; `background`: a live refresh nobody asked for;
+   * `scan`: a search reading on through the 30 days (a smaller share).
+   */
+  beforeRead(o: { background: boolean; scan?: boolean; signal?: AbortSignal }): Promise<void>;
   logger: Logger;
   pageSize?: number;
+  /** This computer's clock (ms), for the 30 days of open cards and the search's progress. */
+  now?: () => number;
 }
 
 const LIVE_STATUSES = new Set(['answered', 'done', 'snoozed', 'delegated']);
@@ -73,6 +100,7 @@ export class AnswersModel implements AnswersView {
   private next: string | null | undefined;
   private isStarted = false;
   private inFlight: Promise<void> | undefined;
+  private inFlightSignal: AbortSignal | undefined;
   private search: AnswerSearch = {};
   private refused: AnswersProblem[] = [];
   private abort = new AbortController();
@@ -80,6 +108,13 @@ export class AnswersModel implements AnswersView {
   private readonly changedE = new Emitter<{ ids?: readonly string[] }>();
   readonly changed = this.changedE.event;
   private readonly subs: { dispose(): void }[] = [];
+  /** Rows from the open lists: shown once the done list read reaches their time (newest first, no gap). */
+  private openIds = new Set<string>();
+  /** The oldest step time (ms) among the done list's rows read: how far back the list is read. */
+  private reach: number | undefined;
+  /** The search reading on; `stopped`: the person stopped it. */
+  private scan: AbortController | undefined;
+  private scanStopped = false;
 
   constructor(private readonly o: AnswersModelOptions) {
     // Live: a card answered, handed over, put off or closed while the view has read its rows.
@@ -88,8 +123,11 @@ export class AnswersModel implements AnswersView {
       o.cards.added((card) => this.onCard(card, false)),
       o.cards.changed(({ card }) => this.onCard(card, true)),
       // A card that closes leaves the card model (Done is read only when asked): read it here.
-      o.cards.removed(({ id, previous }) => {
-        if (this.isStarted && (this.rows.has(id) || previous.status === 'answered' || previous.turn === 'agent')) void this.refreshOne(id);
+      // The card model's own read that took it out comes along: no second read of it.
+      o.cards.removed(({ id, previous, read }) => {
+        if (!this.isStarted) return;
+        if (read) this.onCard(read, false);
+        else if (this.rows.has(id) || previous.status === 'answered' || previous.turn === 'agent') void this.refreshOne(id);
       }),
     );
   }
@@ -100,9 +138,17 @@ export class AnswersModel implements AnswersView {
   }
 
   all(): readonly AnswerRow[] {
-    this.sorted ??= [...this.rows.values()].sort(newestFirst);
+    this.sorted ??= [...this.rows.values()].filter((r) => this.inReach(r)).sort(newestFirst);
     return this.sorted;
   }
+
+  /** An open card's row waits until the done list is read back to its time (else pages would slot in above it). */
+  private inReach(r: AnswerRow): boolean {
+    if (!this.openIds.has(r.id) || this.next === null) return true;
+    return this.reach !== undefined && r.at !== undefined && Date.parse(r.at) >= this.reach;
+  }
+
+  private now(): number { return this.o.now?.() ?? Date.now(); }
 
   get(id: string): AnswerRow | undefined { return this.rows.get(id); }
   started(): boolean { return this.isStarted; }
@@ -113,50 +159,111 @@ export class AnswersModel implements AnswersView {
 
   setSearch(s: AnswerSearch): void {
     this.search = s;
+    this.scanStopped = false;
+    if (isSearchEmpty(s)) this.scan?.abort();
     this.changedE.fire({});
+    if (!isSearchEmpty(s)) void this.searchFurther();
+  }
+
+  searchProgress(): SearchProgress | undefined {
+    if (isSearchEmpty(this.search)) return undefined;
+    const daysRead = this.next === null ? ANSWERS_DAYS
+      : this.reach === undefined ? 0 : Math.max(0, Math.min(ANSWERS_DAYS, Math.floor((this.now() - this.reach) / DAY_MS)));
+    return { running: this.scan !== undefined, stopped: this.scanStopped, daysRead, days: ANSWERS_DAYS };
+  }
+
+  stopSearching(): void {
+    if (!this.scan) return;
+    this.scanStopped = true;
+    this.scan.abort();
+  }
+
+  /**
+   * Reads on, page after page, until the done list's 30 days are read, the search is cleared or
+   * stopped, or the service refuses a page (told as a problem). Every read waits its turn in the
+   * budget like any other Answers read (under half of a minute's reads).
+   */
+  async searchFurther(): Promise<void> {
+    if (this.scan || !this.isStarted || isSearchEmpty(this.search) || this.next === null) return;
+    const stop = this.scan = new AbortController();
+    const generation = this.generation;
+    this.scanStopped = false;
+    // Asked again after a refusal: from where it stopped; the problem goes once the page answers.
+    this.refused = this.refused.filter((p) => p.what !== 'page');
+    const parent = this.abort.signal;
+    const onAbort = () => stop.abort();
+    parent.addEventListener('abort', onAbort, { once: true });
+    this.changedE.fire({});
+    try {
+      while (!stop.signal.aborted && generation === this.generation && this.next !== null && !isSearchEmpty(this.search)) {
+        if (this.inFlight) { await this.inFlight; continue; }
+        await this.page(generation, stop.signal, { scan: true });
+        // A refused page stops it (told above the rows); Load more or the search again asks again.
+        if (this.refused.some((p) => p.what === 'page')) break;
+      }
+    } finally {
+      parent.removeEventListener('abort', onAbort);
+      if (this.scan === stop) this.scan = undefined;
+      this.changedE.fire({});
+    }
   }
 
   async loadFirst(): Promise<void> {
     // A new first read: what an older one brings is dropped.
     this.abort.abort();
     this.abort = new AbortController();
+    this.scan = undefined;
     const generation = ++this.generation;
     this.isStarted = true;
     this.next = undefined;
+    this.reach = undefined;
     this.refused = [];
     this.rows.clear();
+    this.openIds.clear();
     this.sorted = undefined;
     this.changedE.fire({});
     this.inFlight = undefined;
-    await this.page(generation);
+    await this.page(generation, this.abort.signal, { first: true });
+    if (generation === this.generation && !isSearchEmpty(this.search)) void this.searchFurther();
   }
 
   async loadMore(): Promise<void> {
+    // A page under way is this one (a second press adds nothing), unless it is a stopped search's.
+    if (this.inFlight && !this.inFlightSignal?.aborted) return this.inFlight;
+    if (this.inFlight) await this.inFlight;
     if (this.inFlight) return this.inFlight;
     if (this.next === null) return;
     // A refused page is asked again from where it stopped; its problem goes once it answers.
     this.refused = this.refused.filter((p) => p.what !== 'page');
-    await this.page(this.generation);
+    await this.page(this.generation, this.abort.signal);
   }
 
-  private page(generation: number): Promise<void> {
-    const run = this.readPage(generation).finally(() => {
+  /** One page of the done list; the first also reads the open lists. Never throws. */
+  private page(generation: number, signal: AbortSignal, o: { first?: boolean; scan?: boolean } = {}): Promise<void> {
+    const run = (async () => {
+      try {
+        await this.readPage(generation, signal, o.scan ?? false);
+        if (o.first && generation === this.generation) await this.readOpen(generation, signal);
+      } catch (e) {
+        if (!(e instanceof AbortedError)) throw e;
+      }
+    })().finally(() => {
       if (this.inFlight === run) this.inFlight = undefined;
       if (generation === this.generation) this.changedE.fire({});
     });
     this.inFlight = run;
+    this.inFlightSignal = signal;
     this.changedE.fire({}); // "loading" shows
     return run;
   }
 
-  private async readPage(generation: number): Promise<void> {
-    const signal = this.abort.signal;
+  private async readPage(generation: number, signal: AbortSignal, scan: boolean): Promise<void> {
     const want = this.o.pageSize ?? ANSWERS_PAGE;
     let got = 0;
     while (got < want && this.next !== null) {
       let list: { cards: CardListEntry[]; next?: string | null };
       try {
-        await this.o.beforeRead({ background: false, signal });
+        await this.o.beforeRead({ background: false, scan, signal });
         list = await this.o.api.listCards({ status: 'done', limit: SLICE, whole: SLICE, ...(this.next ? { after: this.next } : {}) }, { signal, byPerson: true });
       } catch (e) {
         if (e instanceof AbortedError || generation !== this.generation) return;
@@ -166,17 +273,55 @@ export class AnswersModel implements AnswersView {
       }
       if (generation !== this.generation) return;
       for (const entry of list.cards) {
-        const card = isLight(entry) ? await this.readWhole(entry, { background: false, signal }) : entry;
+        const card = isLight(entry) ? await this.readWhole(entry, { background: false, scan, signal }) : entry;
         if (generation !== this.generation) return;
         this.put(card);
+        const at = this.rows.get(card.id)?.at;
+        if (at !== undefined && Number.isFinite(Date.parse(at))) this.reach = Math.min(this.reach ?? Infinity, Date.parse(at));
         got++;
       }
       this.next = list.next ?? null;
+      this.sorted = undefined; // the reach moved: open rows may show
+    }
+  }
+
+  /**
+   * The open cards (Later, with a helper, waiting again after an undo): each list read whole in
+   * slices like the done list; a card is a row when a deciding step of it falls in the 30 days.
+   */
+  private async readOpen(generation: number, signal: AbortSignal): Promise<void> {
+    const since = this.now() - ANSWERS_DAYS * DAY_MS;
+    for (const status of OPEN_LISTS) {
+      let after: string | undefined;
+      do {
+        let list: { cards: CardListEntry[]; next?: string | null };
+        try {
+          await this.o.beforeRead({ background: false, signal });
+          list = await this.o.api.listCards({ status, limit: SLICE, whole: SLICE, ...(after ? { after } : {}) }, { signal, byPerson: true });
+        } catch (e) {
+          if (e instanceof AbortedError || generation !== this.generation) throw new AbortedError();
+          this.refused.push({ what: 'open', code: codeOf(e), message: messageOf(e) });
+          this.o.logger.warn(`answers: the ${status} list was refused`, { error: messageOf(e) });
+          break;
+        }
+        if (generation !== this.generation) return;
+        for (const entry of list.cards) {
+          const card = isLight(entry) ? await this.readWhole(entry, { background: false, signal }) : entry;
+          if (generation !== this.generation) return;
+          const row = rowOf(card);
+          if (!this.rows.has(card.id) && decidedSince(row, since)) {
+            this.rows.set(card.id, row);
+            this.openIds.add(card.id);
+            this.sorted = undefined;
+          }
+        }
+        after = list.next ?? undefined;
+      } while (after);
     }
   }
 
   /** The whole card (its history) by id; on refusal the light row stays and the problem is kept. */
-  private async readWhole(entry: CardListEntry, o: { background: boolean; signal?: AbortSignal }): Promise<CardListEntry> {
+  private async readWhole(entry: CardListEntry, o: { background: boolean; scan?: boolean; signal?: AbortSignal }): Promise<CardListEntry> {
     try {
       await this.o.beforeRead(o);
       return await this.o.api.getCard(entry.id, { signal: o.signal, byPerson: !o.background });
@@ -229,9 +374,13 @@ export class AnswersModel implements AnswersView {
   clear(): void {
     this.abort.abort();
     this.abort = new AbortController();
+    this.scan = undefined;
+    this.scanStopped = false;
     this.generation++;
     this.isStarted = false;
     this.next = undefined;
+    this.reach = undefined;
+    this.openIds.clear();
     this.rows.clear();
     this.sorted = undefined;
     this.refused = [];

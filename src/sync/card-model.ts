@@ -9,7 +9,7 @@ import type { Card, CardListEntry, CardStatus, Change } from '../api/schemas';
 import { filterQuery, isFilterEmpty, isLight, wholePasses } from './card-filter';
 import type { CardFilter } from './card-filter';
 import { GROUPS } from './contract';
-import type { CardChange, CardModelView, CardScope, Counts, Group } from './contract';
+import type { CardChange, CardModelView, CardRemoval, CardScope, Counts, Group } from './contract';
 import { holdDeadline } from './hold';
 
 
@@ -94,7 +94,7 @@ export class CardModel implements CardModelView {
 
   private readonly addedE = new Emitter<CardListEntry>();
   private readonly changedE = new Emitter<CardChange>();
-  private readonly removedE = new Emitter<{ id: string; previous: CardListEntry }>();
+  private readonly removedE = new Emitter<CardRemoval>();
   private readonly countsE = new Emitter<Counts>();
   private readonly scopeE = new Emitter<CardScope>();
   private readonly filterE = new Emitter<CardFilter>();
@@ -292,7 +292,7 @@ export class CardModel implements CardModelView {
     const card = this.onLocalClock(read);
     this.touched.set(card.id, ++this.touchSeq);
     if (!this.inScope(card) || (card.status === 'done' && !this.doneLoaded)) {
-      this.remove(card.id);
+      this.remove(card.id, false, card);
       return;
     }
     const prev = this.entries.get(card.id);
@@ -305,14 +305,14 @@ export class CardModel implements CardModelView {
     this.updateCounts();
   }
 
-  remove(id: string, fromRead = false): void {
+  remove(id: string, fromRead = false, read?: Card): void {
     if (!fromRead) this.touched.set(id, ++this.touchSeq);
     const prev = this.entries.get(id);
     if (!prev) return;
     this.entries.delete(id);
     this.holds.delete(id);
     this.provisional.delete(id);
-    this.removedE.fire({ id, previous: prev.card });
+    this.removedE.fire({ id, previous: prev.card, ...(read ? { read } : {}) });
     this.updateCounts();
   }
 

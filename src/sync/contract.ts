@@ -49,10 +49,13 @@ export interface Event<T> { (listener: Listener<T>): Disposable }
 /** A card that changed; `pressedHere`: the change is the result of a press in this window (press-path.ts). */
 export interface CardChange { card: CardListEntry; previous: CardListEntry; pressedHere?: boolean }
 
+/** `read`: the whole card whose read took it out of the model (closed while Done is not held, or out of the window's scope). */
+export interface CardRemoval { id: string; previous: CardListEntry; read?: Card }
+
 export interface CardEvents {
   added: Event<CardListEntry>;
   changed: Event<CardChange>;
-  removed: Event<{ id: string; previous: CardListEntry }>;
+  removed: Event<CardRemoval>;
   countsChanged: Event<Counts>;
 }
 
@@ -112,7 +115,7 @@ export type { PressOutcome, PressProblem } from './press-outcome';
 import type { PressOutcome } from './press-outcome';
 export type { ActOptions } from './press-path';
 import type { ActOptions } from './press-path';
-export type { AnswersView, AnswersProblem } from './answers-model';
+export type { AnswersView, AnswersProblem, SearchProgress } from './answers-model';
 import type { AnswersView } from './answers-model';
 export type { AnswerRow, AnswerSearch, Who, WhoKey, Outcome } from './answer-rows';
 

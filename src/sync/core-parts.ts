@@ -8,7 +8,7 @@ import { sleep } from '../api/runtime';
 import type { Clock, Logger, Timers } from '../api/runtime';
 import type { Scope } from '../api/schemas';
 import type { SecretStore } from '../auth/secret-store';
-import { AnswersModel, ANSWERS_READ_SHARE } from './answers-model';
+import { AnswersModel, ANSWERS_READ_SHARE, ANSWERS_SCAN_SHARE } from './answers-model';
 import { AssistantsModel } from './assistants-model';
 import { RequestBudget } from './budget';
 import { CardModel, ROWS_READ_SHARE } from './card-model';
@@ -155,11 +155,12 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     onNetworkFailure: (e) => hooks.failed(e),
   });
   const answers = new AnswersModel({
-    api, cards: model, logger: log,
+    api, cards: model, logger: log, now: () => clock.now(),
     // A live refresh is background work (its share); every Answers read stays under half the minute's reads.
-    beforeRead: async ({ background, signal }) => {
+    beforeRead: async ({ background, scan, signal }) => {
       if (background) await schedule.budgetWait(false, signal);
-      for (let d = budget.delayUnder('read', ANSWERS_READ_SHARE); d > 0; d = budget.delayUnder('read', ANSWERS_READ_SHARE)) {
+      const share = scan ? ANSWERS_SCAN_SHARE : ANSWERS_READ_SHARE;
+      for (let d = budget.delayUnder('read', share); d > 0; d = budget.delayUnder('read', share)) {
         log.info('answers: reads paused to stay under half the read limit', { delayMs: d });
         await sleep(timers, d, signal);
       }

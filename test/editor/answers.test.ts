@@ -47,6 +47,16 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   const item = (id: string) => answers().getTreeItem({ kind: 'row', id } as never);
   const description = (id: string) => String(item(id).description ?? '');
 
+  it('the container opened on the Cards view: the Answers view stays collapsed and reads nothing until it is opened', async () => {
+    await vscode.commands.executeCommand('assistantCards.cards.focus');
+    await until('the cards read', () => app().live?.tree.getChildren().length, 30_000);
+    await driver.waitFor({ selector: `${PANE} .pane-header[aria-expanded="false"]`, timeout: 30_000 });
+    assert.equal(answers().view.visible, false);
+    assert.equal(core().answers.started(), false, 'no Answers read behind a collapsed view');
+    const received = (await w!.sb.control<{ received: { method: string; url: string }[] }>('GET', '/_sandbox/received')).received;
+    assert.deepEqual(received.filter((r) => /[?&]limit=3(&|$)/.test(r.url)).map((r) => r.url), [], 'no Answers list read');
+  });
+
   it('the first page of 1,000 done cards shows when the view opens: what, who from which app and computer, when, waited', async () => {
     await theme('Default Light Modern');
     await vscode.commands.executeCommand('assistantCards.answers.focus');
@@ -100,6 +110,20 @@ describe('answers view: who answered what, from where (Playwright)', function ()
       .then(() => driver.screenshot('answers-dark-live-row-tooltip'), () => undefined);
   });
 
+  it('a card put off before a Refresh is still a row after it: read from the Later list, who and when told', async () => {
+    const c = await newCard(w!, { kind: 'choice', title: 'Put off for the Answers view', options: [{ id: 'x', label: 'X' }] });
+    await until('the card in the model', () => core().cards.get(c.id));
+    const out = await core().act(core().gestures.fromUiEvent('test:answers-later'), await core().cards.whole(c.id), { type: 'later', until: '1h' });
+    assert.ok(out.ok, JSON.stringify(out));
+    await until('its row (live)', () => core().answers.get(c.id)?.outcome === 'put-off', 30_000);
+    await vscode.commands.executeCommand('assistantCards.refresh');
+    await until('read again', () => core().answers.started() && !core().answers.loading() && core().answers.all().length >= ANSWERS_PAGE, 60_000);
+    const r = core().answers.get(c.id);
+    assert.equal(r?.outcome, 'put-off', 'from the snoozed list');
+    assert.equal(core().answers.visible()[0]?.id, c.id, 'newest first');
+    assert.match(description(c.id), /^put off · You, Assistant Cards for VS Code on host-test computer · /);
+  });
+
   it('search by words, then one press on the title button clears it', async () => {
     void vscode.commands.executeCommand('assistantCards.searchAnswers');
     await driver.waitFor({ selector: INPUT });
@@ -137,6 +161,29 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     await until('read again', () => core().answers.problems().length === 0 && core().answers.all().length > had, 60_000);
   });
 
+  it('a search reads on through the 30 days, saying how far ("searching… N of 30 days read"), and one press on that row stops it', async () => {
+    // Card #150 closed about four and a half days ago: beyond the pages read so far.
+    core().answers.setSearch({ words: '(#150)' });
+    await until('searching', () => core().answers.searchProgress()?.running, 10_000);
+    await answers().view.reveal(answers().moreNode, { focus: false, select: false });
+    await driver.waitFor(row('searching…'));
+    assert.match(String(answers().view.description), /of \d+ · words "\(#150\)" · searching… \d+ of 30 days read/);
+    await driver.screenshot('answers-dark-searching', { selector: PANE });
+    await until('found', () => core().answers.visible().some((r) => r.title.endsWith('(#150)')), 120_000);
+    await driver.screenshot('answers-dark-search-found', { selector: PANE });
+    // On past it, then stopped with one press on the progress row.
+    core().answers.setSearch({ words: 'no such words anywhere' });
+    await until('searching again', () => core().answers.searchProgress()?.running, 10_000);
+    await answers().view.reveal(answers().moreNode, { focus: false, select: false });
+    await driver.click(row('searching…'));
+    await until('stopped', () => core().answers.searchProgress()?.stopped && !core().answers.searchProgress()?.running, 30_000);
+    await driver.waitFor(row('Search further back'));
+    assert.match(String(answers().view.message), /No answer read so far matches: words "no such words anywhere" \(stopped: \d+ of 30 days read\)/);
+    await driver.screenshot('answers-dark-search-stopped', { selector: PANE });
+    await vscode.commands.executeCommand('assistantCards.clearAnswerSearch');
+    await until('cleared', () => core().answers.searchProgress() === undefined);
+  });
+
   /** Exports through the UI; resolves with the file once it is written whole (`complete`). */
   async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string, complete: (text: string) => boolean): Promise<string> {
     void vscode.commands.executeCommand('assistantCards.exportAnswers');
@@ -159,14 +206,21 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   }
 
   it('export to CSV and JSON Lines: the sign-in by name, the range, the search; no token, no message id unless asked', async () => {
+    // A search, stopped where it got to: the export holds what the view shows, and says the search.
+    core().answers.setSearch({ words: 'postgres' });
+    core().answers.stopSearching();
+    await until('stopped', () => !core().answers.searchProgress()?.running && !core().answers.loading(), 60_000);
     const shown = core().answers.visible().length;
+    assert.ok(shown > 0);
     const csvFile = path.join(testEnv.workspace, 'answers-export.csv');
     const csv = await exportVia('CSV', 'No', csvFile, (t) => t.endsWith('\r\n') && t.split('\r\n').filter((l) => l.startsWith('req_')).length === shown);
     const lines = csv.trimEnd().split('\r\n');
     assert.ok(lines.includes('# signedInAs,Sandbox Person <person@sandbox.test>'), lines.slice(0, 12).join('\n'));
     assert.ok(lines.some((l) => /^# from,20\d\d-/.test(l)) && lines.some((l) => /^# to,20\d\d-/.test(l)));
     assert.equal(lines.filter((l) => l.startsWith('req_')).length, shown);
-    assert.ok(!/msg_|DPoP|Bearer|eyJ/.test(csv), 'nothing secret');
+    assert.ok(lines.includes('# filter,"words ""postgres"""') && lines.filter((l) => l.startsWith('req_')).every((l) => /Postgres/.test(l)), lines.slice(0, 14).join('\n'));
+    // A message id or a token would stand alone; a random card id may hold "eyJ" inside it.
+    assert.deepEqual(csv.split('\r\n').filter((l) => /(^|[^A-Za-z0-9_])(msg_|eyJ)|DPoP|Bearer/.test(l)), [], 'nothing secret');
     const jsonFile = path.join(testEnv.workspace, 'answers-export.jsonl');
     const jsonl = await exportVia('JSON Lines', 'No', jsonFile, (t) => t.endsWith('\n') && t.split('\n').length === shown + 2);
     const recs = jsonl.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -174,6 +228,11 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     assert.deepEqual((recs[0]!.signedInAs as { name: string }).name, 'Sandbox Person');
     assert.equal(recs.length, shown + 1);
     assert.ok(recs.slice(1).every((r) => r.messageIds === undefined));
+    assert.equal(recs[0]!.filter, 'words "postgres"');
     await driver.screenshot('answers-light-exported', { selector: PANE });
+    // The files beside the screenshots, to be read by a person.
+    fs.mkdirSync(testEnv.artifacts, { recursive: true });
+    fs.copyFileSync(csvFile, path.join(testEnv.artifacts, 'answers-export.csv'));
+    fs.copyFileSync(jsonFile, path.join(testEnv.artifacts, 'answers-export.jsonl'));
   });
 });

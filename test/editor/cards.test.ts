@@ -384,7 +384,7 @@ describe('cards (extension host, sandbox)', function () {
     await tree().setFilter({});
     assert.equal(tree().visible('pending').length, all + 1);
     // Done: the service got no read of it until the group is expanded (getChildren on it), then one.
-    // The Cards view's list reads (pages of 100); the Answers view, open below it, reads Done in
+    // The Cards view's list reads (pages of 100); the Answers view, once opened (it starts collapsed), reads Done in
     // slices of 3 whole cards (sync/answers-model.ts) and is not what this test is about.
     const doneReads = async () => (await w.sb.control<{ received: { method: string; url: string }[] }>('GET', '/_sandbox/received'))
       .received.filter((r) => r.method === 'GET' && /^\/v1\/cards\?(.*&)?status=done(&|$)/.test(r.url) && /[?&]limit=100(&|$)/.test(r.url));

@@ -27,8 +27,9 @@ describe('the bench steps run against the current code', function () {
 
   it('answers: the first page of 1,000 done cards and the export of all of them', () => {
     const out = runBench('answers.ts');
-    assert.deepEqual(out.firstPage, { rows: 24, items: 25, listReads: 8 }, 'a page of 24 and its Load more, three cards a read');
-    assert.equal((out.allReads as { listReads: number }).listReads, 334);
+    // 8 reads of Done (three cards a read) and one of each open list (Later, helper, waiting: empty here).
+    assert.deepEqual(out.firstPage, { rows: 24, items: 25, listReads: 11 }, 'a page of 24 and its Load more, three cards a read');
+    assert.equal((out.allReads as { listReads: number }).listReads, 337);
   });
 
   it('sandbox load: signs in through the client core and reads with DPoP proofs', () => {

@@ -41,8 +41,11 @@ describe('answers model: done cards, who answered what, from where', () => {
     assert.ok(answered.waitedMs! >= 30_000);
     assert.ok(rows.some((r) => r.outcome === 'helper-answered') && rows.some((r) => r.outcome === 'resolved') && rows.some((r) => r.who.kind === 'person' && !r.who.machine), 'helper, webhook, phone');
     const reads = core.transport.log.slice(before).filter((l) => l.method === 'GET');
-    assert.equal(reads.length, ANSWERS_PAGE / 3, 'one read per three cards');
-    assert.ok(reads.every((l) => /status=done/.test(l.url) && /limit=3/.test(l.url) && /whole=3/.test(l.url)), reads.map((l) => l.url).join('\n'));
+    const done = reads.filter((l) => /status=done/.test(l.url));
+    assert.equal(done.length, ANSWERS_PAGE / 3, 'one read per three cards');
+    assert.ok(done.every((l) => /limit=3/.test(l.url) && /whole=3/.test(l.url)), done.map((l) => l.url).join('\n'));
+    // And one read of each open list (empty here): Later, with a helper, waiting.
+    assert.deepEqual(reads.filter((l) => !/status=done/.test(l.url)).map((l) => /status=(\w+)/.exec(l.url)?.[1]), ['snoozed', 'delegated', 'pending']);
     await core.answers.loadMore();
     assert.equal(core.answers.all().length, 2 * ANSWERS_PAGE);
     assert.equal(new Set(core.answers.all().map((r) => r.id)).size, 2 * ANSWERS_PAGE, 'no card twice');
@@ -127,6 +130,128 @@ describe('answers model: done cards, who answered what, from where', () => {
     const u = await core.act(core.gestures.fromUiEvent('test:undo'), a.card, { type: 'undo' });
     assert.ok(u.ok, JSON.stringify(u));
     await until(() => core.answers.get(d.id)?.outcome === 'undone');
+  });
+
+  it('a search reads on until the 30 days are read (a match only among the oldest is found), says how far, and stops when asked', async () => {
+    await seed(120);
+    const core = await signedIn();
+    await core.answers.loadFirst();
+    assert.equal(core.answers.all().length, ANSWERS_PAGE);
+    // Card #118 of 120 closed about 29 days ago: far below the first page.
+    core.answers.setSearch({ words: '(#118)' });
+    const p = core.answers.searchProgress()!;
+    assert.ok(p.running && p.daysRead < 30 && p.days === 30, JSON.stringify(p));
+    await w.advanceUntil(() => !core.answers.searchProgress()!.running, 1000, 10 * 60_000);
+    const found = core.answers.visible();
+    assert.ok(found.length === 1 && found[0]!.title.endsWith('(#118)'), found.map((r) => r.title).join(', '));
+    assert.equal(core.answers.all().length, 120, 'the whole 30 days read');
+    assert.deepEqual(core.answers.searchProgress(), { running: false, stopped: false, daysRead: 30, days: 30 });
+    assert.ok(!core.answers.hasMore());
+  });
+
+  it('a search stopped keeps the rows read and reads nothing more; searching further goes on from there', async () => {
+    await seed(1000);
+    const lists: number[] = [];
+    const core = await signedIn((info) => { if (info.method === 'GET' && info.path === '/v1/cards') lists.push(w.clock.now()); });
+    await core.answers.loadFirst();
+    core.answers.setSearch({ who: ['webhook'] });
+    // Stopped while it waits for the budget (1,000 cards take more than a minute's share).
+    await w.advanceUntil(() => core.answers.searchProgress()?.running === true && lists.length > 60 && w.clock.now() - lists[lists.length - 1]! > 2_000, 200, 60_000);
+    core.answers.stopSearching();
+    await w.advanceUntil(() => !core.answers.searchProgress()!.running, 200, 60_000);
+    const had = core.answers.all().length;
+    const p = core.answers.searchProgress()!;
+    assert.ok(p.stopped && p.daysRead < 30 && core.answers.hasMore(), JSON.stringify(p));
+    const before = core.transport.log.length;
+    await w.advance(120_000);
+    assert.equal(core.transport.log.slice(before).filter((l) => /status=done/.test(l.url)).length, 0, 'stopped: no more done reads');
+    assert.equal(core.answers.all().length, had);
+    let done = false;
+    void core.answers.searchFurther().then(() => { done = true; });
+    await w.advanceUntil(() => done, 1000, 10 * 60_000);
+    assert.equal(core.answers.all().length, 1000);
+    assert.ok(core.answers.visible().length > 0 && core.answers.visible().every((r) => r.who.kind === 'webhook'));
+    // Cleared: the rows stay, nothing reads on.
+    core.answers.setSearch({});
+    assert.equal(core.answers.searchProgress(), undefined);
+  });
+
+  it('a search reads on under 120 reads a minute, so a page the person asks for after it still goes at once', async () => {
+    await seed(1000);
+    const lists: number[] = [];
+    const core = await signedIn((info) => { if (info.method === 'GET' && info.path === '/v1/cards') lists.push(w.clock.now()); });
+    await core.answers.loadFirst();
+    core.answers.setSearch({ words: 'no such words anywhere' });
+    // The search has used its share of this minute and waits.
+    await w.advanceUntil(() => core.answers.searchProgress()?.running === true && lists.length > 60 && w.clock.now() - lists[lists.length - 1]! > 2_000, 200, 60_000);
+    const worst = Math.max(...lists.map((t) => lists.filter((u) => u >= t && u < t + 60_000).length));
+    assert.ok(worst <= 125, `at most 120 a minute while searching (and the first page): ${worst}`);
+    core.answers.setSearch({});
+    const had = core.answers.all().length;
+    const t0 = w.clock.now();
+    let done = false;
+    void core.answers.loadMore().then(() => { done = true; });
+    await w.advanceUntil(() => done, 100, 60_000);
+    assert.ok(w.clock.now() - t0 < 5_000, `the page waited ${w.clock.now() - t0} ms`);
+    assert.equal(core.answers.all().length, had + ANSWERS_PAGE);
+  });
+
+  it('cards put off, handed over or undone before the view opened are rows too (read from the open lists); a card only asked is not', async () => {
+    const core = await signedIn();
+    const [put, handed, undone, untouched] = [await w.card({ title: 'Put me off' }), await w.card({ title: 'Hand me over' }), await w.card({ title: 'Undo me' }), await w.card({ title: 'Just asked' })];
+    await w.advanceUntil(() => [put, handed, undone, untouched].every((c) => core.cards.get(c.id) !== undefined), 1000, 60_000);
+    const g = (n: string) => core.gestures.fromUiEvent(`test:${n}`);
+    assert.ok((await core.act(g('later'), await core.cards.whole(put.id), { type: 'later', until: new Date(w.clock.now() + 3_600_000).toISOString() })).ok);
+    assert.ok((await core.act(g('delegate'), await core.cards.whole(handed.id), { type: 'delegate', to: { assistantId: w.helperId, agentId: w.helperAgentId }, mode: 'loop' })).ok);
+    const a = await core.act(g('answer'), await core.cards.whole(undone.id), { type: 'answer', answer: { choiceIds: ['a'] } });
+    assert.ok(a.ok);
+    assert.ok((await core.act(g('undo'), a.card, { type: 'undo' })).ok);
+    await w.advance(6_000);
+    assert.equal(core.answers.all().length, 0, 'not started: nothing kept');
+    await core.answers.loadFirst();
+    const rows = core.answers.visible();
+    assert.deepEqual(new Set(rows.map((r) => r.id)), new Set([put.id, handed.id, undone.id]));
+    assert.equal(core.answers.get(put.id)?.outcome, 'put-off');
+    assert.equal(core.answers.get(handed.id)?.outcome, 'handed-over');
+    assert.equal(core.answers.get(undone.id)?.outcome, 'undone');
+    for (const r of rows) assert.ok(r.who.kind === 'person' && r.who.machine?.name === 'laptop' && r.at, JSON.stringify(r.who));
+  });
+
+  it('an open card\'s row waits until the done list is read back to its time (newest first, no page slotting in above it)', async () => {
+    const core = await signedIn();
+    const put = await w.card({ title: 'Put off long ago' });
+    await w.advanceUntil(() => core.cards.get(put.id) !== undefined, 1000, 60_000);
+    assert.ok((await core.act(core.gestures.fromUiEvent('test:later'), await core.cards.whole(put.id), { type: 'later', until: new Date(w.clock.now() + 40 * 86_400_000).toISOString() })).ok);
+    // Ten days on, 300 cards closed over those ten days: the put-off is older than all of them.
+    // The jump moves the service's clock in one step (the client's timers fire once, after, not
+    // every one of ten days' worth in turn).
+    w.sb.advance(10 * 86_400_000);
+    await w.advance(0);
+    assert.equal((await w.ctl('POST', '/_sandbox/seed/done', { count: 300, days: 9, machineId: w.machineId })).status, 200);
+    await core.answers.loadFirst();
+    assert.ok(core.answers.get(put.id), 'read');
+    assert.ok(!core.answers.visible().some((r) => r.id === put.id), 'not shown above older pages yet');
+    core.answers.setSearch({ words: 'long ago' });
+    await w.advanceUntil(() => !core.answers.searchProgress()!.running, 1000, 10 * 60_000);
+    assert.deepEqual(core.answers.visible().map((r) => r.id), [put.id]);
+  });
+
+  it('a card that closes while the view is open is not read twice: the card model\'s read of it makes the row', async () => {
+    const core = await signedIn();
+    await core.answers.loadFirst();
+    const c = await w.card({ title: 'Closes' });
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
+    const out = await core.act(core.gestures.fromUiEvent('test:answer'), await core.cards.whole(c.id), { type: 'answer', answer: { choiceIds: ['b'] } });
+    assert.ok(out.ok);
+    await w.advance(6_000);
+    await w.advanceUntil(() => core.answers.get(c.id) !== undefined, 1000, 60_000);
+    const before = core.transport.log.length;
+    assert.equal((await w.ctl('POST', `/_sandbox/cards/${c.id}/pickup`)).status, 200);
+    await w.advanceUntil(() => core.answers.get(c.id)?.status === 'done' && core.cards.get(c.id) === undefined, 1000, 120_000);
+    await w.advance(2_000);
+    const reads = core.transport.log.slice(before).filter((l) => l.method === 'GET' && l.path === `/v1/cards/${c.id}`);
+    assert.equal(reads.length, 1, 'one read of the closed card (the card model\'s)');
+    assert.equal(core.answers.get(c.id)?.answer?.choices[0]?.label, 'B');
   });
 
   it('a refused page is told as a problem (not a silent gap) and Load more asks again from where it stopped', async () => {

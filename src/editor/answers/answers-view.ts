@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Me } from '../../api/schemas';
 import type { ClientCore } from '../../sync';
-import type { AnswerRow, AnswerSearch, AnswerStep, Outcome, WhoKey } from '../../sync';
+import type { AnswerRow, AnswerSearch, AnswerStep, Outcome, SearchProgress, WhoKey } from '../../sync';
 import { isSearchEmpty, whoKey } from '../../sync';
 import { CONTEXT, type ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
@@ -75,8 +75,12 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
     this.startIfShown();
   }
 
+  /**
+   * Read when the view is on screen and the service answers: not at start-up behind a hidden or
+   * collapsed view, and not while offline (a start-up read then would only keep its failure).
+   */
   private startIfShown(): void {
-    if (this.view.visible && this.showing() && !this.core.answers.started()) void this.load(() => this.core.answers.loadFirst());
+    if (this.view.visible && this.core.state.kind === 'online' && !this.core.answers.started()) void this.load(() => this.core.answers.loadFirst());
   }
 
   async load(step: () => Promise<void>): Promise<void> {
@@ -105,13 +109,16 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
     this.contextKeys.set(CONTEXT.answersSearched, searched);
     const all = a.all().length;
     const shown = a.visible().length;
-    if (searched) {
+    const progress = a.searchProgress();
+    if (searched && progress) {
       const names = namesOf(a.all());
       const words = plainText(searchWords(search, (dim, id) => names[dim].get(id) ?? id), 100);
-      this.view.description = vscode.l10n.t('{0} of {1} · {2}', shown, all, words);
-      this.view.message = shown === 0 && !a.loading()
-        ? vscode.l10n.t('No answer read so far matches: {0}. Load more to search further back, or clear the search.', words)
-        : undefined;
+      const read = progressWords(progress);
+      this.view.description = vscode.l10n.t('{0} of {1} · {2} · {3}', shown, all, words, read);
+      this.view.message = shown > 0 || a.loading() || progress.running ? undefined
+        : progress.daysRead >= progress.days && !a.hasMore()
+          ? vscode.l10n.t('No answer of the last {0} days matches: {1}. Clear the search to see them all.', progress.days, words)
+          : vscode.l10n.t('No answer read so far matches: {0} ({1}). Search further back, or clear the search.', words, read);
     } else {
       this.view.description = a.started() ? vscode.l10n.t('{0} in 30 days{1}', all, a.hasMore() ? '+' : '') : undefined;
       this.view.message = a.started() && !a.loading() && all === 0 && !a.hasMore() && a.problems().length === 0
@@ -196,6 +203,26 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
   }
 
   private moreItem(): vscode.TreeItem {
+    const progress = this.core.answers.searchProgress();
+    if (progress?.running) {
+      // The search reads on: how far back, and one press stops it.
+      const item = new vscode.TreeItem(progressWords(progress), vscode.TreeItemCollapsibleState.None);
+      item.id = 'answers:more';
+      item.description = vscode.l10n.t('press to stop');
+      item.iconPath = new vscode.ThemeIcon('loading~spin');
+      item.contextValue = 'answers:searching';
+      item.command = { command: 'assistantCards.stopAnswerSearch', title: vscode.l10n.t('Stop searching') };
+      return item;
+    }
+    if (progress) {
+      const item = new vscode.TreeItem(vscode.l10n.t('Search further back'), vscode.TreeItemCollapsibleState.None);
+      item.id = 'answers:more';
+      item.description = progressWords(progress);
+      item.iconPath = new vscode.ThemeIcon('search');
+      item.contextValue = 'answers:more';
+      item.command = { command: 'assistantCards.loadMoreAnswers', title: vscode.l10n.t('Search further back') };
+      return item;
+    }
     const loading = this.core.answers.loading();
     const item = new vscode.TreeItem(loading ? vscode.l10n.t('Loading…') : vscode.l10n.t('Load more'), vscode.TreeItemCollapsibleState.None);
     item.id = 'answers:more';
@@ -208,13 +235,17 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
   private problemItem(index: number): vscode.TreeItem {
     const p = this.core.answers.problems()[index];
     const item = new vscode.TreeItem(
-      p?.what === 'card' ? vscode.l10n.t('A card could not be read whole') : vscode.l10n.t('The service refused part of the answers'),
+      p?.what === 'card' ? vscode.l10n.t('A card could not be read whole')
+        : p?.what === 'open' ? vscode.l10n.t('Cards put off, handed over or undone could not be read')
+          : vscode.l10n.t('The service refused part of the answers'),
       vscode.TreeItemCollapsibleState.None,
     );
     item.id = `answers:problem:${index}`;
     item.description = p ? plainText(`${p.code}: ${p.message}`, 160) : undefined;
     item.tooltip = p ? plainLines([
-      p.what === 'card' ? vscode.l10n.t('The card {0} came without its history: who and what are not known.', plainText(p.id ?? '', 60)) : vscode.l10n.t('Older answers may be missing below. Load more asks again from where it stopped.'),
+      p.what === 'card' ? vscode.l10n.t('The card {0} came without its history: who and what are not known.', plainText(p.id ?? '', 60))
+        : p.what === 'open' ? vscode.l10n.t('Cards still open (in Later, with a helper, waiting again) may be missing. Refresh asks again.')
+          : vscode.l10n.t('Older answers may be missing below. Load more asks again from where it stopped.'),
       `${p.code}: ${p.message}`,
     ]) : undefined;
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
@@ -231,6 +262,13 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
   setSearch(s: AnswerSearch): void {
     this.core.answers.setSearch(s);
   }
+}
+
+/** "searching… 12 of 30 days read", or where a stopped or finished search got to. */
+function progressWords(p: SearchProgress): string {
+  if (p.running) return vscode.l10n.t('searching… {0} of {1} days read', p.daysRead, p.days);
+  if (p.stopped) return vscode.l10n.t('stopped: {0} of {1} days read', p.daysRead, p.days);
+  return vscode.l10n.t('{0} of {1} days read', p.daysRead, p.days);
 }
 
 function stepLabel(s: AnswerStep): string {
