@@ -87,6 +87,13 @@ const hooks: ViewHooks = {
   },
   post,
   request,
+  next: (e) => {
+    // A keyboard activation of the focused button (detail 0) waits like N; a click counts.
+    const byKey = (e as MouseEvent).detail === 0;
+    if (byKey && !keyGuard.allows()) { e.preventDefault(); return; }
+    const m = act.openNext(state, Date.now(), byKey);
+    if (m) post(m);
+  },
 };
 
 /** Renders the state; the countdown re-renders itself four times a second while the hold lasts. */
@@ -156,6 +163,13 @@ document.addEventListener('keydown', (e) => {
     return;
   }
   if (e.key === 'u' || e.key === 'U') { e.preventDefault(); send(act.undo(state)); return; }
+  // N: the next card, in this panel; not in the moment after the card showed, the panel got focus or the step appeared.
+  if (e.key === 'n' || e.key === 'N') {
+    e.preventDefault();
+    const m = keyGuard.allows() ? act.openNext(state, Date.now(), true) : undefined;
+    if (m) post(m);
+    return;
+  }
   if (e.key === 'l' || e.key === 'L') {
     e.preventDefault();
     root.querySelector<HTMLElement>('[data-key="later-1h"]')?.focus();
