@@ -56,6 +56,14 @@ describe('one card after another, and card links (Playwright, default settings)'
     }, 60_000);
   }
 
+  /** Developer: Open URL (1.93 and today): asks for a link and hands it to VS Code's URL service, as a followed link is. */
+  async function openUrl(link: string): Promise<void> {
+    void vscode.commands.executeCommand('workbench.action.url.openUrl');
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input', timeout: 30_000 });
+    await driver.fill({ selector: '.quick-input-widget .quick-input-box input' }, link);
+    await driver.press('Enter');
+  }
+
   before(async function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
@@ -149,14 +157,13 @@ describe('one card after another, and card links (Playwright, default settings)'
     const c = await newCard(w!, { kind: 'approval', title: 'Opened from a link?', blocking: true });
     await until('the card in this window', () => core().cards.get(c.id), 60_000);
     const link = `${vscode.env.uriScheme}://${EXTENSION_ID}/card?id=${c.id}`;
-    // Developer: Open URL asks for a link and hands it to VS Code's URL service, as a followed link is.
-    void vscode.commands.executeCommand('workbench.action.url.openUrl');
-    await driver.waitFor({ selector: '.quick-input-widget input', timeout: 30_000 });
-    await driver.fill({ selector: '.quick-input-widget input' }, link);
-    await driver.press('Enter');
-    // VS Code asks once whether this extension may open the link: the person says Open.
+    await openUrl(link);
+    // VS Code may ask whether this extension may open the link: the person says Open.
+    let asked = false;
     await until('the card opened from its link', async () => {
       if (await driver.count({ selector: '.monaco-dialog-box .monaco-button:has-text("Open")' }) > 0) {
+        if (!asked) await shot('uri-asks');
+        asked = true;
         await driver.click({ selector: '.monaco-dialog-box .monaco-button:has-text("Open")' });
       }
       return app().panels.get(c.id)?.isReady();
@@ -167,6 +174,11 @@ describe('one card after another, and card links (Playwright, default settings)'
     assert.deepEqual(await heard(w!, c.id), []);
 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // A link whose id is not a card's, the same way: told, nothing opened.
+    await openUrl(`${vscode.env.uriScheme}://${EXTENSION_ID}/card?id=req_%3Cimg%20src%3Dx%3E`);
+    await vscode.commands.executeCommand('notifications.showList');
+    await driver.waitFor({ selector: item('this card link names no card'), timeout: 30_000 });
+    await vscode.commands.executeCommand('notifications.clearAll');
     for (const bad of ['card?id=req_%3Cimg%20src%3Dx%3E', 'card?id=prj_abc', 'card', 'card?id=req_a&id=req_b']) {
       assert.equal(await app().cardLinks.follow(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/${bad}`)), 'bad-id', bad);
     }
