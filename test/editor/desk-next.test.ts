@@ -153,6 +153,34 @@ describe('one card after another, and card links (Playwright, default settings)'
     }
   });
 
+  it('answered from that notification, the one after it still offers Open Next: the answer covers its own card only', async () => {
+    await atThisWindow();
+    try {
+      await until('no card notification showing', () => !app().live!.notifier.isShowing());
+      const titles = ['Second burst: vacuum the database?', 'Second burst: bump the version?'];
+      const made = await Promise.all(titles.map((title) => newCard(w!, { kind: 'approval', title, blocking: true })));
+      await vscode.commands.executeCommand('notifications.showList');
+      await driver.waitFor({ selector: item('1 more blocking card waits; next: Second burst'), timeout: 60_000 });
+      const text = await driver.text({ selector: item('1 more blocking card waits; next: Second burst') });
+      const asked = titles.find((t) => text.includes(`asks: ${t}`))!;
+      const other = titles.find((t) => t !== asked)!;
+      await driver.click(button('1 more blocking card waits; next: Second burst', 'Approve'));
+      await vscode.commands.executeCommand('notifications.showList');
+      const after = item(`Answered "${asked}"`);
+      await driver.waitFor({ selector: `${after}:has-text(${JSON.stringify(`next: ${other}`)})`, timeout: 60_000 });
+      await shot('notify-answered-next');
+      await driver.click(button(`Answered "${asked}"`, 'Open Next'));
+      const otherId = made[titles.indexOf(other)]!.id;
+      await until('the next card\'s panel', () => app().panels.get(otherId)?.isReady(), 30_000);
+      assert.equal((await sandboxCard(w!, made[titles.indexOf(asked)]!.id)).status, 'answered');
+      assert.equal((await sandboxCard(w!, otherId)).status, 'pending', 'the answer covered its own card only');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand('workbench.action.focusSideBar');
+      await awayFromThisWindow();
+    }
+  });
+
   it('a card link opens the card from VS Code\'s own "Open URL" (the link as code-server takes it) and answers nothing; a bad id is told and opens nothing', async () => {
     const c = await newCard(w!, { kind: 'approval', title: 'Opened from a link?', blocking: true });
     await until('the card in this window', () => core().cards.get(c.id), 60_000);

@@ -119,14 +119,14 @@ export class CardNotifier extends DisposableBase {
       return;
     }
     noteAnswered(out);
-    const undo: Button = { title: vscode.l10n.t('Undo'), run: () => this.undo(out.card) };
+    const undo = { title: vscode.l10n.t('Undo') };
     const text = answeredText(shown, button.said ?? button.label, hearsIn(out.holdUntil, Date.now()));
     // The answer covers this card only; the others that came with it are one press away.
     const next = this.nextOfBurst(shown.id);
-    const x = next
-      ? await say.choose(vscode.l10n.t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title)), undo, this.openNextButton(next))
-      : await say.choose(text, undo);
-    await x?.run();
+    const openNext = { title: vscode.l10n.t('Open Next') };
+    const x = await say.choose(next ? vscode.l10n.t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title)) : text, ...(next ? [undo, openNext] : [undo]));
+    if (x === undo) await this.undo(out.card);
+    else if (x === openNext && next) this.open(next.id);
   }
 
   /** Undo from the notification that told of the answer: for the version that answer made. */
