@@ -14,12 +14,12 @@ import { exportHeader } from '../src/editor/answers/answers-export';
 import { AnswersTree, type AnswersNode } from '../src/editor/answers/answers-view';
 import { answersCsv, answersJsonl } from '../src/shared/answer-words';
 import { TreeViewSlot } from '../src/editor/base/tree-view-slot';
-import { makeTestWorld, signInCore } from '../test/sync/harness';
+import { makeWorld, signInCore } from '../test/kit';
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 async function main(): Promise<void> {
-  const w = await makeTestWorld();
+  const w = await makeWorld({ me: false });
   try {
     const seed = await w.ctl('POST', '/_sandbox/seed/done', { count: 1000, days: 30, machineId: w.machineId });
     if (seed.status !== 200) throw new Error(`seed: ${seed.status}`);
@@ -38,16 +38,16 @@ async function main(): Promise<void> {
     const firstPage = { rows: core.answers.visible().length, items: tree.renderedItems, listReads: reads() - r0 };
 
     // Every page of the 30 days, paced by the budget on the manual clock.
-    const clock0 = w.timers.clock.now();
+    const clock0 = w.clock.now();
     let done = false;
     void (async () => {
       while (core.answers.hasMore()) await core.answers.loadMore();
       done = true;
     })();
-    await w.timers.until(() => done, 5_000, 60 * 60_000);
+    await w.advanceUntil(() => done, 5_000, 60 * 60_000);
     const all = core.answers.visible();
     if (all.length !== 1000) throw new Error(`read ${all.length} rows, not 1000`);
-    const allReads = { listReads: reads() - r0, sandboxMinutes: Math.round((w.timers.clock.now() - clock0) / 600) / 100 };
+    const allReads = { listReads: reads() - r0, sandboxMinutes: Math.round((w.clock.now() - clock0) / 600) / 100 };
 
     const t1 = process.hrtime.bigint();
     const header = exportHeader(core, undefined, all, false, Date.now());

@@ -5,13 +5,15 @@
 //
 //   node scripts/host-test.mjs [--grep <regex>] [--results <file.json>] [--electron] [--keep]
 //                              [--no-build --index <index.js>] [--no-dist-build] [--env NAME=value ...]
-//                              [--vscode current|min] [--window trusted|untrusted|both]
+//                              [--vscode current|min] [--window trusted|untrusted|pseudo|both|all]
 //
 // --vscode: which code-server (install-code-server.mjs TARGETS; default ASSISTANT_CARDS_VSCODE or
 // current): `min` is VS Code 1.93, the oldest engines.vscode allows. --window: the suite runs in a
 // window with workspace trust off (`trusted`), and the *.untrusted.test.ts files run alone in a
-// second window with trust on and its folder not trusted, i.e. Restricted Mode (`untrusted`);
-// default both, one after the other, counts summed.
+// second window with trust on and its folder not trusted, i.e. Restricted Mode (`untrusted`),
+// and the *.pseudo.test.ts files in a third window whose display language is the pseudo-locale
+// qps-ploc (`pseudo`: code-server --locale, the bundles written by scripts/l10n-pseudo.mjs);
+// `both` is trusted and untrusted; default `all`, one after the other, counts summed.
 //
 // The suite gets, through the extension host's environment (extensionEnvironment):
 //   ASSISTANT_CARDS_TEST_ROOT       the repo (dist/sandbox.js lives under it)
@@ -31,6 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCodeServer, targetNamed } from './install-code-server.mjs';
+import { PSEUDO_LOCALE, writePseudo } from './l10n-pseudo.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium';
@@ -41,7 +44,7 @@ const LINK_ORIGIN = 'https://ci.example.com';
 function parseArgs(argv) {
   const o = {
     grep: undefined, results: undefined, electron: process.env.ASSISTANT_CARDS_TEST_ELECTRON === '1', keep: false, build: true, distBuild: true, env: {},
-    vscode: process.env.ASSISTANT_CARDS_VSCODE ?? 'current', window: 'both',
+    vscode: process.env.ASSISTANT_CARDS_VSCODE ?? 'current', window: 'all',
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -55,7 +58,7 @@ function parseArgs(argv) {
     else if (a === '--vscode') o.vscode = argv[++i];
     else if (a === '--window') {
       o.window = argv[++i];
-      if (!['trusted', 'untrusted', 'both'].includes(o.window)) throw new Error(`--window wants trusted, untrusted or both, got "${o.window}"`);
+      if (!Object.keys(WINDOWS).includes(o.window)) throw new Error(`--window wants ${Object.keys(WINDOWS).join(', ')}, got "${o.window}"`);
     }
     else if (a === '--env') {
       const kv = argv[++i] ?? '';
@@ -68,6 +71,12 @@ function parseArgs(argv) {
 }
 
 const say = (m) => console.log(`[host-test] ${m}`);
+
+/** The windows each --window value opens, in order. */
+const WINDOWS = {
+  trusted: ['trusted'], untrusted: ['untrusted'], pseudo: ['pseudo'],
+  both: ['trusted', 'untrusted'], all: ['trusted', 'untrusted', 'pseudo'],
+};
 
 function walk(dir, out = []) {
   if (!fs.existsSync(dir)) return out;
@@ -191,7 +200,7 @@ function readResults(file) {
   return undefined;
 }
 
-function testEnv(d, opts, extra, untrusted = false) {
+function testEnv(d, opts, extra, kind = 'trusted') {
   const env = {};
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith('ASSISTANT_CARDS_TEST_') && v !== undefined) env[k] = v;
   Object.assign(env, {
@@ -202,7 +211,8 @@ function testEnv(d, opts, extra, untrusted = false) {
     ASSISTANT_CARDS_TEST_RESULTS: d.results,
     ASSISTANT_CARDS_TEST_LOG: d.log,
     ...(opts.grep ? { ASSISTANT_CARDS_TEST_GREP: opts.grep } : {}),
-    ...(untrusted ? { ASSISTANT_CARDS_TEST_UNTRUSTED: '1' } : {}),
+    ...(kind === 'untrusted' ? { ASSISTANT_CARDS_TEST_UNTRUSTED: '1' } : {}),
+    ...(kind === 'pseudo' ? { ASSISTANT_CARDS_TEST_LOCALE: PSEUDO_LOCALE } : {}),
     ...extra,
     ...opts.env,
   });
@@ -390,11 +400,35 @@ function installForRestrictedMode(cs, d) {
   return runner;
 }
 
-async function runCodeServer(opts, d, indexJs, untrusted) {
+/**
+ * For the pseudo window: VS Code takes a display language (`--locale`) only when a language pack
+ * for it is known (else it falls back to English and vscode.env.language says `en`). This writes
+ * the user data's languagepacks.json as installing a language pack would, with an empty
+ * translation of VS Code for qps-ploc: VS Code's own words stay English, ours come from the
+ * extension's bundle.l10n.qps-ploc.json and package.nls.qps-ploc.json.
+ */
+function writePseudoLanguagePack(d) {
+  const translations = path.join(d.tmp, 'pseudo-language-pack', 'main.i18n.json');
+  fs.mkdirSync(path.dirname(translations), { recursive: true });
+  fs.writeFileSync(translations, JSON.stringify({ contents: {} }));
+  fs.writeFileSync(path.join(d.userData, 'languagepacks.json'), JSON.stringify({
+    [PSEUDO_LOCALE]: {
+      hash: crypto.createHash('md5').update('assistant-cards-tests.pseudo-language-pack0.0.0').digest('hex'),
+      extensions: [{ extensionIdentifier: { id: 'assistant-cards-tests.pseudo-language-pack' }, version: '0.0.0' }],
+      translations: { vscode: translations }, label: 'Pseudo',
+    },
+  }, null, 2));
+}
+
+async function runCodeServer(opts, d, indexJs, kind) {
+  const untrusted = kind === 'untrusted';
+  // The pseudo-locale's bundles, from the English ones as they are now (git-ignored, not in a VSIX).
+  if (kind === 'pseudo') writePseudo();
   const target = targetNamed(opts.vscode);
   const cs = ensureCodeServer({ target });
   const min = target.name === 'min';
   const devPath = untrusted ? installForRestrictedMode(cs, d) : root;
+  if (kind === 'pseudo') writePseudoLanguagePack(d);
   const port = await freePort();
   fs.writeFileSync(d.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const serverLog = fs.createWriteStream(path.join(d.tmp, 'code-server.log'));
@@ -411,7 +445,7 @@ async function runCodeServer(opts, d, indexJs, untrusted) {
     // test/editor/oldest-vscode.ts: what the oldest VS Code's tier leaves out.
     ...(min ? { ASSISTANT_CARDS_TEST_OLDEST: '1' } : {}),
     ...(linkOrigin ? { ASSISTANT_CARDS_TEST_LINK_ORIGIN: linkOrigin } : {}),
-  }, untrusted);
+  }, kind);
   const child = spawn(cs.node, [
     cs.entry, '--config', d.config, '--user-data-dir', d.userData, '--extensions-dir', d.extensions,
     '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
@@ -419,6 +453,7 @@ async function runCodeServer(opts, d, indexJs, untrusted) {
     // code-server 4.93 has no --vscode-option (and needs none for the test payload).
     ...(min ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
     ...(linkOrigin ? ['--link-protection-trusted-domains', linkOrigin] : []),
+    ...(kind === 'pseudo' ? ['--locale', PSEUDO_LOCALE] : []),
   ], {
     cwd: d.workspace,
     detached: true, // its own process group, killed whole at the end (a watcher child outlives it otherwise)
@@ -473,7 +508,7 @@ async function runCodeServer(opts, d, indexJs, untrusted) {
       ['extensionEnvironment', JSON.stringify(env)],
     ];
     const url = `${base}/?folder=${encodeURIComponent(d.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    say(`code-server ${target.codeServer} (VS Code ${target.vscode}) ${base}, ${untrusted ? 'untrusted' : 'trusted'} workspace ${d.workspace}`);
+    say(`code-server ${target.codeServer} (VS Code ${target.vscode}) ${base}, ${kind} window, workspace ${d.workspace}`);
     await page.goto(url);
     const timeout = new Promise((r) => setTimeout(() => r('timeout'), TIMEOUT_MS).unref());
     const code = await Promise.race([exited, timeout]);
@@ -505,12 +540,12 @@ async function runElectron(opts, d, indexJs) {
 }
 
 /** One window's run: fresh folders, code-server (or test-electron), the results it wrote. */
-async function runWindow(opts, indexJs, untrusted) {
+async function runWindow(opts, indexJs, kind) {
   const started = Date.now();
-  const d = prepareDirs({ untrusted });
+  const d = prepareDirs({ untrusted: kind === 'untrusted' });
   let code;
   try {
-    code = opts.electron ? await runElectron(opts, d, indexJs) : await runCodeServer(opts, d, indexJs, untrusted);
+    code = opts.electron ? await runElectron(opts, d, indexJs) : await runCodeServer(opts, d, indexJs, kind);
   } catch (e) {
     say(`could not run: ${e instanceof Error ? e.message : e}`);
     code = 1;
@@ -522,7 +557,7 @@ async function runWindow(opts, indexJs, untrusted) {
   } else if (code !== 0 && results.failed === 0) {
     results = { ...results, failed: 1, failures: [{ title: 'extension host exited with an error', error: `exit ${code}` }] };
   }
-  const where = opts.electron ? 'test-electron' : `code-server, VS Code ${targetNamed(opts.vscode).vscode}, ${untrusted ? 'untrusted' : 'trusted'} window`;
+  const where = opts.electron ? 'test-electron' : `code-server, VS Code ${targetNamed(opts.vscode).vscode}, ${kind} window`;
   say(`${results.passed} passed, ${results.failed} failed, ${results.pending ?? 0} pending in ${((Date.now() - started) / 1000).toFixed(1)} s (${where})`);
   if (!opts.keep) fs.rmSync(d.tmp, { recursive: true, force: true });
   else say(`kept ${d.tmp}`);
@@ -533,11 +568,11 @@ export async function runHostTests(opts) {
   if (!opts.build && !opts.index) throw new Error('--no-build needs --index <out/.../index.js>');
   targetNamed(opts.vscode); // an unknown --vscode fails before anything is built
   const indexJs = opts.build ? await build({ dist: opts.distBuild && !(process.env.ASSISTANT_CARDS_DIST_BUILT === '1' && fs.existsSync(path.join(root, 'dist', 'extension.js'))) }) : path.resolve(opts.index);
-  // test-electron has no untrusted window of its own: it runs the trusted suite only.
-  const windows = opts.electron ? [false] : { trusted: [false], untrusted: [true], both: [false, true] }[opts.window ?? 'both'];
+  // test-electron has no untrusted or pseudo window of its own: it runs the trusted suite only.
+  const windows = opts.electron ? ['trusted'] : WINDOWS[opts.window ?? 'all'];
   const results = { passed: 0, failed: 0, pending: 0, failures: [] };
-  for (const untrusted of windows) {
-    const r = await runWindow(opts, indexJs, untrusted);
+  for (const kind of windows) {
+    const r = await runWindow(opts, indexJs, kind);
     results.passed += r.passed;
     results.failed += r.failed;
     results.pending += r.pending ?? 0;

@@ -14,6 +14,7 @@ const STAGE = path.join(root, 'artifacts', 'vsix-stage');
 const STAGED = ['package.json', 'package.nls.json', '.vscodeignore', 'README.vsix.md', 'README.md', 'CHANGELOG.md', 'LICENSE', 'l10n', 'media'];
 /** The Marketplace / Open VSX README; the repository's README.md is for developers. */
 export const VSIX_README = 'README.vsix.md';
+const PSEUDO = /\.qps-ploc\.json$/;
 
 function run(args, cwd = root) {
   // stdin closed: vsce asks questions (missing LICENSE, repository) only on a terminal.
@@ -46,14 +47,16 @@ export function vsixFiles(dir = STAGE) {
 function stage() {
   fs.rmSync(STAGE, { recursive: true, force: true });
   fs.mkdirSync(STAGE, { recursive: true });
-  for (const f of STAGED) if (fs.existsSync(path.join(root, f))) fs.cpSync(path.join(root, f), path.join(STAGE, f), { recursive: true });
+  // The pseudo-locale's files (scripts/l10n-pseudo.mjs) are for tests, never for people.
+  const forPeople = (src) => !PSEUDO.test(path.basename(src));
+  for (const f of STAGED) if (fs.existsSync(path.join(root, f))) fs.cpSync(path.join(root, f), path.join(STAGE, f), { recursive: true, filter: forPeople });
   run(['esbuild.mjs', '--release', '--outdir', path.join(STAGE, 'dist')]);
 }
 
 export function packageVsix() {
   stage();
   const files = vsixFiles();
-  const unwanted = files.filter((f) => /\.map$|(^|\/)(src|test|scripts|out|\.cache)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)));
+  const unwanted = files.filter((f) => /\.map$|(^|\/)(src|test|scripts|out|\.cache)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) || PSEUDO.test(f));
   if (unwanted.length) throw new Error(`the VSIX would hold files it should not (fix .vscodeignore): ${unwanted.join(', ')}`);
   fs.mkdirSync(path.dirname(VSIX), { recursive: true });
   // Relative links (the screenshots) become links into the repository: the Marketplace page

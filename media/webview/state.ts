@@ -40,6 +40,8 @@ export interface PanelState {
   allowed: Allowed;
   /** What the sign-in was not allowed, and how to allow it. */
   notAllowed?: string;
+  /** The computer the card's assistant runs on, when not this one (its terminal is there). */
+  elsewhere?: string;
   /** The step the person says failed (a failure card); the card's own mark until they pick. */
   failedStep?: number;
   /** The card that comes next (the host's pick), offered once this one no longer waits on the person. */
@@ -139,6 +141,7 @@ function step(s: PanelState, e: PanelEvent, localNow: number): PanelState {
         answered: asksAgain ? undefined : s.answered,
         allowed: e.allowed ?? EVERYTHING,
         notAllowed: e.notAllowed,
+        elsewhere: e.elsewhere,
         // A pick of a step the new version no longer lists falls back to the card's mark.
         failedStep: s.failedStep !== undefined && e.card.steps?.[s.failedStep] ? s.failedStep : undefined,
       };

@@ -13,6 +13,7 @@ import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
+import { elsewhereNote } from '../../src/shared/card-computer';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, nextOffered, problemInBanner, hostNow, waitsOnYou } from './state';
@@ -66,7 +67,7 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   if (c.area) meta.push(c.area.name);
   if (c.machine) meta.push(c.machine.name);
   if (c.urgency) meta.push(c.urgency);
-  if (c.createdAt) meta.push(`asked ${ago(c.createdAt, now)}`);
+  if (c.createdAt) meta.push(t('asked {0}', ago(c.createdAt, now)));
   return html`<header>
     <div class="badges">
       <span class="badge kind kind-${safeClass(c.kind)}">${v(kindLabel(c))}</span>
@@ -75,10 +76,11 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
       ${c.highStakes ? html`<span class="badge stakes">${t('high stakes')}</span>` : nothing}
     </div>
     <h1 id="title">${v(c.title)}</h1>
-    <p class="meta muted">${v(meta.join(' · '))}${c.assistant
+    <p class="meta muted">${v(meta.join(' · '))}${c.assistant && !s.elsewhere
       ? html`<button class="link" data-key="go-terminal" title=${t('Show the terminal where the asking assistant runs')}
           @click=${() => on.post({ type: 'goToTerminal' })}>${t('Go to terminal')}</button>`
       : nothing}</p>
+    ${s.elsewhere ? html`<p class="meta muted" data-key="elsewhere">${v(elsewhereNote(s.elsewhere))}</p>` : nothing}
     ${c.highStakes ? html`<div class="banner stakes" role="note">
       <span>${t('High stakes: this card spends money, cannot be undone or goes public, so it is answered only in the service. Every action here is off.')}</span>
       ${c.url ? html`<button class="primary" data-key="open-browser" @click=${() => on.post({ type: 'openInBrowser' })}>${t('Open in browser')}</button>` : nothing}
@@ -212,7 +214,7 @@ function optionsList(s: PanelState, c: Card, multi: boolean, on: ViewHooks): Par
         @change=${() => on.input({ type: 'pick', optionId: o.id, multi })}>
       ${i < 9 ? html`<span class="key" aria-hidden="true">${String(i + 1)}</span>` : nothing}
       <span class="label">${v(o.label)}</span>
-      ${rec.has(o.id) ? html`<span class="badge rec">★ recommended</span>` : nothing}
+      ${rec.has(o.id) ? html`<span class="badge rec">${t('★ recommended')}</span>` : nothing}
     </label>`)}
   </div>`;
 }
@@ -264,10 +266,10 @@ function textArea(s: PanelState, field: 'text' | 'note' | 'message', label: stri
 
 function updateBody(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   const facts: string[] = [];
-  if (c.severity) facts.push(`severity ${c.severity}`);
+  if (c.severity) facts.push(t('severity {0}', c.severity));
   facts.push(seen(c.count, c.lastAt ?? c.createdAt, now));
-  if (c.firstAt) facts.push(`first ${ago(c.firstAt, now)}`);
-  if (c.worker) facts.push(`worker ${c.worker}`);
+  if (c.firstAt) facts.push(t('first {0}', ago(c.firstAt, now)));
+  if (c.worker) facts.push(t('worker {0}', c.worker));
   const from = [c.webhook?.name, c.webhook?.area?.name, c.from].filter(Boolean).join(' · ');
   const url = c.url;
   return html`<section class="answer update">
@@ -389,7 +391,8 @@ function messageSection(s: PanelState, c: Card, on: ViewHooks): Part {
 
 function history(s: PanelState, c: Card): Part {
   const entries = c.history ?? [];
-  const from = c.answeredFrom ? t('Answered from {0}{1}.', c.answeredFrom.app, c.answeredFrom.machine ? ` on ${c.answeredFrom.machine.name}` : '') : '';
+  const af = c.answeredFrom;
+  const from = !af ? '' : af.machine ? t('Answered from {0} on {1}.', af.app, af.machine.name) : t('Answered from {0}.', af.app);
   if (!entries.length && !from) return nothing;
   return html`<section class="history"><h2>${t('History')}</h2>
     ${from ? html`<p>${v(from)}</p>` : nothing}

@@ -14,6 +14,7 @@ import { pickAnswerSearch } from './answers/answers-view';
 import { pickFilter } from './cards/filter-pick';
 import { setGrantContext } from './sign-in/grant';
 import { isSignedIn, type LiveParts } from './live-parts';
+import { copyCodeAndOpen } from './sign-in/sign-in';
 import type { Log } from './base/log';
 import { noteAnswered } from './context-keys';
 import { openCardLink } from './panel/open-link';
@@ -85,7 +86,7 @@ function assistantsNotKnown(): void {
 /** The disabled form of the scope toggle: the setting alone (a live set's scope follows it). */
 async function toggleScopeSetting(): Promise<void> {
   const config = vscode.workspace.getConfiguration('assistantCards');
-  await config.update('scope', scopeSetting() === 'machine' ? 'workspace' : 'machine', vscode.ConfigurationTarget.Global);
+  await config.update('scope', scopeSetting() === 'workspace' ? 'machine' : 'workspace', vscode.ConfigurationTarget.Global);
 }
 
 export function registerCommands(host: CommandHost): vscode.Disposable[] {
@@ -202,6 +203,9 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   const commands: Record<CommandName, Command> = {
     signIn: { always: () => host.signIn() },
     signOut: { always: () => host.signOut() },
+    // While signing in (the welcome view, the status bar, the progress notification's link).
+    copySignInCode: { always: () => { const core = host.live()?.core; return core ? copyCodeAndOpen(core.state) : undefined; } },
+    cancelSignIn: { always: () => host.live()?.cancelSignIn() },
     refresh: {
       // After a rebuild, the form is chosen again: the new set of parts may not be signed in.
       always: async () => { await host.refreshState(); await formOf(readCards)(); },
@@ -333,8 +337,8 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       disabled: () => undefined,
     },
     // The view title's scope button, one per scope so its icon shows the scope in force.
-    showWholeComputer: { always: () => (scopeSetting() === 'machine' ? undefined : formOf(commands.toggleScope)()) },
-    showThisWindow: { always: () => (scopeSetting() === 'machine' ? formOf(commands.toggleScope)() : undefined) },
+    showWholeComputer: { always: () => (scopeSetting() === 'workspace' ? formOf(commands.toggleScope)() : undefined) },
+    showThisWindow: { always: () => (scopeSetting() === 'workspace' ? undefined : formOf(commands.toggleScope)()) },
     focusTerminal: { enabled: ({ assistants }) => assistants.commands.focusTerminal, disabled: assistantsNotKnown },
     cardsOfActiveTerminal: { enabled: ({ assistants }) => assistants.commands.cardsOfActiveTerminal, disabled: assistantsNotKnown },
     toggleScope: { enabled: ({ assistants }) => assistants.commands.toggleScope, disabled: toggleScopeSetting },

@@ -30,6 +30,7 @@ import { SandboxLauncher } from './connection/sandbox-launcher';
 import { vscodeSecretStore } from './sign-in/secret-storage';
 import { machineFile, resolveBaseUrl, startingScope, watchMachineFile } from './connection/service-settings';
 import { signInFlow, startSandboxFlow, type SetupHost } from './sign-in/setup-flows';
+import { shownCode } from './sign-in/sign-in';
 import { CardsStatusBar } from './cards/status-bar';
 import { registerCardLinks } from './assistants/terminal-links';
 import { TreeViewSlot } from './base/tree-view-slot';
@@ -203,6 +204,10 @@ export class App implements vscode.Disposable {
     setContext(CONTEXT.state, stateKey(s));
     this.status.setState(s);
     this.auth.update(s);
+    // The code in the view's header, above the welcome's Copy and Open and Cancel (a welcome's
+    // words cannot change, and a view message would hide the welcome).
+    if (s.kind === 'signing-in') this.cardsView.view.description = vscode.l10n.t('code {0}', shownCode(s.userCode));
+    else if (prev.kind === 'signing-in') this.cardsView.view.description = undefined;
     if (s.kind !== prev.kind) this.log.info(`state ${stateKey(s)}`);
     // The service ended the sign-in while in use, or a renewal's answer was lost (possibly while
     // offline): prompt once, however many requests failed. A sign-out the person made (here or in

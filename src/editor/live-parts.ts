@@ -19,6 +19,8 @@ import { signInInteractive } from './sign-in/sign-in';
 import type { Me } from '../api/schemas';
 import { CardNotifier } from './cards/notifier';
 import { OfflineNotice } from './connection/offline-notice';
+import { scopeSetting } from './cards/card-scope';
+import { thisComputer } from '../shared/this-computer';
 import type { TreeViewSlot } from './base/tree-view-slot';
 
 /** Signed in: online, or offline with the sign-in kept. The one test of it in the editor. */
@@ -57,13 +59,18 @@ export class LiveParts extends DisposableBase {
   constructor(host: LivePartsHost, readonly core: ClientCore, /** The settings this set was built for; a rebuild with the same key keeps it. */ readonly key: string) {
     super();
     try {
-      const tree = this.tree = this._register(new CardsTree(core.cards, host.log, host.cardsView, () => isSignedIn(core.state)));
+      const tree = this.tree = this._register(new CardsTree(core.cards, host.log, host.cardsView, () => isSignedIn(core.state), {
+        named: () => scopeSetting() === 'everywhere', thisId: () => thisComputer(core.state),
+      }));
+      // Rows name their computer only when every computer's cards show: all rows again on a change.
+      this._register(vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('assistantCards.scope')) tree.refreshAll(); }));
       const answers = this.answers = this._register(new AnswersTree(core, host.log, host.answersView, () => isSignedIn(core.state), host.timeZone));
       const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView));
       // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
-      const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView }));
+      const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView, signInAgain: () => void this.signIn(host.log) }));
       this._register(host.panels.attach({
         core, timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => grant.allowed(),
+        thisComputer: () => thisComputer(core.state),
         focusTerminal: (cardId) => assistants.focusTerminalForCard(core.cards.get(cardId) ?? { id: cardId }),
       }));
       const notifier = this.notifier = this._register(new CardNotifier(core, (id) => host.openCard(id), host.log, (target) => assistants.matcher.terminalFor(target)));
@@ -90,11 +97,21 @@ export class LiveParts extends DisposableBase {
   }
 
   private signingIn: Promise<Me | undefined> | undefined;
+  private signInAbort: AbortController | undefined;
 
   /** The interactive sign-in of this core; a second call while one is under way joins it. */
   signIn(log: Log): Promise<Me | undefined> {
-    this.signingIn ??= signInInteractive(this.core, log).finally(() => { this.signingIn = undefined; });
+    if (!this.signingIn) {
+      const abort = new AbortController();
+      this.signInAbort = abort;
+      this.signingIn = signInInteractive(this.core, log, abort).finally(() => { this.signingIn = undefined; this.signInAbort = undefined; });
+    }
     return this.signingIn;
+  }
+
+  /** Ends the sign-in under way (the welcome view's Cancel); its notification closes with it. */
+  cancelSignIn(): void {
+    this.signInAbort?.abort();
   }
 
   /** Resolves once the core said `here: false` and let go of the feed lease (awaited on shutdown). */

@@ -19,6 +19,6 @@ export function answerSummary(card: Card | undefined, body: AnswerPayload): stri
     const shown = ask?.options?.length ? label(value, ask.options) : value;
     lines.push(`${oneLine(ask?.title ?? askId, 200)}: ${shown}`);
   }
-  if (body.note?.text.trim()) lines.push(`Note: ${body.note.text.trim()}`);
+  if (body.note?.text.trim()) lines.push(t('Note: {0}', body.note.text.trim()));
   return lines.join('\n');
 }

@@ -66,14 +66,14 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   const asker = c.kind !== 'update' && assistant ? plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 32) : '';
   if (c.status === 'snoozed') {
     const u = field(c, 'until');
-    if (u) parts.push(`back ${until(u, nowMs, timeZone)}`);
+    if (u) parts.push(t('back {0}', until(u, nowMs, timeZone)));
   }
   if (c.status === 'done') {
     const at = field(c, 'changedAt');
     if (at) parts.push(ago(at, nowMs));
   }
   if (c.urgency) parts.push(plainText(c.urgency, 20));
-  if (c.blocking) parts.push('blocking');
+  if (c.blocking) parts.push(t('blocking'));
   if (c.highStakes) parts.push(t('high stakes'));
 
   let icon = KIND_ICON[c.kind] ?? 'circle-outline';

@@ -5,6 +5,7 @@ export const COMMAND_NAMES = [
   'handOver', 'takeBack', 'openInBrowser', 'showLog', 'focusTerminal', 'startSandbox', 'gotIt',
   'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard', 'clearFilter', 'showWholeComputer',
   'showThisWindow', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers',
+  'copySignInCode', 'cancelSignIn',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -62,6 +62,21 @@ export function scopeWords(scope: string): string {
   }
 }
 
+/** The scope that shows every computer's cards (setting `assistantCards.scope` = `everywhere`). */
+export const EVERY_CARD_SCOPE = 'cards:read:all';
+
+/** Whether a granted scope list lets the tree show every computer's cards (unknown: not yet read, no claim). */
+export const reachesEverywhere = (scopes: readonly string[] | undefined): boolean => !scopes || scopes.includes(EVERY_CARD_SCOPE);
+
+/**
+ * The person chose every computer's cards, but this sign-in sees this computer's only: why, and
+ * what one press does about it. Undefined when nothing is missing.
+ */
+export function widerSignInNote(scopes: readonly string[] | undefined, wantsEverywhere: boolean): string | undefined {
+  if (!wantsEverywhere || reachesEverywhere(scopes)) return undefined;
+  return t('Every computer\'s cards need a sign-in allowed to {0}; until then only this computer\'s cards show. Sign in again and allow it to see them all.', scopeWords(EVERY_CARD_SCOPE));
+}
+
 /**
  * What this sign-in cannot do and how to change that, or undefined when nothing is missing. The
  * views show it as plain text.

@@ -61,6 +61,8 @@ export type ToWebview =
       allowed?: Allowed;
       /** What the sign-in was not allowed and how to allow it, when something is missing. */
       notAllowed?: string;
+      /** The computer the card's assistant runs on, when it is not this one: no terminal is offered here. */
+      elsewhere?: string;
     }
   /** The reply to `loadAssistants`. */
   | { type: 'assistants'; requestId: string; assistants: AssistantChoice[] }

@@ -59,6 +59,19 @@ export class RequestBudget {
   }
 
   /**
+   * How long background work of a class should wait so that `keep` of its share stay free for
+   * other background work this minute (0 = go).
+   */
+  delayKeeping(c: LimitClass, keep: number): number {
+    this.trim();
+    const allowed = Math.max(1, allowedOf(c) - keep);
+    const inClass = this.log.filter((e) => !e.byPerson && e.classes.includes(c));
+    if (inClass.length < allowed) return 0;
+    const oldest = inClass[inClass.length - allowed];
+    return oldest ? Math.max(0, oldest.at + 60_000 - this.clock.now()) : 0;
+  }
+
+  /**
    * How long until every request of a class in the last minute (the person's and background
    * ones) is under `share` of its allowance (0 = go). The Answers view reads under half of it, so
    * paging through history never crowds out the cards themselves.

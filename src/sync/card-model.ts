@@ -8,6 +8,7 @@ import type { Logger } from '../api/runtime';
 import type { Card, CardListEntry, CardStatus, Change } from '../api/schemas';
 import { filterQuery, isFilterEmpty, isLight, wholePasses } from './card-filter';
 import type { CardFilter } from './card-filter';
+import { GROUPS } from './contract';
 import type { CardChange, CardModelView, CardScope, Counts, Group } from './contract';
 import { holdDeadline } from './hold';
 
@@ -17,6 +18,8 @@ const PAGE_LIMIT = 100;
 const PAGE_WHOLE = 3;
 const MAX_PAGES = 50;
 const FILTER_CHUNK = 20;
+/** Reading light rows whole stays under this share of a minute's reads (the person's included). */
+export const ROWS_READ_SHARE = 0.5;
 
 interface Entry {
   card: CardListEntry;
@@ -53,6 +56,11 @@ export interface CardModelOptions {
   refresh: () => Promise<void>;
   /** This computer's clock and how far the service's is off it: holds are kept on this computer's clock (hold.ts). */
   holdClock: { now(): number; skewMs(): number };
+  /**
+   * Waits before each read that fills a light row whole (the session: under half the minute's
+   * reads, leaving the feed's burst room); default none.
+   */
+  beforeFillRead?: (signal?: AbortSignal) => Promise<void>;
 }
 
 export class CardModel implements CardModelView {
@@ -79,6 +87,10 @@ export class CardModel implements CardModelView {
   private holds = new Map<string, { version: number; until: number }>();
   /** Cards as a press left them, built here, not read: the read that follows is told as a change. */
   private provisional = new Set<string>();
+  /** The loop reading light rows whole (one at a time), while it runs. */
+  private filling: Promise<void> | undefined;
+  /** Rows came light while the loop was ending: it runs once more. */
+  private fillAgain = false;
 
   private readonly addedE = new Emitter<CardListEntry>();
   private readonly changedE = new Emitter<CardChange>();
@@ -159,12 +171,13 @@ export class CardModel implements CardModelView {
   }
 
   setScope(scope: CardScope): void {
+    const was = this.scope;
     const same =
-      scope.kind === this.scope.kind &&
-      (scope.kind === 'machine' ||
-        (this.scope.kind === 'workspace' && sameSet(scope.assistantIds, this.scope.assistantIds)));
+      (scope.kind === 'everywhere' && was.kind === 'everywhere') ||
+      (scope.kind === 'machine' && was.kind === 'machine' && scope.machineId === was.machineId) ||
+      (scope.kind === 'workspace' && was.kind === 'workspace' && sameSet(scope.assistantIds, was.assistantIds));
     if (same) return;
-    this.scope = scope.kind === 'machine' ? scope : { kind: 'workspace', assistantIds: [...new Set(scope.assistantIds)] };
+    this.scope = scope.kind === 'workspace' ? { kind: 'workspace', assistantIds: [...new Set(scope.assistantIds)] } : scope;
     this.scopeE.fire(this.scope);
   }
 
@@ -318,22 +331,31 @@ export class CardModel implements CardModelView {
     const filter = o.filter ?? {};
     const query = filterQuery(filter);
     const filtered = !isFilterEmpty(filter);
-    const passes: { assistant?: readonly string[]; noticesOnly?: boolean }[] = [];
-    if (this.scope.kind === 'machine') passes.push({ assistant: query.assistant });
-    else {
+    const passes: { assistant?: readonly string[]; machine?: readonly string[]; noticesOnly?: boolean }[] = [];
+    const noFilterOnAsker = !query.assistant && !query.agent && !query.machine;
+    const scope = this.scope;
+    if (scope.kind === 'everywhere' || (scope.kind === 'machine' && scope.machineId === undefined)) {
+      passes.push({ assistant: query.assistant });
+    } else if (scope.kind === 'machine' && scope.machineId !== undefined) {
+      // A sign-in that reaches every computer, narrowed to this one; notices have no computer.
+      const id = scope.machineId;
+      if (!query.machine || query.machine.includes(id)) passes.push({ assistant: query.assistant, machine: [id] });
+      if (noFilterOnAsker) passes.push({ noticesOnly: true });
+    } else {
       const wanted = query.assistant;
-      const ids = wanted ? this.scope.assistantIds.filter((id) => wanted.includes(id)) : this.scope.assistantIds;
+      const mine = scope.kind === 'workspace' ? scope.assistantIds : [];
+      const ids = wanted ? mine.filter((id) => wanted.includes(id)) : mine;
       for (let i = 0; i < ids.length; i += FILTER_CHUNK) passes.push({ assistant: ids.slice(i, i + FILTER_CHUNK) });
       // A notice has no assistant, agent or computer: a filter on one of them lists none.
-      if (!query.assistant && !query.agent && !query.machine) passes.push({ noticesOnly: true });
+      if (noFilterOnAsker) passes.push({ noticesOnly: true });
     }
     const out: CardListEntry[] = [];
-    for (const { assistant, noticesOnly } of passes) {
+    for (const { assistant, machine, noticesOnly } of passes) {
       let after: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         if (!o.byPerson) await this.o.beforeRead();
         const res = await this.o.api.listCards(
-          { status, ...query, assistant, limit: PAGE_LIMIT, whole: noticesOnly || filtered ? 0 : PAGE_WHOLE, after },
+          { status, ...query, assistant, ...(machine ? { machine } : {}), limit: PAGE_LIMIT, whole: noticesOnly || filtered ? 0 : PAGE_WHOLE, after },
           { signal: this.o.syncSignal(), byPerson: o.byPerson ?? false });
         out.push(...(noticesOnly ? res.cards.filter(isNotice) : res.cards));
         if (!res.next) break;
@@ -369,11 +391,66 @@ export class CardModel implements CardModelView {
     }
     this.nextOrder = Math.max(this.nextOrder, i);
     this.updateCounts();
+    this.fillWhole();
+  }
+
+  /**
+   * Resolves once every row the model holds is whole (or the fill stopped: sync ended, a read
+   * failed; the next full read starts it again). Tests and the bench wait on it.
+   */
+  async whenWhole(): Promise<void> {
+    while (this.filling) await this.filling;
+  }
+
+  /**
+   * Reads whole, by id, every row the list sent in the lighter form (past its first `whole`
+   * cards), in the tree's order: a row then shows its asker, computer, severity and count as it
+   * would read whole. A card held whole at the listed version is not read again, so only new or
+   * changed cards cost a read (decisions.md "Every row whole").
+   */
+  private fillWhole(): void {
+    if (this.filling) { this.fillAgain = true; return; }
+    this.filling = this.fillLoop().finally(() => {
+      this.filling = undefined;
+      if (this.fillAgain) { this.fillAgain = false; this.fillWhole(); }
+    });
+  }
+
+  private async fillLoop(): Promise<void> {
+    const tried = new Set<string>();
+    for (;;) {
+      const next = this.nextLight(tried);
+      if (!next) return;
+      tried.add(`${next.id}@${next.version}`);
+      const signal = this.o.syncSignal();
+      try {
+        await this.o.beforeFillRead?.(signal);
+        const now = this.entries.get(next.id)?.card;
+        if (!now || !isLight(now)) continue; // read whole meanwhile (the feed, the person), or gone
+        this.upsert(await this.readOne(next.id, false, signal));
+      } catch (e) {
+        if (e instanceof ApiProblemError && e.code === 'not_found') { this.remove(next.id); continue; }
+        // Offline, signed out, sync stopped: the rows stay as listed; the next full read goes on.
+        this.o.logger.info('rows: reading light rows whole stopped', { error: String(e) });
+        return;
+      }
+    }
+  }
+
+  /** The first light row in the tree's order not yet tried at its version. */
+  private nextLight(tried: Set<string>): CardListEntry | undefined {
+    for (const group of GROUPS) {
+      for (const c of this.list(group)) if (isLight(c) && !tried.has(`${c.id}@${c.version}`)) return c;
+    }
+    return undefined;
   }
 
   private inScope(card: Card): boolean {
-    if (this.scope.kind === 'machine' || isNotice(card)) return true;
-    return card.assistant !== undefined && this.scope.assistantIds.includes(card.assistant.id);
+    const scope = this.scope;
+    if (scope.kind === 'everywhere' || isNotice(card)) return true;
+    // A card with no computer named is kept: the service listed it for this one.
+    if (scope.kind === 'machine') return scope.machineId === undefined || card.machine === undefined || card.machine.id === scope.machineId;
+    return card.assistant !== undefined && scope.assistantIds.includes(card.assistant.id);
   }
 
   private cmpOrder(a: CardListEntry, b: CardListEntry): number {

@@ -1,10 +1,17 @@
 // What the editor layer sees of the client core. src/sync implements it; src/editor consumes it.
 // Kept small and free of vscode so it can be driven from plain-Node tests.
-import type { Assistant, Card, CardListEntry, Me } from '../api/schemas';
+import type { Assistant, Card, CardListEntry, Me, Scope } from '../api/schemas';
 import type { CardFilter } from './card-filter';
 
-/** Which cards the model holds: every card of this computer, or those of some assistants (a window's). */
-export type CardScope = { kind: 'machine' } | { kind: 'workspace'; assistantIds: readonly string[] };
+/**
+ * Which cards the model holds: every card of the person's computers the sign-in reaches
+ * (`everywhere`, needs `cards:read:all`), every card of this computer (`machine`: `machineId`
+ * narrows the list to it when the sign-in reaches further), or those of some assistants (a window's).
+ */
+export type CardScope =
+  | { kind: 'everywhere' }
+  | { kind: 'machine'; machineId?: string }
+  | { kind: 'workspace'; assistantIds: readonly string[] };
 
 export type { CardFilter };
 
@@ -131,6 +138,8 @@ export interface FeedOwnership {
 export interface SignInOptions {
   onProgress?: (p: DeviceProgress) => void;
   signal?: AbortSignal;
+  /** Scopes asked for besides the core's own (`cards:read:all` when the person chose every computer). */
+  extraScopes?: readonly Scope[];
 }
 
 export interface ClientCore {

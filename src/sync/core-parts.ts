@@ -11,7 +11,7 @@ import type { SecretStore } from '../auth/secret-store';
 import { AnswersModel, ANSWERS_READ_SHARE } from './answers-model';
 import { AssistantsModel } from './assistants-model';
 import { RequestBudget } from './budget';
-import { CardModel } from './card-model';
+import { CardModel, ROWS_READ_SHARE } from './card-model';
 import type { CardScope } from './contract';
 import { FeedLease } from './feed-lease';
 import { BURST_READS_KEPT, FeedLoop } from './feed-loop';
@@ -107,12 +107,20 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     onFailure: (e) => hooks.failed(e),
   });
   const beforeRead = () => schedule.budgetWait(false);
+  const fillDelay = () => Math.max(budget.delayUnder('read', ROWS_READ_SHARE), budget.delayKeeping('read', BURST_READS_KEPT));
   const reads = new CardReads({ api, clock, beforeBackgroundRead: (signal) => schedule.budgetWait(false, signal) });
   const model: CardModel = new CardModel({
     api, logger: log, beforeRead, syncSignal: () => schedule.signal,
     readCard: (id, r) => reads.read(id, r),
     refresh: () => schedule.fullRead(),
     holdClock: { now: () => clock.now(), skewMs: () => link.serverTime.skewMs },
+    // Filling light rows whole: under half the minute's reads, and the feed's burst room kept free.
+    beforeFillRead: async (signal) => {
+      for (let d = fillDelay(); d > 0; d = fillDelay()) {
+        log.info('rows: reads paused to stay under half the read limit', { delayMs: d });
+        await sleep(timers, d, signal);
+      }
+    },
   });
   if (o.scope) model.setScope(o.scope);
   model.scopeChanged(() => {

@@ -116,7 +116,7 @@ class ClientCoreImpl implements ClientCore {
     try {
       const t = await runDeviceFlow({
         baseUrl: this.o.baseUrl, endpoints: this.parts.link.endpoints, key: tokens.key, machineFile: this.parts.link.machineFile,
-        scopes: this.o.scopes ?? DEFAULT_SCOPES, clock: this.parts.link.serverTime, timers: this.timers, logger: this.log,
+        scopes: [...new Set([...(this.o.scopes ?? DEFAULT_SCOPES), ...(options.extraScopes ?? [])])], clock: this.parts.link.serverTime, timers: this.timers, logger: this.log,
         signal: options.signal,
         onProgress: (p) => {
           if (p.step === 'code') {
@@ -136,6 +136,8 @@ class ClientCoreImpl implements ClientCore {
       // Signed in again in a window that was signed in: same sync, new grant.
       this.dispatch({ type: 'signed-in-again', me: await this.parts.link.api.me().catch(() => undefined) });
       this.allowPresence();
+      // The new grant may reach further (cards:read:all): cards coming into reach make no change.
+      await this.parts.schedule.fullRead().catch(() => undefined);
     }
     await this.startSync();
     // Signed in and stored; the state shows offline and clears itself once the service answers.

@@ -8,7 +8,7 @@ import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/api/htt
 import { PROBLEM_CODES, SERVICE_VERSION } from '../../src/api/schemas';
 import { PROBLEM_STATUS } from '../../src/sandbox/problems';
 import { ServerTime } from '../../src/api/server-time';
-import { FakeTimers } from '../sync/fake-timers';
+import { ManualClock } from '../kit/clock';
 
 type Reply = HttpResponse | Error | ((req: HttpRequest) => HttpResponse | Error);
 
@@ -38,7 +38,7 @@ const card = { id: 'req_1', version: 2, status: 'pending', turn: 'you', kind: 'c
 
 function client(replies: Reply[], o: { proofs?: { nonce?: string; token?: string }[]; renew?: () => Promise<string> } = {}) {
   const transport = new Scripted(replies);
-  const timers = new FakeTimers();
+  const timers = new ManualClock({ start: 0 });
   const slept: number[] = [];
   const fastTimers = {
     setTimeout(fn: () => void, ms: number) {
@@ -57,7 +57,7 @@ function client(replies: Reply[], o: { proofs?: { nonce?: string; token?: string
     },
   };
   const api = new ApiClient({
-    baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now }, timers: fastTimers, userAgent: 'assistant-cards-vscode/1.2.3', random: () => 0.5,
+    baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now() }, timers: fastTimers, userAgent: 'assistant-cards-vscode/1.2.3', random: () => 0.5,
   });
   return { api, transport, slept, proofs };
 }
@@ -173,20 +173,20 @@ describe('api client: requests, retries and typed errors', () => {
       for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     };
     function paused() {
-      const timers = new FakeTimers();
+      const timers = new ManualClock({ start: 0 });
       const replies = new Map<string, Reply[]>();
       const seen: { at: number; path: string }[] = [];
       const transport: HttpTransport = {
         async send(req) {
           const path = new URL(req.url).pathname;
-          seen.push({ at: timers.now, path });
+          seen.push({ at: timers.now(), path });
           const r = replies.get(path)?.shift() ?? json(200, { card });
           return typeof r === 'function' ? (r(req) as HttpResponse) : (r as HttpResponse);
         },
         async close() {},
       };
       const auth: RequestAuth = { accessToken: async () => 'at-1', renewAfterRejection: async () => 'at-2', proof: async () => 'p' };
-      const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now }, timers, userAgent: 'u/1', random: () => 0.5 });
+      const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now() }, timers, userAgent: 'u/1', random: () => 0.5 });
       return { api, timers, replies, seen };
     }
 

@@ -5,15 +5,15 @@ import { ApiProblemError, OAuthRefusalError } from '../../src/api/errors';
 import { PROBLEM_CODES } from '../../src/api/schemas';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 import { PROBLEM_STATUS } from '../../src/sandbox/problems';
-import { makeTestWorld, settle, signInCore } from '../sync/harness';
-import type { TestWorld } from '../sync/harness';
+import { makeWorld, settle, signInCore } from '../kit';
+import type { World } from '../kit';
 
 const w8 = (key = randomUUID()) => ({ idempotencyKey: key, stillWaiting: () => true });
 
 describe('api: every route and problem against the sandbox', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
@@ -76,7 +76,7 @@ describe('api: every route and problem against the sandbox', () => {
     const c = await w.card();
     await code(api.answer(c.id, { version: c.version + 5, choiceIds: ['a'] }, w8()), 'version_conflict');
     await api.answer(c.id, { version: c.version, choiceIds: ['a'] }, w8());
-    await w.timers.advance(6000);
+    await w.advance(6000);
     await code(api.undo(c.id, w8()), 'hold_over');
     const d = await w.card();
     await code(api.later(d.id, { until: 'someday' }, w8()), 'invalid');
@@ -94,7 +94,7 @@ describe('api: every route and problem against the sandbox', () => {
       const p = api.me();
       let settled = false;
       p.then(() => (settled = true), () => (settled = true));
-      await w.timers.until(() => settled, 1000, 120_000);
+      await w.advanceUntil(() => settled, 1000, 120_000);
       await assert.rejects(p, (e: unknown) => e instanceof ApiProblemError && e.code === code && e.status === PROBLEM_STATUS[code]);
       await w.ctl('DELETE', '/_sandbox/faults');
     });

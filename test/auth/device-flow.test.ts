@@ -12,14 +12,14 @@ import { MemorySecretStore } from '../../src/auth/secret-store';
 import { signInSlot } from '../../src/auth/sign-in-slot';
 import { DEFAULT_EXPIRES_IN_SECONDS } from '../../src/auth/token-set';
 import type { OAuthEndpoints } from '../../src/auth/oauth';
-import { FakeTimers } from '../sync/fake-timers';
-import { makeTestWorld, settle, signInCore } from '../sync/harness';
-import type { TestWorld } from '../sync/harness';
+import { ManualClock } from '../kit/clock';
+import { makeWorld, settle, signInCore } from '../kit';
+import type { World } from '../kit';
 
 describe('auth: device flow against the sandbox', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
@@ -69,11 +69,11 @@ describe('auth: device flow against the sandbox', () => {
     const state = core.state;
     assert.ok(state.kind === 'signing-in' && state.verificationUriComplete === undefined && state.userCode === code.userCode);
     const start = w.sb.clock.now();
-    await w.timers.advance(12_000); // two polls, both pending
+    await w.advance(12_000); // two polls, both pending
     await w.ctl('POST', '/_sandbox/device/approve', { user_code: code.userCode });
     let done = false;
     void p.finally(() => (done = true)).catch(() => undefined);
-    await w.timers.until(() => done, 1000, 30_000);
+    await w.advanceUntil(() => done, 1000, 30_000);
     await p;
     assert.equal(core.state.kind, 'online');
     assert.deepEqual(waits.slice(0, 3), [5, 5, 5], 'RFC 8628: 5 s when the service names no interval');
@@ -94,7 +94,7 @@ describe('auth: device flow against the sandbox', () => {
     await w.ctl('POST', '/_sandbox/device/deny', { user_code: code });
     let done = false;
     void p.finally(() => (done = true)).catch(() => undefined);
-    await w.timers.until(() => done, 1000, 20_000);
+    await w.advanceUntil(() => done, 1000, 20_000);
     await assert.rejects(p, (e: unknown) => e instanceof DeviceFlowError && e.reason === 'access_denied');
     assert.equal(core.state.kind, 'signed-out');
   });
@@ -108,7 +108,7 @@ describe('auth: device flow against the sandbox', () => {
     void p.finally(() => (done = true)).catch(() => undefined);
     // Steps of one poll interval: a proof signed while the machine is busy must not fall a whole
     // 60 s iat window behind the sandbox clock before it is sent (it did with 30 s steps).
-    await w.timers.until(() => done, 5_000, 700_000);
+    await w.advanceUntil(() => done, 5_000, 700_000);
     await assert.rejects(p, (e: unknown) => e instanceof DeviceFlowError && e.reason === 'expired_token');
     const polls = core.transport.log.filter((l) => l.path === '/oauth/token' && l.status === 400);
     assert.ok(polls.length > 10 && polls.length < 400, `polled ${polls.length} times`);
@@ -124,7 +124,7 @@ describe('auth: device flow against the sandbox', () => {
     ac.abort();
     await assert.rejects(p, (e: unknown) => e instanceof DeviceFlowError && e.reason === 'cancelled');
     const before = core.transport.log.length;
-    await w.timers.advance(60_000);
+    await w.advance(60_000);
     assert.equal(core.transport.log.filter((l) => l.path.startsWith('/oauth')).length, core.transport.log.slice(0, before).filter((l) => l.path.startsWith('/oauth')).length);
   });
 
@@ -148,7 +148,7 @@ describe('auth: device flow against the sandbox', () => {
 
 describe('auth: device flow polling rules (scripted endpoints)', () => {
   async function run(answers: (string | 'ok')[], o: { abortAfter?: number } = {}) {
-    const t = new FakeTimers();
+    const t = new ManualClock({ start: 0 });
     const polledAt: number[] = [];
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-df-'));
     const { privateJwk, key } = await DpopKey.generate();
@@ -157,7 +157,7 @@ describe('auth: device flow polling rules (scripted endpoints)', () => {
     const endpoints = {
       startDevice: async () => ({ device_code: 'dc', user_code: 'UC', verification_uri: 'v', verification_uri_complete: 'vc', expires_in: 600, interval: 3 }),
       pollDevice: async () => {
-        polledAt.push(t.now);
+        polledAt.push(t.now());
         const a = answers.shift();
         if (a === 'ok' || a === undefined) return { access_token: 'a', token_type: 'DPoP', expires_in: 900, refresh_token: 'r' };
         throw new OAuthRefusalError(400, a, undefined, 'http://svc/oauth/token');
@@ -165,7 +165,7 @@ describe('auth: device flow polling rules (scripted endpoints)', () => {
     } as unknown as OAuthEndpoints;
     const progress: DeviceFlowProgress[] = [];
     const ac = new AbortController();
-    const p = runDeviceFlow({ baseUrl: 'http://svc', endpoints, key, machineFile, scopes: ['cards:read'], clock: { now: () => t.now }, timers: t, logger: silentLogger, onProgress: (x) => progress.push(x), signal: ac.signal });
+    const p = runDeviceFlow({ baseUrl: 'http://svc', endpoints, key, machineFile, scopes: ['cards:read'], clock: { now: () => t.now() }, timers: t, logger: silentLogger, onProgress: (x) => progress.push(x), signal: ac.signal });
     let done = false;
     p.then(() => (done = true), () => (done = true));
     for (let i = 0; i < 3000 && !done; i++) {

@@ -6,7 +6,7 @@ import { DpopKey } from '../../src/auth/dpop';
 import { NotSetUpError } from '../../src/auth/errors';
 import type { Logger } from '../../src/api/runtime';
 import { createAttestation, defaultMachineFile, identityFileExposure, readMachineIdentity } from '../../src/auth/machine';
-import { makeTestWorld } from '../sync/harness';
+import { makeWorld } from '../kit';
 
 async function tmp(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'ac-machine-'));
@@ -91,7 +91,7 @@ describe('auth: an identity file others can read is pointed out', () => {
 
   it('the client core logs the warning when it reads an exposed identity file', async function () {
     if (!posix) this.skip();
-    const w = await makeTestWorld();
+    const w = await makeWorld({ me: false });
     try {
       await fs.chmod(w.machineFile, 0o604);
       const warnings: string[] = [];

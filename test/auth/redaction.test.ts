@@ -5,13 +5,13 @@ import { redact } from '../../src/api/runtime';
 import type { Logger } from '../../src/api/runtime';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 import { signInSlot } from '../../src/auth/sign-in-slot';
-import { eventually, makeTestWorld, settle, signInCore } from '../sync/harness';
-import type { TestWorld } from '../sync/harness';
+import { until, makeWorld, settle, signInCore } from '../kit';
+import type { World } from '../kit';
 
 describe('auth: secrets never reach a log', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
@@ -38,21 +38,21 @@ describe('auth: secrets never reach a log', () => {
     // Retries and failures log; a refresh logs.
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 503, times: 2 });
     const c = await w.card();
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 5000, 120_000);
-    await w.timers.advance(14 * 60_000);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 5000, 120_000);
+    await w.advance(14 * 60_000);
     await core.cards.refresh();
     await collect();
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 1 });
     const p = core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
     let done = false;
     void p.send().then(() => (done = true));
-    await w.timers.until(() => done, 500, 30_000);
+    await w.advanceUntil(() => done, 500, 30_000);
     await settle(w.transports);
     for (const l of core.transport.log) {
       if (l.headers.dpop) secrets.add(l.headers.dpop);
       if (l.body?.includes('device_code=')) secrets.add(new URLSearchParams(l.body).get('device_code')!);
     }
-    await eventually(() => lines.length > 0);
+    await until(() => lines.length > 0);
     assert.ok(lines.some((l) => /refreshed/.test(l)), 'the refresh was logged (so the test looks at real lines)');
     assert.ok(lines.some((l) => /retrying/.test(l)));
     assert.ok(secrets.size >= 5);

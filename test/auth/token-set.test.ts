@@ -11,8 +11,8 @@ import type { OAuthEndpoints } from '../../src/auth/oauth';
 import { FileSecretStore, MemorySecretStore } from '../../src/auth/secret-store';
 import { signInSlot } from '../../src/auth/sign-in-slot';
 import { RENEWAL_LOST, TokenSet } from '../../src/auth/token-set';
-import { makeTestWorld, settle, signInCore } from '../sync/harness';
-import type { TestWorld } from '../sync/harness';
+import { makeWorld, settle, signInCore } from '../kit';
+import type { World } from '../kit';
 
 const MIN = 60_000;
 
@@ -38,9 +38,9 @@ function runChild(args: string[]) {
 }
 
 describe('auth: token set against the sandbox', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
@@ -61,7 +61,7 @@ describe('auth: token set against the sandbox', () => {
     };
     await signInCore(w, core);
     const first = JSON.parse((await store.get(signInSlot(w.url, w.machineId).tokensKey))!);
-    await w.timers.advance(14 * MIN);
+    await w.advance(14 * MIN);
     await core.cards.refresh();
     await settle(w.transports);
     const second = JSON.parse((await store.get(signInSlot(w.url, w.machineId).tokensKey))!);
@@ -71,7 +71,7 @@ describe('auth: token set against the sandbox', () => {
     assert.equal(refreshes.length, 1, 'one refresh, however many requests wanted a token');
     assert.deepEqual(mismatches, []);
     assert.equal(core.state.kind, 'online');
-    await w.timers.advance(30 * MIN); // and again, twice more
+    await w.advance(30 * MIN); // and again, twice more
     await core.cards.refresh();
     assert.equal(core.state.kind, 'online');
   });

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { until } from '../helpers/until';
+import { until } from '../kit/until';
 
 const root = path.resolve(__dirname, '..', '..');
 const artifacts = path.join(root, 'artifacts');
@@ -162,14 +162,14 @@ describe('npm start (code-server, Playwright)', function () {
 
   it('signs in with the device code allowed on the approval page, and answers a demo card', async () => {
     await palette('Assistant Cards: Sign In');
-    const toast = page.locator('.notification-toast').filter({ hasText: 'sign in with the code' }).first();
+    const toast = page.locator('.notification-toast').filter({ hasText: 'your code is' }).first();
     await toast.waitFor({ timeout: 60_000 });
-    const code = /code ([A-Z0-9-]{4,})/.exec(await toast.innerText())?.[1];
+    const code = /code is ([A-Z0-9-]{4,})/.exec(await toast.innerText())?.[1];
     assert.ok(code, 'the notification shows the code');
     // "Copy and Open" opens the approval page in a new tab (after VS Code asks whether to open an
     // outside address); the person allows there.
     const opened = page.context().waitForEvent('page', { timeout: 20_000 }).catch(() => undefined);
-    await toast.getByRole('button', { name: 'Copy and Open' }).click();
+    await toast.getByRole('link', { name: 'Copy and Open' }).or(toast.getByRole('button', { name: 'Copy and Open' })).first().click();
     const ask = page.locator('.monaco-dialog-box').getByRole('button', { name: 'Open' });
     await ask.click({ timeout: 5_000 }).catch(() => undefined);
     let approval = await opened;

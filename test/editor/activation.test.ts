@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
 import { signedOutStart } from './cards-helpers';
-import { until } from '../helpers/until';
+import { until } from '../kit/until';
 
 const EXTENSION_ID = 'assistant-cards.assistant-cards';
 

@@ -1,5 +1,6 @@
-// What an hour of real use showed, in the workbench (Playwright under code-server): one sign-in
-// notification with Copy and Open; the tree moving in the same update as the panel's result (and
+// What an hour of real use showed, in the workbench (Playwright under code-server): the sign-in
+// code in one progress notification (Copy and Open) that ends with the flow, and in the welcome
+// (Copy and Open, Cancel); the tree moving in the same update as the panel's result (and
 // offering Undo while held); a card picked up leaving the tree within the feed's latency; words
 // that fit notices; the asking assistant visible in the tree; the history in words and local
 // times; what was answered shown. Screenshots in Light Modern and Dark Modern: artifacts/hour-*.png.
@@ -25,7 +26,7 @@ describe('after an hour of use (Playwright)', function () {
     w = await wire();
   });
   // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
-  beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^sign-in: one notification/); });
+  beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^sign-in: the code/); });
   after(async () => {
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -51,33 +52,56 @@ describe('after an hour of use (Playwright)', function () {
     await driver.waitFor(inPanel('#title'));
   }
 
-  it('sign-in: one notification carries the code, with Copy and Open; the welcome claims no page opened', async () => {
+  it('sign-in: the code lives in one notification that closes when signed in; the welcome carries it with Copy and Open and Cancel', async () => {
     await theme('Default Light Modern');
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
+    const welcomeButton = (label: string) => ({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text(${JSON.stringify(label)})` });
+    const signingIn = () => until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
+    // Cancel in the welcome ends the flow: signed out again, its notification gone.
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
-    const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
+    const first = await signingIn();
+    await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
+    await driver.screenshot('hour-00-signing-in-welcome');
+    await driver.click(welcomeButton('Cancel'));
+    await until('signed out after Cancel', () => core().state.kind === 'signed-out');
+    await vscode.commands.executeCommand('notifications.showList');
+    await until('no notification with the cancelled code', async () => (await driver.count({ selector: `.notifications-center .notification-list-item:has-text("${first.userCode}")` })) === 0);
+    await vscode.commands.executeCommand('notifications.hideList');
+
+    await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
+    const s = await signingIn();
     // The notifications centre lists every notification (toasts may not show in the headless
-    // workbench); the code must be in exactly one of them, the one with Copy and Open.
+    // workbench); the code must be in exactly one of them, the progress with Copy and Open.
     const item = `.notifications-center .notification-list-item:has-text("${s.userCode}")`;
     try {
-    await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
-    await driver.screenshot('hour-01-sign-in-light');
-    await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: item });
-    assert.equal(await driver.count({ selector: item }), 1, 'the code shows in one notification');
-    await driver.waitFor({ selector: `${item} .monaco-button:text-is("Copy and Open")` });
-    const welcome = await driver.text({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
-    assert.doesNotMatch(welcome, /page that opened/, 'no page has opened yet');
-    await driver.screenshot('hour-01-sign-in-code-light');
-    await theme('Default Dark Modern');
-    await driver.screenshot('hour-01-sign-in-code-dark');
-    await vscode.commands.executeCommand('notifications.hideList');
+      await driver.waitFor({ selector: `${SIDEBAR} .pane-header:has-text("code ${s.userCode}")` });
+      await driver.waitFor(welcomeButton('Copy and Open'));
+      await driver.waitFor(welcomeButton('Cancel'));
+      assert.equal(app().status.item.command, 'assistantCards.copySignInCode', 'the status bar\'s click is Copy and Open too');
+      await driver.screenshot('hour-01-sign-in-light');
+      await vscode.commands.executeCommand('notifications.showList');
+      await driver.waitFor({ selector: item });
+      assert.equal(await driver.count({ selector: item }), 1, 'the code shows in one notification');
+      await driver.waitFor({ selector: `${item} a:text-is("Copy and Open")` });
+      await driver.screenshot('hour-01-sign-in-code-light');
+      await theme('Default Dark Modern');
+      await driver.screenshot('hour-01-sign-in-code-dark');
+      await vscode.commands.executeCommand('notifications.hideList');
+      // Copy and Open in the welcome: the code on the clipboard.
+      await vscode.env.clipboard.writeText('');
+      await driver.click(welcomeButton('Copy and Open'));
+      await until('the code on the clipboard', async () => (await vscode.env.clipboard.readText()) === s.userCode);
     } finally {
       // Signed in whatever happened above, so the tests after this one run.
       await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode });
       await until('signed in', () => core().state.kind === 'online');
       core().feed.setFocused(true);
     }
+    // Signed in: nothing about the code stays up, in the notifications or the view.
+    await vscode.commands.executeCommand('notifications.showList');
+    await until('the code\'s notification closed with the flow', async () => (await driver.count({ selector: item })) === 0);
+    await vscode.commands.executeCommand('notifications.hideList');
+    assert.equal(app().cardsView.view.description, undefined, 'the code left the view');
   });
 
   for (const [look, name] of THEMES) {
@@ -170,8 +194,10 @@ describe('after an hour of use (Playwright)', function () {
     await driver.waitFor(inPanel('.history li:has-text("call it release/2026-11")'));
     const lines = await driver.texts(inPanel('.history li'));
     assert.ok(!lines.some((l) => /msg_/.test(l)), `no message id: ${lines.join(' | ')}`);
-    const later = lines.find((l) => /\blater\b/.test(l));
-    assert.ok(later && !/\d{4}-\d\d-\d\dT/.test(later), `Later in local time: ${later}`);
+    // The step in words (not the service's `later`), its time local.
+    const later = lines.find((l) => /\bput in Later\b/.test(l));
+    assert.ok(later && !/\d{4}-\d\d-\d\dT/.test(later), `Later in words and local time: ${lines.join(' | ')}`);
+    assert.ok(lines.some((l) => /\bback from Later\b/.test(l) && /\byou\b/.test(l)), `Back in words, by you: ${lines.join(' | ')}`);
     assert.match(await driver.text(inPanel('#answered')), /You wrote: call it release\/2026-11/);
     for (const [look, name] of THEMES) {
       await theme(name);

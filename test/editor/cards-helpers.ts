@@ -1,5 +1,6 @@
-// Shared steps of the cards suites: the extension's API, waiting, and a sandbox wired to this
-// window (identity file + baseUrl + machine scope) with a signed-in core.
+// The host world: the extension's API, the kit's wait, and a sandbox (a process) wired to this
+// window (this computer set up by the kit's setUpComputer + baseUrl + machine scope), signed in
+// through the real device flow.
 import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -8,7 +9,8 @@ import type { App, ExtensionApi } from '../../src/editor/extension';
 import { driver } from './helpers/driver';
 import { testEnv } from './helpers/env';
 import { startSandboxProcess, type RunningSandbox } from './helpers/sandbox';
-import { until } from '../helpers/until';
+import { setUpComputer } from '../kit/computer';
+import { until } from '../kit/until';
 
 export { until };
 
@@ -51,15 +53,15 @@ export interface World {
 export async function wire(args: string[] = []): Promise<World> {
   const app = await theApp();
   const sb = await startSandboxProcess(args);
-  const machine = await sb.control<{ id: string }>('POST', '/_sandbox/machines', { name: 'host-test computer', writeTo: testEnv.machineFile });
+  const { machine, assistants: [asst] } = await setUpComputer((m, p, b) => sb.control(m, p, b), {
+    name: 'host-test computer', writeTo: testEnv.machineFile, assistants: [{ name: 'Claude', app: 'claude-code' }],
+  });
   const cfg = vscode.workspace.getConfiguration('assistantCards');
   await cfg.update('scope', 'machine', vscode.ConfigurationTarget.Global);
   await cfg.update('baseUrl', sb.url, vscode.ConfigurationTarget.Global);
   await app.refreshState();
   await until('a client core for the sandbox', () => app.live?.key.startsWith(`${sb.url}|`));
-  const asst = await sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Claude', app: 'claude-code', machineId: machine.id });
-  const agent = await sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: asst.id, name: 'main' });
-  return { sb, app, machineId: machine.id, assistantId: asst.id, agentId: agent.id };
+  return { sb, app, machineId: machine.id, assistantId: asst!.id, agentId: asst!.agentId };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The mocha bootstrap the extension host loads (extensionTestsPath -> out/test/editor/index.js).
 // It runs every compiled *.test.js next to it (in the untrusted window host-test.mjs opens
-// with ASSISTANT_CARDS_TEST_UNTRUSTED=1: only the *.untrusted.test.js ones, and elsewhere all but them), prints the spec report into the log file the
+// with ASSISTANT_CARDS_TEST_UNTRUSTED=1: only the *.untrusted.test.js ones, and elsewhere all but them;
+// likewise the *.pseudo.test.js ones only in the pseudo-locale window, ASSISTANT_CARDS_TEST_LOCALE), prints the spec report into the log file the
 // runner follows (the host's console does not reach the terminal), and writes the counts to the
 // results file the runner reads. Rejecting makes the host exit non-zero.
 import * as fs from 'node:fs';
@@ -32,8 +33,11 @@ export async function run(): Promise<void> {
   const grep = process.env.ASSISTANT_CARDS_TEST_GREP;
   if (grep) mocha.grep(new RegExp(grep));
   const untrusted = process.env.ASSISTANT_CARDS_TEST_UNTRUSTED === '1';
+  const pseudo = process.env.ASSISTANT_CARDS_TEST_LOCALE !== undefined;
   for (const f of testFiles(__dirname)) {
     if (f.endsWith('.untrusted.test.js') !== untrusted) continue;
+    // The pseudo-locale window (--window pseudo) runs its own files only, and only it runs them.
+    if (f.endsWith('.pseudo.test.js') !== pseudo) continue;
     // The oldest VS Code's tier leaves out what is the same code on both (oldest-vscode.ts says why).
     if (onOldest() && path.basename(f) in LEFT_OUT_ON_OLDEST) { write(`left out on the oldest VS Code: ${path.basename(f)}`); continue; }
     mocha.addFile(f);

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { testEnv } from './helpers/env';
-import { until } from '../helpers/until';
+import { until } from '../kit/until';
 
 const EXTENSION_ID = 'assistant-cards.assistant-cards';
 

@@ -84,6 +84,8 @@ describe('card panel accessibility (axe, every kind, five themes)', function () 
     });
 
     it(`every action of a card is reached by Tab, with a visible focus ring (${look})`, async () => {
+      // Its own theme, so this test also runs alone (--grep).
+      await vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
       const id = cards.find(([kind]) => kind === 'choice')![1];
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       w!.app.openCard(id);

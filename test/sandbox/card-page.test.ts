@@ -1,8 +1,8 @@
 // The card's `url` is served: the service's own page for the card, where a high-stakes card is
 // answered (never through /v1). Card text is escaped.
 import assert from 'node:assert/strict';
-import { makeWorld, type World } from './world';
 import { readCardLink } from '../../src/shared/card-link';
+import { makeWorld, type World } from '../kit';
 
 /** Loads the card page as a person's browser does: its session cookie and this render's form token. */
 async function openPage(url: string, cookie?: string): Promise<{ cookie: string; token: string }> {

@@ -2,7 +2,7 @@
 // ETag/If-None-Match, Service-Version and DPoP-Nonce on every answer.
 import assert from 'node:assert/strict';
 import { call } from './helpers';
-import { ALL_SCOPES, answer, makeWorld, type World } from './world';
+import { ALL_SCOPES, answer, makeWorld, type World } from '../kit';
 
 describe('sandbox reads', () => {
   let w: World;

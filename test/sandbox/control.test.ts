@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { call, signIn, startSandbox } from './helpers';
-import { answer, makeWorld, type World } from './world';
+import { answer, makeWorld, type World } from '../kit';
 
 describe('sandbox control surface', () => {
   let w: World;

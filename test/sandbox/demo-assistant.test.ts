@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox';
 import { DEMO_SCRIPT, parseDemoArgs, startDemoAssistant, terminalSafe } from '../../src/sandbox/demo-assistant';
 import { signIn, startSandbox, type SignedIn } from './helpers';
-import { until } from '../helpers/until';
+import { until } from '../kit/until';
 
 const root = path.resolve(__dirname, '..', '..');
 

@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { NONCE_GRACE_MS, NONCE_ROTATE_MS } from '../../src/sandbox/auth/nonces';
 import { ath, call, dpopProof, makeKey, signIn, signRaw, startAuthServer, type AuthServer, type SignedIn } from './helpers';
-import { makeWorld, type World } from './world';
+import { makeWorld, type World } from '../kit';
 
 describe('sandbox dpop: proof checks on /v1', () => {
   let srv: AuthServer;

@@ -3,7 +3,7 @@
 // matching by path prefix and method, on /v1, /oauth and /in; never on the control surface.
 import assert from 'node:assert/strict';
 import { call, makeKey, signIn, startDevice } from './helpers';
-import { answer, key, makeWorld, type World } from './world';
+import { answer, key, makeWorld, type World } from '../kit';
 
 describe('sandbox faults', () => {
   let w: World;

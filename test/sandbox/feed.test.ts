@@ -2,7 +2,7 @@
 // limit 1..100 (default 50) with `more`, reach, and starting from now without `after`.
 import assert from 'node:assert/strict';
 import { dpopProof } from './helpers';
-import { ALL_SCOPES, answer, makeWorld, type World } from './world';
+import { ALL_SCOPES, answer, makeWorld, type World } from '../kit';
 
 describe('sandbox change feed', () => {
   let w: World;

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { dpopProof } from './helpers';
-import { makeWorld, type World } from './world';
+import { makeWorld, type World } from '../kit';
 
 const CONTENT_TYPES = [
   undefined, 'application/json', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded', 'text/plain',

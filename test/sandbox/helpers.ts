@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import Fastify from 'fastify';
 import { AuthService } from '../../src/sandbox/auth';
 import { startSandbox as startSandboxItself, type RunningSandbox, type StartOptions } from '../../src/sandbox/index';
-import type { Clock, SandboxContext } from '../../src/sandbox/context';
+import type { SandboxContext } from '../../src/sandbox/context';
 import { OAuthRefusal, ProblemError, sendProblem } from '../../src/sandbox/problems';
+import { ManualClock } from '../kit/clock';
 
 import type * as JoseModule from 'jose' with { 'resolution-mode': 'import' };
 
@@ -292,21 +293,9 @@ export async function signIn(baseUrl: string, opts: SignInOptions = {}): Promise
   return session;
 }
 
-/** A clock tests move by hand (starts at the real time so proofs made with Date.now also pass). */
-export class TestClock implements Clock {
-  constructor(public current = Math.floor(Date.now() / 1000) * 1000) {}
-  now(): number {
-    return this.current;
-  }
-  advance(ms: number): number {
-    this.current += ms;
-    return this.current;
-  }
-}
-
 export interface AuthServer {
   url: string;
-  clock: TestClock;
+  clock: ManualClock;
   auth: AuthService;
   ctx: SandboxContext;
   close(): Promise<void>;
@@ -317,7 +306,7 @@ export interface AuthServer {
  * scope check, for tests that must not depend on the rest of the sandbox.
  */
 export async function startAuthServer(): Promise<AuthServer> {
-  const clock = new TestClock();
+  const clock = new ManualClock();
   const app = Fastify({ logger: false });
   const ctx: SandboxContext = {
     clock,

@@ -6,8 +6,8 @@
 // arrives and an answer to the huge card is heard once. (Rendering in the panel: test/editor/
 // ui-cards.test.ts "a hostile card renders as text" and test/editor/hostile-panel.test.ts.)
 import { strict as assert } from 'node:assert';
-import { makeTestWorld, signInCore } from '../sync/harness';
-import type { TestWorld } from '../sync/harness';
+import { makeWorld, signInCore } from '../kit';
+import type { World } from '../kit';
 
 const MIN = 60_000;
 const RLO = '\u202E';
@@ -21,9 +21,9 @@ const HOSTILE = [
 ];
 
 describe('hostile input: cards and notices through the sandbox, read by the client core', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
@@ -46,7 +46,7 @@ describe('hostile input: cards and notices through the sandbox, read by the clie
       });
       ids.push(c.id);
     }
-    await w.timers.until(() => ids.every((id) => core.cards.get(id) !== undefined), 1000, 5 * MIN);
+    await w.advanceUntil(() => ids.every((id) => core.cards.get(id) !== undefined), 1000, 5 * MIN);
     for (const [i, id] of ids.entries()) {
       const whole = await core.cards.whole(id);
       assert.equal(whole.title, HOSTILE[i]);
@@ -63,7 +63,7 @@ describe('hostile input: cards and notices through the sandbox, read by the clie
     const big = await w.card({ kind: 'text', title });
     const options = Array.from({ length: 10_000 }, (_, i) => ({ id: `o${i}`, label: `<b>${i}</b> ${RLO}option` }));
     const many = await w.card({ kind: 'choice', title: 'ten thousand options', options });
-    await w.timers.until(() => core.cards.get(big.id) !== undefined && core.cards.get(many.id) !== undefined, 1000, 5 * MIN);
+    await w.advanceUntil(() => core.cards.get(big.id) !== undefined && core.cards.get(many.id) !== undefined, 1000, 5 * MIN);
     const bigWhole = await core.cards.whole(big.id);
     assert.equal(bigWhole.title.length, 1_000_000);
     assert.equal(bigWhole.title, title);
@@ -72,12 +72,12 @@ describe('hostile input: cards and notices through the sandbox, read by the clie
     assert.deepEqual(manyWhole.options?.[9_999], { id: 'o9999', label: `<b>9999</b> ${RLO}option` });
     // The model still works: a plain card arrives, and the last option of the huge card is answered once.
     const plain = await w.card({ title: 'plain after the huge ones' });
-    await w.timers.until(() => core.cards.get(plain.id) !== undefined, 1000, 2 * MIN);
+    await w.advanceUntil(() => core.cards.get(plain.id) !== undefined, 1000, 2 * MIN);
     const p = core.press(core.gestures.fromUiEvent('click:answer'), { id: manyWhole.id, version: manyWhole.version }, { type: 'answer', answer: { choiceIds: ['o9999'] } });
     let done = false;
     void p.send().then(() => (done = true));
-    await w.timers.until(() => done, 500, MIN);
-    await w.timers.advance(6000);
+    await w.advanceUntil(() => done, 500, MIN);
+    await w.advance(6000);
     const heard = (await w.ctl('GET', `/_sandbox/cards/${many.id}/heard`)).json.heard as { body: { choiceIds: string[] } }[];
     assert.equal(heard.length, 1);
     assert.deepEqual(heard[0]!.body.choiceIds, ['o9999']);
@@ -118,7 +118,7 @@ describe('hostile input: cards and notices through the sandbox, read by the clie
         assert.equal(r.status, 201, r.text);
         made.push({ id: String(r.json?.cardId), sent: text });
       }
-      await w.timers.until(() => made.every((m) => core.cards.get(m.id) !== undefined), 1000, 5 * MIN);
+      await w.advanceUntil(() => made.every((m) => core.cards.get(m.id) !== undefined), 1000, 5 * MIN);
       for (const m of made) {
         const card = await core.cards.whole(m.id);
         assert.equal(card.kind, 'update');
@@ -145,7 +145,7 @@ describe('hostile input: cards and notices through the sandbox, read by the clie
       assert.equal(edge.status, 201, edge.text);
       const ok = await post(url, { title: 'a safe link', url: 'https://example.com/x?<script>' });
       assert.equal(ok.status, 201);
-      await w.timers.until(() => core.cards.get(String(edge.json?.cardId)) !== undefined && core.cards.get(String(ok.json?.cardId)) !== undefined, 1000, 5 * MIN);
+      await w.advanceUntil(() => core.cards.get(String(edge.json?.cardId)) !== undefined && core.cards.get(String(ok.json?.cardId)) !== undefined, 1000, 5 * MIN);
       const e = await core.cards.whole(String(edge.json?.cardId)) as Record<string, unknown>;
       assert.equal(e.title, '<script>boom</script> first line');
       for (const v of Object.values(e)) if (typeof v === 'string') assert.ok(!/^\s*(javascript|data|vbscript):/i.test(v), `no script link kept: ${v}`);
@@ -168,7 +168,7 @@ describe('hostile input: cards and notices through the sandbox, read by the clie
       const notJson = await post(url, '<script>alert(1)</script>', 'text/html');
       assert.equal(notJson.status, 400, `text/html junk -> ${notJson.status}`);
       assert.match(notJson.text, /not_json/);
-      await w.timers.advance(30_000);
+      await w.advance(30_000);
       assert.equal(core.cards.list('pending').length, before, 'no card made');
       // A JSON body sent as text/plain (a misconfigured sender) is read leniently or refused; never a crash.
       const wrongType = await post(url, JSON.stringify({ title: 'as text' }), 'text/plain');

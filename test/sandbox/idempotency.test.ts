@@ -2,7 +2,7 @@
 // for 24 h with Idempotent-Replayed; a concurrent twin gets 409 idempotency_in_progress; the same
 // key for another request 422 idempotency_mismatch; keys are 1..255 printable ASCII.
 import assert from 'node:assert/strict';
-import { answer, key, makeWorld, type World } from './world';
+import { answer, key, makeWorld, type World } from '../kit';
 
 describe('sandbox idempotency', () => {
   let w: World;

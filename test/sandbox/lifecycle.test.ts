@@ -1,7 +1,7 @@
 // Every row of person-api.md's state table, DESIGN's lifecycle, and the problem codes of each
 // card action, against the sandbox on a manual clock with a real sign-in.
 import assert from 'node:assert/strict';
-import { answer, key, makeWorld, ALL_SCOPES, type World } from './world';
+import { answer, key, makeWorld, ALL_SCOPES, type World } from '../kit';
 import type { Answer, SignedIn } from './helpers';
 
 describe('sandbox lifecycle', function () {

@@ -2,7 +2,7 @@
 // person (1,200 a minute across every app): 429 rate_limited with Retry-After; refused calls do
 // not count. DESIGN: assistants and non-waiting changes are reads, presence is a write.
 import assert from 'node:assert/strict';
-import { ALL_SCOPES, answer, makeWorld, type World } from './world';
+import { ALL_SCOPES, answer, makeWorld, type World } from '../kit';
 import type { Answer } from './helpers';
 
 describe('sandbox rate limits', function () {

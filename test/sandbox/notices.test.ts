@@ -2,7 +2,7 @@
 // result and error, shortening, unknown fields, refusals, Cloudflare's payload (DESIGN), and notices
 // shown through /v1 as `update` cards that Got it closes.
 import assert from 'node:assert/strict';
-import { answer, makeWorld, type World } from './world';
+import { answer, makeWorld, type World } from '../kit';
 
 describe('sandbox notice address', () => {
   let w: World;

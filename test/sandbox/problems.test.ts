@@ -3,7 +3,7 @@
 // `idempotency_mismatch` on every card action. (Card-state codes are in lifecycle.test.ts.)
 import assert from 'node:assert/strict';
 import type { Answer, SignedIn } from './helpers';
-import { ALL_SCOPES, key, makeWorld, type World } from './world';
+import { ALL_SCOPES, key, makeWorld, type World } from '../kit';
 
 type Route = { method: 'GET' | 'POST'; path: (id: string) => string; body?: unknown; cardAction?: boolean; waits?: boolean };
 

@@ -1,7 +1,7 @@
 // GET /v1/cards query rules: repeated filters (1..20, apps 1..13, machines 1..10), patterns,
 // limit, whole, the opaque `after` continuation, the order of each status, 30 days of done.
 import assert from 'node:assert/strict';
-import { ALL_SCOPES, answer, makeWorld, type World } from './world';
+import { ALL_SCOPES, answer, makeWorld, type World } from '../kit';
 import type { SignedIn } from './helpers';
 
 describe('sandbox card queries', () => {

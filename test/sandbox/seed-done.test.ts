@@ -1,7 +1,7 @@
 // POST /_sandbox/seed/done (decisions.md "Seeding done cards"), the `answer` a whole card carries
 // once answered, and the person's name on /v1/me: what the Answers view reads.
 import assert from 'node:assert/strict';
-import { answer, makeWorld, type World } from './world';
+import { answer, makeWorld, type World } from '../kit';
 
 describe('sandbox: done cards seeded, answers on the card, the person on /v1/me', () => {
   let w: World;

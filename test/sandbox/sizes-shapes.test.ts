@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { connect } from 'node:net';
 import type { RunningSandbox } from '../../src/sandbox/index';
 import { controlAuth, startSandbox } from './helpers';
-import { makeWorld, type World } from './world';
+import { makeWorld, type World } from '../kit';
 
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 const deepObject = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;

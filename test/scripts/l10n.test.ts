@@ -10,9 +10,10 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { ago, dateTime } from '../../src/shared/format';
 import * as l10n from '../../src/shared/l10n';
+import { historyLine } from '../../src/shared/history-line';
 
 const root = path.resolve(__dirname, '..', '..');
-const FOLDERS = ['src/editor', 'media/webview'];
+const FOLDERS = ['src/editor', 'src/shared', 'media/webview'];
 // Words: whitespace between letters (a phrase), or one capitalised word (a button).
 const isWords = (s: string) => (/[A-Za-z]{2,}/.test(s) && /[A-Za-z][^\S\n]*\S*\s+\S*[A-Za-z]/.test(s.trim())) || /^[A-Z][a-z]{2,}[.!?…]?$/.test(s.trim());
 /** Attribute and option names whose values are not words for people. */
@@ -76,6 +77,29 @@ function exempt(node: ts.Node): boolean {
   return false;
 }
 
+/**
+ * A sentence glued from pieces: a template with a word beside a value (`back ${when}`, `${n} cards
+ * wait`). A translator never sees the whole sentence, so it cannot be put in another order.
+ */
+function gluedWords(node: ts.Node): boolean {
+  if (!ts.isTemplateExpression(node) || (node.parent && ts.isTaggedTemplateExpression(node.parent))) return false;
+  const pieces = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)];
+  return pieces.some((piece, i) => {
+    const tokens = piece.replace(/\$\([^)]*\)/g, ' ').split(/\s+/);
+    // A token touching a value is part of a name or an id (`opt-${i}`, `card:${state}`), not a word.
+    if (i > 0 && !/^\s/.test(piece)) tokens.shift();
+    if (i < pieces.length - 1 && !/\s$/.test(piece)) tokens.pop();
+    return tokens.some((w) => /^[A-Za-z]{2,}[:,.!?]?$/.test(w));
+  });
+}
+
+/** One word pushed into what is shown (`parts.push('blocking')`): a word a person reads. */
+function pushedWord(node: ts.Node, text: string): boolean {
+  const p = node.parent;
+  return (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && /^[a-z]{3,}$/.test(text)
+    && !!p && ts.isCallExpression(p) && ts.isPropertyAccessExpression(p.expression) && p.expression.name.text === 'push';
+}
+
 function literalText(node: ts.Node): string | undefined {
   let text: string | undefined;
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
@@ -97,7 +121,7 @@ export function violations(): string[] {
       const lit = literalText(node);
       if (lit !== undefined) {
         const line = sf.getLineAndCharacterOfPosition(node.getStart()).line;
-        if (isWords(lit) && !exempt(node) && !ignored(lines, line)) {
+        if ((isWords(lit) || gluedWords(node) || pushedWord(node, lit)) && !exempt(node) && !ignored(lines, line)) {
           out.push(`${rel}:${line + 1}: ${JSON.stringify(lit.slice(0, 60))}`);
         }
         if (/\ben-(GB|US)\b/.test(lit) && !ignored(lines, line)) out.push(`${rel}:${line + 1}: a fixed locale ${lit}`);
@@ -115,6 +139,30 @@ describe('words the person reads go through l10n', () => {
   it('src/editor and the webview hold no user-visible string outside l10n', () => {
     const found = violations();
     assert.deepEqual(found, [], `${found.length} strings bypass l10n:\n${found.join('\n')}`);
+  });
+});
+
+describe('the pseudo-locale and dates in the display language', () => {
+  it('scripts/l10n-pseudo.mjs wraps and accents every message, keeping {0}, $(icons), link targets and `code`', async () => {
+    const { pseudo } = (await import(path.join(root, 'scripts', 'l10n-pseudo.mjs'))) as { pseudo(m: string): string };
+    assert.equal(pseudo('{0} cards wait on you'), '⟦{0} çáŕďš ŵáíţ óñ ýóú⟧');
+    assert.equal(pseudo('$(bell-slash) Cards: sign in'), '⟦$(bell-slash) Çáŕďš: šíĝñ íñ⟧');
+    assert.equal(pseudo('Set `assistantCards.notify`.\n[Sign In](command:assistantCards.signIn)'), '⟦Šéţ `assistantCards.notify`.⟧\n[⟦Šíĝñ Íñ⟧](command:assistantCards.signIn)');
+    assert.doesNotMatch(pseudo('Answered from {0} on {1}.'), /[A-Za-z]{2,}/, 'no plain English left');
+  });
+
+  it('a history line: its time in VS Code\'s display language (not the runtime\'s), its step and who in words', () => {
+    try {
+      l10n.setLocale('de');
+      const line = historyLine({ at: '2026-11-22T09:30:00Z', type: 'later', by: 'person', detail: '2026-11-22T17:00:00.000Z' }, 'UTC');
+      assert.match(line.at, /^22\.11\.2026, 09:30:00$/);
+      assert.match(line.detail, /^until 22\.11\.2026, 17:00:00$/);
+      assert.equal(line.what, 'put in Later');
+      assert.equal(line.who, 'you');
+      assert.equal(historyLine({ at: '2026-11-22T09:30:00Z', type: 'rerouted', by: 'robot' }, 'UTC').what, 'rerouted', 'a step we do not know: the service\'s word');
+    } finally {
+      l10n.setLocale(undefined);
+    }
   });
 });
 

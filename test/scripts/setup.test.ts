@@ -18,6 +18,26 @@ interface Setup {
 
 const root = path.resolve(__dirname, '..', '..');
 
+describe('the Node the project asks for is the Node its dependencies ask for', () => {
+  // npm warns EBADENGINE on `npm ci` for a locked package whose engines leave out the running
+  // Node: every locked package must take the oldest Node setup.mjs accepts (and package.json's
+  // engines say), or that requirement is not the truth.
+  it('every package in package-lock.json runs on NODE_NEEDED (npm ci on it warns no EBADENGINE)', async () => {
+    const { NODE_NEEDED } = (await import(path.join(root, 'scripts', 'setup.mjs'))) as Setup;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- npm's own range reader, in the tree with npm's packages
+    const semver = require('semver') as { satisfies(v: string, range: string): boolean };
+    const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string } }> };
+    const oldest = `${NODE_NEEDED}.0`;
+    const refusing = Object.entries(lock.packages)
+      .filter(([, p]) => typeof p.engines?.node === 'string' && !semver.satisfies(oldest, p.engines.node))
+      .map(([name, p]) => `${name.replace(/^.*node_modules\//, '')}@${p.version ?? '?'} wants node ${p.engines?.node}`);
+    assert.deepEqual(refusing, [], `locked packages that refuse Node ${oldest}`);
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } };
+    assert.equal(manifest.engines.node, `>=${NODE_NEEDED}`, 'package.json engines.node says what setup.mjs checks');
+    assert.equal(fs.readFileSync(path.join(root, '.nvmrc'), 'utf8').trim(), NODE_NEEDED.split('.')[0], '.nvmrc names the same major');
+  });
+});
+
 describe('setup on a fresh clone (scripts/setup.mjs)', () => {
   let setup: Setup;
   before(async () => { setup = (await import(path.join(root, 'scripts', 'setup.mjs'))) as Setup; });

@@ -4,12 +4,12 @@
 import { strict as assert } from 'node:assert';
 import type { AnswerRow } from '../../src/sync/answer-rows';
 import { ANSWERS_PAGE } from '../../src/sync/answers-model';
-import { eventually, makeTestWorld, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { until, makeWorld, signInCore } from '../kit';
+import type { World } from '../kit';
 
 describe('answers model: done cards, who answered what, from where', () => {
-  let w: TestWorld;
-  beforeEach(async () => { w = await makeTestWorld(); });
+  let w: World;
+  beforeEach(async () => { w = await makeWorld({ me: false }); });
   afterEach(async () => { await w.close(); });
 
   async function signedIn(onRequest?: (info: { method: string; path: string }) => void) {
@@ -77,8 +77,8 @@ describe('answers model: done cards, who answered what, from where', () => {
     const lists: number[] = [];
     const core = await signedIn((info) => {
       if (info.method !== 'GET') return;
-      at.push(w.timers.clock.now());
-      if (info.path === '/v1/cards') lists.push(w.timers.clock.now());
+      at.push(w.clock.now());
+      if (info.path === '/v1/cards') lists.push(w.clock.now());
     });
     at.length = 0;
     lists.length = 0;
@@ -88,7 +88,7 @@ describe('answers model: done cards, who answered what, from where', () => {
       for (let i = 0; i < 24; i++) await core.answers.loadMore();
       done = true;
     })();
-    await w.timers.until(() => done, 5_000, 20 * 60_000);
+    await w.advanceUntil(() => done, 5_000, 20 * 60_000);
     assert.equal(core.answers.all().length, 25 * ANSWERS_PAGE);
     const worst = (times: number[]) => Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 60_000).length));
     assert.ok(lists.length >= 200, `${lists.length} list reads`);
@@ -104,29 +104,29 @@ describe('answers model: done cards, who answered what, from where', () => {
     assert.equal(core.answers.all().length, 0);
     assert.ok(!core.answers.hasMore());
     const c = await w.card({ title: 'Live one', options: [{ id: 'a', label: 'Alpha' }, { id: 'b', label: 'Beta' }] });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
     const shown = await core.cards.whole(c.id);
     const out = await core.act(core.gestures.fromUiEvent('test:answer'), shown, { type: 'answer', answer: { choiceIds: ['b'] } });
     assert.ok(out.ok);
-    await eventually(() => core.answers.get(c.id)?.outcome === 'answered' && core.answers.get(c.id)?.answer !== undefined);
+    await until(() => core.answers.get(c.id)?.outcome === 'answered' && core.answers.get(c.id)?.answer !== undefined);
     const row = core.answers.get(c.id)!;
     assert.equal(row.answer?.choices[0]?.label, 'Beta');
     assert.ok(row.who.kind === 'person' && row.who.machine?.name === 'laptop');
     // The hold ends, the assistant picks it up: done, and the row stays (read again).
-    await w.timers.advance(6_000);
+    await w.advance(6_000);
     assert.equal((await w.ctl('POST', `/_sandbox/cards/${c.id}/pickup`)).status, 200);
-    await w.timers.until(() => core.answers.get(c.id)?.status === 'done', 1000, 120_000);
+    await w.advanceUntil(() => core.answers.get(c.id)?.status === 'done', 1000, 120_000);
     assert.equal(core.answers.get(c.id)?.outcome, 'answered');
     // Another card answered and undone within its hold: its row says undone.
     const d = await w.card({ title: 'Undo me' });
-    await w.timers.until(() => core.cards.get(d.id) !== undefined, 1000, 60_000);
+    await w.advanceUntil(() => core.cards.get(d.id) !== undefined, 1000, 60_000);
     const dShown = await core.cards.whole(d.id);
     const a = await core.act(core.gestures.fromUiEvent('test:answer'), dShown, { type: 'answer', answer: { choiceIds: ['a'] } });
     assert.ok(a.ok);
-    await eventually(() => core.answers.get(d.id) !== undefined);
+    await until(() => core.answers.get(d.id) !== undefined);
     const u = await core.act(core.gestures.fromUiEvent('test:undo'), a.card, { type: 'undo' });
     assert.ok(u.ok, JSON.stringify(u));
-    await eventually(() => core.answers.get(d.id)?.outcome === 'undone');
+    await until(() => core.answers.get(d.id)?.outcome === 'undone');
   });
 
   it('a refused page is told as a problem (not a silent gap) and Load more asks again from where it stopped', async () => {
@@ -151,17 +151,17 @@ describe('answers model: done cards, who answered what, from where', () => {
     await core.answers.loadFirst();
     assert.equal(core.answers.all().length, 10);
     const c = await w.card({ title: 'open when signing out' });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
     // An answered card: had it left the model before the rows, its removal would ask for it.
     const out = await core.act(core.gestures.fromUiEvent('test:answer'), await core.cards.whole(c.id), { type: 'answer', answer: { choiceIds: ['a'] } });
     assert.ok(out.ok);
-    await eventually(() => core.answers.get(c.id)?.answer !== undefined);
-    await w.timers.advance(1_000);
+    await until(() => core.answers.get(c.id)?.answer !== undefined);
+    await w.advance(1_000);
     const before = core.transport.log.length;
     await core.signOut();
-    await eventually(() => !core.answers.started());
+    await until(() => !core.answers.started());
     assert.equal(core.answers.all().length, 0);
-    await w.timers.advance(60_000);
+    await w.advance(60_000);
     assert.deepEqual(core.transport.log.slice(before).filter((l) => l.method === 'GET' && l.path.startsWith('/v1/cards')).map((l) => l.path), []);
   });
 });

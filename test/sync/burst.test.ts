@@ -8,15 +8,15 @@ import { strict as assert } from 'node:assert';
 import { LIMITS_PER_MINUTE, RequestBudget } from '../../src/sync/budget';
 import { BURST_POLL_MS } from '../../src/sync/feed-loop';
 import type { LimitClass } from '../../src/sync/budget';
-import { makeTestWorld, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { makeWorld, signInCore } from '../kit';
+import type { World } from '../kit';
 
 const CLASSES: LimitClass[] = ['read', 'write', 'answer', 'wait', 'person'];
 
 describe('sync: a burst of cards', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
@@ -24,7 +24,7 @@ describe('sync: a burst of cards', () => {
 
   it('20 cards 300 ms apart: each in the model from the feed, with no full read, by the next quick feed read (the core waits at most BURST_POLL_MS), no class over half its limit in any minute', async function () {
     this.timeout(120_000);
-    const sent = new RequestBudget(w.timers.clock);
+    const sent = new RequestBudget(w.clock);
     const busiest = Object.fromEntries(CLASSES.map((c) => [c, 0])) as Record<LimitClass, number>;
     const reads: string[] = [];
     const core = w.core({
@@ -36,19 +36,19 @@ describe('sync: a burst of cards', () => {
     });
     core.feed.setFocused(true);
     await signInCore(w, core);
-    await w.timers.until(() => core.feed.isOwner(), 1000, 60_000);
-    await w.timers.advance(60_000); // a quiet minute first, as in the host bench
+    await w.advanceUntil(() => core.feed.isOwner(), 1000, 60_000);
+    await w.advance(60_000); // a quiet minute first, as in the host bench
     const took: number[] = [];
     const readsBefore = reads.length;
     for (let i = 0; i < 20; i++) {
       const t0 = w.sb.clock.now();
       const c = await w.card({ title: `burst ${i}` });
-      await w.timers.until(() => core.cards.get(c.id) !== undefined, 10, 30_000);
+      await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 10, 30_000);
       took.push(w.sb.clock.now() - t0);
-      await w.timers.advance(300);
+      await w.advance(300);
     }
     const burstReads = reads.slice(readsBefore);
-    await w.timers.advance(2 * 60_000); // the tail: back to the long-poll
+    await w.advance(2 * 60_000); // the tail: back to the long-poll
     const sorted = [...took].sort((a, b) => a - b);
     for (const c of CLASSES) {
       assert.ok(busiest[c] <= LIMITS_PER_MINUTE[c] / 2, `${c}: ${busiest[c]} in a minute, limit ${LIMITS_PER_MINUTE[c]}`);

@@ -6,8 +6,9 @@ import { silentLogger } from '../../src/api/runtime';
 import type { Card, CardListEntry } from '../../src/api/schemas';
 import { filterQuery, isFilterEmpty, wholePasses } from '../../src/sync/card-filter';
 import { testCardModel } from './card-model-ports';
-import { eventually, makeTestWorld, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { CountingTransport, until, makeWorld, signInCore } from '../kit';
+import type { World } from '../kit';
+import { createTransport, type HttpTransport } from '../../src/api/http';
 
 const whole = (id: string, o: Partial<Card> = {}): Card => ({ id, version: 1, status: 'pending', turn: 'you', kind: 'choice', title: id, ...o });
 const light = (id: string, o: Partial<CardListEntry> = {}): CardListEntry => ({ id, version: 1, status: 'pending', turn: 'you', kind: 'choice', title: id, whole: false, ...o });
@@ -85,9 +86,9 @@ describe('sync: card filter', () => {
 });
 
 describe('sync: card filter against the sandbox', () => {
-  let w: TestWorld;
+  let w: World;
   before(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   after(async () => {
     await w.close();
@@ -98,9 +99,17 @@ describe('sync: card filter against the sandbox', () => {
     for (let i = 0; i < 4; i++) mine.push(await w.card({ title: `mine ${i}` }));
     const theirs = [];
     for (let i = 0; i < 4; i++) theirs.push((await w.ctl('POST', '/_sandbox/cards', { agentId: w.helperAgentId, kind: 'text', title: `theirs ${i}` })).json as { id: string });
-    const core = w.core();
+    // Reads of one card by id wait (the model would read light rows whole): the light entries stay light.
+    let release!: () => void;
+    const byIdGate = new Promise<void>((r) => { release = r; });
+    const inner = createTransport();
+    const transport: HttpTransport = {
+      send: async (req) => { if (/\/v1\/cards\/req_[^/]*$/.test(new URL(req.url).pathname) && req.method === 'GET') await byIdGate; return inner.send(req); },
+      close: () => { release(); return inner.close(); },
+    };
+    const core = w.core({ transport: new CountingTransport(transport) });
     await signInCore(w, core);
-    await eventually(() => core.cards.list('pending').length === 8);
+    await until(() => core.cards.list('pending').length === 8);
     assert.ok(core.cards.list('pending').some((c) => c.whole === false), 'some entries are light (past the first `whole`)');
     const shown = () => core.cards.list('pending').filter((c) => core.cards.matches(c)).map((c) => c.id).sort();
 
@@ -117,5 +126,6 @@ describe('sync: card filter against the sandbox', () => {
     assert.deepEqual(shown(), [mine[2]!.id]);
     await core.cards.setFilter({});
     assert.equal(shown().length, 8);
+    release();
   });
 });

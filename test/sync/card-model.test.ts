@@ -77,12 +77,13 @@ describe('sync: card model', () => {
   });
 
   it('changes refetch by id: new cards are appended, gone ones removed; a whole card is not downgraded by a light list entry', async () => {
-    const cards: Record<string, Card | 'gone'> = { req_n: card('req_n', { summary: 'whole' }), req_a: 'gone' };
+    const cards: Record<string, Card | 'gone'> = { req_n: card('req_n', { summary: 'whole' }), req_a: 'gone', req_x: card('req_x') };
     const lists: Record<string, CardListEntry[]> = { pending: [card('req_a'), card('req_x', { whole: false } as Partial<Card>)] };
     const { api } = fakeApi(lists, cards);
     const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'machine' });
     await m.fullRead();
+    await m.whenWhole();
     await m.applyChanges([{ type: 'card.created', cardId: 'req_n', at: 'x' }, { type: 'card.closed', cardId: 'req_a', at: 'x' }, { type: 'card.created', cardId: 'req_n', at: 'x' }]);
     assert.deepEqual(m.list('pending').map((c) => c.id), ['req_x', 'req_n']);
     cards.req_x = card('req_x', { summary: 'full text' });
@@ -106,7 +107,7 @@ describe('sync: card model', () => {
   it('workspace scope: notices (kind update, no assistant) are the person\'s and show in every window', async () => {
     const notice = card('req_n', { kind: 'update', assistant: undefined });
     const other = card('req_c', { assistant: { id: 'con_other', name: 'o', app: 'codex' } });
-    const { api, queries } = fakeApi({ pending: [notice, other] }, { req_n2: card('req_n2', { kind: 'update', assistant: undefined }) });
+    const { api, queries } = fakeApi({ pending: [notice, other] }, { req_n: notice, req_n2: card('req_n2', { kind: 'update', assistant: undefined }) });
     const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'workspace', assistantIds: [] });
     await m.fullRead();
@@ -115,6 +116,108 @@ describe('sync: card model', () => {
     assert.ok(queries.every((q) => q.assistant === undefined && q.whole === 0), 'one unfiltered read of light cards a status');
     await m.applyChanges([{ type: 'card.created', cardId: 'req_n2', at: 'x' }]);
     assert.ok(m.get('req_n2'), 'a notice the feed names is kept');
+  });
+});
+
+describe('sync: every row whole (rows past the list\'s first `whole` cards)', () => {
+  const light = (id: string, o: Partial<Card> = {}): CardListEntry => ({ ...card(id, o), whole: false } as CardListEntry);
+  const asker = { assistant: { id: 'con_a', name: 'api', app: 'claude-code' }, machine: { id: 'mch_1', name: 'laptop' } };
+
+  it('light rows are read whole by id, the waiting stack first: asker, computer, severity and count show; not read again while their version holds', async () => {
+    const lists: Record<string, CardListEntry[]> = {
+      pending: [card('req_1', asker), light('req_2'), light('req_n', { kind: 'update' })],
+      snoozed: [light('req_s', { status: 'snoozed' })],
+      delegated: [],
+    };
+    const wholeCards: Record<string, Card> = {
+      req_2: card('req_2', asker),
+      req_n: card('req_n', { kind: 'update', severity: 'critical', count: 4, from: 'monitor', lastAt: '2026-01-01T00:00:00Z' }),
+      req_s: card('req_s', { ...asker, status: 'snoozed', until: '2026-01-02T00:00:00Z' }),
+    };
+    const reads: string[] = [];
+    const api = {
+      listCards: async (q: CardsQuery) => ({ cards: lists[q.status ?? 'pending'] ?? [], next: null }),
+      getCard: async (id: string) => { reads.push(id); return wholeCards[id]!; },
+    } as unknown as ApiClient;
+    const m = testCardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'machine' });
+    const changed: string[] = [];
+    m.changed((e) => changed.push(e.card.id));
+    await m.fullRead();
+    await m.whenWhole();
+    assert.deepEqual(reads, ['req_2', 'req_n', 'req_s'], 'the light rows, waiting stack first; the whole one is not read');
+    assert.equal((m.get('req_2') as Card).assistant?.name, 'api');
+    assert.equal((m.get('req_2') as Card).machine?.name, 'laptop');
+    assert.equal((m.get('req_n') as Card).count, 4);
+    assert.equal((m.get('req_n') as Card).severity, 'critical');
+    assert.deepEqual(changed.sort(), ['req_2', 'req_n', 'req_s'], 'one row event each, so the tree redraws that row');
+    await m.fullRead(); // the periodic read lists the same versions light again
+    await m.whenWhole();
+    assert.equal(reads.length, 3, 'a card held whole at the listed version costs no read');
+    assert.equal((m.get('req_n') as Card).count, 4, 'and stays whole');
+    lists.pending = [card('req_1', asker), light('req_2', { version: 2 }), light('req_n', { kind: 'update' })];
+    wholeCards.req_2 = card('req_2', { ...asker, version: 2 });
+    await m.fullRead();
+    await m.whenWhole();
+    assert.deepEqual(reads.slice(3), ['req_2'], 'a new version listed light is read whole once');
+  });
+
+  it('a light row the service no longer has is removed; a failed read stops the fill and the next full read goes on', async () => {
+    let fail = true;
+    const reads: string[] = [];
+    const api = {
+      listCards: async (q: CardsQuery) => ({ cards: q.status === 'pending' ? [light('req_gone'), light('req_b')] : [], next: null }),
+      getCard: async (id: string) => {
+        reads.push(id);
+        if (id === 'req_gone') throw new ApiProblemError({ type: 't', title: 't', status: 404, code: 'not_found', detail: 'd', requestId: 'rid_x' }, 'u');
+        if (fail) throw new Error('offline');
+        return card(id, asker);
+      },
+    } as unknown as ApiClient;
+    const m = testCardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'machine' });
+    await m.fullRead();
+    await m.whenWhole();
+    assert.equal(m.get('req_gone'), undefined);
+    assert.equal((m.get('req_b') as Card).assistant, undefined, 'still light: the read failed');
+    fail = false;
+    await m.fullRead();
+    await m.whenWhole();
+    assert.equal((m.get('req_b') as Card).assistant?.name, 'api');
+  });
+
+  it('each read that fills a row waits on the model\'s gate first (the session\'s budget)', async () => {
+    const order: string[] = [];
+    const api = {
+      listCards: async (q: CardsQuery) => ({ cards: q.status === 'pending' ? [light('req_a'), light('req_b')] : [], next: null }),
+      getCard: async (id: string) => { order.push(`read ${id}`); return card(id, asker); },
+    } as unknown as ApiClient;
+    const m = testCardModel({ api, logger: silentLogger, beforeFillRead: async () => { order.push('gate'); } });
+    m.setScope({ kind: 'machine' });
+    await m.fullRead();
+    await m.whenWhole();
+    assert.deepEqual(order, ['gate', 'read req_a', 'gate', 'read req_b']);
+  });
+});
+
+describe('sync: card model scopes', () => {
+  it('everywhere: one unfiltered read; machine with this computer\'s id: its cards by the machine filter, plus the notices', async () => {
+    const { api, queries } = fakeApi({ pending: [] });
+    const m = testCardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'everywhere' });
+    await m.fullRead();
+    assert.ok(queries.every((q) => q.machine === undefined && q.assistant === undefined));
+    queries.length = 0;
+    m.setScope({ kind: 'machine', machineId: 'mch_here' });
+    await m.fullRead();
+    const pending = queries.filter((q) => q.status === 'pending');
+    assert.deepEqual(pending.map((q) => q.machine), [['mch_here'], undefined], 'this computer, then the notices (they have none)');
+    const other = card('req_o', { machine: { id: 'mch_other', name: 'desktop' } });
+    m.upsert(other);
+    assert.equal(m.get('req_o'), undefined, 'a card of another computer is out of the machine scope');
+    m.setScope({ kind: 'everywhere' });
+    m.upsert(other);
+    assert.ok(m.get('req_o'), 'and in the everywhere scope');
   });
 });
 

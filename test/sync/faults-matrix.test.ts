@@ -22,12 +22,12 @@ import { ApiProblemError, NetworkError, OAuthRefusalError, VersionConflictError 
 import { createTransport } from '../../src/api/http';
 import { SignedOutError } from '../../src/auth/errors';
 import type { Press } from '../../src/sync/press';
-import { CountingTransport, eventually, makeTestWorld, settle, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { CountingTransport, until, makeWorld, settle, signInCore } from '../kit';
+import type { World } from '../kit';
 import { pipeToLoopback } from '../helpers/proxy';
 
 const MIN = 60_000;
-type Core = ReturnType<TestWorld['core']>;
+type Core = ReturnType<World['core']>;
 
 /** Card writes (every action route) in a core's log. */
 function cardWrites(core: Core) {
@@ -43,14 +43,14 @@ function onlyPressed(core: Core, presses: Press[]) {
 }
 
 /** Settles a promise while moving the manual clock (retries wait on it). */
-async function drive<T>(w: TestWorld, p: Promise<T>, stepMs = 500, maxMs = 10 * MIN): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+async function drive<T>(w: World, p: Promise<T>, stepMs = 500, maxMs = 10 * MIN): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   let out: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
   p.then((value) => (out = { ok: true, value }), (error: unknown) => (out = { ok: false, error }));
-  await w.timers.until(() => out !== undefined, stepMs, maxMs);
+  await w.advanceUntil(() => out !== undefined, stepMs, maxMs);
   return out!;
 }
 
-async function heard(w: TestWorld, id: string): Promise<{ type: string; body: Record<string, unknown> }[]> {
+async function heard(w: World, id: string): Promise<{ type: string; body: Record<string, unknown> }[]> {
   return (await w.ctl('GET', `/_sandbox/cards/${id}/heard`)).json.heard;
 }
 
@@ -78,15 +78,15 @@ async function switchableProxy() {
 }
 
 describe('faults: the fault matrix', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
   });
 
-  async function signedIn(o: Parameters<TestWorld['core']>[0] = {}, focused = true) {
+  async function signedIn(o: Parameters<World['core']>[0] = {}, focused = true) {
     const core = w.core(o);
     if (focused) core.feed.setFocused(true);
     await signInCore(w, core);
@@ -95,7 +95,7 @@ describe('faults: the fault matrix', () => {
 
   async function shown(core: Core, fields: Record<string, unknown> = {}) {
     const c = await w.card({ title: 'a card', ...fields });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 2 * MIN);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 2 * MIN);
     const whole = await core.cards.whole(c.id);
     return { id: whole.id, version: whole.version, highStakes: whole.highStakes, url: whole.url };
   }
@@ -108,23 +108,23 @@ describe('faults: the fault matrix', () => {
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/cards', method: 'GET', status: 500, times: 8 });
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 500, times: 3 });
     const refresh = drive(w, core.cards.refresh());
-    await w.timers.advance(26_000); // the held long-poll ends; the next ones meet the 500s
+    await w.advance(26_000); // the held long-poll ends; the next ones meet the 500s
     const r = await refresh;
     assert.equal(r.ok, false, 'the refresh fails after its retries');
     assert.ok(r.ok === false && r.error instanceof ApiProblemError && r.error.status === 500 && r.error.code === 'server_error');
     assert.ok(states.includes('offline'), 'the person is told: offline');
     assert.ok(core.cards.get(c.id), 'what was read stays on screen');
     const later = await w.card({ title: 'arrived during the 500s' });
-    await w.timers.until(() => core.state.kind === 'online' && core.cards.get(later.id) !== undefined, 5000, 10 * MIN);
+    await w.advanceUntil(() => core.state.kind === 'online' && core.cards.get(later.id) !== undefined, 5000, 10 * MIN);
     assert.equal(cardWrites(core).length, 0, 'nothing was sent that nobody pressed');
   });
 
   it('503 on reads of one card (feed refetch): retried with backoff; the card arrives; no write', async () => {
     const core = await signedIn();
-    await eventually(() => core.transport.longPolls === 1);
+    await until(() => core.transport.longPolls === 1);
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/cards/req_', method: 'GET', status: 503, times: 2 });
     const c = await w.card({ title: 'refetched after two 503s' });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 5 * MIN);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 5 * MIN);
     const reads = core.transport.log.filter((l) => l.path === `/v1/cards/${c.id}`);
     assert.deepEqual(reads.map((l) => l.status).slice(0, 3), [503, 503, 200]);
     assert.equal(core.state.kind, 'online');
@@ -141,7 +141,7 @@ describe('faults: the fault matrix', () => {
     const tries = cardWrites(core);
     assert.deepEqual(tries.map((t) => t.status), [500, 500, 200]);
     assert.deepEqual([...new Set(tries.map((t) => t.headers['idempotency-key']))], [p.idempotencyKey]);
-    await w.timers.advance(6000);
+    await w.advance(6000);
     assert.equal((await heard(w, c.id)).length, 1);
     onlyPressed(core, [p]);
   });
@@ -155,7 +155,7 @@ describe('faults: the fault matrix', () => {
     assert.ok(!r.ok && r.error instanceof ApiProblemError && r.error.status === 503, 'a typed error the panel turns into a message');
     assert.equal(p.state, 'failed');
     const tries = cardWrites(core).length;
-    await w.timers.advance(10 * MIN);
+    await w.advance(10 * MIN);
     assert.equal(cardWrites(core).length, tries, 'no retry after the press failed');
     assert.deepEqual(await heard(w, c.id), []);
     await w.ctl('DELETE', '/_sandbox/faults');
@@ -170,9 +170,9 @@ describe('faults: the fault matrix', () => {
     const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
     const sent = p.send();
     sent.catch(() => undefined);
-    await eventually(() => cardWrites(core).length === 1);
+    await until(() => cardWrites(core).length === 1);
     p.cancel(); // the panel closed
-    await w.timers.advance(5 * MIN);
+    await w.advance(5 * MIN);
     assert.equal(cardWrites(core).length, 1, 'the retry after the panel closed is not sent');
     await assert.rejects(sent);
     assert.deepEqual(await heard(w, c.id), []);
@@ -185,15 +185,15 @@ describe('faults: the fault matrix', () => {
     const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
     let done = false;
     void p.send().then(() => (done = true), () => (done = true));
-    await eventually(() => cardWrites(core).length === 1);
-    await w.timers.advance(8000);
+    await until(() => cardWrites(core).length === 1);
+    await w.advance(8000);
     assert.equal(cardWrites(core).length, 1, 'not before Retry-After');
-    await w.timers.advance(1500);
-    await eventually(() => done);
+    await w.advance(1500);
+    await until(() => done);
     assert.equal(p.state, 'sent');
     assert.deepEqual(cardWrites(core).map((t) => t.status), [429, 200]);
     assert.deepEqual([...new Set(cardWrites(core).map((t) => t.headers['idempotency-key']))], [p.idempotencyKey]);
-    await w.timers.advance(6000);
+    await w.advance(6000);
     assert.equal((await heard(w, c.id)).length, 1);
   });
 
@@ -218,15 +218,15 @@ describe('faults: the fault matrix', () => {
     const tries = () => transport.log.filter((l) => l.path === `/v1/cards/${c.id}/answer`);
     // States, not time: the sandbox holds the first answer, the client gives up on it, then the
     // sandbox finishes it (stores its result for the key). Only then does the retry go out.
-    await eventually(() => w.sb.sandbox.faults.holding === 1);
-    await eventually(() => tries()[0]?.status === 'error');
-    await eventually(() => w.sb.sandbox.faults.holding === 0);
+    await until(() => w.sb.sandbox.faults.holding === 1);
+    await until(() => tries()[0]?.status === 'error');
+    await until(() => w.sb.sandbox.faults.holding === 0);
     const r = await drive(w, sending, 300);
     assert.ok(r.ok, `the press ends well: ${r.ok ? '' : String(r.error)}`);
     assert.equal(tries()[0]!.status, 'error', 'the first try timed out in the client');
     assert.ok(tries().length >= 2);
     assert.deepEqual([...new Set(tries().map((t) => t.headers['idempotency-key']))], [p.idempotencyKey]);
-    await w.timers.advance(6000);
+    await w.advance(6000);
     const h = await heard(w, c.id);
     assert.equal(h.length, 1, 'heard exactly once');
     assert.deepEqual(h[0]!.body.choiceIds, ['b']);
@@ -243,7 +243,7 @@ describe('faults: the fault matrix', () => {
     assert.deepEqual(tries.map((t) => t.status), [401, 200]);
     assert.equal(tries[0]!.resHeaders['www-authenticate']?.includes('use_dpop_nonce'), true);
     assert.equal(tries[0]!.headers['idempotency-key'], tries[1]!.headers['idempotency-key']);
-    await w.timers.advance(6000);
+    await w.advance(6000);
     assert.equal((await heard(w, c.id)).length, 1);
   });
 
@@ -259,10 +259,10 @@ describe('faults: the fault matrix', () => {
     const answerAuth = cardWrites(core).map((l) => l.headers.authorization);
     assert.ok(answerAuth.every((a) => a !== tokenBefore), 'the answer carried the new access token');
     assert.equal(core.state.kind, 'online');
-    await w.timers.advance(6000);
+    await w.advance(6000);
     assert.equal((await heard(w, c.id)).length, 1);
     const next = await w.card({ title: 'after the renewal' });
-    await w.timers.until(() => core.cards.get(next.id) !== undefined, 1000, 2 * MIN);
+    await w.advanceUntil(() => core.cards.get(next.id) !== undefined, 1000, 2 * MIN);
   });
 
   it('a sign-in revoked elsewhere: the person is signed out (told once), a press then sends nothing, nothing heard', async () => {
@@ -272,8 +272,8 @@ describe('faults: the fault matrix', () => {
     for (const g of grants.filter((x) => !x.revoked)) w.sb.sandbox.auth.core.store.revokeGrant(g.id);
     const states: string[] = [];
     core.onDidChangeState((s) => states.push(s.kind));
-    await w.timers.advance(26_000); // the held long-poll ends; the next request meets the revocation
-    await w.timers.until(() => core.state.kind === 'signed-out', 1000, 2 * MIN);
+    await w.advance(26_000); // the held long-poll ends; the next request meets the revocation
+    await w.advanceUntil(() => core.state.kind === 'signed-out', 1000, 2 * MIN);
     assert.deepEqual(states.filter((s) => s === 'signed-out'), ['signed-out'], 'one change to signed out, no loop');
     assert.deepEqual(core.state, { kind: 'signed-out', reason: 'refused' }, 'the editor is told the service ended it');
     assert.equal(core.cards.get(c.id), undefined, 'the cards of the ended sign-in are gone from view');
@@ -282,9 +282,9 @@ describe('faults: the fault matrix', () => {
     const r = await drive(w, p.send());
     assert.ok(!r.ok && (r.error instanceof SignedOutError || r.error instanceof OAuthRefusalError), `told: ${r.ok ? '' : String(r.error)}`);
     assert.equal(core.transport.log.slice(before).filter((l) => l.path.startsWith('/v1/cards/')).length, 0, 'no card write without a sign-in');
-    await w.timers.advance(6000);
+    await w.advance(6000);
     assert.deepEqual(await heard(w, c.id), []);
-    await w.timers.advance(10 * MIN);
+    await w.advance(10 * MIN);
     assert.equal(core.state.kind, 'signed-out', 'stays signed out: no sign-in loop');
   });
 
@@ -301,30 +301,30 @@ describe('faults: the fault matrix', () => {
     await w.ctl('POST', '/_sandbox/faults', { path: '/oauth/token', drop: true, times: 1 });
     const r = await drive(w, core.cards.refresh());
     assert.ok(!r.ok && r.error instanceof SignedOutError && r.error.ended === 'renewal-lost', `told: ${r.ok ? '' : String(r.error)}`);
-    await w.timers.until(() => core.state.kind === 'signed-out', 1000, MIN);
+    await w.advanceUntil(() => core.state.kind === 'signed-out', 1000, MIN);
     assert.deepEqual(core.state, { kind: 'signed-out', reason: 'renewal-lost' }, 'told the renewal was lost, not that the service refused');
     const refreshes = () => core.transport.log.filter((l) => l.path === '/oauth/token' && l.body?.includes('grant_type=refresh_token'));
     assert.deepEqual(refreshes().map((l) => l.status), ['error'], 'one refresh, its answer lost; the spent token never sent again');
     assert.equal(await grantsLive(), 1, 'no reuse: the service did not revoke the sign-in');
     assert.equal(core.cards.get(c.id), undefined, 'the cards of the ended sign-in are gone from view');
-    await w.timers.advance(10 * MIN);
+    await w.advance(10 * MIN);
     assert.equal(refreshes().length, 1, 'nothing more is tried with it');
     assert.deepEqual(states.filter((s) => s === 'signed-out'), ['signed-out'], 'told once, no loop');
     // One Sign In (and the person's allow) and it is back; the orphaned sign-in is replaced.
     await signInCore(w, core);
     assert.equal(core.state.kind, 'online');
     assert.equal(await grantsLive(), 1);
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 2 * MIN);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 2 * MIN);
   });
 
   it('the app removed by the person (app_not_available on every route): signed out once, with that reason; no retry loop', async () => {
     const core = await signedIn();
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1', status: 403, code: 'app_not_available', times: 1000 });
-    await w.timers.advance(26_000); // the held long-poll ends; the next request meets the refusal
-    await w.timers.until(() => core.state.kind === 'signed-out', 1000, 2 * MIN);
+    await w.advance(26_000); // the held long-poll ends; the next request meets the refusal
+    await w.advanceUntil(() => core.state.kind === 'signed-out', 1000, 2 * MIN);
     assert.deepEqual(core.state, { kind: 'signed-out', reason: 'app-removed' });
     const after = core.transport.log.length;
-    await w.timers.advance(10 * MIN);
+    await w.advance(10 * MIN);
     assert.equal(core.transport.log.length, after, 'nothing more is asked of the service');
   });
 
@@ -339,10 +339,10 @@ describe('faults: the fault matrix', () => {
       const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
       const r = await drive(w, p.send());
       assert.ok(r.ok, r.ok ? '' : String(r.error));
-      await w.timers.advance(6000);
+      await w.advance(6000);
       assert.equal((await heard(w, c.id)).length, 1);
       const next = await w.card({ title: 'after the answer' });
-      await w.timers.until(() => core.cards.get(next.id) !== undefined, 1000, 2 * MIN);
+      await w.advanceUntil(() => core.cards.get(next.id) !== undefined, 1000, 2 * MIN);
       onlyPressed(core, [p]);
     });
   }
@@ -351,7 +351,7 @@ describe('faults: the fault matrix', () => {
     // The sandbox behind the forwarder names the forwarder's address (--public-url).
     const proxy = await switchableProxy();
     await w.close();
-    w = await makeTestWorld({ publicUrl: proxy.url });
+    w = await makeWorld({ publicUrl: proxy.url, me: false });
     proxy.to(w.sb.port);
     try {
       const core = await signedIn({ baseUrl: proxy.url });
@@ -359,7 +359,7 @@ describe('faults: the fault matrix', () => {
       const states: string[] = [];
       core.onDidChangeState((s) => states.push(s.kind));
       proxy.setDown(true);
-      await w.timers.advance(2 * MIN);
+      await w.advance(2 * MIN);
       assert.equal(core.state.kind, 'offline', 'the person sees offline');
       assert.ok(core.cards.get(c.id), 'the cards read before stay');
       // A press during the outage: retried while the person waits, then they are told.
@@ -367,12 +367,12 @@ describe('faults: the fault matrix', () => {
       const r = await drive(w, p.send(), 1000, 5 * MIN);
       assert.ok(!r.ok && r.error instanceof NetworkError, 'told it could not reach the service');
       const attempts = core.transport.log.length;
-      await w.timers.advance(8 * MIN); // 10 minutes down in all
+      await w.advance(8 * MIN); // 10 minutes down in all
       const during = core.transport.log.length - attempts;
       assert.ok(during < 40, `backs off while unreachable (${during} tries in 8 min)`);
       const arrived = await w.ctl('POST', '/_sandbox/cards', { agentId: w.agentId, kind: 'text', title: 'made during the outage' });
       proxy.setDown(false);
-      await w.timers.until(() => core.state.kind === 'online' && core.cards.get(arrived.json.id) !== undefined, 5000, 5 * MIN);
+      await w.advanceUntil(() => core.state.kind === 'online' && core.cards.get(arrived.json.id) !== undefined, 5000, 5 * MIN);
       assert.deepEqual(await heard(w, c.id), [], 'the refused press never reached the assistant');
       assert.equal(core.cards.get(c.id)?.status, 'pending', 'the card still waits on the person');
       assert.equal(cardWrites(core).filter((l) => l.status !== 'error').length, 0, 'nothing got through that was not pressed again');
@@ -412,18 +412,18 @@ describe('faults: the fault matrix', () => {
     assert.deepEqual([...new Set(cardWrites(core).map((t) => t.headers['idempotency-key']))], [p.idempotencyKey]);
     // The gateway down for 20 minutes: past the access token's 15, so the refresh meets it too.
     gw.down = true;
-    await w.timers.advance(2 * MIN);
+    await w.advance(2 * MIN);
     assert.equal(core.state.kind, 'offline', 'the person sees offline');
     const c2 = await w.card({ title: 'second' });
     const p2 = core.press(core.gestures.fromUiEvent('click:answer'), { id: c2.id, version: c2.version }, { type: 'answer', answer: { choiceIds: ['b'] } });
     const r2 = await drive(w, p2.send(), 1000, 5 * MIN);
     assert.ok(!r2.ok && r2.error instanceof NetworkError, `told it could not reach the service, not that the sign-in ended (${r2.ok ? '' : String(r2.error)})`);
-    await w.timers.advance(18 * MIN);
+    await w.advance(18 * MIN);
     assert.ok(core.transport.log.some((l) => l.path === '/oauth/token'), 'a refresh was tried through the gateway');
     gw.down = false;
-    await w.timers.until(() => core.state.kind === 'online' && core.cards.get(c2.id) !== undefined, 5000, 5 * MIN);
+    await w.advanceUntil(() => core.state.kind === 'online' && core.cards.get(c2.id) !== undefined, 5000, 5 * MIN);
     assert.ok(!states.includes('signed-out'), `never signed out: ${states.join(' ')}`);
-    await w.timers.advance(6000);
+    await w.advance(6000);
     assert.equal((await heard(w, c.id)).length, 1);
     assert.deepEqual(await heard(w, c2.id), []);
     onlyPressed(core, [p, p2]);
@@ -433,7 +433,7 @@ describe('faults: the fault matrix', () => {
     const core = await signedIn();
     const c = await shown(core);
     await w.ctl('POST', `/_sandbox/cards/${c.id}/area`, { id: 'prj_web', name: 'Web' });
-    await w.timers.until(() => (core.cards.get(c.id)?.version ?? 0) > c.version, 1000, MIN);
+    await w.advanceUntil(() => (core.cards.get(c.id)?.version ?? 0) > c.version, 1000, MIN);
     for (const action of [{ type: 'later' as const, until: new Date(w.sb.clock.now() + 3_600_000).toISOString() }, { type: 'message' as const, body: 'hi' }]) {
       const before = cardWrites(core).length;
       const p = core.press(core.gestures.fromUiEvent(`click:${action.type}`), c, action);

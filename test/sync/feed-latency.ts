@@ -1,7 +1,7 @@
 // How soon a new card reaches the model through the feed owner's long-poll, in real time (for
 // `npm run bench`; tests never assert timings). Card creation -> the model's `added` event.
 // Above 3 changes a minute the owner switches to non-waiting reads every 3 s (waits budget).
-import { eventually, makeTestWorld, signInCore } from './harness';
+import { until, makeWorld, signInCore } from '../kit';
 
 export interface FeedLatencyReport {
   samples: number[];
@@ -12,7 +12,7 @@ export interface FeedLatencyReport {
 
 export async function measureFeedLatency(o: { cards?: number } = {}): Promise<FeedLatencyReport> {
   const n = o.cards ?? 20;
-  const w = await makeTestWorld();
+  const w = await makeWorld({ me: false });
   try {
     const core = w.core();
     core.feed.setFocused(true);
@@ -22,11 +22,11 @@ export async function measureFeedLatency(o: { cards?: number } = {}): Promise<Fe
     const samples: number[] = [];
     for (let i = 0; i < n; i++) {
       // A realistic pace (3 new cards a minute on the sandbox clock) keeps the waits budget free.
-      await w.timers.advance(20_000);
-      await eventually(() => core.transport.longPolls === 1);
+      await w.advance(20_000);
+      await until(() => core.transport.longPolls === 1);
       const t0 = performance.now();
       const c = await w.card({ title: `latency ${i}` });
-      await eventually(() => seen.has(c.id));
+      await until(() => seen.has(c.id));
       samples.push(seen.get(c.id)! - t0);
     }
     const sorted = [...samples].sort((a, b) => a - b);

@@ -4,7 +4,7 @@
 import { classesOf, LIMITS_PER_MINUTE } from '../../src/sync/budget';
 import type { LimitClass } from '../../src/sync/budget';
 import { MemorySecretStore } from '../../src/auth/secret-store';
-import { makeTestWorld, signInCore } from './harness';
+import { makeWorld, signInCore } from '../kit';
 
 export interface ClassReport {
   limitPerMinute: number;
@@ -28,7 +28,7 @@ export async function simulateIdleHour(o: { minutes?: number; windows?: number; 
   const minutes = o.minutes ?? 60;
   const windows = o.windows ?? 2;
   const stepMs = o.stepMs ?? 5000;
-  const w = await makeTestWorld();
+  const w = await makeWorld({ me: false });
   try {
     const events: { at: number; classes: LimitClass[] }[] = [];
     let counting = false;
@@ -45,7 +45,7 @@ export async function simulateIdleHour(o: { minutes?: number; windows?: number; 
     first.presence.setHere(true);
     counting = true;
     const start = w.sb.clock.now();
-    for (let t = 0; t < minutes * 60_000; t += stepMs) await w.timers.advance(stepMs);
+    for (let t = 0; t < minutes * 60_000; t += stepMs) await w.advance(stepMs);
     counting = false;
     first.presence.setHere(false);
     const classes = {} as Record<LimitClass, ClassReport>;

@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { FakeTimers } from './fake-timers';
+import { ManualClock } from '../kit/clock';
 import { silentLogger } from '../../src/api/runtime';
 import { PresencePinger } from '../../src/sync/presence';
 
 describe('sync: presence pinger on a fake clock', () => {
   it('here:true at once and every 30 s while here; here:false once on leaving; then silence', () => {
-    const t = new FakeTimers();
+    const t = new ManualClock({ start: 0 });
     const sent: [number, boolean][] = [];
-    const p = new PresencePinger(async (here) => void sent.push([t.now, here]), t, silentLogger);
+    const p = new PresencePinger(async (here) => void sent.push([t.now(), here]), t, silentLogger);
     t.advance(10_000);
     assert.deepEqual(sent, [], 'nothing while nobody is here');
     p.setHere(true);
@@ -21,7 +21,7 @@ describe('sync: presence pinger on a fake clock', () => {
   });
 
   it('disabled (signed out): no pings and no here:false; enabling while here pings again', () => {
-    const t = new FakeTimers();
+    const t = new ManualClock({ start: 0 });
     const sent: boolean[] = [];
     const p = new PresencePinger(async (here) => void sent.push(here), t, silentLogger);
     p.setEnabled(false);
@@ -34,7 +34,7 @@ describe('sync: presence pinger on a fake clock', () => {
   });
 
   it('dispose while here sends here:false exactly once', async () => {
-    const t = new FakeTimers();
+    const t = new ManualClock({ start: 0 });
     const sent: boolean[] = [];
     const p = new PresencePinger(async (here) => void sent.push(here), t, silentLogger);
     p.setHere(true);

@@ -3,12 +3,12 @@
 // clock; one read after; nothing sent for a version the model knows the person has not seen.
 import { strict as assert } from 'node:assert';
 import { holdDeadline } from '../../src/sync/hold';
-import { eventually, makeTestWorld, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { until, makeWorld, signInCore } from '../kit';
+import type { World } from '../kit';
 
 describe('the one press path (ClientCore.act)', () => {
-  let w: TestWorld;
-  beforeEach(async () => { w = await makeTestWorld(); });
+  let w: World;
+  beforeEach(async () => { w = await makeWorld({ me: false }); });
   afterEach(async () => { await w.close(); });
 
   async function signedIn() {
@@ -21,7 +21,7 @@ describe('the one press path (ClientCore.act)', () => {
   it('an answer: one write into the model, told as this window\'s press, the hold on this computer\'s clock, one read after', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'through the path' });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
     const shown = await core.cards.whole(c.id);
     const events: string[] = [];
     core.cards.changed((e) => { if (e.card.id === c.id) events.push(`${e.previous.status}->${e.card.status}${e.pressedHere ? ' (pressed here)' : ''}`); });
@@ -33,28 +33,28 @@ describe('the one press path (ClientCore.act)', () => {
     assert.equal(core.cards.groupOf(c.id), 'agent');
     assert.equal(out.card.version, out.result.version);
     assert.equal(core.cards.get(c.id)?.version, out.result.version);
-    const now = w.timers.clock.now();
+    const now = w.clock.now();
     assert.ok(out.holdUntil !== undefined && out.holdUntil > now && out.holdUntil <= now + 5_000, 'the hold: at most 5 s from now, here');
     assert.equal(core.cards.holdUntil(c.id), out.holdUntil, 'the model keeps the same deadline');
     assert.equal((core.cards.get(c.id) as { undoUntil?: string } | undefined)?.undoUntil, new Date(out.holdUntil).toISOString(), 'the card carries it on this clock');
     const sent = core.transport.log.slice(before);
     assert.equal(sent.filter((l) => l.method === 'POST' && l.path.endsWith('/answer')).length, 1, 'one answer sent');
     // One read follows (the card whole, with this press in its history), told to the views.
-    await eventually(() => core.transport.log.slice(before).some((l) => l.method === 'GET' && l.path === `/v1/cards/${c.id}`));
-    await eventually(() => events.length === 2);
+    await until(() => core.transport.log.slice(before).some((l) => l.method === 'GET' && l.path === `/v1/cards/${c.id}`));
+    await until(() => events.length === 2);
     assert.equal(events[1], 'answered->answered', 'the read replaces the built card: told, not pressed here');
     assert.equal(core.cards.holdUntil(c.id), out.holdUntil, 'the read keeps the press\'s deadline');
     // The hold ends: the card is read once more, and the deadline is gone with the hold.
     const reads = () => core.transport.log.filter((l) => l.method === 'GET' && l.path === `/v1/cards/${c.id}`).length;
     const readsBefore = reads();
-    await w.timers.advance(6_000);
-    await eventually(() => reads() > readsBefore);
+    await w.advance(6_000);
+    await until(() => reads() > readsBefore);
   });
 
   it('a problem is a value: a version the model knows is newer sends nothing; a spent gesture, a high-stakes card', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'changes under the person' });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
     const shown = await core.cards.whole(c.id);
     // The card moves to another area: a new version, which the model reads before the person looks.
     assert.equal((await w.ctl('POST', `/_sandbox/cards/${c.id}/area`, { id: 'prj_moved', name: 'Moved' })).status, 200);
@@ -66,12 +66,12 @@ describe('the one press path (ClientCore.act)', () => {
     assert.equal(core.transport.log.slice(before).filter((l) => l.method === 'POST').length, 0, 'nothing sent');
     const g = core.gestures.fromUiEvent('test:twice');
     const fresh = await core.cards.whole(c.id);
-    const first = await core.act(g, fresh, { type: 'later', until: new Date(w.timers.clock.now() + 3_600_000).toISOString() });
+    const first = await core.act(g, fresh, { type: 'later', until: new Date(w.clock.now() + 3_600_000).toISOString() });
     assert.ok(first.ok, JSON.stringify(first));
     const again = await core.act(g, first.card, { type: 'back' });
     assert.ok(!again.ok && again.problem.code === 'press_refused', 'a gesture presses once');
     const risky = await w.card({ kind: 'approval', title: 'Pay?', highStakes: true });
-    await w.timers.until(() => core.cards.get(risky.id) !== undefined, 1000, 60_000);
+    await w.advanceUntil(() => core.cards.get(risky.id) !== undefined, 1000, 60_000);
     const whole = await core.cards.whole(risky.id);
     const out = await core.act(core.gestures.fromUiEvent('test:answer'), whole, { type: 'answer', answer: { approved: true } });
     assert.ok(!out.ok && out.problem.code === 'high_stakes' && !!out.problem.url, JSON.stringify(out));

@@ -20,8 +20,8 @@ import type { PressAction, UserGesture } from '../../src/sync/press';
 import ts from 'typescript';
 import { ancestor, containerOf, SourceGraph } from './source-graph';
 import type { Reference } from './source-graph';
-import { makeTestWorld, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { makeWorld, signInCore } from '../kit';
+import type { World } from '../kit';
 
 const SRC = path.resolve(__dirname, '../../src');
 const MIN = 60_000;
@@ -219,11 +219,11 @@ async function countingForwarder() {
 }
 
 describe('the press rule: against the sandbox', () => {
-  let w: TestWorld;
+  let w: World;
   let fwd: Awaited<ReturnType<typeof countingForwarder>>;
   beforeEach(async () => {
     fwd = await countingForwarder();
-    w = await makeTestWorld({ publicUrl: fwd.url });
+    w = await makeWorld({ publicUrl: fwd.url, me: false });
     fwd.to(w.sb.port);
   });
   afterEach(async () => {
@@ -241,7 +241,7 @@ describe('the press rule: against the sandbox', () => {
 
   async function shownCard(core: Core, fields: Record<string, unknown> = {}) {
     const c = await w.card({ title: 'press me', ...fields });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 2 * MIN);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 2 * MIN);
     const whole = await core.cards.whole(c.id);
     return { id: whole.id, version: whole.version, highStakes: whole.highStakes, url: whole.url };
   }
@@ -251,7 +251,7 @@ describe('the press rule: against the sandbox', () => {
     const p = core.press(core.gestures.fromUiEvent(`test:${action.type}`), seen, action);
     let out: unknown;
     void p.send().then((r) => (out = r), (e: unknown) => (out = e));
-    await w.timers.until(() => out !== undefined, 200, MIN);
+    await w.advanceUntil(() => out !== undefined, 200, MIN);
     assert.ok(!(out instanceof Error), `${action.type}: ${String(out)}`);
     const sent = fwd.cardWrites().slice(before);
     assert.equal(sent.length, 1, `${action.type}: one press, one request at the sandbox`);
@@ -269,7 +269,7 @@ describe('the press rule: against the sandbox', () => {
     await pressOnce(core, { id: a.id, version: answered.result.version }, { type: 'undo' });
     // answer again and let it be heard: the body carries the version shown
     const again = await pressOnce(core, { id: a.id, version: (await core.cards.whole(a.id)).version }, { type: 'answer', answer: { choiceIds: ['b'] } });
-    await w.timers.advance(6000);
+    await w.advance(6000);
     const heard = (await w.ctl('GET', `/_sandbox/cards/${a.id}/heard`)).json.heard as { type: string; body: { version: number; choiceIds: string[] } }[];
     assert.equal(heard.length, 1, 'the undone answer was never heard; the second was, once');
     assert.deepEqual(heard[0]!.body.choiceIds, ['b']);
@@ -295,10 +295,10 @@ describe('the press rule: against the sandbox', () => {
     // A timer: a gesture kept from a click and used after the fresh window.
     const kept = core.gestures.fromUiEvent('click:answer');
     let timerError: unknown;
-    w.timers.setTimeout(() => {
+    w.clock.setTimeout(() => {
       try { core.press(kept, c, { type: 'answer', answer: { choiceIds: ['a'] } }); } catch (e) { timerError = e; }
     }, GESTURE_FRESH_MS + 1000);
-    await w.timers.advance(GESTURE_FRESH_MS + 2000);
+    await w.advance(GESTURE_FRESH_MS + 2000);
     assert.ok(timerError instanceof PressRefusedError, `timer: ${String(timerError)}`);
     // A feed event: a listener holding a spent gesture, or a forged one, when a card arrives.
     const spent = core.gestures.fromUiEvent('click:answer');
@@ -310,13 +310,13 @@ describe('the press rule: against the sandbox', () => {
       }
     });
     const arriving = await w.card({ title: 'arrives through the feed' });
-    await w.timers.until(() => core.cards.get(arriving.id) !== undefined, 1000, 2 * MIN);
+    await w.advanceUntil(() => core.cards.get(arriving.id) !== undefined, 1000, 2 * MIN);
     assert.equal(feedErrors.length, 2);
     assert.ok(feedErrors[0] instanceof PressRefusedError, 'a spent gesture is refused');
     assert.ok(feedErrors[1] instanceof TypeError, 'a forged gesture is refused');
     // A press without a version the person saw.
     assert.throws(() => core.press(core.gestures.fromUiEvent('click'), { id: c.id } as never, { type: 'back' }), PressRefusedError);
-    await w.timers.advance(MIN);
+    await w.advance(MIN);
     assert.equal(fwd.cardWrites().length, 0, 'no card write reached the sandbox');
     assert.deepEqual((await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`)).json.heard, []);
   });
@@ -361,7 +361,7 @@ describe('the press rule: against the sandbox', () => {
     p.cancel(); // before the token and the proof are ready
     const out = await sending;
     assert.notEqual(out, 'sent');
-    await w.timers.advance(MIN);
+    await w.advance(MIN);
     assert.equal(fwd.cardWrites().length, 0, 'no card write reached the sandbox');
     assert.deepEqual((await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`)).json.heard, []);
   });
@@ -370,12 +370,12 @@ describe('the press rule: against the sandbox', () => {
     const core = await signedIn();
     const c = await shownCard(core);
     const later = await pressOnce(core, c, { type: 'later', until: new Date(w.sb.clock.now() + 3_600_000).toISOString(), timeZone: 'UTC' });
-    await w.timers.until(() => (core.cards.get(c.id)?.version ?? 0) >= later.result.version, 1000, 2 * MIN);
+    await w.advanceUntil(() => (core.cards.get(c.id)?.version ?? 0) >= later.result.version, 1000, 2 * MIN);
     const writes = fwd.cardWrites().length;
     let out: unknown;
     void core.press(core.gestures.fromUiEvent('click:back'), c /* the version before Later */, { type: 'back' }).send()
       .then((r) => (out = r), (e: unknown) => (out = e));
-    await w.timers.until(() => out !== undefined, 200, MIN);
+    await w.advanceUntil(() => out !== undefined, 200, MIN);
     assert.ok(out instanceof VersionConflictError, String(out));
     assert.equal(fwd.cardWrites().length, writes, 'nothing sent');
   });

@@ -6,9 +6,9 @@ import { ApiClient } from '../../src/api/client';
 import type { RequestAuth } from '../../src/api/client';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/api/http';
 import { CardReads } from '../../src/sync/reads';
-import { FakeTimers } from './fake-timers';
-import { makeTestWorld, settle, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { ManualClock } from '../kit/clock';
+import { makeWorld, settle, signInCore } from '../kit';
+import type { World } from '../kit';
 
 const MIN = 60_000;
 
@@ -28,11 +28,11 @@ describe('reads: coalesced, and the person\'s own', () => {
       async close() {},
     };
     const auth: RequestAuth = { accessToken: async () => 'at', renewAfterRejection: async () => 'at2', proof: async () => 'p' };
-    const timers = new FakeTimers();
+    const timers = new ManualClock({ start: 0 });
     const counted: { byPerson?: boolean }[] = [];
-    const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now }, timers, userAgent: 'u/1', onRequest: (i) => counted.push(i) });
+    const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now() }, timers, userAgent: 'u/1', onRequest: (i) => counted.push(i) });
     let budgetWaits = 0;
-    const reads = new CardReads({ api, clock: { now: () => timers.now }, beforeBackgroundRead: async () => { budgetWaits++; } });
+    const reads = new CardReads({ api, clock: { now: () => timers.now() }, beforeBackgroundRead: async () => { budgetWaits++; } });
     const release = async () => {
       for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
       while (waiting.length) waiting.shift()!();
@@ -86,9 +86,9 @@ describe('reads: coalesced, and the person\'s own', () => {
 });
 
 describe('reads: the feed keeps going while the person presses (sandbox)', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
@@ -101,8 +101,8 @@ describe('reads: the feed keeps going while the person presses (sandbox)', () =>
     await signInCore(w, core);
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await w.card({ title: `card ${i}` })).id);
-    await w.timers.until(() => ids.every((id) => core.cards.get(id) !== undefined), 1000, 2 * MIN);
-    await w.timers.advance(2 * MIN); // a quiet start: the budget's minute holds nothing of the arrivals
+    await w.advanceUntil(() => ids.every((id) => core.cards.get(id) !== undefined), 1000, 2 * MIN);
+    await w.advance(2 * MIN); // a quiet start: the budget's minute holds nothing of the arrivals
     logs.length = 0;
     for (const id of ids) {
       // As the panel does: the whole card, then the press.
@@ -111,10 +111,10 @@ describe('reads: the feed keeps going while the person presses (sandbox)', () =>
       const sent = press.send();
       await settle(w.transports);
       await sent;
-      await w.timers.advance(5_500);
+      await w.advance(5_500);
     }
     const c = await w.card({ title: 'arrives while the person works' });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 100, 1000);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 100, 1000);
     assert.ok(!logs.some((l) => /background reads paused/.test(l)), `no pause: ${logs.filter((l) => /paused/.test(l)).join('; ')}`);
   });
 });

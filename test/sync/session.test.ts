@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { makeTestWorld, signInCore, settle } from './harness';
-import type { TestWorld } from './harness';
+import { makeWorld, signInCore, settle } from '../kit';
+import type { World } from '../kit';
 
 describe('client core: sign-in and first read against the sandbox', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();

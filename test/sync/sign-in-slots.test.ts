@@ -5,8 +5,8 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 import { LEGACY_DPOP_KEY_SECRET, LEGACY_TOKENS_SECRET } from '../../src/auth/sign-in-slot';
-import { makeTestWorld, signInCore } from './harness';
-import type { CountingTransport, TestWorld } from './harness';
+import { makeWorld, signInCore } from '../kit';
+import type { CountingTransport, World } from '../kit';
 
 /** Every token a transport sent: Authorization headers and refresh_token form fields. */
 function sentTokens(transports: CountingTransport[]): Set<string> {
@@ -34,11 +34,11 @@ function dpopThumbprintKeys(t: CountingTransport): Set<string> {
 }
 
 describe('sync: a sign-in is tied to its service and its computer', () => {
-  let a: TestWorld;
-  let b: TestWorld;
+  let a: World;
+  let b: World;
   beforeEach(async () => {
-    a = await makeTestWorld();
-    b = await makeTestWorld();
+    a = await makeWorld({ me: false });
+    b = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await a.close();
@@ -63,7 +63,7 @@ describe('sync: a sign-in is tied to its service and its computer', () => {
     const backOnA = a.core({ store });
     await backOnA.start();
     assert.equal(backOnA.state.kind, 'online', 'A\'s sign-in survived the visit to B');
-    await a.timers.advance(14 * 60_000);
+    await a.advance(14 * 60_000);
     await backOnA.cards.refresh();
     assert.equal(backOnA.state.kind, 'online');
 
@@ -95,7 +95,7 @@ describe('sync: a sign-in is tied to its service and its computer', () => {
     assert.equal(machineOf(laptopAgain), a.machineId, 'the laptop\'s sign-in was not replaced by the desktop\'s');
 
     // Refreshes on both: nobody refreshes (or sends) the other computer's tokens.
-    await a.timers.advance(14 * 60_000);
+    await a.advance(14 * 60_000);
     await laptop.cards.refresh();
     await desktop.cards.refresh();
     assert.equal(laptop.state.kind, 'online');

@@ -5,21 +5,21 @@ import { HighStakesError, VersionConflictError } from '../../src/api/errors';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 import { signInSlot } from '../../src/auth/sign-in-slot';
 import { RequestBudget } from '../../src/sync/budget';
-import { eventually, makeTestWorld, settle, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { until, makeWorld, settle, signInCore } from '../kit';
+import type { World } from '../kit';
 
 const MIN = 60_000;
 
 describe('sync: live card model against the sandbox', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
   });
 
-  async function signedIn(o: Parameters<TestWorld['core']>[0] = {}) {
+  async function signedIn(o: Parameters<World['core']>[0] = {}) {
     const core = w.core(o);
     core.feed.setFocused(true);
     await signInCore(w, core);
@@ -28,14 +28,14 @@ describe('sync: live card model against the sandbox', () => {
 
   it('the feed owner long-polls and a new card arrives through it, refetched by id', async () => {
     const core = await signedIn();
-    await eventually(() => core.transport.longPolls === 1);
+    await until(() => core.transport.longPolls === 1);
     const added: string[] = [];
     core.cards.added((c) => added.push(c.id));
     const counts: number[] = [];
     core.cards.countsChanged((c) => counts.push(c.waiting));
     const before = core.transport.log.length;
     const c = await w.card({ title: 'new one', blocking: true });
-    await eventually(() => added.includes(c.id));
+    await until(() => added.includes(c.id));
     const after = core.transport.log.slice(before).map((l) => `${l.method} ${l.path}`);
     assert.ok(after.includes('GET /v1/changes'));
     assert.ok(after.includes(`GET /v1/cards/${c.id}`), 'refetched by id');
@@ -48,13 +48,13 @@ describe('sync: live card model against the sandbox', () => {
 
   it('a burst of changes: every card arrives, and long-polls stay inside the waits budget', async () => {
     // The limit classes counted from the requests the core reports sending.
-    const sent = new RequestBudget(w.timers.clock);
+    const sent = new RequestBudget(w.clock);
     const core = await signedIn({ onRequest: (r) => sent.record(r.method, r.path, r.waits, r.byPerson ?? false) });
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
       const c = await w.card({ title: `burst ${i}` });
       ids.push(c.id);
-      await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 30_000);
+      await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 30_000);
       assert.ok(sent.lastMinute('wait') <= 3, 'at most half of the 6 waits a minute');
     }
     assert.deepEqual(core.cards.list('pending').map((c) => c.id), ids);
@@ -63,17 +63,17 @@ describe('sync: live card model against the sandbox', () => {
   it('changes move a card between groups and remove it when closed; one event per card', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'to answer' });
-    await eventually(() => core.cards.get(c.id) !== undefined);
+    await until(() => core.cards.get(c.id) !== undefined);
     const events: string[] = [];
     core.cards.changed((e) => events.push(`changed ${e.card.id} ${e.previous.status}->${e.card.status}`));
     core.cards.removed((e) => events.push(`removed ${e.id}`));
     const press = core.press(core.gestures.fromUiEvent('test'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
     const r = await press.send();
     assert.equal(r.status, 'answered');
-    await eventually(() => core.cards.groupOf(c.id) === 'agent');
-    await w.timers.advance(6000); // the hold ends; the assistant hears it
+    await until(() => core.cards.groupOf(c.id) === 'agent');
+    await w.advance(6000); // the hold ends; the assistant hears it
     await w.ctl('POST', `/_sandbox/cards/${c.id}/pickup`);
-    await eventually(() => core.cards.get(c.id) === undefined);
+    await until(() => core.cards.get(c.id) === undefined);
     assert.ok(events.includes(`removed ${c.id}`));
     assert.equal(core.cards.counts().waiting, 0);
   });
@@ -82,11 +82,11 @@ describe('sync: live card model against the sandbox', () => {
     const core = await signedIn();
     const reads = () => core.transport.log.filter((l) => l.path === '/v1/cards' && l.url.includes('status=pending')).length;
     assert.equal(reads(), 1);
-    await w.timers.advance(9 * MIN);
+    await w.advance(9 * MIN);
     assert.equal(reads(), 1);
-    await w.timers.advance(1 * MIN + 1000);
+    await w.advance(1 * MIN + 1000);
     // The read begins after a proof is signed: on a busy machine that can outlast the settle.
-    await eventually(() => reads() === 2);
+    await until(() => reads() === 2);
     const statuses = core.transport.log.filter((l) => l.path === '/v1/cards').map((l) => new URL(l.url).searchParams.get('status'));
     assert.deepEqual(statuses.slice(0, 3), ['pending', 'snoozed', 'delegated'], 'done is read only when asked');
     await core.cards.loadDone();
@@ -105,29 +105,29 @@ describe('sync: live card model against the sandbox', () => {
 
   it('offline and back: the feed fails, the state says offline, then clears itself', async () => {
     const core = await signedIn();
-    await eventually(() => core.transport.longPolls === 1);
+    await until(() => core.transport.longPolls === 1);
     const states: string[] = [];
     core.onDidChangeState((s) => states.push(s.kind));
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 503, times: 3 });
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', drop: true, times: 1 });
-    await w.timers.advance(26_000); // the current long-poll ends; the next ones fail
-    await eventually(() => core.state.kind === 'offline');
+    await w.advance(26_000); // the current long-poll ends; the next ones fail
+    await until(() => core.state.kind === 'offline');
     const c = await w.card({ title: 'while offline' });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 5000, 5 * MIN);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 5000, 5 * MIN);
     assert.equal(core.state.kind, 'online');
     assert.deepEqual(states.slice(0, 2), ['offline', 'online']);
   });
 
   it('a refused feed cursor: the feed starts again from now after one full read; no change lost', async () => {
     const core = await signedIn();
-    await eventually(() => core.transport.longPolls === 1);
+    await until(() => core.transport.longPolls === 1);
     const fullReads = () => core.transport.log.filter((l) => l.path === '/v1/cards' && l.url.includes('status=pending')).length;
     const before = fullReads();
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 400, code: 'invalid', times: 1 });
-    await w.timers.advance(26_000); // the held poll ends; the next is refused for its cursor
-    await eventually(() => fullReads() > before);
+    await w.advance(26_000); // the held poll ends; the next is refused for its cursor
+    await until(() => fullReads() > before);
     const c = await w.card({ title: 'after the new cursor' });
-    await w.timers.until(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
+    await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
     assert.equal(core.state.kind, 'online');
   });
 
@@ -135,10 +135,10 @@ describe('sync: live card model against the sandbox', () => {
     const core = await signedIn();
     core.presence.setHere(true);
     await settle(w.transports);
-    await w.timers.advance(65_000);
+    await w.advance(65_000);
     core.presence.setHere(false);
     await settle(w.transports);
-    await w.timers.advance(120_000);
+    await w.advance(120_000);
     const pings = core.transport.log.filter((l) => l.path === '/v1/presence').map((l) => JSON.parse(l.body!).here);
     assert.deepEqual(pings, [true, true, true, false]);
     const seen = await w.ctl('GET', '/_sandbox/presence');
@@ -149,7 +149,7 @@ describe('sync: live card model against the sandbox', () => {
     const core = w.core();
     await signInCore(w, core, { scopes: ['cards:read', 'cards:answer'] });
     core.presence.setHere(true);
-    await w.timers.advance(65_000);
+    await w.advance(65_000);
     assert.equal(core.transport.log.filter((l) => l.path === '/v1/presence').length, 0);
   });
 
@@ -163,12 +163,12 @@ describe('sync: live card model against the sandbox', () => {
     assert.equal(core.cards.get(helperCard.json.id), undefined);
     const another = await w.ctl('POST', '/_sandbox/cards', { agentId: w.helperAgentId, kind: 'text', title: 'theirs too' });
     const mine2 = await w.card({ title: 'mine too' });
-    await eventually(() => core.cards.get(mine2.id) !== undefined);
+    await until(() => core.cards.get(mine2.id) !== undefined);
     assert.equal(core.cards.get(another.json.id), undefined, 'out of scope, though the feed named it');
     core.cards.setScope({ kind: 'workspace', assistantIds: [w.assistantId, w.helperId] });
-    await eventually(() => core.cards.get(another.json.id) !== undefined);
+    await until(() => core.cards.get(another.json.id) !== undefined);
     core.cards.setScope({ kind: 'workspace', assistantIds: [] });
-    await eventually(() => core.cards.list('pending').length === 0);
+    await until(() => core.cards.list('pending').length === 0);
   });
 
   it('workspace scope (the default): a notice posted to the incoming address reaches every window, by full read and by the feed', async () => {
@@ -178,27 +178,27 @@ describe('sync: live card model against the sandbox', () => {
     const core = w.core({ scope: { kind: 'workspace', assistantIds: [] } });
     core.feed.setFocused(true);
     await signInCore(w, core);
-    await w.timers.until(() => core.cards.list('pending').some((c) => c.title === 'Deploy failed'), 1000, 60_000);
+    await w.advanceUntil(() => core.cards.list('pending').some((c) => c.title === 'Deploy failed'), 1000, 60_000);
     assert.ok((await post('Site down', 'd2')).ok);
     // By the feed (this window may not own the long-poll: its reads come on the clock).
-    await w.timers.until(() => core.cards.list('pending').some((c) => c.title === 'Site down'), 1000, 60_000);
+    await w.advanceUntil(() => core.cards.list('pending').some((c) => c.title === 'Site down'), 1000, 60_000);
   });
 
   it('an answer survives a dropped connection and a 503 with one key; the assistant hears it once', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'retry me' });
-    await eventually(() => core.cards.get(c.id) !== undefined);
+    await until(() => core.cards.get(c.id) !== undefined);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, drop: true, times: 1 });
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 1 });
     const press = core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['b'] } });
     const sent = press.send();
     let result: unknown;
     void sent.then((r) => (result = r));
-    await w.timers.until(() => result !== undefined, 500, 60_000);
+    await w.advanceUntil(() => result !== undefined, 500, 60_000);
     const tries = core.transport.log.filter((l) => l.path === `/v1/cards/${c.id}/answer`);
     assert.ok(tries.length >= 3, `tries: ${tries.map((t) => t.status).join(',')}`);
     assert.deepEqual([...new Set(tries.map((t) => t.headers['idempotency-key']))], [press.idempotencyKey]);
-    await w.timers.advance(6000);
+    await w.advance(6000);
     const heard = await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`);
     assert.equal(heard.json.heard.length, 1);
     assert.deepEqual(heard.json.heard[0].body.choiceIds, ['b']);
@@ -207,17 +207,17 @@ describe('sync: live card model against the sandbox', () => {
   it('a press the person left is not retried: one try, nothing heard', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'left' });
-    await eventually(() => core.cards.get(c.id) !== undefined);
+    await until(() => core.cards.get(c.id) !== undefined);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 3 });
     const press = core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
     const sent = press.send();
     sent.catch(() => undefined);
-    await eventually(() => core.transport.log.some((l) => l.path === `/v1/cards/${c.id}/answer`));
+    await until(() => core.transport.log.some((l) => l.path === `/v1/cards/${c.id}/answer`));
     press.cancel(); // the person closed the card while the first try failed
-    await w.timers.advance(60_000);
+    await w.advance(60_000);
     await assert.rejects(sent);
     assert.equal(core.transport.log.filter((l) => l.path === `/v1/cards/${c.id}/answer`).length, 1);
-    await w.timers.advance(10_000);
+    await w.advance(10_000);
     const heard = await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`);
     assert.deepEqual(heard.json.heard, []);
     assert.equal(press.state, 'cancelled');
@@ -226,7 +226,7 @@ describe('sync: live card model against the sandbox', () => {
   it('version_conflict: a typed error with the fresh card, never resent', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'will change' });
-    await eventually(() => core.cards.get(c.id) !== undefined);
+    await until(() => core.cards.get(c.id) !== undefined);
     const seen = { id: c.id, version: c.version };
     // The card changes before the press (a message moves its version on).
     const m = core.press(core.gestures.fromUiEvent('click'), seen, { type: 'message', body: 'hold on' });
@@ -241,7 +241,7 @@ describe('sync: live card model against the sandbox', () => {
   it('a high-stakes card is refused in the client: no request, the card url is carried', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'pay', highStakes: true });
-    await eventually(() => core.cards.get(c.id) !== undefined);
+    await until(() => core.cards.get(c.id) !== undefined);
     const whole = await core.cards.whole(c.id);
     const before = core.transport.log.length;
     assert.throws(
@@ -254,7 +254,7 @@ describe('sync: live card model against the sandbox', () => {
   it('ETag: reading a card again is a 304 and gives the same card', async () => {
     const core = await signedIn();
     const c = await w.card({ title: 'etag' });
-    await eventually(() => core.cards.get(c.id) !== undefined);
+    await until(() => core.cards.get(c.id) !== undefined);
     const a = await core.cards.whole(c.id);
     const b = await core.cards.whole(c.id);
     assert.deepEqual(b, a);
@@ -270,14 +270,14 @@ describe('sync: live card model against the sandbox', () => {
     void core.assistants.refresh().then(() => (done = true));
     // The 429 has come back (the request begins after a proof is signed, which a busy machine can
     // make outlast a settle), and the client has taken it in.
-    await eventually(() => core.transport.log.some((l) => l.path === '/v1/assistants' && l.status === 429));
+    await until(() => core.transport.log.some((l) => l.path === '/v1/assistants' && l.status === 429));
     await settle(w.transports);
     const count = () => core.transport.log.filter((l) => l.path === '/v1/assistants').length;
     const n = count();
-    await w.timers.advance(6000);
+    await w.advance(6000);
     assert.equal(count(), n, 'not before Retry-After');
-    await w.timers.advance(1000);
-    await eventually(() => done);
+    await w.advance(1000);
+    await until(() => done);
     assert.equal(count(), n + 1);
     assert.ok(core.assistants.list().length >= 2);
   });
@@ -286,23 +286,23 @@ describe('sync: live card model against the sandbox', () => {
     const core = await signedIn();
     const a = await w.card({ title: 'limited' });
     const b = await w.card({ title: 'another' });
-    await w.timers.until(() => core.cards.get(a.id) !== undefined && core.cards.get(b.id) !== undefined, 1000, 30_000);
+    await w.advanceUntil(() => core.cards.get(a.id) !== undefined && core.cards.get(b.id) !== undefined, 1000, 30_000);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${a.id}`, method: 'GET', status: 429, retryAfter: 5, times: 1 });
     const sent = (id: string) => core.transport.log.filter((l) => l.method === 'GET' && l.path === `/v1/cards/${id}`).length;
     const before = sent(b.id);
     let doneA = false;
     let doneB = false;
     void core.cards.whole(a.id).then(() => (doneA = true));
-    await eventually(() => core.transport.log.some((l) => l.path === `/v1/cards/${a.id}` && l.status === 429));
+    await until(() => core.transport.log.some((l) => l.path === `/v1/cards/${a.id}` && l.status === 429));
     await settle(w.transports);
-    await w.timers.advance(380);
+    await w.advance(380);
     void core.cards.whole(b.id).then(() => (doneB = true));
     await settle(w.transports);
     assert.equal(sent(b.id), before, 'the other card waits with its class');
-    await w.timers.advance(5000 - 380 - 1);
+    await w.advance(5000 - 380 - 1);
     assert.equal(sent(b.id), before, 'not before Retry-After has passed');
-    await w.timers.advance(1);
-    await eventually(() => doneA && doneB);
+    await w.advance(1);
+    await until(() => doneA && doneB);
     assert.equal(sent(b.id), before + 1);
   });
 
@@ -319,9 +319,9 @@ describe('sync: live card model against the sandbox', () => {
 });
 
 describe('sync: starting offline, gotIt, revoked sign-in', () => {
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
@@ -338,9 +338,9 @@ describe('sync: starting offline, gotIt, revoked sign-in', () => {
     b.onDidChangeState((s) => states.push(s.kind));
     b.feed.setFocused(true);
     const started = b.start();
-    await w.timers.until(() => states.includes('offline'), 500, 60_000);
+    await w.advanceUntil(() => states.includes('offline'), 500, 60_000);
     await started;
-    await w.timers.until(() => b.state.kind === 'online', 1000, 5 * MIN);
+    await w.advanceUntil(() => b.state.kind === 'online', 1000, 5 * MIN);
     assert.deepEqual(states, ['offline', 'online']);
   });
 
@@ -351,7 +351,7 @@ describe('sync: starting offline, gotIt, revoked sign-in', () => {
     let code: string | undefined;
     const p = core.signIn({ signal: ac.signal, onProgress: (s) => { if (s.step === 'code') code = s.userCode; } });
     p.catch(() => undefined);
-    await eventually(() => code !== undefined);
+    await until(() => code !== undefined);
     assert.equal(core.state.kind, 'signing-in');
     ac.abort();
     await assert.rejects(p);
@@ -363,7 +363,7 @@ describe('sync: starting offline, gotIt, revoked sign-in', () => {
     core.feed.setFocused(true);
     await signInCore(w, core);
     const c = await w.card({ kind: 'update', title: 'deploy failed', options: undefined });
-    await eventually(() => core.cards.get(c.id) !== undefined);
+    await until(() => core.cards.get(c.id) !== undefined);
     const r = await core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'gotIt' }).send();
     assert.equal(r.status, 'answered');
     const sent = core.transport.log.find((l) => l.path === `/v1/cards/${c.id}/answer`)!;
@@ -384,7 +384,7 @@ describe('sync: starting offline, gotIt, revoked sign-in', () => {
     const other = w.core({ store: otherStore });
     await signInCore(w, other);
     await core.cards.refresh().catch(() => undefined);
-    await eventually(() => core.state.kind === 'signed-out');
+    await until(() => core.state.kind === 'signed-out');
     assert.equal(core.cards.list('pending').length, 0);
     assert.equal(await store.get(slot.tokensKey), undefined);
   });

@@ -7,8 +7,8 @@ import type { HttpTransport } from '../../src/api/http';
 import type { Timers } from '../../src/api/runtime';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 import { FEED_LEASE_RENEW_MS, FeedLease } from '../../src/sync/feed-lease';
-import { eventually, makeTestWorld, settle, signInCore } from './harness';
-import type { TestWorld } from './harness';
+import { until, makeWorld, settle, signInCore } from '../kit';
+import type { World } from '../kit';
 
 /**
  * A window whose process dies: after `crash()` its timers never fire and no answer reaches it
@@ -36,9 +36,9 @@ function crashable(timers: Timers): { timers: Timers; transport: HttpTransport; 
 describe('sync: two windows sharing one sign-in', function () {
   // Two cores, lease files and loopback HTTP: slow when the machine is busy, never timed.
   this.timeout(120_000);
-  let w: TestWorld;
+  let w: World;
   beforeEach(async () => {
-    w = await makeTestWorld();
+    w = await makeWorld({ me: false });
   });
   afterEach(async () => {
     await w.close();
@@ -58,35 +58,35 @@ describe('sync: two windows sharing one sign-in', function () {
   it('only the owner long-polls; a hand-over loses no change', async () => {
     const { a, b } = await twoWindows({ focusA: true });
     assert.equal(b.state.kind, 'online', 'the second window uses the same sign-in');
-    await w.timers.advance(1000); // lease checks run
-    await eventually(() => a.feed.isOwner());
+    await w.advance(1000); // lease checks run
+    await until(() => a.feed.isOwner());
     assert.equal(b.feed.isOwner(), false);
-    await eventually(() => a.transport.longPolls === 1);
+    await until(() => a.transport.longPolls === 1);
     assert.equal(b.transport.longPolls, 0);
     // B's first reads (its full read, its first look at the feed) are behind it: a busy machine can
     // make them late enough to see the next card, which is not what this test is about.
-    await eventually(() => ['/v1/cards', '/v1/changes'].every((p) => b.transport.log.some((l) => l.path === p)) && b.transport.inFlight === 0);
+    await until(() => ['/v1/cards', '/v1/changes'].every((p) => b.transport.log.some((l) => l.path === p)) && b.transport.inFlight === 0);
 
     const c1 = await w.card({ title: 'one' });
-    await eventually(() => a.cards.get(c1.id) !== undefined);
+    await until(() => a.cards.get(c1.id) !== undefined);
     assert.equal(b.cards.get(c1.id), undefined, 'the slow reader has not read yet');
-    await w.timers.advance(30_000);
-    await eventually(() => b.cards.get(c1.id) !== undefined);
+    await w.advance(30_000);
+    await until(() => b.cards.get(c1.id) !== undefined);
 
     // Hand-over: the person focuses window B; cards arrive around the switch.
     const c2 = await w.card({ title: 'two' });
     b.feed.setFocused(true);
     a.feed.setFocused(false);
     const c3 = await w.card({ title: 'three' });
-    await w.timers.advance(16_000); // A's lease renewal finds B holds it
-    await eventually(() => !a.feed.isOwner() && b.feed.isOwner()); // lease file work is not HTTP: wait for it
+    await w.advance(16_000); // A's lease renewal finds B holds it
+    await until(() => !a.feed.isOwner() && b.feed.isOwner()); // lease file work is not HTTP: wait for it
     await settle(w.transports);
     const aWaits = () => a.transport.log.filter((l) => l.url.includes('wait=25')).length;
     const aWaitsAtHandOver = aWaits();
     const c4 = await w.card({ title: 'four' });
-    await eventually(() => [c2, c3, c4].every((c) => b.cards.get(c.id) !== undefined));
-    await w.timers.advance(31_000);
-    await eventually(() => [c1, c2, c3, c4].every((c) => a.cards.get(c.id) !== undefined));
+    await until(() => [c2, c3, c4].every((c) => b.cards.get(c.id) !== undefined));
+    await w.advance(31_000);
+    await until(() => [c1, c2, c3, c4].every((c) => a.cards.get(c.id) !== undefined));
     await settle(w.transports);
     assert.equal(a.transport.longPolls, 0, 'A stopped long-polling');
     assert.equal(b.transport.longPolls, 1);
@@ -99,38 +99,38 @@ describe('sync: two windows sharing one sign-in', function () {
 
   it('when the owner window closes, it releases the lease and another takes the feed at its next check', async () => {
     const { a, b } = await twoWindows({ focusA: true });
-    await w.timers.advance(1000);
+    await w.advance(1000);
     assert.equal(b.feed.isOwner(), false);
     await a.dispose(); // releases the lease
     // One renewal period, well inside the 45 s the lease would still run: only the release explains it.
-    await w.timers.advance(FEED_LEASE_RENEW_MS + 1000);
-    await eventually(() => b.feed.isOwner());
-    await eventually(() => b.transport.longPolls === 1);
+    await w.advance(FEED_LEASE_RENEW_MS + 1000);
+    await until(() => b.feed.isOwner());
+    await until(() => b.transport.longPolls === 1);
   });
 
   it('when the owner window crashes (never renews, never releases), another takes the feed once the lease runs out', async () => {
     const store = new MemorySecretStore();
-    const dying = crashable(w.timers);
+    const dying = crashable(w.clock);
     const a = w.core({ store, timers: dying.timers, transport: dying.transport });
     const b = w.core({ store });
     a.feed.setFocused(true);
     await signInCore(w, a);
     await b.start();
-    await w.timers.advance(1000);
-    await eventually(() => a.feed.isOwner());
+    await w.advance(1000);
+    await until(() => a.feed.isOwner());
     assert.equal(b.feed.isOwner(), false);
-    const lease = new FeedLease(path.join(w.dir, 'locks'), 'probe', w.timers.clock);
+    const lease = new FeedLease(path.join(w.dir, 'locks'), 'probe', w.clock);
     dying.crash();
     const held = await lease.read();
     assert.ok(held, 'A holds the lease when it dies');
     // Up to the last moment of A's lease, B's checks find it taken, and nobody released it.
-    await w.timers.advance(held.until - w.timers.clock.now() - 1);
+    await w.advance(held.until - w.clock.now() - 1);
     assert.deepEqual(await lease.read(), held, 'the lease file is as A left it');
     assert.equal(b.feed.isOwner(), false, 'B waits while the lease runs');
     // Past it, B's next check takes the feed and B long-polls.
-    await w.timers.advance(FEED_LEASE_RENEW_MS + 1000);
-    await eventually(() => b.feed.isOwner());
-    await eventually(() => b.transport.longPolls === 1);
+    await w.advance(FEED_LEASE_RENEW_MS + 1000);
+    await until(() => b.feed.isOwner());
+    await until(() => b.transport.longPolls === 1);
     assert.notEqual((await lease.read())?.holder, held.holder);
   });
 
@@ -140,7 +140,7 @@ describe('sync: two windows sharing one sign-in', function () {
     await b.cards.refresh();
     assert.equal(b.cards.list('pending').length, 1);
     await a.signOut();
-    await eventually(() => b.state.kind === 'signed-out');
+    await until(() => b.state.kind === 'signed-out');
     assert.equal(b.cards.list('pending').length, 0, 'nothing of the person stays on screen');
   });
 });

@@ -6,6 +6,7 @@ import { say } from '../base/say';
 import { focusTargetOf, isCardId } from '../../shared/card-facts';
 import { plainText } from '../../shared/plain-text';
 import { thisComputer } from '../../shared/this-computer';
+import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
 import type { Assistant, CardListEntry } from '../../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../../sync/contract';
 import { AssistantsTree, type AssistantsTreeNode } from './assistants-view';
@@ -49,7 +50,9 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
     localMachineId: () => thisComputer(core.state),
   }, log));
   const tree = parts.add(new AssistantsTree(core.assistants, matcher, view));
-  const scope = parts.add(new ScopeController(core.cards, matcher, log));
+  const scope = parts.add(new ScopeController(core.cards, matcher, log, {
+    id: () => thisComputer(core.state), onDidChange: (f) => core.onDidChangeState(() => f()),
+  }));
   const presence = core.presence
     ? parts.add(new PresenceReporter(core.presence, core.feed, () => core.state.kind === 'online', core.onDidChangeState, log))
     : undefined;
@@ -71,6 +74,9 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
     if (!target.assistant && core.cards.whole) {
       try { target = await core.cards.whole(card.id); } catch (e) { log.warn(`focus terminal: ${(e as Error).message}`); }
     }
+    // Asked on another computer: its terminal is there, and this window says so instead.
+    const elsewhere = elsewhereName(target as CardListEntry, thisComputer(core.state));
+    if (elsewhere) { void say.info(vscode.l10n.t('Assistant Cards: {0}', elsewhereNote(elsewhere))); return false; }
     if (!target.assistant) return show(undefined, vscode.l10n.t('The assistant that asked this card'));
     await matcher.rematch();
     return show(matcher.terminalFor({ assistantId: target.assistant.id, agentId: target.agent?.id }),
@@ -103,7 +109,7 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
 
   const toggleScope = async (): Promise<void> => {
     const next = await scope.toggle();
-    void vscode.window.setStatusBarMessage(next === 'machine'
+    void vscode.window.setStatusBarMessage(next !== 'workspace'
       ? vscode.l10n.t('Assistant Cards: every card of this computer')
       : vscode.l10n.t('Assistant Cards: cards of the assistants in this window\'s terminals'), 3000);
   };
@@ -165,7 +171,7 @@ async function pickAndFocus(assistants: readonly Assistant[], matcher: TerminalM
     for (const g of a.agents) {
       for (const s of g.liveSessions) {
         const m = matcher.terminalOf(s.appSessionId);
-        if (m) items.push({ label: plainText(`${a.name} / ${g.name}`, 120), description: `terminal "${plainText(m.terminal.name, 60)}"`, detail: plainText(s.cwd, 200), terminal: m.terminal });
+        if (m) items.push({ label: plainText(`${a.name} / ${g.name}`, 120), description: vscode.l10n.t('terminal "{0}"', plainText(m.terminal.name, 60)), detail: plainText(s.cwd, 200), terminal: m.terminal });
       }
     }
   }

@@ -109,7 +109,9 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
         live ? new vscode.ThemeColor('charts.green') : undefined);
       // A plain string: a MarkdownString would render links and icons from these names.
       item.tooltip = plainLines([
-        vscode.l10n.t('{0} ({1}) on {2}, {3} open card{4}', plainText(assistant.name, 200), plainText(assistant.appName || assistant.app, 80), plainText(assistant.machine.name, 80), open, open === 1 ? '' : 's'),
+        open === 1
+          ? vscode.l10n.t('{0} ({1}) on {2}, 1 open card', plainText(assistant.name, 200), plainText(assistant.appName || assistant.app, 80), plainText(assistant.machine.name, 80))
+          : vscode.l10n.t('{0} ({1}) on {2}, {3} open cards', plainText(assistant.name, 200), plainText(assistant.appName || assistant.app, 80), plainText(assistant.machine.name, 80), open),
         terminal ? vscode.l10n.t('Runs in terminal "{0}" of this window', plainText(terminal.name, 80)) : vscode.l10n.t('Not in a terminal of this window'),
       ]);
       item.accessibilityInformation = { label: spokenAssistant(assistant, terminal?.name) };
@@ -126,10 +128,12 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
         ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       item.id = `g:${el.assistantId}/${agent.id}${live ? ':live' : ''}`; // as for the assistant
       const state = plainText(agent.state, 20);
-      const when = state === 'live' ? 'live' : agent.liveAt ? `${state}, live ${ago(agent.liveAt, this.now())}` : state;
-      item.description = [when, `${agent.openCards} open`].join(' · ');
+      // `state` is the service's word (an open set); ours are whole messages.
+      const when = state === 'live' ? vscode.l10n.t('live') : agent.liveAt ? vscode.l10n.t('{0}, last live {1}', state, ago(agent.liveAt, this.now())) : state;
+      const open = agent.openCards === 1 ? vscode.l10n.t('1 open card') : vscode.l10n.t('{0} open cards', agent.openCards);
+      item.description = [when, open].join(' · ');
       item.iconPath = new vscode.ThemeIcon(agent.state === 'live' ? 'pulse' : 'person');
-      item.tooltip = vscode.l10n.t('{0}: {1}, {2} open card{3}', plainText(agent.name, 200), when, agent.openCards, agent.openCards === 1 ? '' : 's');
+      item.tooltip = vscode.l10n.t('{0}: {1}, {2}', plainText(agent.name, 200), when, open);
       item.accessibilityInformation = { label: spokenAgent(agent, this.now()) };
       item.contextValue = terminal ? 'agent assistant:terminal' : 'agent';
       item.command = focus(terminal);
@@ -140,16 +144,16 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     const match = this.matcher.terminalOf(session.appSessionId);
     const item = new vscode.TreeItem(plainText(path.basename(session.cwd) || session.cwd, 80) || vscode.l10n.t('(no folder)'), vscode.TreeItemCollapsibleState.None);
     item.id = `s:${el.assistantId}/${el.agentId}/${session.appSessionId}`;
-    item.description = match ? `terminal "${plainText(match.terminal.name, 60)}"` : vscode.l10n.t('not in this window');
+    item.description = match ? vscode.l10n.t('terminal "{0}"', plainText(match.terminal.name, 60)) : vscode.l10n.t('not in this window');
     item.iconPath = new vscode.ThemeIcon(match ? 'terminal' : 'debug-disconnect');
     const t = session.terminal;
     item.tooltip = plainLines([
       plainText(session.cwd, 300),
       t?.pid !== undefined ? vscode.l10n.t('shell pid {0}', plainText(String(t.pid), 20)) : '',
-      t?.tty ? `tty ${plainText(t.tty, 60)}` : '',
-      t?.program ? `in ${plainText(t.program, 60)}` : '',
+      t?.tty ? vscode.l10n.t('tty {0}', plainText(t.tty, 60)) : '',
+      t?.program ? vscode.l10n.t('in {0}', plainText(t.program, 60)) : '',
       match ? vscode.l10n.t('matched to "{0}" by {1}', plainText(match.terminal.name, 80), match.by) : vscode.l10n.t('no terminal of this window matches'),
-      `live ${ago(session.liveAt, this.now())}`,
+      vscode.l10n.t('live {0}', ago(session.liveAt, this.now())),
     ]);
     item.accessibilityInformation = { label: spokenSession(session, match?.terminal.name, this.now()) };
     item.contextValue = match ? 'session assistant:terminal' : 'session';

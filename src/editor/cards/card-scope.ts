@@ -1,5 +1,6 @@
 // Which cards the cards tree shows. `workspace` scope (default): the cards of the assistants whose
-// live sessions run in this window's terminals; `machine`: every card of this sign-in. "Cards of
+// live sessions run in this window's terminals; `machine`: every card of this computer;
+// `everywhere`: every card of the person's computers (the sign-in needs cards:read:all). "Cards of
 // the active terminal" narrows workspace scope to one terminal until the scope is toggled, the
 // terminal closes, or it is asked again with no terminal active.
 import * as vscode from 'vscode';
@@ -10,23 +11,34 @@ import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
 import type { TerminalMatcher } from '../assistants/terminals';
 
-export type ScopeSetting = 'workspace' | 'machine';
+export type ScopeSetting = 'workspace' | 'machine' | 'everywhere';
 
 export function scopeSetting(): ScopeSetting {
-  return vscode.workspace.getConfiguration('assistantCards').get<string>('scope') === 'machine' ? 'machine' : 'workspace';
+  const v = vscode.workspace.getConfiguration('assistantCards').get<string>('scope');
+  return v === 'machine' || v === 'everywhere' ? v : 'workspace';
+}
+
+/** This computer as the sign-in names it, and when that may have changed. */
+export interface ThisComputer {
+  id(): string | undefined;
+  onDidChange: (listener: () => void) => { dispose(): void };
 }
 
 export class ScopeController extends DisposableBase {
   private terminal: vscode.Terminal | undefined;
   private last: string | undefined;
+  /** This computer's id, once the sign-in named it (kept while offline: the scope stays put). */
+  private computerId: string | undefined;
 
   constructor(
     private readonly cards: Pick<CardModelView, 'setScope'>,
     private readonly matcher: TerminalMatcher,
     private readonly log: Log,
+    private readonly computer?: ThisComputer,
   ) {
     super();
     this._register(matcher.onDidChange(() => this.apply()));
+    if (computer) this._register(computer.onDidChange(() => this.apply()));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('assistantCards.scope')) { this.terminal = undefined; this.apply(); }
     }));
@@ -38,7 +50,13 @@ export class ScopeController extends DisposableBase {
 
   /** What the tree should show now. */
   current(): CardScope {
-    if (scopeSetting() === 'machine' && !this.terminal) return { kind: 'machine' };
+    const setting = scopeSetting();
+    if (setting === 'everywhere' && !this.terminal) return { kind: 'everywhere' };
+    if (setting === 'machine' && !this.terminal) {
+      // A sign-in that reaches every computer still shows only this one's cards here.
+      this.computerId = this.computer?.id() ?? this.computerId;
+      return this.computerId ? { kind: 'machine', machineId: this.computerId } : { kind: 'machine' };
+    }
     const ids = this.terminal ? this.matcher.assistantIdsIn(this.terminal) : this.matcher.assistantIdsInWindow();
     return { kind: 'workspace', assistantIds: ids.sort() };
   }
@@ -52,13 +70,13 @@ export class ScopeController extends DisposableBase {
     setContext(CONTEXT.scope, scopeSetting());
     if (key === this.last) return;
     this.last = key;
-    this.log.debug(`scope: ${scope.kind === 'machine' ? 'machine' : `workspace, ${scope.assistantIds.length} assistants${this.terminal ? ` of terminal "${this.terminal.name}"` : ''}`}`);
+    this.log.debug(`scope: ${scope.kind !== 'workspace' ? scope.kind : `workspace, ${scope.assistantIds.length} assistants${this.terminal ? ` of terminal "${this.terminal.name}"` : ''}`}`);
     this.cards.setScope(scope);
   }
 
-  /** The view-title toggle: workspace <-> machine. Stored where the scope is set now. */
+  /** The view-title toggle: workspace -> machine, machine or everywhere -> workspace. Stored where the scope is set now. */
   async toggle(): Promise<ScopeSetting> {
-    const next: ScopeSetting = scopeSetting() === 'machine' ? 'workspace' : 'machine';
+    const next: ScopeSetting = scopeSetting() === 'workspace' ? 'machine' : 'workspace';
     const config = vscode.workspace.getConfiguration('assistantCards');
     const inspect = config.inspect<string>('scope');
     const target = inspect?.workspaceFolderValue !== undefined || inspect?.workspaceValue !== undefined

@@ -8,6 +8,7 @@ import { CONTEXT, setContext } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import { isFilterEmpty } from '../../sync';
 import { lookOf } from '../../shared/card-view';
+import { computerWords } from '../../shared/card-computer';
 import { spokenCard, spokenGoneCard, spokenGroup } from '../../shared/spoken';
 import type { Log } from '../base/log';
 import type { TreeViewSlot } from '../base/tree-view-slot';
@@ -55,6 +56,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     slot: TreeViewSlot<Node>,
     /** True while signed in (online or offline with what was read): otherwise the tree is empty so the welcome view shows. */
     private readonly showing: () => boolean = () => true,
+    /** Whether rows name their computer (every computer's cards show), and which one is this. */
+    private readonly computers?: { named(): boolean; thisId(): string | undefined },
   ) {
     super();
     this.view = slot.view;
@@ -216,13 +219,14 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     if (!card) return item;
     const now = Date.now();
     const look = lookOf(card, now);
+    const on = this.computers?.named() ? computerWords(card, this.computers.thisId()) : undefined;
     item.label = look.label;
-    item.description = look.description;
-    item.tooltip = look.tooltip; // plain string: card text is untrusted, never markdown here
+    item.description = on ? [look.description, on.short].filter(Boolean).join(' · ') : look.description;
+    item.tooltip = on ? `${look.tooltip}\n${on.tip}` : look.tooltip; // plain string: card text is untrusted, never markdown here
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(COLORS[look.color]!) : undefined);
     item.contextValue = look.contextValue;
     if (/\bcard:held\b/.test(look.contextValue)) this.redrawWhenHoldEnds(card);
-    item.accessibilityInformation = { label: spokenCard(card, now) };
+    item.accessibilityInformation = { label: on ? `${spokenCard(card, now)}. ${on.tip}` : spokenCard(card, now) };
     item.command = { command: 'assistantCards.openCard', title: vscode.l10n.t('Open card'), arguments: [this.cardNode(el.id)] };
     return item;
   }

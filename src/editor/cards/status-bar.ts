@@ -5,6 +5,15 @@ import { DisposableBase } from '../base/disposable';
 import { plainText } from '../../shared/plain-text';
 import { spokenStatus } from '../../shared/spoken';
 
+/** Whole sentences, one per count shape (a translator sees each as it reads). */
+function waitingTooltip(n: number, blocking: number): string {
+  if (blocking === 0) return n === 1 ? vscode.l10n.t('1 card waits on you. Click to open the next.') : vscode.l10n.t('{0} cards wait on you. Click to open the next.', n);
+  if (n === 1) return vscode.l10n.t('1 card waits on you, and it is blocking. Click to open the next.');
+  return blocking === 1
+    ? vscode.l10n.t('{0} cards wait on you, 1 of them blocking. Click to open the next.', n)
+    : vscode.l10n.t('{0} cards wait on you, {1} of them blocking. Click to open the next.', n, blocking);
+}
+
 export class CardsStatusBar extends DisposableBase {
   readonly item: vscode.StatusBarItem;
   private counts: Counts = { waiting: 0, blockingWaiting: 0 };
@@ -42,8 +51,8 @@ export class CardsStatusBar extends DisposableBase {
         return;
       case 'signing-in':
         it.text = vscode.l10n.t('$(sync~spin) Cards: code {0}', plainText(this.state.userCode, 20));
-        it.tooltip = vscode.l10n.t('Signing in: allow the code on the approval page.');
-        it.command = 'assistantCards.signIn';
+        it.tooltip = vscode.l10n.t('Signing in: click to copy the code and open the page that allows it.');
+        it.command = 'assistantCards.copySignInCode';
         return;
       case 'offline':
         it.text = vscode.l10n.t('$(debug-disconnect) Cards: offline ({0})', this.counts.waiting);
@@ -56,7 +65,7 @@ export class CardsStatusBar extends DisposableBase {
         const blocking = this.counts.blockingWaiting;
         it.tooltip = n === 0
           ? vscode.l10n.t('No cards wait on you.')
-          : vscode.l10n.t('{0} on you{1}. Click to open the next.', n === 1 ? '1 card waits' : `${n} cards wait`, blocking ? ` (${blocking} blocking)` : '');
+          : waitingTooltip(n, blocking);
         it.command = 'assistantCards.nextCard';
         if (blocking > 0) it.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       }

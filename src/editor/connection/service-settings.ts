@@ -33,7 +33,8 @@ export function resolveBaseUrl(file: string): string | undefined {
 
 /** The scope a new core starts with; the assistants feature's ScopeController sets this window's assistants. */
 export function startingScope(): CardScope {
-  return scopeSetting() === 'machine' ? { kind: 'machine' } : { kind: 'workspace', assistantIds: [] };
+  const setting = scopeSetting();
+  return setting === 'workspace' ? { kind: 'workspace', assistantIds: [] } : { kind: setting };
 }
 
 /** Calls `changed` when the identity file appears or goes away (set up elsewhere, or removed). */

@@ -19,6 +19,8 @@ import { hearsWords, helperChoices } from '../../shared/hand-over';
 import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from '../../shared/grant-scopes';
 import { isCardId } from '../../shared/card-facts';
 import { sameNext, type NextCard } from '../../shared/next-card';
+import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
+import { say } from '../base/say';
 
 /** What the panel showed in reply to one request from its webview. */
 export type PanelReply = Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
@@ -40,6 +42,8 @@ export interface PanelDeps {
   nextAfter: (cardId: string) => NextCard | undefined;
   /** Opens `cardId` in this panel's place (card-panel-manager.ts): the person pressed Next. */
   openNext: (from: CardPanel, cardId: string) => void;
+  /** This computer's id as the sign-in names it: a card asked on another computer offers no terminal. */
+  thisComputer?: () => string | undefined;
 }
 
 export class CardPanel extends DisposableBase {
@@ -166,6 +170,7 @@ export class CardPanel extends DisposableBase {
     const sentWords = this.deps.memory.sentWords(this.cardId);
     const allowed = this.deps.allowed?.() ?? EVERYTHING;
     const notAllowed = notAllowedNote(allowed);
+    const elsewhere = elsewhereName(card, this.deps.thisComputer?.());
     this.post({
       type: 'card',
       card,
@@ -179,6 +184,7 @@ export class CardPanel extends DisposableBase {
       ...(sentWords ? { sentWords } : {}),
       allowed,
       ...(notAllowed ? { notAllowed } : {}),
+      ...(elsewhere ? { elsewhere } : {}),
     });
   }
 
@@ -225,10 +231,14 @@ export class CardPanel extends DisposableBase {
         if (url) await openCardLink(url, this.deps.log);
         return undefined;
       }
-      case 'goToTerminal':
+      case 'goToTerminal': {
+        // A card asked on another computer has no terminal here (the panel offers none; a stale message says so).
+        const elsewhere = this.card && elsewhereName(this.card, this.deps.thisComputer?.());
+        if (elsewhere) { void say.info(vscode.l10n.t('Assistant Cards: {0}', elsewhereNote(elsewhere))); return undefined; }
         // The assistants feature's terminal matcher finds the terminal the asking assistant runs in.
         await this.deps.focusTerminal(this.cardId);
         return undefined;
+      }
       case 'loadAssistants': {
         try {
           await this.deps.core.assistants.refresh();

@@ -62,7 +62,7 @@ function toSession(me: Me): vscode.AuthenticationSession {
   return {
     id: me.grant.id,
     accessToken: 'dpop-bound', // the real token is bound to a key the core keeps; never handed out
-    account: { id: me.user.id, label: machine ? `${me.user.id} on ${machine}` : me.user.id },
+    account: { id: me.user.id, label: machine ? vscode.l10n.t('{0} on {1}', me.user.id, machine) : me.user.id },
     scopes: me.grant.scopes,
   };
 }

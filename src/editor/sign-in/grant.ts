@@ -1,13 +1,16 @@
 // What this sign-in may do, in the editor: the scopes the person allowed (`/v1/me`'s
 // `grant.scopes`, the token response's `scope` as the service keeps it) drive context keys that
 // disable the commands it cannot do, and a line on the views that says how to allow them.
+import * as vscode from 'vscode';
 import type { ClientCore } from '../../sync';
+import { say } from '../base/say';
+import { scopeSetting } from '../cards/card-scope';
 import { CONTEXT, setContext } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { AssistantsTreeNode } from '../assistants/assistants-view';
 import type { CardsTree } from '../cards/cards-tree';
 import type { TreeViewSlot } from '../base/tree-view-slot';
-import { allowedBy, canHandOver, EVERYTHING, notAllowedNote, type Allowed } from '../../shared/grant-scopes';
+import { allowedBy, canHandOver, EVERYTHING, notAllowedNote, widerSignInNote, type Allowed } from '../../shared/grant-scopes';
 
 /** Sets the `assistantCards.can*` keys (`enablement` of the commands in package.json). */
 export function setGrantContext(a: Allowed): void {
@@ -23,10 +26,19 @@ export class Grant extends DisposableBase {
   /** The last granted scopes this core was online with: offline keeps what the sign-in was allowed. */
   private known: readonly string[] | undefined;
 
-  constructor(private readonly ctx: { core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode> }) {
+  constructor(private readonly ctx: {
+    core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode>;
+    /** The interactive sign-in of this core, also while signed in (a new grant replaces the old). */
+    signInAgain?: () => void;
+  }) {
     super();
     this.show();
     this._register(ctx.core.onDidChangeState(() => this.show()));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('assistantCards.scope')) return;
+      this.show();
+      this.offerWiderSignIn();
+    }));
     this._register({
       dispose: () => { setGrantContext(EVERYTHING); ctx.tree.view.message = undefined; ctx.assistantsView.view.message = undefined; },
     });
@@ -42,10 +54,25 @@ export class Grant extends DisposableBase {
 
   allowed(): Allowed { return allowedBy(this.granted()); }
 
+  /**
+   * The person just chose every computer's cards while this sign-in sees this computer's only:
+   * one notification says why and signs in again on one press. Never on its own.
+   */
+  private offerWiderSignIn(): void {
+    if (this.ctx.core.state.kind !== 'online') return;
+    const note = widerSignInNote(this.granted(), scopeSetting() === 'everywhere');
+    if (!note) return;
+    const again = vscode.l10n.t('Sign In Again');
+    void say.info(vscode.l10n.t('Assistant Cards: {0}', note), again).then((pick) => {
+      if (pick === again && !this.isDisposed) this.ctx.signInAgain?.();
+    });
+  }
+
   private show(): void {
     const a = this.allowed();
     setGrantContext(a);
-    this.ctx.tree.view.message = notAllowedNote(a);
+    const notes = [widerSignInNote(this.granted(), scopeSetting() === 'everywhere'), notAllowedNote(a)].filter(Boolean);
+    this.ctx.tree.view.message = notes.length ? notes.join(' ') : undefined;
     this.ctx.assistantsView.view.message = a.assistants ? undefined : notAllowedNote({ ...EVERYTHING, assistants: false });
   }
 }

@@ -1,35 +1,44 @@
-// The device-flow sign-in as the person sees it: a cancellable progress notification, and ONE
-// notification with the code and a "Copy and Open" button (clipboard + the verification page),
-// finishing by itself once the code is allowed.
+// The device-flow sign-in as the person sees it: one cancellable progress notification that
+// carries the code and a "Copy and Open" link (clipboard + the verification page), and closes by
+// itself when the flow ends (allowed, cancelled or failed). The Cards view's welcome and the
+// status bar carry the code and Copy and Open too.
 import * as vscode from 'vscode';
 import { say } from '../base/say';
 import type { Me } from '../../api/schemas';
-import type { ClientCore, DeviceProgress } from '../../sync';
+import type { ClientCore, ConnectionState, DeviceProgress } from '../../sync';
 import type { Log } from '../base/log';
-import { plainText } from '../../shared/plain-text';
 import { safeExternalUrl } from '../../shared/protocol';
+import { EVERY_CARD_SCOPE } from '../../shared/grant-scopes';
+import { scopeSetting } from '../cards/card-scope';
 
-/** One interactive sign-in of a core at a time: its live set keeps the one under way (LiveParts.signIn). */
-export async function signInInteractive(core: ClientCore, log: Log): Promise<Me | undefined> {
+/**
+ * One interactive sign-in of a core at a time: its live set keeps the one under way
+ * (LiveParts.signIn) and its `abort` (the welcome view's Cancel). The code lives in the progress
+ * notification, which ends with the flow: nothing about the code stays up once signed in.
+ */
+export async function signInInteractive(core: ClientCore, log: Log, abort: AbortController): Promise<Me | undefined> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Assistant Cards: signing in'), cancellable: true },
     async (progress, token) => {
-      const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
       const onProgress = (p: DeviceProgress) => {
         if (p.step === 'code') {
-          // The code shows in one notification only (the one with Copy and Open below).
-          progress.report({ message: vscode.l10n.t('waiting for the code to be allowed') });
+          // The link runs our command (notifications render [label](command:…)); the code is
+          // reduced to the characters a device code has (RFC 8628), so it cannot be a link itself.
+          progress.report({ message: vscode.l10n.t('your code is {0}. [Copy and Open](command:assistantCards.copySignInCode) the sign-in page and allow it there.', shownCode(p.userCode)) });
           log.info('sign-in: device code issued, waiting for approval');
-          void offerCopyAndOpen(p.userCode, p.verificationUri, p.verificationUriComplete, abort.signal);
         } else if (p.step === 'approved') {
           progress.report({ message: vscode.l10n.t('allowed, finishing…') });
         }
       };
       try {
-        const me = await core.signIn({ onProgress, signal: abort.signal });
+        // Every computer's cards are asked for only when the person chose them (assistantCards.scope).
+        const extraScopes = scopeSetting() === 'everywhere' ? [EVERY_CARD_SCOPE] as const : [];
+        const me = await core.signIn({ onProgress, signal: abort.signal, extraScopes });
         log.info(`sign-in: signed in (grant ${me.grant.id})`);
-        void say.info(vscode.l10n.t('Assistant Cards: signed in{0}.', me.grant.machine ? ` on ${me.grant.machine.name}` : ''));
+        void say.info(me.grant.machine
+          ? vscode.l10n.t('Assistant Cards: signed in on {0}.', me.grant.machine.name)
+          : vscode.l10n.t('Assistant Cards: signed in.'));
         return me;
       } catch (e) {
         const err = e as { kind?: string; reason?: string; message?: string; whatToDo?: string };
@@ -43,7 +52,7 @@ export async function signInInteractive(core: ClientCore, log: Log): Promise<Me 
         } else if (err.kind === 'network') {
           void say.error(vscode.l10n.t('Assistant Cards: the service cannot be reached. Check assistantCards.baseUrl and try again.'));
         } else {
-          void say.error(vscode.l10n.t('Assistant Cards: {0}', err.message ?? 'sign-in failed.'), vscode.l10n.t('Sign In Again'))
+          void say.error(err.message ? vscode.l10n.t('Assistant Cards: {0}', err.message) : vscode.l10n.t('Assistant Cards: sign-in failed.'), vscode.l10n.t('Sign In Again'))
             .then((p) => { if (p) void vscode.commands.executeCommand('assistantCards.signIn'); });
         }
         return undefined;
@@ -54,18 +63,17 @@ export async function signInInteractive(core: ClientCore, log: Log): Promise<Me 
   );
 }
 
+/** The device code as shown: only the letters, digits and dashes a device code is made of. */
+export const shownCode = (userCode: string): string => userCode.replace(/[^A-Za-z0-9-]/g, '').slice(0, 40);
+
 /**
- * The code, and the page that allows it. Without `verification_uri_complete` (optional in RFC
- * 8628) the message also names the plain page, where the person pastes the code Copy put there.
+ * Copy and Open: the code to the clipboard and the page that allows it (the complete address
+ * when the service gave one, else the plain page, where the person pastes the code). Nothing
+ * when no sign-in is under way.
  */
-async function offerCopyAndOpen(userCode: string, uri: string, complete: string | undefined, signal: AbortSignal): Promise<void> {
-  const code = plainText(userCode, 40);
-  const page = safeExternalUrl(complete ?? uri);
-  const text = complete === undefined && page
-    ? vscode.l10n.t('Assistant Cards: sign in with the code {0} at {1}.', code, plainText(page, 200))
-    : vscode.l10n.t('Assistant Cards: sign in with the code {0}.', code);
-  const pick = await say.info(text, vscode.l10n.t('Copy and Open'));
-  if (pick !== vscode.l10n.t('Copy and Open') || signal.aborted) return;
-  await vscode.env.clipboard.writeText(userCode);
+export async function copyCodeAndOpen(state: ConnectionState): Promise<void> {
+  if (state.kind !== 'signing-in') return;
+  await vscode.env.clipboard.writeText(state.userCode);
+  const page = safeExternalUrl(state.verificationUriComplete ?? state.verificationUri);
   if (page) await vscode.env.openExternal(vscode.Uri.parse(page, true));
 }

@@ -1,20 +1,28 @@
-// Shared test-only code for the client-core tests: manual timers on the sandbox's manual clock,
-// a counting transport (to know when loopback requests settle), a sandbox world with a computer,
-// assistants and an identity file, and a helper that signs a client core in for real.
+// The one plain-Node world: an in-process sandbox on the kit's manual clock, this computer (an
+// identity file in the world's own folder, an assistant 'api' and a helper 'helper', each with an
+// agent), a person signed in over HTTP (`me`, device flow + DPoP), and client cores built on the
+// same computer and clock, signed in for real through `signInCore`.
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createTransport } from '../../src/api/http';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/api/http';
-import type { Clock, TimerHandle, Timers } from '../../src/api/runtime';
+import type { Scope } from '../../src/api/schemas';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 import type { SecretStore } from '../../src/auth/secret-store';
-import { startSandbox } from '../../src/sandbox/index';
 import type { RunningSandbox } from '../../src/sandbox/index';
 import { createClientCore } from '../../src/sync/session';
 import type { ClientCoreOptions } from '../../src/sync/session';
 import { createServiceClient } from '../../src/sync/service-client';
 import type { ServiceClient } from '../../src/sync/service-client';
+import { signIn, startSandbox, type Answer, type Machine, type SignedIn, type SignInOptions } from '../sandbox/helpers';
+import { ManualClock } from './clock';
+import { setUpComputer } from './computer';
+import { until } from './until';
+
+export const ALL_SCOPES = [
+  'cards:read', 'cards:answer', 'cards:reply', 'cards:later', 'cards:delegate', 'assistants:read', 'presence:desk',
+];
 
 export interface Logged {
   method: string;
@@ -68,79 +76,44 @@ const realDelay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Lets loopback work finish: no short request in flight for a few consecutive real ticks. */
 export async function settle(transports: CountingTransport[], maxMs = 3000): Promise<void> {
-  const until = Date.now() + maxMs;
+  if (transports.length === 0) return; // nothing of a client's to finish (a world with no core yet)
+  const end = Date.now() + maxMs;
   let quiet = 0;
-  while (Date.now() < until && quiet < 4) {
+  while (Date.now() < end && quiet < 4) {
     await realDelay(3);
     quiet = transports.every((t) => t.inFlight === 0) ? quiet + 1 : 0;
   }
 }
 
-/** Timers on the sandbox's manual clock: they fire only when the test advances time. */
-export class ManualTimers implements Timers {
-  private seq = 0;
-  private readonly queue = new Map<number, { at: number; fn: () => void }>();
-  constructor(private readonly sb: RunningSandbox, private readonly settleOn: () => CountingTransport[]) {}
-
-  get clock(): Clock {
-    return { now: () => this.sb.clock.now() };
-  }
-
-  setTimeout(fn: () => void, ms: number): TimerHandle {
-    const id = ++this.seq;
-    this.queue.set(id, { at: this.sb.clock.now() + Math.max(0, ms), fn });
-    return { cancel: () => this.queue.delete(id) };
-  }
-
-  get pending(): number {
-    return this.queue.size;
-  }
-
-  /** Moves time forward by `ms`, firing due timers in order and letting requests settle between. */
-  async advance(ms: number): Promise<void> {
-    await settle(this.settleOn());
-    const target = this.sb.clock.now() + ms;
-    for (;;) {
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const e of this.queue) if (e[1].at <= target && (!next || e[1].at < next[1].at || (e[1].at === next[1].at && e[0] < next[0]))) next = e;
-      if (!next) break;
-      const [id, t] = next;
-      if (t.at > this.sb.clock.now()) this.sb.advance(t.at - this.sb.clock.now());
-      this.queue.delete(id);
-      t.fn();
-      await settle(this.settleOn());
-    }
-    if (target > this.sb.clock.now()) this.sb.advance(target - this.sb.clock.now());
-    await settle(this.settleOn());
-  }
-
-  /** Advances in steps until `done()` holds (or `maxMs` of sandbox time passed). */
-  async until(done: () => boolean, stepMs = 1000, maxMs = 120_000): Promise<void> {
-    let spent = 0;
-    await settle(this.settleOn());
-    while (!done() && spent < maxMs) {
-      await this.advance(stepMs);
-      spent += stepMs;
-    }
-    if (!done()) throw new Error(`condition not reached within ${maxMs} ms of sandbox time`);
-  }
-}
-
-export interface TestWorld {
+export interface World {
   sb: RunningSandbox;
   url: string;
+  /** This computer (its private key too), its identity file in `dir`. */
+  machine: Machine;
   machineId: string;
   machineFile: string;
   dir: string;
   assistantId: string;
   agentId: string;
+  /** A second assistant on the same computer (a helper). */
   helperId: string;
   helperAgentId: string;
+  /** The sandbox's time; the cores' Clock and Timers. `sb.advance` moves only the service's side (no timer fires). */
+  clock: ManualClock;
+  /** Every core's and link's transport: what `advance` lets settle. */
   transports: CountingTransport[];
-  timers: ManualTimers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- control-surface JSON, read loosely in tests
-  ctl(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
+  /** Signed in over HTTP on this computer with every machine scope (unless made with `{ me: false }`). */
+  me: SignedIn;
+  ctl(method: string, path: string, body?: unknown): Promise<Answer>;
   card(fields?: Record<string, unknown>): Promise<{ id: string; version: number; [k: string]: unknown }>;
+  /** Moves the clock, firing the cores' due timers with loopback work settled between; keeps `me` signed in across long jumps. */
+  advance(ms: number): Promise<void>;
+  /** `advance(stepMs)` until `done()` holds (at most `maxMs` of clock time). */
+  advanceUntil(done: () => boolean, stepMs?: number, maxMs?: number): Promise<void>;
+  /** Resolves once the sandbox holds a response back by a delayMs fault (its work done, its finish waiting). */
+  held(): Promise<void>;
+  /** Another HTTP sign-in on the sandbox's clock. */
+  signIn(opts?: SignInOptions): Promise<SignedIn>;
   core(o?: Partial<ClientCoreOptions> & { store?: SecretStore }): ReturnType<typeof createClientCore> & { transport: CountingTransport };
   /**
    * A service link of its own (the raw HTTP client) on the sign-in `store` holds, built the way
@@ -153,59 +126,88 @@ export interface TestWorld {
 /**
  * `publicUrl`: the address of a forwarder in front of the sandbox (the sandbox names its own port
  * otherwise, never the one a Host header says); the control surface is still reached directly.
+ * `me: false`: no HTTP sign-in (the client-core tests sign their cores in, and count grants).
  */
-export async function makeTestWorld(o: { publicUrl?: string } = {}): Promise<TestWorld> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-core-'));
+export async function makeWorld(o: { publicUrl?: string; me?: boolean } = {}): Promise<World> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-world-'));
   // The identity file goes into this world's own folder (the sandbox writes nowhere else).
   const sb = await startSandbox({ port: 0, manualClock: true, workDir: dir, ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}) });
   const url = sb.url;
   const controlUrl = `http://127.0.0.1:${sb.port}`;
-  const ctl = async (method: string, p: string, body?: unknown) => {
+  const ctl = async (method: string, p: string, body?: unknown): Promise<Answer> => {
     const res = await fetch(controlUrl + p, {
       method,
       headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), authorization: `Bearer ${sb.controlSecret}` },
       body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
     });
     const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : undefined };
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json, text };
   };
   const must = async (method: string, p: string, body?: unknown) => {
     const r = await ctl(method, p, body);
-    if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(r.json)}`);
+    if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${r.text}`);
     return r.json;
   };
   const machineFile = path.join(dir, 'machine.json');
-  const machine = await must('POST', '/_sandbox/machines', { name: 'laptop', writeTo: machineFile });
-  const assistant = await must('POST', '/_sandbox/assistants', { name: 'api', app: 'claude-code', machineId: machine.id });
-  const agent = await must('POST', '/_sandbox/agents', { assistantId: assistant.id, name: 'main' });
-  const helper = await must('POST', '/_sandbox/assistants', { name: 'helper', app: 'codex', machineId: machine.id });
-  const helperAgent = await must('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'main' });
+  const computer = await setUpComputer(must, {
+    name: 'laptop', writeTo: machineFile,
+    assistants: [{ name: 'api', app: 'claude-code' }, { name: 'helper', app: 'codex' }],
+  });
+  const [assistant, helper] = computer.assistants as [{ id: string; agentId: string }, { id: string; agentId: string }];
+  const machine: Machine = { id: computer.machine.id, name: computer.machine.name, privateJwk: computer.machine.privateJwk };
   const transports: CountingTransport[] = [];
-  const timers = new ManualTimers(sb, () => transports);
+  const clock = new ManualClock({ time: sb.clock, settle: () => settle(transports) });
+  const now = () => clock.now();
+  const me = o.me === false ? undefined : await signIn(url, { machine, scopes: ALL_SCOPES, now });
   const cores: { dispose(): Promise<void> }[] = [];
   let n = 0;
+  let sinceRefresh = 0;
   return {
-    sb, url, dir, machineId: machine.id, machineFile, transports, timers, ctl,
-    assistantId: assistant.id, agentId: agent.id, helperId: helper.id, helperAgentId: helperAgent.id,
+    sb, url, dir, machine, machineId: machine.id, machineFile, transports, clock, ctl,
+    assistantId: assistant.id, agentId: assistant.agentId, helperId: helper.id, helperAgentId: helper.agentId,
+    get me(): SignedIn {
+      if (!me) throw new Error('this world was made without an HTTP sign-in ({ me: false })');
+      return me;
+    },
     card: (fields = {}) => must('POST', '/_sandbox/cards', {
-      agentId: agent.id, kind: 'choice', title: 'Pick one',
+      agentId: assistant.agentId, kind: 'choice', title: 'Pick one',
       options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...fields,
     }),
-    core(o = {}) {
+    async advance(ms) {
+      await clock.advanceSettled(ms);
+      // Access tokens live 15 minutes: keep the person signed in across long jumps.
+      sinceRefresh += ms;
+      if (me && sinceRefresh >= 10 * 60_000) {
+        sinceRefresh = 0;
+        const r = await me.refresh();
+        if (r.status !== 200) throw new Error(`refresh: ${r.status} ${r.text}`);
+      }
+    },
+    advanceUntil: (done, stepMs, maxMs) => clock.advanceUntil(done, stepMs, maxMs),
+    held: async () => { await until('a response held by a delayMs fault', () => sb.sandbox.faults.holding > 0, 20_000, 2); },
+    signIn: (opts = {}) => signIn(url, { now, ...opts }),
+    core(co = {}) {
       // A test may bring its own (counting) transport; the core then logs through that one.
-      const transport = o.transport instanceof CountingTransport ? o.transport : new CountingTransport(o.transport);
+      const transport = co.transport instanceof CountingTransport ? co.transport : new CountingTransport(co.transport);
       if (!transports.includes(transport)) transports.push(transport);
       const c = createClientCore({
         baseUrl: url,
-        secretStore: o.store ?? new MemorySecretStore(),
+        secretStore: co.store ?? new MemorySecretStore(),
         machineFile,
         lockDir: path.join(dir, 'locks'),
-        clock: timers.clock,
-        timers,
+        clock,
+        timers: clock,
         scope: { kind: 'machine' },
         instanceId: `win-${++n}`,
         random: () => 0.5,
-        ...o,
+        ...co,
         transport,
       });
       cores.push(c);
@@ -216,7 +218,7 @@ export async function makeTestWorld(o: { publicUrl?: string } = {}): Promise<Tes
       transports.push(transport);
       const link = createServiceClient({
         baseUrl: url, secretStore: store, machineFile, lockDir: path.join(dir, 'locks'),
-        clock: timers.clock, timers, logger: { info() {}, warn() {}, error() {} }, random: () => 0.5, transport,
+        clock, timers: clock, logger: { info() {}, warn() {}, error() {} }, random: () => 0.5, transport,
       });
       cores.push({ dispose: () => transport.close() });
       return Object.assign(link, { transport });
@@ -231,12 +233,12 @@ export async function makeTestWorld(o: { publicUrl?: string } = {}): Promise<Tes
 
 /** Signs a core in through the real device flow, approving on the control surface. */
 export async function signInCore(
-  w: TestWorld,
+  w: World,
   core: ReturnType<typeof createClientCore>,
-  o: { scopes?: string[]; approve?: boolean } = {},
+  o: { scopes?: string[]; approve?: boolean; extraScopes?: Scope[] } = {},
 ): Promise<void> {
   let code: string | undefined;
-  const p = core.signIn({ onProgress: (s) => { if (s.step === 'code') code = s.userCode; } });
+  const p = core.signIn({ onProgress: (s) => { if (s.step === 'code') code = s.userCode; }, ...(o.extraScopes ? { extraScopes: o.extraScopes } : {}) });
   p.catch(() => undefined);
   for (let i = 0; i < 500 && !code; i++) await realDelay(5);
   if (!code) throw new Error('no user code');
@@ -244,21 +246,18 @@ export async function signInCore(
   if (r.status >= 300) throw new Error(`approve: ${JSON.stringify(r.json)}`);
   let done = false;
   void p.finally(() => { done = true; }).catch(() => undefined);
-  await w.timers.until(() => done, 1000, 30_000);
+  await w.advanceUntil(() => done, 1000, 30_000);
   await p;
   await settle(w.transports);
 }
 
-/**
- * Waits (real time) until `pred` holds: for loopback work and lease-file work, never a timing
- * assertion. The bound is generous: on a busy 2-core machine (CI with the other core loaded) that
- * work took over 5 s, and a state that holds returns at once anyway.
- */
-export async function eventually(pred: () => boolean, realMs = 30_000): Promise<void> {
-  const until = Date.now() + realMs;
-  while (!pred()) {
-    if (Date.now() > until) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 3));
-  }
+let keyCount = 0;
+/** A fresh Idempotency-Key. */
+export function key(): string {
+  return `press-${process.pid}-${++keyCount}-${Math.random().toString(36).slice(2)}`;
 }
 
+/** Answer with a fresh Idempotency-Key. */
+export function answer(me: SignedIn, id: string, body: Record<string, unknown>, k = key()): Promise<Answer> {
+  return me.request('POST', `/v1/cards/${id}/answer`, { body, headers: { 'idempotency-key': k } });
+}
