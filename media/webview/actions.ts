@@ -4,11 +4,11 @@
 import type { Card } from '../../src/api/schemas';
 import { localDateTimeToIso } from '../../src/shared/format';
 import { t } from '../../src/shared/l10n';
-import type { ActionRequest, AnswerPayload, ShownProblem } from '../../src/shared/protocol';
+import type { ActionRequest, AnswerPayload, Notice, ShownProblem } from '../../src/shared/protocol';
 import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
 import type { PanelState } from './state';
-import { canAnswer, completeForEnter, disabled, waitsOnYou } from './state';
+import { canAnswer, canGoNext, completeForEnter, disabled, nextOffered, waitsOnYou } from './state';
 
 /** `post`: the press to send (main.ts gives it its request id). */
 export type PressResult = { post: ActionRequest } | { refuse: ShownProblem } | undefined;
@@ -129,4 +129,15 @@ export function enter(s: PanelState): PressResult {
   if (c.kind === 'update') return gotIt(s);
   if (c.kind === 'approval') return undefined;
   return completeForEnter(s) ? answerFromForm(s) : undefined;
+}
+
+/**
+ * "Next" or N: open the card whose title the panel shows, in this panel. Only once the card on
+ * screen no longer waits on the person, and not in the moment after the step came into view (a
+ * key meant for the answer never moves on). It opens a card; it never answers one.
+ */
+export function openNext(s: PanelState, localNow: number, byKey: boolean): Extract<Notice, { type: 'openNext' }> | undefined {
+  // A mouse click on the button counts, as for every press; a key waits out the moment.
+  if (byKey ? !canGoNext(s, localNow) : !nextOffered(s)) return undefined;
+  return { type: 'openNext', cardId: s.next!.id };
 }

@@ -6,7 +6,7 @@ import { bundleTranslator, setLocale, setTranslator } from '../../src/shared/l10
 import { AnswerKeyGuard, ANSWER_KEYS_QUIET_MS, isHeldPress } from '../../src/shared/key-guard';
 import type { FromWebview, Notice, Request, ToWebview } from '../../src/shared/protocol';
 import * as act from './actions';
-import { announcement, holdLeft, reduce, initialState, waitsOnYou, type PanelEvent, type PanelState } from './state';
+import { announcement, canGoNext, holdLeft, nextOffered, reduce, initialState, waitsOnYou, type PanelEvent, type PanelState } from './state';
 import { view, type ViewHooks } from './view';
 
 interface VsCodeApi {
@@ -87,12 +87,29 @@ const hooks: ViewHooks = {
   },
   post,
   request,
+  next: (e) => {
+    // A keyboard activation of the focused button (detail 0) waits like N; a click counts.
+    const byKey = (e as MouseEvent).detail === 0;
+    if (byKey && !keyGuard.allows()) { e.preventDefault(); return; }
+    const m = act.openNext(state, Date.now(), byKey);
+    if (m) post(m);
+  },
 };
 
 /** Renders the state; the countdown re-renders itself four times a second while the hold lasts. */
 let tickTimer: ReturnType<typeof setTimeout> | undefined;
+let nextTimer: ReturnType<typeof setTimeout> | undefined;
 function show(): void {
   render(view(state, hooks, Date.now()), root);
+  // Whether N may open the next card yet (`data-next="quiet"|"ready"`, absent when no step shows),
+  // for people's tools and for tests to wait on; turned ready when the moment is over.
+  clearTimeout(nextTimer);
+  if (!nextOffered(state)) delete document.body.dataset.next;
+  else if (canGoNext(state, Date.now())) document.body.dataset.next = 'ready';
+  else {
+    document.body.dataset.next = 'quiet';
+    nextTimer = setTimeout(show, Math.max(0, (state.nextSince ?? Date.now()) + ANSWER_KEYS_QUIET_MS - Date.now()) + 10);
+  }
   // The one live region: its words change only when the status does.
   const said = announcement(state);
   if (liveRegion.textContent !== said) liveRegion.textContent = said;
@@ -156,6 +173,13 @@ document.addEventListener('keydown', (e) => {
     return;
   }
   if (e.key === 'u' || e.key === 'U') { e.preventDefault(); send(act.undo(state)); return; }
+  // N: the next card, in this panel; not in the moment after the card showed, the panel got focus or the step appeared.
+  if (e.key === 'n' || e.key === 'N') {
+    e.preventDefault();
+    const m = keyGuard.allows() ? act.openNext(state, Date.now(), true) : undefined;
+    if (m) post(m);
+    return;
+  }
   if (e.key === 'l' || e.key === 'L') {
     e.preventDefault();
     root.querySelector<HTMLElement>('[data-key="later-1h"]')?.focus();

@@ -6,6 +6,8 @@ import { t } from '../../src/shared/l10n';
 import type { ActionName, AssistantChoice, Draft, RequestKind, ShownProblem, ToWebview } from '../../src/shared/protocol';
 import { EVERYTHING, type Allowed } from '../../src/shared/grant-scopes';
 import { waitsOnYou } from '../../src/shared/card-facts';
+import { ANSWER_KEYS_QUIET_MS } from '../../src/shared/key-guard';
+import type { NextCard } from '../../src/shared/next-card';
 
 export interface PanelState {
   cardId: string;
@@ -42,6 +44,10 @@ export interface PanelState {
   elsewhere?: string;
   /** The step the person says failed (a failure card); the card's own mark until they pick. */
   failedStep?: number;
+  /** The card that comes next (the host's pick), offered once this one no longer waits on the person. */
+  next?: NextCard;
+  /** This computer's clock when the Next step (for `next.id`) came into view: N waits a moment after it. */
+  nextSince?: number;
 }
 
 /** What the person did in the panel that changes what it shows (presses that post are in actions.ts). */
@@ -79,6 +85,32 @@ export const disabled = (s: PanelState) => !s.canAct || s.busy !== undefined;
  * card message).
  */
 export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelState {
+  return withNextSince(s, step(s, e, localNow), localNow);
+}
+
+/** Stamps when the Next step came into view, or another card came to be next: its key waits a moment after either. */
+function withNextSince(prev: PanelState, s: PanelState, localNow: number): PanelState {
+  const was = nextOffered(prev) ? prev.next?.id : undefined;
+  const now = nextOffered(s) ? s.next?.id : undefined;
+  if (now === undefined) return s.nextSince === undefined ? s : { ...s, nextSince: undefined };
+  return now === was && s.nextSince !== undefined ? s : { ...s, nextSince: localNow };
+}
+
+/**
+ * The Next step shows once the card on screen no longer waits on the person (answered, in Later,
+ * handed over, closed, or gone) and nothing is on its way; never beside a form still to answer.
+ */
+export function nextOffered(s: PanelState): s is PanelState & { next: NextCard } {
+  if (!s.next || s.busy !== undefined) return false;
+  return s.gone !== undefined || (s.card !== undefined && !waitsOnYou(s.card));
+}
+
+/** Whether N (or Enter on the focused Next button) may open the next card now: offered, and for a moment already. */
+export function canGoNext(s: PanelState, localNow: number): boolean {
+  return nextOffered(s) && s.nextSince !== undefined && localNow - s.nextSince >= ANSWER_KEYS_QUIET_MS;
+}
+
+function step(s: PanelState, e: PanelEvent, localNow: number): PanelState {
   switch (e.type) {
     case 'words': return { ...s, words: s.words + 1 };
     case 'card': {
@@ -145,6 +177,7 @@ export function reduce(s: PanelState, e: PanelEvent, localNow: number): PanelSta
       return { ...s, pending: without(s.pending, e.requestId), busy: what === 'loadAssistants' ? s.busy : undefined, problem: e.problem, notice: undefined };
     }
     case 'gone': return { ...s, gone: e.message };
+    case 'next': return { ...s, next: e.next };
     case 'pick': {
       const cur = new Set(s.draft.choiceIds ?? []);
       if (e.multi) { if (cur.has(e.optionId)) cur.delete(e.optionId); else cur.add(e.optionId); } else { cur.clear(); cur.add(e.optionId); }

@@ -16,7 +16,7 @@ import { canHandOver } from '../../src/shared/grant-scopes';
 import { elsewhereNote } from '../../src/shared/card-computer';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
-import { canAnswer, changedText, disabled, holdLeft, problemInBanner, hostNow, waitsOnYou } from './state';
+import { canAnswer, changedText, disabled, holdLeft, nextOffered, problemInBanner, hostNow, waitsOnYou } from './state';
 import { visibleControls as v } from './text';
 
 /** What the view calls back: input changes the state, a press may post, a request posts. */
@@ -31,12 +31,14 @@ export interface ViewHooks {
   post(m: Notice): void;
   /** A message that gets a reply: main.ts gives it an id the reply names. */
   request(m: Request): void;
+  /** The Next button: opens the next card in this panel (a keyboard activation waits out the moment). */
+  next(e: Event): void;
 }
 
 type Part = TemplateResult | typeof nothing;
 
 export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
-  if (s.gone) return html`<p class="problem">${v(s.gone)}</p>`;
+  if (s.gone) return html`<p class="problem">${v(s.gone)}</p>${nextSection(s, on)}`;
   const c = s.card;
   if (!c) {
     // The first read failed: say so and what happens next (it is read again once back online).
@@ -48,6 +50,7 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
   return html`
     ${header(s, c, on, now)}
     ${statusArea(s, on, localNow)}
+    ${nextSection(s, on)}
     ${c.summary ? html`<p class="summary">${v(c.summary)}</p>` : nothing}
     ${proposal(s, c, on)}
     ${body(s, c, on, now)}
@@ -55,7 +58,7 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${handOverSection(s, c, on)}
     ${messageSection(s, c, on)}
     ${history(s, c)}
-    <footer class="keys muted">${t('1–9 pick an option · Enter answers · U undo · L Later · Esc closes')}</footer>`;
+    <footer class="keys muted">${t('1–9 pick an option · Enter answers · U undo · L Later · N next card · Esc closes')}</footer>`;
 }
 
 function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
@@ -127,6 +130,22 @@ function statusArea(s: PanelState, on: ViewHooks, localNow: number): Part {
       ${p.fields?.length ? html`<ul class="fields">${repeat(p.fields, (f) => f.field, (f) => html`<li>${v(`${f.field}: ${f.reason}`)}</li>`)}</ul>` : nothing}
       ${p.url ? html`<button data-key="problem-open" @click=${() => on.post({ type: 'openInBrowser' })}>${t('Open in browser')}</button>` : nothing}
     </div>` : nothing}
+  </section>`;
+}
+
+/**
+ * Once the card on screen no longer waits on the person: the card that comes next, its title
+ * shown (plain text, bounded by the host) before it opens, one button (or N) away. It opens in
+ * this panel; nothing is answered by it.
+ */
+function nextSection(s: PanelState, on: ViewHooks): Part {
+  if (!nextOffered(s)) return nothing;
+  const n = s.next;
+  return html`<section class="next" id="next" aria-labelledby="next-heading">
+    <h2 id="next-heading">${t('Next waiting on you')}</h2>
+    <p><span id="next-title">${v(n.title)}</span>${n.blocking ? html` <span class="badge blocking">${t('blocking')}</span>` : nothing}</p>
+    ${n.more > 0 ? html`<p class="muted">${n.more === 1 ? t('1 more card waits after it.') : t('{0} more cards wait after it.', n.more)}</p>` : nothing}
+    <button class="primary" data-key="next" @click=${(e: Event) => on.next(e)}>${t('Open next card (N)')}</button>
   </section>`;
 }
 

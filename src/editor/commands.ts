@@ -27,6 +27,7 @@ import { plainText } from '../shared/plain-text';
 import { problemMessage, problemText } from '../shared/problem-messages';
 import { safeExternalUrl } from '../shared/protocol';
 import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from '../shared/grant-scopes';
+import { nextCard } from '../shared/next-card';
 
 export { COMMAND_NAMES, commandId, type CommandName };
 
@@ -227,7 +228,8 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     nextCard: {
       enabled: ({ core, tree }) => () => {
-        const next = core.cards.list('pending').find(waitsOnYou);
+        // The same next as the card panel's Next step (shared/next-card.ts): the first blocking, else the first.
+        const next = nextCard(core.cards.list('pending'), []);
         if (!next) { void say.info(vscode.l10n.t('Assistant Cards: nothing waits on you.')); return; }
         host.openCard(next.id);
         void tree.reveal(next.id).catch(() => undefined);

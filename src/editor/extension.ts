@@ -13,6 +13,7 @@ import { redact as redactFacts } from '../api/runtime';
 import { createClientCore, identityFileExposure, InsecureAddressError, type ClientCore, type ConnectionState, type Counts } from '../sync';
 import { CardsAuthProvider } from './sign-in/auth-provider';
 import { CardPanelManager } from './panel/card-panel-manager';
+import { CardUriHandler } from './panel/card-uri-handler';
 import type { Node as CardsTreeNode } from './cards/cards-tree';
 import type { AnswersNode } from './answers/answers-view';
 import type { AssistantsTreeNode } from './assistants/assistants-view';
@@ -49,6 +50,8 @@ export class App implements vscode.Disposable {
   readonly answersView: TreeViewSlot<AnswersNode>;
   /** The window's context keys, set by this activation's parts only. */
   readonly contextKeys = new ContextKeys();
+  /** Card links into the editor (`vscode://assistant-cards.assistant-cards/card?id=…`): they open, never act. */
+  readonly cardLinks: CardUriHandler;
   /** The live set of parts of the current client core; none while not set up. */
   live: LiveParts | undefined;
   private readonly secrets;
@@ -71,6 +74,12 @@ export class App implements vscode.Disposable {
     this.assistantsView = new TreeViewSlot<AssistantsTreeNode>('assistantCards.assistants');
     this.panels = new CardPanelManager({ log: this.log, extensionUri: ctx.extensionUri, workspaceState: ctx.workspaceState, contextKeys: this.contextKeys });
     this.answersView = new TreeViewSlot<AnswersNode>('assistantCards.answers');
+    this.cardLinks = new CardUriHandler({
+      log: this.log,
+      signedIn: () => !!this.live && isSignedIn(this.live.core.state),
+      openCard: (id) => this.openCard(id),
+      signIn: () => this.signIn(),
+    });
     this.setup = {
       log: this.log, launcher: this.launcher, live: () => this.live,
       settled: () => this.rebuilding, refreshState: () => this.refreshState(),
@@ -91,6 +100,7 @@ export class App implements vscode.Disposable {
       }),
       watchMachineFile(() => void this.refreshState()),
       registerCardLinks((id) => this.openCard(id)),
+      this.cardLinks.register(),
       vscode.workspace.onDidChangeConfiguration((e) => {
         // assistantCards.scope is followed by the live set's ScopeController, without a rebuild.
         if (e.affectsConfiguration('assistantCards.baseUrl') || e.affectsConfiguration('assistantCards.machineFile') || affectsNetwork(e)) void this.refreshState();

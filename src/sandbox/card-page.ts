@@ -1,7 +1,8 @@
 // The service's own page for a card, at the card's `url` ({base_url}/cards/{id}): where a person
 // is sent for a high-stakes card. It shows the card (all card text escaped: it is untrusted) and,
 // while the card waits, lets the person answer it here, in the service: the answer is recorded as
-// coming from the service's web page and takes the usual 5 s hold.
+// coming from the service's web page and takes the usual 5 s hold. It also offers the card's link
+// into the editor (shared/card-link.ts), which opens the card there and answers nothing.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Grant, SandboxContext } from './context';
 import type { Cards } from './lifecycle';
@@ -10,6 +11,7 @@ import { ProblemError } from './problems';
 import { SCOPES } from '../api/constants';
 import type { CardRec, Origin } from './state';
 import type { PersonSessions } from './person-sessions';
+import { cardLink } from '../shared/card-link';
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   return sendHtml(reply, status, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
@@ -48,7 +50,8 @@ export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, card
     return page(reply, status, card.title, `<h1>${escapeHtml(card.title)}</h1>
 ${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service.</p>' : ''}
 <p class="meta">${escapeHtml(card.kind)} · ${escapeHtml(card.urgency)} · ${escapeHtml(card.status)} · version ${card.version}</p>
-<p>${escapeHtml(card.summary)}</p>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card, sessions.issue(session, card.id))}`);
+<p>${escapeHtml(card.summary)}</p>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card, sessions.issue(session, card.id))}
+<p class="meta"><a id="open-in-editor" href="${escapeHtml(cardLink(card.id))}">Open in VS Code</a> (opens this card in the editor; it answers nothing)</p>`);
   };
 
   void app.register(async (scope) => {

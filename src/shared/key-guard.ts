@@ -17,8 +17,8 @@ export class AnswerKeyGuard {
   allows(): boolean { return this.now() >= this.quietUntil; }
 }
 
-/** The keys that pick, answer or press in the card panel. */
-const ACTING_KEYS = /^(Enter| |[1-9]|u|U)$/;
+/** The keys that pick, answer, press or move on (N: the next card) in the card panel. */
+const ACTING_KEYS = /^(Enter| |[1-9]|u|U|n|N)$/;
 
 /**
  * A key held down repeats; the repeats are never a press. A held Enter on a tree row that opens

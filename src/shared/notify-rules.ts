@@ -73,7 +73,7 @@ export function wholeText(text: string | undefined, max: number): string | undef
 
 /** The notification's own buttons, in the words it shows them: an option that reads as one of them is never a button. */
 export function ownButtonWords(): string[] {
-  return [t('Open'), t('Show Terminal'), t('Undo'), t('Accept proposal'), t('Approve'), t('Decline')];
+  return [t('Open'), t('Show Terminal'), t('Undo'), t('Accept proposal'), t('Approve'), t('Decline'), t('Open Next')];
 }
 
 /** Letters and digits only, folded: "  OPEN ", "Open!", "Ｏｐｅｎ" and "Show-terminal" read as our own words. */
@@ -171,4 +171,13 @@ export function notificationText(card: Card, terminalName: string | undefined, r
 export function answeredText(card: Pick<Card, 'title'>, label: string, secondsLeft: number): string {
   // The sentence ends its own words: a label's closing full stop is left out ("Choose Beta.").
   return t('Answered "{0}" with {1}. The assistant hears it in {2} s.', plainText(card.title, 60), shortLabel(label).replace(/\.+$/, ''), secondsLeft);
+}
+
+/**
+ * Blocking cards that arrived with the one a notification shows (while it gathered or showed):
+ * how many more wait, and the next one's title, so "Open Next" says what it opens. Plain.
+ */
+export function moreWaitingText(more: number, nextTitle: string): string {
+  const title = plainText(nextTitle, 60);
+  return more === 1 ? t('1 more blocking card waits; next: {0}', title) : t('{0} more blocking cards wait; next: {1}', more, title);
 }

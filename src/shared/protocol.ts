@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import type { Card } from '../api/schemas';
 import type { Allowed } from './grant-scopes';
+import type { NextCard } from './next-card';
 
 export interface AssistantChoice {
   id: string;
@@ -71,7 +72,9 @@ export type ToWebview =
   | { type: 'done'; requestId: string; message: string; version: number; undoUntil?: string; hostNowMs: number; answered?: string }
   /** A request refused or failed; without `requestId`, a problem nobody asked about (the card could not be read). */
   | { type: 'problem'; requestId?: string; problem: ShownProblem }
-  | { type: 'gone'; message: string };
+  | { type: 'gone'; message: string }
+  /** The card that comes next once this one no longer waits on the person (none: nothing else waits). */
+  | { type: 'next'; next?: NextCard };
 
 const MAX_TEXT = 10_000;
 const text = z.string().check(z.maxLength(MAX_TEXT));
@@ -136,6 +139,8 @@ const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLink'), url: z.string().check(z.maxLength(8192)) }),
   z.object({ type: z.literal('openInBrowser') }),
   z.object({ type: z.literal('goToTerminal') }),
+  /** "Next" (or N): open, in this panel, the card whose title the panel showed. It opens; it never acts. */
+  z.object({ type: z.literal('openNext'), cardId: z.string().check(z.maxLength(128)) }),
   /** The helpers a hand-over may name; replied with `assistants`. */
   z.object({ type: z.literal('loadAssistants'), requestId }),
   z.object({ type: z.literal('draft'), draft: Draft }),

@@ -100,7 +100,21 @@ exports.activate = async () => {
     if (api[k] !== null && typeof api[k] === 'object') deep.push(k);
     if (typeof api[k] === 'function') for (const p of Reflect.ownKeys(api[k])) if (!['length', 'name', 'prototype'].includes(String(p))) deep.push(k + '.' + String(p));
   }
-  fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify({ found: !!ext, keys, types, frozen: !!api && Object.isFrozen(api), waiting: api && typeof api.waitingCount === 'function' ? api.waitingCount() : null, deep }));
+  // Each of the three, used as an extension author would: the count, a listener, open().
+  let listened = null;
+  if (api && typeof api.onDidChangeWaiting === 'function') {
+    const sub = api.onDidChangeWaiting(() => undefined);
+    listened = !!sub && typeof sub.dispose === 'function';
+    if (listened) sub.dispose();
+  }
+  const opens = {};
+  if (api && typeof api.open === 'function') {
+    for (const id of ['req_probe-1', 'not a card', 42]) {
+      const r = api.open(id);
+      opens[String(id)] = r && typeof r.then === 'function' ? await r : 'not a promise';
+    }
+  }
+  fs.writeFileSync(${JSON.stringify(out)}, JSON.stringify({ found: !!ext, keys, types, frozen: !!api && Object.isFrozen(api), apiVersion: api ? api.apiVersion : null, waiting: api && typeof api.waitingCount === 'function' ? api.waitingCount() : null, listened, opens, deep }));
 };
 `);
   const file = path.join(dir, 'probe.vsix');
@@ -148,7 +162,9 @@ describe('packaging: the VSIX', function () {
 
   it('carries the README written for people installing it: what it does, a screenshot, sign-in, settings, privacy', () => {
     const readme = readZip(vsix).get('extension/readme.md')?.toString('utf8') ?? '';
-    for (const heading of ['## What it does', '## Getting started', '## Keys', '## Settings', '## Privacy']) assert.ok(readme.includes(heading), `readme has ${heading}`);
+    for (const heading of ['## What it does', '## Getting started', '## Keys', '## Settings', '## Privacy', '## For extension authors']) assert.ok(readme.includes(heading), `readme has ${heading}`);
+    // The read-only API and the card link, as other extensions and tools use them.
+    for (const word of ['waitingCount', 'onDidChangeWaiting', 'open(', '/card?id=req_']) assert.ok(readme.includes(word), `readme names ${word}`);
     assert.match(readme, /no telemetry/i);
     assert.match(readme, /Presence/);
     // The developers' README stays in the repository.
@@ -239,12 +255,18 @@ describe('packaging: the VSIX', function () {
       // context, the secrets, the client core or a press.
       const until = Date.now() + 60_000;
       while (!fs.existsSync(probeOut) && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
-      const seen = JSON.parse(fs.readFileSync(probeOut, 'utf8')) as { found: boolean; keys: string[]; types: Record<string, string>; frozen: boolean; waiting: unknown; deep: string[] };
+      const seen = JSON.parse(fs.readFileSync(probeOut, 'utf8')) as {
+        found: boolean; keys: string[]; types: Record<string, string>; frozen: boolean; apiVersion: unknown; waiting: unknown;
+        listened: unknown; opens: Record<string, unknown>; deep: string[];
+      };
       assert.equal(seen.found, true, 'the probe found the extension');
       assert.deepEqual(seen.keys.sort(), ['apiVersion', 'onDidChangeWaiting', 'open', 'waitingCount']);
       assert.deepEqual(seen.types, { apiVersion: 'number', onDidChangeWaiting: 'function', open: 'function', waitingCount: 'function' });
       assert.equal(seen.frozen, true);
+      assert.equal(seen.apiVersion, 1);
       assert.equal(seen.waiting, 0, 'signed out: nothing waits');
+      assert.equal(seen.listened, true, 'onDidChangeWaiting takes a listener and hands back a disposable');
+      assert.deepEqual(seen.opens, { 'req_probe-1': false, 'not a card': false, 42: false }, 'open() resolves false signed out and for what is no card id');
       assert.deepEqual(seen.deep, [], 'no object behind the API');
     } finally {
       await browser.close();

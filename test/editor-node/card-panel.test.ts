@@ -44,6 +44,7 @@ function world() {
     log: silent as never, extensionUri: {} as never, contextKeys: new ContextKeys(),
     memory: { draft: () => undefined, sentWords: () => undefined } as never,
     timeZone: () => 'UTC', online: () => true, focusTerminal: async () => undefined,
+    nextAfter: () => undefined, openNext: () => undefined,
   });
   // As the panel manager does: each change the model tells reaches the card's panel.
   model.changed(({ card: c }) => { if (c.id === panel.cardId) panel.cardChanged(); });

@@ -265,7 +265,9 @@ describe('cards (extension host, sandbox)', function () {
     await vscode.commands.executeCommand('assistantCards.back', tree().nodeOf(c.id));
     assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     await vscode.commands.executeCommand('assistantCards.nextCard');
-    const first = core().cards.list('pending').find((x) => x.turn === 'you')!;
+    // The first blocking card waiting on the person, else the first (shared/next-card.ts), as the panel's Next.
+    const waiting = core().cards.list('pending').filter((x) => x.turn === 'you' && x.status === 'pending');
+    const first = waiting.find((x) => x.blocking === true) ?? waiting[0]!;
     await until('the next card opened', () => w.app.panels.get(first.id));
   });
 

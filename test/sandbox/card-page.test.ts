@@ -1,6 +1,7 @@
 // The card's `url` is served: the service's own page for the card, where a high-stakes card is
 // answered (never through /v1). Card text is escaped.
 import assert from 'node:assert/strict';
+import { readCardLink } from '../../src/shared/card-link';
 import { makeWorld, type World } from '../kit';
 
 /** Loads the card page as a person's browser does: its session cookie and this render's form token. */
@@ -39,6 +40,15 @@ describe('sandbox card page', () => {
     assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt; Pay $4,800?'));
     assert.match(html, /High stakes/);
     assert.equal((await fetch(`${w.url}/cards/req_nothing`)).status, 404);
+  });
+
+  it('offers the card\'s link into the editor, which the editor reads back as this card', async () => {
+    const c = await w.card({ kind: 'text', title: 'Which port?' });
+    const html = await (await fetch(`${w.url}/cards/${c.id}`)).text();
+    const href = /<a id="open-in-editor" href="([^"]+)"/.exec(html)?.[1];
+    assert.equal(href, `vscode://assistant-cards.assistant-cards/card?id=${c.id}`);
+    const link = new URL(href!);
+    assert.deepEqual(readCardLink(link.pathname, link.search.slice(1)), { kind: 'card', id: c.id });
   });
 
   it('a high-stakes card is answered on the service page: recorded as from the service, heard after the hold', async () => {

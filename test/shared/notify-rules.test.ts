@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../src/api/schemas';
-import { answeredText, buttonSet, byThePersonHere, isReturn, notificationText, notifySetting, proposalWords, shortLabel, wantsNotification, who } from '../../src/shared/notify-rules';
+import { answeredText, buttonSet, byThePersonHere, isReturn, moreWaitingText, notificationText, notifySetting, proposalWords, shortLabel, wantsNotification, who } from '../../src/shared/notify-rules';
 
 const HOSTILE = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"}) $(check)';
 const live = (s: string) => /\]\(/.test(s) || /\$\(/.test(s);
@@ -141,5 +141,13 @@ describe('notification rules', () => {
     assert.equal(answeredText(card(), 'Postgres', 5), 'Answered "Which database?" with Postgres. The assistant hears it in 5 s.');
     assert.ok(!live(answeredText(card({ title: HOSTILE }), '[x](command:y)', 5)));
     assert.equal(answeredText(card(), 'Choose SQLite.', 4), 'Answered "Which database?" with Choose SQLite. The assistant hears it in 4 s.', 'one full stop');
+  });
+
+  it('several blocking cards together: how many more wait and the next one\'s title, plain; an option dressed as "Open Next" leaves Open only', () => {
+    assert.equal(moreWaitingText(1, 'Deploy?'), '1 more blocking card waits; next: Deploy?');
+    assert.equal(moreWaitingText(3, 'Deploy?'), '3 more blocking cards wait; next: Deploy?');
+    assert.ok(!live(moreWaitingText(2, HOSTILE)));
+    const c = card({ kind: 'choice', options: [{ id: 'a', label: 'open next' }, { id: 'b', label: 'Skip' }] });
+    assert.deepEqual(buttonSet(c), { kind: 'open' });
   });
 });

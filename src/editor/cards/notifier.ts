@@ -4,7 +4,8 @@
 // press answers the version this notification showed, then the next notification offers Undo for
 // the hold. Anything else offers Open. Which cards and which buttons: shared/notify-rules.ts.
 // Never more than one card notification at a time: later arrivals while one shows are skipped, the
-// tree and the status bar still count them. A toast hides by itself after a while but its promise
+// tree and the status bar still count them. Blocking cards that arrive together (within a moment of
+// the first, or while its notification shows) are told in it: how many more wait, and "Open Next". A toast hides by itself after a while but its promise
 // stays open until dismissed, so "shows" ends at dismissal or after SHOWN_MS.
 import * as vscode from 'vscode';
 import type { Card, CardListEntry } from '../../api/schemas';
@@ -15,15 +16,23 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { hearsIn } from '../../shared/format';
 import { thisComputer } from '../../shared/this-computer';
-import { answeredText, buttonSet, isReturn, notificationText, notifySetting, wantsNotification, type AnswerButton } from '../../shared/notify-rules';
+import { answeredText, buttonSet, isReturn, moreWaitingText, notificationText, notifySetting, wantsNotification, type AnswerButton } from '../../shared/notify-rules';
+import { nextCard, type NextCard } from '../../shared/next-card';
 import { problemMessage, problemText } from '../../shared/problem-messages';
 
 const SHOWN_MS = 30_000;
+/**
+ * How long a notification gathers before it shows: blocking cards an assistant asks together reach
+ * this window over a few feed rounds, and the notification says how many came with its card.
+ */
+const GATHER_MS = 750;
 
 interface Button extends vscode.MessageItem { run: () => void | Promise<void> }
 
 export class CardNotifier extends DisposableBase {
   private showingUntil = 0;
+  /** Blocking cards that arrived while the current notification gathered or showed (not told on their own). */
+  private readonly untold = new Set<string>();
 
   constructor(
     private readonly core: ClientCore,
@@ -54,7 +63,9 @@ export class CardNotifier extends DisposableBase {
   private consider(c: CardListEntry, returned: boolean): void {
     if (this.isDisposed) return;
     const setting = notifySetting(vscode.workspace.getConfiguration('assistantCards').get('notify'));
-    if (!wantsNotification(setting, c) || !this.here() || Date.now() < this.showingUntil) return;
+    if (!wantsNotification(setting, c) || !this.here()) return;
+    if (Date.now() < this.showingUntil) { if (c.blocking === true) this.untold.add(c.id); return; }
+    this.untold.clear();
     const until = Date.now() + SHOWN_MS;
     this.showingUntil = until;
     void this.show(c, returned)
@@ -62,10 +73,24 @@ export class CardNotifier extends DisposableBase {
       .then(() => { if (this.showingUntil === until) this.showingUntil = 0; });
   }
 
+  /** The next of the blocking cards that came with `shownId` and still wait (the tree's order), or none. */
+  private nextOfBurst(shownId: string): NextCard | undefined {
+    if (this.untold.size === 0) return undefined;
+    return nextCard(this.core.cards.list('pending').filter((c) => this.untold.has(c.id)), [shownId]);
+  }
+
+  /** "Open Next": opens the card the notification named. */
+  private openNextButton(next: NextCard): Button {
+    return { title: vscode.l10n.t('Open Next'), run: () => this.open(next.id) };
+  }
+
   private async show(entry: CardListEntry, returned: boolean): Promise<void> {
     // The whole card: its options, who asks. Its version is the one this notification shows.
+    // Read while the cards asked with it arrive.
+    const gathered = new Promise<void>((resolve) => setTimeout(resolve, GATHER_MS));
     let card: Card;
     try { card = await this.core.cards.whole(entry.id); } catch { card = entry as Card; }
+    await gathered;
     if (this.isDisposed) return;
     const terminal = card.assistant
       ? this.terminalOf({ assistantId: card.assistant.id, ...(card.agent ? { agentId: card.agent.id } : {}) })
@@ -76,7 +101,10 @@ export class CardNotifier extends DisposableBase {
       : [];
     buttons.push({ title: vscode.l10n.t('Open'), run: () => this.open(card.id) });
     if (terminal) buttons.push({ title: vscode.l10n.t('Show Terminal'), run: () => terminal.show(false) });
-    const picked = await say.choose(notificationText(card, terminal?.name, returned), ...buttons);
+    const next = this.nextOfBurst(card.id);
+    if (next) buttons.push(this.openNextButton(next));
+    const text = notificationText(card, terminal?.name, returned);
+    const picked = await say.choose(next ? vscode.l10n.t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title)) : text, ...buttons);
     await picked?.run();
   }
 
@@ -93,8 +121,13 @@ export class CardNotifier extends DisposableBase {
     }
     this.contextKeys.noteAnswered(out);
     const undo = { title: vscode.l10n.t('Undo') };
-    const x = await say.choose(answeredText(shown, button.said ?? button.label, hearsIn(out.holdUntil, Date.now())), undo);
+    const text = answeredText(shown, button.said ?? button.label, hearsIn(out.holdUntil, Date.now()));
+    // The answer covers this card only; the others that came with it are one press away.
+    const next = this.nextOfBurst(shown.id);
+    const openNext = { title: vscode.l10n.t('Open Next') };
+    const x = await say.choose(next ? vscode.l10n.t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title)) : text, ...(next ? [undo, openNext] : [undo]));
     if (x === undo) await this.undo(out.card);
+    else if (x === openNext && next) this.open(next.id);
   }
 
   /** Undo from the notification that told of the answer: for the version that answer made. */

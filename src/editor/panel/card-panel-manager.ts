@@ -10,11 +10,12 @@ import { DisposableBase, DisposableStore } from '../base/disposable';
 import type { Log } from '../base/log';
 import { PanelMemory } from './panel-memory';
 import { isCardId } from '../../shared/card-facts';
+import { nextCard, type NextCard } from '../../shared/next-card';
 
 export const PANEL_VIEW_TYPE = 'assistantCards.card';
 
 /** What a live set lends the panels while it lasts. */
-export type PanelLive = Omit<PanelDeps, 'log' | 'extensionUri' | 'memory' | 'contextKeys'>;
+export type PanelLive = Omit<PanelDeps, 'log' | 'extensionUri' | 'memory' | 'contextKeys' | 'nextAfter' | 'openNext'>;
 
 export interface PanelHost {
   log: Log;
@@ -53,6 +54,12 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
     });
     subs.add(live.core.cards.changed(({ card }) => this.panels.get(card.id)?.cardChanged()));
     subs.add(live.core.cards.removed(({ id }) => this.panels.get(id)?.cardChanged()));
+    // Which card comes next may change with any card the tree lists.
+    const nextChanged = () => { for (const p of this.panels.values()) p.nextChanged(); };
+    subs.add(live.core.cards.added(nextChanged));
+    subs.add(live.core.cards.changed(nextChanged));
+    subs.add(live.core.cards.removed(nextChanged));
+    subs.add(live.core.cards.filterChanged(nextChanged));
     // Offline, back online, signed out: what the panels allow follows the connection.
     subs.add(live.core.onDidChangeState(() => { for (const p of this.panels.values()) p.connectionChanged(); }));
     for (const [id, panel] of this.waiting) this.adopt(id, panel, live);
@@ -71,6 +78,27 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
   }
 
   get(cardId: string): CardPanel | undefined { return this.panels.get(cardId); }
+
+  /** The card that comes next after `cardId`: among the cards the tree lists as waiting on the person (its scope and filter). */
+  nextAfter(cardId: string): NextCard | undefined {
+    const cards = this.attached?.live.core.cards;
+    if (!cards) return undefined;
+    return nextCard(cards.list('pending').filter((c) => cards.matches(c)), [cardId]);
+  }
+
+  /**
+   * Next, pressed in `from`: the card opens in the same panel (its webview starts again with the
+   * new card, so nothing of the last one, draft or key, carries over). A card already open in
+   * another panel is shown there instead, and `from` closes: one panel per card.
+   */
+  private moveOn(from: CardPanel, nextId: string): void {
+    const live = this.attached?.live;
+    if (!live || this.panels.get(from.cardId) !== from || nextId === from.cardId) return;
+    const existing = this.panels.get(nextId);
+    if (existing) { existing.panel.reveal(existing.panel.viewColumn, false); from.dispose(); return; }
+    this.host.log.info(`card panel: next card ${nextId} after ${from.cardId}`);
+    this.adopt(nextId, from.release(), live);
+  }
   all(): CardPanel[] { return [...this.panels.values()]; }
 
   /** A panel VS Code brought back after a window reload: shown again with its draft, or kept until a set is attached. */
@@ -103,7 +131,10 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
 
   private adopt(cardId: string, panel: vscode.WebviewPanel, live: PanelLive): CardPanel {
     panel.webview.options = this.options();
-    const p = new CardPanel(cardId, panel, { ...live, log: this.host.log, extensionUri: this.host.extensionUri, memory: this.memory, contextKeys: this.host.contextKeys });
+    const p = new CardPanel(cardId, panel, {
+      ...live, log: this.host.log, extensionUri: this.host.extensionUri, memory: this.memory, contextKeys: this.host.contextKeys,
+      nextAfter: (id) => this.nextAfter(id), openNext: (from, id) => this.moveOn(from, id),
+    });
     this.panels.set(cardId, p);
     p.onDidClose(() => { if (this.panels.get(cardId) === p) this.panels.delete(cardId); });
     return p;

@@ -17,6 +17,8 @@ import { panelHtml } from './panel-html';
 import { openCardLink } from './open-link';
 import { hearsWords, helperChoices } from '../../shared/hand-over';
 import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from '../../shared/grant-scopes';
+import { isCardId } from '../../shared/card-facts';
+import { sameNext, type NextCard } from '../../shared/next-card';
 import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
 import { say } from '../base/say';
 
@@ -38,6 +40,10 @@ export interface PanelDeps {
   allowed?: () => Allowed;
   /** "Go to terminal": the assistants feature shows the terminal the card's assistant runs in. */
   focusTerminal: (cardId: string) => Promise<unknown>;
+  /** The card that comes next after this one (shared/next-card.ts), from the cards the tree lists. */
+  nextAfter: (cardId: string) => NextCard | undefined;
+  /** Opens `cardId` in this panel's place (card-panel-manager.ts): the person pressed Next. */
+  openNext: (from: CardPanel, cardId: string) => void;
   /** This computer's id as the sign-in names it: a card asked on another computer offers no terminal. */
   thisComputer?: () => string | undefined;
 }
@@ -52,6 +58,11 @@ export class CardPanel extends DisposableBase {
   private ready = false;
   /** Whether the connection was online when the card was last shown (canAct follows it). */
   private shownOnline: boolean | undefined;
+  /** The next card this webview was last told of (`nextTold`: told at all). */
+  private shownNext: NextCard | undefined;
+  private nextTold = false;
+  /** Set when the webview panel goes on to show another card (`release`): it is not closed with this. */
+  private released = false;
   private readonly closed = this._register(new vscode.EventEmitter<void>());
   /** Fires once, when the panel closes (by the person, Esc, or its live set ending). */
   readonly onDidClose = this.closed.event;
@@ -66,6 +77,9 @@ export class CardPanel extends DisposableBase {
     this._register(panel.webview.onDidReceiveMessage((raw: unknown) => {
       const m = parseFromWebview(raw);
       if (!m) { deps.log.warn(`card panel: dropped a malformed message`); return; }
+      // Before its `ready`, a message can only come from the document this panel showed before
+      // (the last card, when Next opened this one here): it is not about this card.
+      if (!this.ready && m.type !== 'ready') { deps.log.info(`card panel: dropped a ${m.type} from before ${cardId} loaded`); return; }
       // A message from the panel is the person's click or key: the gesture is minted right here.
       const gesture = isAction(m) ? deps.core.gestures.fromUiEvent(`panel:${m.type}`) : undefined;
       void this.onMessage(m, gesture).catch((e: unknown) => deps.log.error(`card panel: ${String(e)}`));
@@ -79,7 +93,27 @@ export class CardPanel extends DisposableBase {
     this.movedOn.abort();
     this.closed.fire();
     super.dispose();
-    this.panel.dispose();
+    if (!this.released) this.panel.dispose();
+  }
+
+  /**
+   * Lets go of the webview panel without closing it: the person moved on to the next card, which
+   * the manager opens in the same panel. This card's part ends here (a press on its way stops retrying).
+   */
+  release(): vscode.WebviewPanel {
+    this.released = true;
+    this.dispose();
+    return this.panel;
+  }
+
+  /** The cards waiting changed: tell the webview which card comes next, when that changed. */
+  nextChanged(): void {
+    if (!this.ready || this.isDisposed) return;
+    const next = this.deps.nextAfter(this.cardId);
+    if (this.nextTold && sameNext(next, this.shownNext)) return;
+    this.shownNext = next;
+    this.nextTold = true;
+    this.post(next ? { type: 'next', next } : { type: 'next' });
   }
 
   /** Whether the panel offers its actions now: signed in, and the card not high stakes (those are answered only in the service). */
@@ -191,6 +225,8 @@ export class CardPanel extends DisposableBase {
       case 'ready':
         this.ready = true;
         this.post({ type: 'words', bundle: vscode.l10n.bundle, locale: vscode.env.language });
+        this.nextTold = false;
+        this.nextChanged();
         // The card, or the opening read under way (it shows the card once in), or a read now.
         if (this.card) this.postCard(); else if (this.loading) await this.loading; else await this.load({ from: 'service' });
         return undefined;
@@ -232,6 +268,11 @@ export class CardPanel extends DisposableBase {
           return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage((e as { code?: string }).code ?? 'offline') });
         }
       }
+      case 'openNext':
+        // Only a card id opens (the one whose title the webview showed); it is opened, never acted on.
+        if (!isCardId(m.cardId)) { this.deps.log.warn('card panel: dropped a Next that names no card'); return undefined; }
+        this.deps.openNext(this, m.cardId);
+        return undefined;
       case 'close':
         this.dispose();
         return undefined;
