@@ -52,8 +52,12 @@ describe('hardening: the editor (extension host)', function () {
     try {
       await vscode.commands.executeCommand('notifications.clearAll');
       const c = await newCard(w, { kind: 'approval', title, blocking: true });
-      await vscode.commands.executeCommand('notifications.showList');
-      await driver.waitFor({ selector: `${MESSAGE}:has-text("Deploy?")`, timeout: 60_000 });
+      // The centre can close again while the window settles after the file before (seen once the
+      // hand-over tests ran on a short hold): open it until the notification is listed there.
+      await until('the notification listed in the centre', async () => {
+        await vscode.commands.executeCommand('notifications.showList');
+        return (await driver.count({ selector: `${MESSAGE}:has-text("Deploy?")` })) > 0 || undefined;
+      }, 60_000, 500);
       await driver.screenshot('hardening-notification-link');
       assert.equal(await driver.count({ selector: `${MESSAGE} a` }), 0, 'no anchor in the notification');
       assert.ok((await driver.text({ selector: `${MESSAGE}:has-text("Deploy?")` })).includes('[Open card]'), 'the card\'s words are shown as written');
