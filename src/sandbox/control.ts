@@ -6,7 +6,7 @@ import { KNOWN_APPS } from '../api/constants';
 import type { Clock, SandboxContext } from './context';
 import type { Faults } from './faults';
 import { iso, newId } from './ids';
-import type { Cards, NewCardInput } from './lifecycle';
+import { HOLD_MS, type Cards, type NewCardInput } from './lifecycle';
 import type { Notices } from './notices';
 import type { Received } from './received';
 import type { SandboxState, WebhookRec } from './state';
@@ -236,7 +236,7 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     return { id: hook.id, deleted: true };
   });
 
-  // ---- clock, faults, presence, reset --------------------------------------------------------
+  // ---- clock, hold, faults, presence, reset --------------------------------------------------------
 
   app.get('/_sandbox/clock', async () => ({ now: iso(d.clock.now()), ms: d.clock.now(), manual: typeof d.clock.advance === 'function' }));
   app.post('/_sandbox/clock/advance', async (req, reply) => {
@@ -245,6 +245,17 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     if (!isObject(b) || !Number.isFinite(b.ms) || (b.ms as number) < 0) return fail(reply, 400, 'ms must be a non-negative number');
     const now = d.clock.advance(b.ms as number);
     return { now: iso(now), ms: now };
+  });
+
+  // A test that is not about the hold asks for a shorter one; the client follows `undoUntil`.
+  app.get('/_sandbox/hold', async () => ({ ms: cards.hold() }));
+  app.post('/_sandbox/hold', async (req, reply) => {
+    const b = req.body;
+    if (!isObject(b) || !Number.isInteger(b.ms) || (b.ms as number) < 0 || (b.ms as number) > HOLD_MS) {
+      return fail(reply, 400, `ms must be a whole number of milliseconds from 0 to ${HOLD_MS}`);
+    }
+    cards.setHold(b.ms as number);
+    return { ms: cards.hold() };
   });
 
   app.post('/_sandbox/faults', async (req, reply) => {

@@ -8,6 +8,7 @@ import { ProblemError } from './problems';
 import type { CardRec, ChangeType, HistoryRec, Origin, SandboxState } from './state';
 import type { Timeline } from './timeline';
 
+/** DESIGN's hold; a test that is not about the hold may ask for a shorter one (POST /_sandbox/hold). */
 export const HOLD_MS = 5_000;
 export const DONE_LISTED_MS = 30 * 24 * 3_600_000;
 
@@ -30,6 +31,9 @@ export interface NewCardInput {
 }
 
 export class Cards {
+  /** The hold the next answer or hand-over gets (`undoUntil` = now + this). */
+  private holdMs = HOLD_MS;
+
   constructor(
     private readonly store: SandboxState,
     private readonly clock: Clock,
@@ -45,6 +49,17 @@ export class Cards {
 
   state(): SandboxState {
     return this.store;
+  }
+
+  /** The hold (ms) the next answer or hand-over gets. */
+  hold(): number {
+    return this.holdMs;
+  }
+
+  /** A shorter hold for what comes next (0..HOLD_MS ms); holds already running keep their end. */
+  setHold(ms: number): void {
+    if (!Number.isInteger(ms) || ms < 0 || ms > HOLD_MS) throw new RangeError(`hold ${ms} ms is not 0..${HOLD_MS}`);
+    this.holdMs = ms;
   }
 
   // ---- reach ---------------------------------------------------------------------------------
@@ -158,7 +173,7 @@ export class Cards {
     if (!this.waitingOnPerson(card)) throw new ProblemError('not_waiting', 'The card is not waiting on the person.');
 
     const now = this.now();
-    const undoUntil = now + HOLD_MS;
+    const undoUntil = now + this.holdMs;
     this.timeline.cancel(`later:${card.id}`);
     card.status = 'answered';
     card.turn = 'agent';
@@ -199,7 +214,7 @@ export class Cards {
       throw new ProblemError('not_your_answer', 'Only the app that gave the answer can undo it.');
     }
     if (card.answer.heard || this.now() >= card.answer.undoUntil) {
-      throw new ProblemError('hold_over', 'The 5 seconds are over; the assistant has heard the answer.');
+      throw new ProblemError('hold_over', 'The hold is over; the assistant has heard the answer.');
     }
     this.timeline.cancel(`hold:${card.id}`);
     card.status = 'pending';
@@ -290,7 +305,7 @@ export class Cards {
       }
     }
     const now = this.now();
-    const undoUntil = now + HOLD_MS;
+    const undoUntil = now + this.holdMs;
     this.timeline.cancel(`later:${card.id}`);
     card.status = 'delegated';
     card.turn = 'agent';

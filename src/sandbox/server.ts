@@ -14,7 +14,7 @@ import { Faults, codeForStatus, omitted, type Fault } from './faults';
 import { Received } from './received';
 import { ChangeFeed } from './feed';
 import { IdempotencyStore } from './idempotency';
-import { Cards } from './lifecycle';
+import { Cards, HOLD_MS } from './lifecycle';
 import { RateLimits } from './limits';
 import { Notices } from './notices';
 import { jsonTooDeep, MAX_JSON_DEPTH } from './json-depth';
@@ -298,6 +298,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     async reset() {
       timeline.clear();
       state.clear();
+      cards.setHold(HOLD_MS);
       auth.reset();
       limits.reset();
       idem.reset();

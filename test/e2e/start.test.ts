@@ -16,6 +16,8 @@ const root = path.resolve(__dirname, '..', '..');
 const artifacts = path.join(root, 'artifacts');
 
 interface Change { type: string; cardId: string }
+/** The demo assistants `npm start` asks the extension to open a terminal for (scripts/start.mjs). */
+const DEMO_ASSISTANTS = ['builder', 'reviewer'];
 
 /** The checkout as a fresh clone has it: the files git tracks (and new ones it does not ignore). */
 function freshClone(): string {
@@ -148,15 +150,24 @@ describe('npm start (code-server, Playwright)', function () {
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(address);
-    // The extension opened the demo terminals, and each demo assistant ran in its own.
-    await page.locator('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab').filter({ hasText: 'demo assistant' }).first()
-      .waitFor({ timeout: 90_000 }).catch(() => undefined);
     // The workbench's startup editor (the demo README, workbench.startupEditor) takes the focus
     // when it opens, and a quick pick open at that moment closes: let it open first.
     await page.locator('.tabs-container .tab').filter({ hasText: 'README.md' }).first().waitFor({ timeout: 90_000 });
-    await until('the demo assistants ask their first cards', async () => {
+    // The extension opened the two demo terminals: the workbench lists each by its name.
+    for (const name of DEMO_ASSISTANTS) {
+      await page.locator('.monaco-list-row').filter({ hasText: `demo assistant: ${name}` }).first()
+        .waitFor({ state: 'attached', timeout: 90_000 });
+    }
+    // And each demo assistant runs: each asks its first card (the sandbox's own demo cards,
+    // asked by other assistants, do not count).
+    await until('each demo assistant asks its first card', async () => {
       const { changes } = await control<{ changes: Change[] }>('GET', '/_sandbox/changes');
-      return changes.filter((c) => c.type === 'card.created').length >= 2;
+      const askers = new Set<string>();
+      for (const c of changes.filter((x) => x.type === 'card.created')) {
+        const card = await control<{ assistant?: { name: string } }>('GET', `/_sandbox/cards/${c.cardId}`);
+        if (card.assistant) askers.add(card.assistant.name);
+      }
+      return DEMO_ASSISTANTS.every((name) => askers.has(name));
     }, 90_000);
   });
 
@@ -166,18 +177,16 @@ describe('npm start (code-server, Playwright)', function () {
     await toast.waitFor({ timeout: 60_000 });
     const code = /code is ([A-Z0-9-]{4,})/.exec(await toast.innerText())?.[1];
     assert.ok(code, 'the notification shows the code');
-    // "Copy and Open" opens the approval page in a new tab (after VS Code asks whether to open an
-    // outside address); the person allows there.
-    const opened = page.context().waitForEvent('page', { timeout: 20_000 }).catch(() => undefined);
+    // "Copy and Open" opens the approval page for this code in a new tab; VS Code may first ask
+    // whether to open an outside address, and the person answers Open. The person allows there.
+    const opened = page.context().waitForEvent('page', { timeout: 30_000 });
     await toast.getByRole('link', { name: 'Copy and Open' }).or(toast.getByRole('button', { name: 'Copy and Open' })).first().click();
     const ask = page.locator('.monaco-dialog-box').getByRole('button', { name: 'Open' });
-    await ask.click({ timeout: 5_000 }).catch(() => undefined);
-    let approval = await opened;
-    if (approval) await approval.waitForURL(/\/device/, { timeout: 15_000 }).catch(() => undefined);
-    if (!approval || !/\/device/.test(approval.url())) { // the editor kept the link: open it ourselves
-      approval = await page.context().newPage();
-      await approval.goto(`${sandboxUrl}/device?user_code=${encodeURIComponent(code)}`);
-    }
+    const first = await Promise.race([opened.then(() => 'tab' as const), ask.waitFor({ timeout: 30_000 }).then(() => 'asked' as const)]);
+    if (first === 'asked') await ask.click();
+    const approval = await opened;
+    await approval.waitForURL(/\/device\?/, { timeout: 15_000 });
+    assert.equal(new URL(approval.url()).searchParams.get('user_code'), code, `the page opened is the approval page for this code: ${approval.url()}`);
     const page2 = approval;
     await approval.locator('#allow').click({ timeout: 20_000 }).catch(async (e: Error) => {
       await page2.screenshot({ path: path.join(artifacts, 'start-failed-approval.png') }).catch(() => undefined);

@@ -104,6 +104,7 @@ describe('after an hour of use (Playwright)', function () {
     assert.equal(app().cardsView.view.description, undefined, 'the code left the view');
   });
 
+  // The real 5 s hold: what is checked (Undo in the tree, the panel's words) shows during it.
   for (const [look, name] of THEMES) {
     it(`the tree moves in the same update as the panel's "Answered.", offers Undo while held, and a picked-up card leaves promptly (${look})`, async () => {
       await theme(name);
@@ -138,6 +139,7 @@ describe('after an hour of use (Playwright)', function () {
     });
   }
 
+  // The real 5 s hold: Got it's countdown is read while it runs (Got it's test of the hold).
   for (const [look, name] of THEMES) {
     it(`a notice's Got it says "closed", never the assistant, and leaves the live groups at once (${look})`, async () => {
       await theme(name);

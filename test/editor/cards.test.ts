@@ -8,6 +8,7 @@ import type { Node } from '../../src/editor/cards/cards-tree';
 import type { Request } from '../../src/shared/protocol';
 import { driver, driverAvailable } from './helpers/driver';
 import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
+import { holdEnd, pastOnSandbox } from './helpers/hold';
 
 describe('cards (extension host, sandbox)', function () {
   this.timeout(120_000);
@@ -108,6 +109,7 @@ describe('cards (extension host, sandbox)', function () {
   });
 
   it('answer: the panel sends the shown version and the choice; the assistant hears it after the hold', async () => {
+    // The real 5 s hold (the sandbox's default): this is the answer's test of it through the core.
     const c = await newCard(w, { kind: 'choice', title: 'Pick a colour', options: [{ id: 'r', label: 'Red' }, { id: 'b', label: 'Blue' }] });
     await until('the card', () => core().cards.get(c.id));
     const panel = await openPanel(c.id);
@@ -130,9 +132,11 @@ describe('cards (extension host, sandbox)', function () {
     const panel = await openPanel(c.id);
     await press(panel, { type: 'answer', version: panel.shown()!.version, body: { approved: true } });
     await until('the answered version shown', () => panel.shown()?.status === 'answered');
+    // The real 5 s hold (the sandbox's default): undo lands well inside it.
+    const end = await holdEnd(w.sb, c.id);
     assert.ok(done(await press(panel, { type: 'undo', version: panel.shown()!.version })), 'undone');
     assert.equal((await sandboxCard(w, c.id)).status, 'pending');
-    await sleep(6_000); // past the hold: an undone answer is never heard
+    await pastOnSandbox(w.sb, end); // past the hold: an undone answer is never heard
     assert.deepEqual(await heard(w, c.id), []);
     panel.dispose();
   });

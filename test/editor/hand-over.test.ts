@@ -7,6 +7,7 @@ import type { Card } from '../../src/api/schemas';
 import { problemMessage } from '../../src/shared/problem-messages';
 import { heard, newCard, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { realHold, shortHold } from './helpers/hold';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const ROW = '.quick-input-list .monaco-list-row';
@@ -81,6 +82,8 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await w.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'builder' });
     await signIn();
   });
+  // A test that asked for a short hold leaves the real one to the next.
+  afterEach(async () => { if (w) await realHold(w.sb); });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);
@@ -119,12 +122,13 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     const shown = { ...await core().cards.whole(c.id), version: c.version };
     const out = await core().act(core().gestures.fromUiEvent('test:delegate'), shown, { type: 'delegate', to: { assistantId: helper.id }, mode: 'loop' });
     assert.ok(out.ok, 'handed over');
-    // The helper sees the card once the 5 s to take it back are over.
+    // The helper sees the card once the hold to take it back is over (5 s, or a test's shorter one).
     await until('the helper answered', () => w!.sb.control('POST', `/_sandbox/cards/${c.id}/helper-answer`, answer).then(() => true), 30_000, 250);
     return until('the proposal in this window', async () => { const x = await core().cards.read(c.id); return x.proposal ? x : undefined; });
   }
 
   it('palette: a loop helper\'s proposal reads as the card\'s words and one pick accepts it as the answer', async () => {
+    await shortHold(w!.sb); // about the palette's words for a proposal, not the holds
     const c = await newCard(w!, { kind: 'choice', title: 'Palette proposal', options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite' }] });
     await until('the card', () => core().cards.get(c.id));
     await proposed(c, { choiceIds: ['sq'], note: { text: 'it is smaller' } });
@@ -141,6 +145,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
   });
 
   it('palette: a failure card\'s step is picked, the marked one first, and reaches the service', async () => {
+    await shortHold(w!.sb); // about the step picked, not the hold
     const c = await newCard(w!, {
       kind: 'failure', title: 'Palette failure',
       steps: [{ title: 'Build image', state: 'done' }, { title: 'Push image', state: 'done' }, { title: 'Roll out', state: 'failed' }, { title: 'Smoke test', state: 'pending' }],
@@ -178,7 +183,10 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
   it('panel: a loop helper\'s proposal reads in the card\'s words; one press accepts it as the answer', async () => {
     const c = await newCard(w!, { kind: 'choice', title: 'Which queue?', summary: 'The jobs need a queue.', options: [{ id: 'rq', label: 'Redis queue' }, { id: 'sqs', label: 'Amazon SQS' }], recommendedIds: ['rq'] });
     await until('the card', () => core().cards.get(c.id));
+    // The hand-over waits the real 5 s before the helper may answer (the one host test that
+    // does); accepting is an answer, whose real hold cards and ui-cards wait: a short one here.
     await proposed(c, { choiceIds: ['sqs'], note: { text: 'no server to run' } });
+    await shortHold(w!.sb);
     await openOnly(c.id, 'Which queue?');
     await driver.waitFor(inPanel('#proposal button:has-text("Accept as my answer")'));
     const words = await driver.text(inPanel('#proposal'));
@@ -194,6 +202,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
   });
 
   it('panel: a failure card\'s step, the marked one checked first; the one picked reaches the service', async () => {
+    await shortHold(w!.sb); // about the step picked, not the hold
     const c = await newCard(w!, {
       kind: 'failure', title: 'Panel failure', summary: 'Health check timed out.',
       steps: [{ title: 'Build image', state: 'done' }, { title: 'Push image', state: 'done' }, { title: 'Roll out', state: 'failed', detail: 'readiness probe failed' }],

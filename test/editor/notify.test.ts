@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { Node } from '../../src/editor/cards/cards-tree';
 import { atThisWindow, awayFromThisWindow, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { realHold, shortHold } from './helpers/hold';
 
 // The notifications centre lists every notification as its toast does.
 const ITEM = '.notifications-center .notification-list-item';
@@ -55,6 +56,8 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('notifications.hideList');
     await awayFromThisWindow();
+    // A test that asked for a short hold leaves the real one to the next.
+    if (w) await realHold(w.sb);
   });
   after(async () => {
     await w?.sb.control('DELETE', '/_sandbox/faults').catch(() => undefined);
@@ -79,7 +82,8 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await driver.click(button(text, 'Redis'));
     // A click on a notification's button closes the centre: open it again to read the next one.
     await vscode.commands.executeCommand('notifications.showList');
-    // The next notification says it was answered and offers Undo for the hold.
+    // The next notification says it was answered and offers Undo for the hold (the real 5 s: the
+    // answer from a notification's test of it).
     await driver.waitFor(button('with Redis. The assistant hears it in', 'Undo'));
     await until('the assistant heard it after the hold', async () => (await heard(w, c.id)).length === 1, 60_000);
     const [answer] = await heard(w, c.id);
@@ -151,8 +155,12 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await notification('Loop comes back');
     await vscode.commands.executeCommand('notifications.clearAll');
     await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
+    // The hand-over's hold is not what is told here: a short one (hand-over.test waits the real 5 s).
+    await shortHold(w.sb);
     const out = await core().act(gesture(), await core().cards.whole(c.id), { type: 'delegate', to: { assistantId: helper.id }, mode: 'loop' });
     assert.ok(out.ok, 'handed over');
+    // Accepting is an answer whose Undo is checked below: the real 5 s again.
+    await realHold(w.sb);
     await until('the helper answered', () => w.sb.control('POST', `/_sandbox/cards/${c.id}/helper-answer`, { choiceIds: ['b'] }).then(() => true), 30_000, 250);
     // It says what the helper proposes, in the card's words, and one press accepts it.
     assert.deepEqual(await notification('back to you: Loop comes back'), ['Accept proposal', 'Open']);

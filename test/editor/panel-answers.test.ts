@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
+import { shortHold } from './helpers/hold';
 import { draftKey } from '../../src/editor/panel/panel-memory';
 
 
@@ -20,6 +21,7 @@ describe('answers through the card panel, by role and text (Playwright)', functi
   before(async function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
+    await shortHold(w.sb); // no test here is about the hold (cards and ui-cards wait the real 5 s)
     await signInApproved(w);
   });
   after(async () => {

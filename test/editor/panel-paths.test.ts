@@ -14,6 +14,7 @@ import { EXTENSION_ID, newCard, sandboxCard, signInApproved, unwire, until, wire
 import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
+import { shortHold } from './helpers/hold';
 
 const PANEL = '#workbench\\.parts\\.panel';
 
@@ -71,6 +72,7 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
       // The terminal's DOM renderer: its text is in the page, for the mouse to find.
       await vscode.workspace.getConfiguration('terminal.integrated').update('gpuAcceleration', 'off', vscode.ConfigurationTarget.Global);
       w = await wire();
+      await shortHold(w.sb); // no test here is about the hold (cards and ui-cards wait the real 5 s)
       await signInApproved(w);
       if (mode === 'workspace') await intoWorkspaceScope(w);
     });

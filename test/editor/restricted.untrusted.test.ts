@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, heard, newCard, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
@@ -33,6 +34,7 @@ describe('Restricted Mode (an untrusted folder)', function () {
 
   it('shows the views, signs in from the welcome view, and answers a card', async () => {
     w = await wire();
+    await shortHold(w.sb); // about Restricted Mode, not the hold (cards and ui-cards wait the real 5 s)
     const core = () => w!.app.live!.core;
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Sign in to see the cards")` });

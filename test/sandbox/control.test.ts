@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { call, signIn, startSandbox } from './helpers';
-import { answer, makeWorld, type World } from '../kit';
+import { answer, key, makeWorld, type World } from '../kit';
 
 describe('sandbox control surface', () => {
   let w: World;
@@ -83,6 +83,38 @@ describe('sandbox control surface', () => {
     } finally {
       await real.close();
     }
+  });
+
+  it('hold: a shorter hold is told to the sandbox; answers and hand-overs get it, bad values are refused, reset restores 5 s', async () => {
+    assert.deepEqual((await w.ctl('GET', '/_sandbox/hold')).json, { ms: 5000 });
+    for (const bad of [{}, { ms: -1 }, { ms: 5001 }, { ms: 1.5 }, { ms: '1000' }, { ms: null }]) {
+      assert.equal((await w.ctl('POST', '/_sandbox/hold', bad)).status, 400, JSON.stringify(bad));
+    }
+    assert.deepEqual((await w.ctl('GET', '/_sandbox/hold')).json, { ms: 5000 }, 'a refused value changes nothing');
+    assert.deepEqual((await w.ctl('POST', '/_sandbox/hold', { ms: 800 })).json, { ms: 800 });
+    assert.deepEqual((await w.ctl('GET', '/_sandbox/hold')).json, { ms: 800 });
+
+    // An answer: undoUntil and the moment the assistant hears it follow the shorter hold.
+    const c = await w.card();
+    const r = await answer(w.me, c.id, { version: c.version, choiceIds: ['a'] });
+    assert.equal(Date.parse(r.json.undoUntil), w.sb.clock.now() + 800);
+    const heard = async () => (await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`)).json.heard.length as number;
+    await w.advance(799);
+    assert.equal(await heard(), 0, 'not heard before the hold ends');
+    await w.advance(1);
+    assert.equal(await heard(), 1, 'heard when the shorter hold ends');
+
+    // A hand-over: the helper sees the card once the shorter hold is over.
+    const d = await w.card();
+    const h = await w.me.request('POST', `/v1/cards/${d.id}/delegate`, { body: { to: { assistantId: w.helperId }, mode: 'freely' }, headers: { 'idempotency-key': key() } });
+    assert.equal(Date.parse(h.json.undoUntil), w.sb.clock.now() + 800, h.text);
+    const seen = async () => (await w.ctl('GET', `/_sandbox/assistants/${w.helperId}/helper-cards`)).json.cards.length as number;
+    assert.equal(await seen(), 0);
+    await w.advance(800);
+    assert.equal(await seen(), 1);
+
+    await w.ctl('POST', '/_sandbox/reset');
+    assert.deepEqual((await w.ctl('GET', '/_sandbox/hold')).json, { ms: 5000 }, 'reset: back to DESIGN\'s 5 s');
   });
 
   it('reset: back to the state it started with (cards, webhooks, sign-ins, faults, limits)', async () => {

@@ -4,13 +4,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { heard, until, type World } from '../cards-helpers';
 import { driver } from './driver';
+import { holdMs, pastOnSandbox } from './hold';
 
 export const SIDEBAR = '#workbench\\.parts\\.sidebar';
 /** The card panel's document: the webview's outer iframe, then its content frame. */
 export const WV = ['iframe.webview.ready', 'iframe#active-frame'];
-
-/** The sandbox's hold before an assistant hears an answer (src/sandbox/lifecycle.ts HOLD_MS; not bundled here). */
-const HOLD_MS = 5_000;
 
 /** A selector inside the card panel. */
 export const inPanel = (selector: string, timeout?: number) => ({ selector, frames: WV, ...(timeout ? { timeout } : {}) });
@@ -36,15 +34,15 @@ export async function openFromTree(w: World, cardId: string, title: string): Pro
 
 /**
  * The one answer the assistant heard on the card (after the hold), checked to be the only one: a
- * second answer the service took would be heard one hold (5 s) after it was taken, and none can be
- * taken once the first was heard, so one hold past the first on the sandbox's clock every answer
- * that will ever be heard has been, and exactly one must be there.
+ * second answer the service took would be heard one hold (the sandbox's, 5 s or a test's shorter
+ * one) after it was taken, and none can be taken once the first was heard, so one hold past the
+ * first on the sandbox's clock every answer that will ever be heard has been, and exactly one must
+ * be there.
  */
 export async function heardOnce(w: World, id: string): Promise<{ type: string; body: Record<string, unknown> }> {
   const answers = async () => (await heard(w, id)).filter((h) => h.type === 'answer');
   const first = await until('the assistant to hear the answer', async () => (await answers())[0], 60_000);
-  const past = Date.parse(first.at) + HOLD_MS + 500;
-  await until('one hold past the first answer heard (sandbox clock)', async () => (await w.sb.control<{ ms: number }>('GET', '/_sandbox/clock')).ms >= past, 30_000);
+  await pastOnSandbox(w.sb, Date.parse(first.at) + await holdMs(w.sb), 'one hold past the first answer heard (sandbox clock)');
   const all = await answers();
   assert.equal(all.length, 1, `the assistant heard ${all.length} answers: ${JSON.stringify(all.map((h) => h.body))}`);
   return first;
