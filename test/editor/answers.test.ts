@@ -26,11 +26,15 @@ describe('answers view: who answered what, from where (Playwright)', function ()
 
   before(async function () {
     if (!driverAvailable()) this.skip();
+    // The layout a new window has: the Answers view collapsed (an earlier file in this window may
+    // have opened it; VS Code keeps a pane's state for the window).
+    await collapseAnswers();
     w = await wire();
     seeded = await w.sb.control('POST', '/_sandbox/seed/done', { count: 1000, days: 30, machineId: w.machineId });
     await signInApproved(w);
   });
   after(async () => {
+    await collapseAnswers().catch(() => undefined);
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);
@@ -47,7 +51,17 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   const item = (id: string) => answers().getTreeItem({ kind: 'row', id } as never);
   const description = (id: string) => String(item(id).description ?? '');
 
+  async function collapseAnswers(): Promise<void> {
+    await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
+    await driver.waitFor({ selector: `${PANE} .pane-header`, timeout: 30_000 });
+    if (await driver.count({ selector: `${PANE} .pane-header[aria-expanded="true"]` })) await driver.click({ selector: `${PANE} .pane-header .title` });
+    await driver.waitFor({ selector: `${PANE} .pane-header[aria-expanded="false"]`, timeout: 30_000 });
+  }
+
   it('the container opened on the Cards view: the Answers view stays collapsed and reads nothing until it is opened', async () => {
+    // A new window shows it collapsed: the manifest says so.
+    const manifest = JSON.parse(fs.readFileSync(path.join(testEnv.root, 'package.json'), 'utf8')) as { contributes: { views: Record<string, { id: string; visibility?: string }[]> } };
+    assert.equal(Object.values(manifest.contributes.views).flat().find((v) => v.id === 'assistantCards.answers')?.visibility, 'collapsed');
     await vscode.commands.executeCommand('assistantCards.cards.focus');
     await until('the cards read', () => app().live?.tree.getChildren().length, 30_000);
     await driver.waitFor({ selector: `${PANE} .pane-header[aria-expanded="false"]`, timeout: 30_000 });

@@ -181,6 +181,7 @@ describe('one press, one path: panel, notification and palette leave the same mo
       }
       const watch = watchMoves(c.id);
       try {
+        const pressedAt = Date.now();
         const said = await press[place][action]!(c.id, title);
         const at = Date.now();
         // The moment the place says the result, the model holds it: no read was awaited for it.
@@ -205,7 +206,12 @@ describe('one press, one path: panel, notification and palette leave the same mo
           assert.equal(hold, undefined, 'no hold runs');
         }
         // And it stays there: the read that follows and the hold's end move it no further back.
-        await new Promise((r) => setTimeout(r, 1_500));
+        // Waited for as states: the service received that read (after the hold's end when one runs).
+        const since = hold ?? pressedAt;
+        await until(`a read of the card after ${hold ? 'the hold\'s end' : 'the press'}`, async () => {
+          const { received } = await w.sb.control<{ received: { method: string; url: string; at: string }[] }>('GET', '/_sandbox/received');
+          return received.some((r) => r.method === 'GET' && r.url.split('?')[0] === `/v1/cards/${c.id}` && Date.parse(r.at) >= since) || undefined;
+        }, 30_000);
         assert.deepEqual(watch.moves().slice(0, 1), [AFTER[action].group]);
         assert.ok(!watch.moves().slice(1).includes(action === 'undo' ? 'agent' : 'pending'), `no flip back: ${watch.moves().join(' -> ')}`);
       } finally {
