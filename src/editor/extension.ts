@@ -260,7 +260,7 @@ declare const __TEST_HANDLE__: boolean;
 let shutdown: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): AssistantCardsApi {
-  // The words of the code shared with the card panel (src/editor/shared) in VS Code's language.
+  // The words of the code shared with the card panel (src/shared) in VS Code's language.
   setTranslator((message, ...args) => vscode.l10n.t(message, ...args));
   setLocale(vscode.env.language);
   const app = new App(context);

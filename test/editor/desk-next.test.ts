@@ -15,6 +15,7 @@ import * as vscode from 'vscode';
 import type { AssistantCardsApi } from '../../src/editor/public-api';
 import type { ExtensionApi } from '../../src/editor/extension';
 import { atThisWindow, awayFromThisWindow, EXTENSION_ID, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { driver, driverAvailable } from './helpers/driver';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { PANEL_VIEW_TYPE } from '../../src/editor/panel/card-panel-manager';
@@ -37,24 +38,6 @@ describe('one card after another, and card links (Playwright, default settings)'
   const app = () => w!.app;
   const core = () => app().live!.core;
 
-  /** The default scope: no scope setting; this window's terminal in `cwd` matched to the asking agent's live session. */
-  async function intoWorkspaceScope(world: World): Promise<void> {
-    await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
-    assert.equal(vscode.workspace.getConfiguration('assistantCards').get('scope'), 'workspace');
-    const api = await vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.activate();
-    const here = fs.mkdtempSync(path.join(dir, 'cwd-'));
-    const t = vscode.window.createTerminal({ name: 'assistant here', cwd: here });
-    terminals.push(t);
-    const s = await world.sb.control<{ appSessionId: string }>('POST', '/_sandbox/sessions', { agentId: world.agentId, cwd: here });
-    let lastRefresh = 0;
-    await until('the live session matched to the terminal', async () => {
-      const feature = api.assistants();
-      if (!feature) return undefined;
-      if (Date.now() - lastRefresh > 2500) { lastRefresh = Date.now(); await world.app.live!.core.assistants.refresh(); }
-      await feature.matcher.rematch();
-      return feature.matcher.terminalOf(s.appSessionId)?.terminal === t ? true : undefined;
-    }, 60_000);
-  }
 
   /** Developer: Open URL (1.93 and today): asks for a link and hands it to VS Code's URL service, as a followed link is. */
   async function openUrl(link: string): Promise<void> {
@@ -68,7 +51,7 @@ describe('one card after another, and card links (Playwright, default settings)'
     if (!driverAvailable()) this.skip();
     w = await wire();
     await signInApproved(w);
-    await intoWorkspaceScope(w);
+    await intoWorkspaceScope(w, dir, terminals);
     assert.equal(vscode.workspace.getConfiguration('assistantCards').get('notify'), 'blocking', 'notifications in their default');
   });
   afterEach(async () => {

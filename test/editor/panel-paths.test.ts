@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/editor/extension';
-import { EXTENSION_ID, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
@@ -40,26 +40,6 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
     const app = () => w!.app;
     const core = () => app().live!.core;
 
-    /** The default scope: no scope setting; this window's terminal in `cwd` matched to the asking agent's live session. */
-    async function intoWorkspaceScope(world: World): Promise<void> {
-      const cfg = vscode.workspace.getConfiguration('assistantCards');
-      await cfg.update('scope', undefined, vscode.ConfigurationTarget.Global);
-      assert.equal(vscode.workspace.getConfiguration('assistantCards').get('scope'), 'workspace');
-      const api = await vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.activate();
-      const here = fs.mkdtempSync(path.join(dir, 'cwd-'));
-      const t = vscode.window.createTerminal({ name: 'assistant here', cwd: here });
-      terminals.push(t);
-      const s = await world.sb.control<{ appSessionId: string }>('POST', '/_sandbox/sessions', { agentId: world.agentId, cwd: here });
-      let lastRefresh = 0;
-      await until('the live session matched to the terminal', async () => {
-        const feature = api.assistants();
-        if (!feature) return undefined;
-        // The core paces its reads: refresh at a person's pace, then match again.
-        if (Date.now() - lastRefresh > 2500) { lastRefresh = Date.now(); await world.app.live!.core.assistants.refresh(); }
-        await feature.matcher.rematch();
-        return feature.matcher.terminalOf(s.appSessionId)?.terminal === t ? true : undefined;
-      }, 60_000);
-    }
 
 
 
@@ -74,7 +54,7 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
       w = await wire();
       await shortHold(w.sb); // no test here is about the hold (cards and ui-cards wait the real 5 s)
       await signInApproved(w);
-      if (mode === 'workspace') await intoWorkspaceScope(w);
+      if (mode === 'workspace') await intoWorkspaceScope(w, dir, terminals);
     });
     after(async () => {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');

@@ -15,7 +15,7 @@ import { createClientCore } from '../../src/sync/session';
 import type { ClientCoreOptions } from '../../src/sync/session';
 import { createServiceClient } from '../../src/sync/service-client';
 import type { ServiceClient } from '../../src/sync/service-client';
-import { signIn, startSandbox, type Answer, type Machine, type SignedIn, type SignInOptions } from '../sandbox/helpers';
+import { answerOf, signIn, startSandbox, type Answer, type Machine, type SignedIn, type SignInOptions } from '../sandbox/helpers';
 import { ManualClock } from './clock';
 import { setUpComputer } from './computer';
 import { until } from './until';
@@ -141,14 +141,7 @@ export async function makeWorld(o: { publicUrl?: string; me?: boolean } = {}): P
       body: body === undefined ? undefined : JSON.stringify(body),
       redirect: 'manual',
     });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, json, text };
+    return answerOf(res);
   };
   const must = async (method: string, p: string, body?: unknown) => {
     const r = await ctl(method, p, body);

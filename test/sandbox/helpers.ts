@@ -119,7 +119,8 @@ export interface Answer {
   text: string;
 }
 
-async function answerOf(res: Response): Promise<Answer> {
+/** A response read as the tests look at it: status, headers, text and its JSON (undefined when not JSON). */
+export async function answerOf(res: Response): Promise<Answer> {
   const text = await res.text();
   let json: unknown;
   try {
