@@ -189,8 +189,11 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await shortHold(w!.sb);
     await openOnly(c.id, 'Which queue?');
     await driver.waitFor(inPanel('#proposal button:has-text("Accept as my answer")'));
-    const words = await driver.text(inPanel('#proposal'));
-    assert.match(words, /Codex helper proposes/i);
+    // The helper by its name once the assistants are read (until then the panel names its id).
+    const words = await until('the proposer by name', async () => {
+      const t = await driver.text(inPanel('#proposal'));
+      return /Codex helper proposes/i.test(t) ? t : undefined;
+    }, 30_000);
     assert.match(words, /Choose Amazon SQS\./);
     assert.match(words, /Note: no server to run/);
     assert.doesNotMatch(words, /\bsqs\b|choiceIds|\{/, 'no ids, no JSON');
