@@ -208,7 +208,7 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     await driver.type(ids);
     await driver.press('Enter');
     // The save dialog (VS Code's own, in the browser): a path box.
-    await driver.waitFor({ selector: '.quick-input-widget:has-text("Export answers")' });
+    await driver.waitFor({ selector: '.quick-input-widget:has-text("Export answers")', timeout: 60_000 });
     // The dialog fills in its own path first; ours goes in once it has.
     const ext = path.extname(file);
     await until('the dialog\'s own path', async () => (await driver.value({ selector: INPUT })).endsWith(ext), 20_000);
