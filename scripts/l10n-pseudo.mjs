@@ -53,12 +53,12 @@ export function pseudoFile(json) {
     : v && typeof v === 'object' && typeof v.message === 'string' ? { ...v, message: pseudo(v.message) } : v]));
 }
 
-/** The pseudo files written: [source, target] pairs (the package.nls pair only when package.nls.json exists). */
-export function writePseudo(dir = root) {
+/** Writes the pseudo files from the English ones; returns the files written. */
+export function writePseudo() {
   const pairs = [
-    [path.join(dir, 'l10n', 'bundle.l10n.json'), path.join(dir, 'l10n', `bundle.l10n.${PSEUDO_LOCALE}.json`)],
-    [path.join(dir, 'package.nls.json'), path.join(dir, `package.nls.${PSEUDO_LOCALE}.json`)],
-  ].filter(([from]) => fs.existsSync(from));
+    [path.join(root, 'l10n', 'bundle.l10n.json'), path.join(root, 'l10n', `bundle.l10n.${PSEUDO_LOCALE}.json`)],
+    [path.join(root, 'package.nls.json'), path.join(root, `package.nls.${PSEUDO_LOCALE}.json`)],
+  ];
   for (const [from, to] of pairs) {
     fs.writeFileSync(to, `${JSON.stringify(pseudoFile(JSON.parse(fs.readFileSync(from, 'utf8'))), null, 2)}\n`);
   }
