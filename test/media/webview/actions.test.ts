@@ -5,17 +5,10 @@ import type { Card } from '../../../src/api/schemas';
 import { ACTIONS, isFromWebview } from '../../../src/shared/protocol';
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
-import type { RequestKind } from '../../../src/shared/protocol';
+import { asked, card, cardMsg, NOW } from './fixtures';
 
-const NOW = Date.parse('2026-11-23T12:00:00Z');
-const card = (over: Partial<Card> = {}): Card => ({
-  id: 'req_1', kind: 'choice', title: 'Pick', status: 'pending', turn: 'you', version: 3,
-  options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...over,
-} as Card);
-/** A request the webview sent (id 'q') and the host's reply to it: replies are matched by id. */
-const asked = (what: RequestKind, reply: PanelEvent): PanelEvent[] => [{ type: 'requested', requestId: 'q', what }, reply];
 const shown = (c: Card, ...e: PanelEvent[]): PanelState => [
-  { type: 'card', card: c, shownVersion: c.version, timeZone: 'Europe/Berlin', canAct: true, hostNowMs: NOW } as PanelEvent, ...e,
+  cardMsg(c, { timeZone: 'Europe/Berlin' }), ...e,
 ].reduce((s, x) => reduce(s, x, NOW), initialState('req_1', undefined, 'UTC'));
 const posted = (r: act.PressResult) => (r && 'post' in r ? r.post : undefined);
 

@@ -6,17 +6,11 @@ import type { Card } from '../../../src/api/schemas';
 import { allowedBy } from '../../../src/shared/grant-scopes';
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
-import type { RequestKind } from '../../../src/shared/protocol';
+import { asked, card as cardV3, cardMsg, NOW } from './fixtures';
 
-const NOW = Date.parse('2026-11-23T12:00:00Z');
-const card = (over: Partial<Card> = {}): Card => ({
-  id: 'req_1', kind: 'choice', title: 'Pick', status: 'pending', turn: 'you', version: 7,
-  options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...over,
-} as Card);
-/** A request the webview sent (id 'q') and the host's reply to it: replies are matched by id. */
-const asked = (what: RequestKind, reply: PanelEvent): PanelEvent[] => [{ type: 'requested', requestId: 'q', what }, reply];
+const card = (over: Partial<Card> = {}): Card => cardV3({ version: 7, ...over });
 const shown = (c: Card, extra: Partial<Extract<PanelEvent, { type: 'card' }>> = {}, ...e: PanelEvent[]): PanelState => [
-  { type: 'card', card: c, shownVersion: c.version, timeZone: 'UTC', canAct: true, hostNowMs: NOW, ...extra } as PanelEvent, ...e,
+  cardMsg(c, extra), ...e,
 ].reduce((s, x) => reduce(s, x, NOW), initialState('req_1', undefined, 'UTC'));
 const posted = (r: act.PressResult) => (r && 'post' in r ? r.post : undefined);
 

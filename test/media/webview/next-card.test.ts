@@ -3,21 +3,16 @@
 // card on screen no longer waits on the person, never in the moment after the step appeared, and
 // only ever an open, never an answer.
 import * as assert from 'node:assert/strict';
-import type { Card, CardListEntry } from '../../../src/api/schemas';
+import type { CardListEntry } from '../../../src/api/schemas';
 import { isFromWebview } from '../../../src/shared/protocol';
 import { ANSWER_KEYS_QUIET_MS, isHeldPress } from '../../../src/shared/key-guard';
 import { nextCard, sameNext, NEXT_TITLE_MAX } from '../../../src/shared/next-card';
 import * as act from '../../../media/webview/actions';
 import { canGoNext, initialState, nextOffered, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
+import { card, cardMsg, NOW } from './fixtures';
 
-const NOW = Date.parse('2026-11-23T12:00:00Z');
 const entry = (id: string, over: Partial<CardListEntry> = {}): CardListEntry =>
   ({ id, kind: 'choice', title: `Card ${id}`, status: 'pending', turn: 'you', version: 1, ...over } as CardListEntry);
-const card = (over: Partial<Card> = {}): Card => ({
-  id: 'req_1', kind: 'choice', title: 'Pick', status: 'pending', turn: 'you', version: 3,
-  options: [{ id: 'a', label: 'A' }], ...over,
-} as Card);
-const cardMsg = (c: Card): PanelEvent => ({ type: 'card', card: c, shownVersion: c.version, timeZone: 'UTC', canAct: true, hostNowMs: NOW });
 const at = (s: PanelState, ms: number, ...events: PanelEvent[]) => events.reduce((x, e) => reduce(x, e, NOW + ms), s);
 const NEXT: PanelEvent = { type: 'next', next: { id: 'req_2', title: 'Deploy to staging?', blocking: true, more: 2 } };
 

@@ -1,20 +1,11 @@
 // The card panel's state in plain Node: the host's messages and the person's input, through the reducer.
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../../src/api/schemas';
-import type { RequestKind, ToWebview } from '../../../src/shared/protocol';
 import { announcement, canAnswer, disabled, holdLeft, initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
+import { asked, card, cardMsg, NOW } from './fixtures';
 
-const NOW = Date.parse('2026-11-23T12:00:00Z');
-const card = (over: Partial<Card> = {}): Card => ({
-  id: 'req_1', kind: 'choice', title: 'Pick', status: 'pending', turn: 'you', version: 3,
-  options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], ...over,
-} as Card);
-const cardMsg = (c: Card, over: Partial<Extract<ToWebview, { type: 'card' }>> = {}): PanelEvent =>
-  ({ type: 'card', card: c, shownVersion: c.version, timeZone: 'UTC', canAct: true, hostNowMs: NOW, ...over });
 const run = (s: PanelState, ...events: PanelEvent[]) => events.reduce((x, e) => reduce(x, e, NOW), s);
 const fresh = () => initialState('req_1', undefined, 'UTC');
-/** A request the webview sent (id 'q') and the host's reply to it: replies are matched by id. */
-const asked = (what: RequestKind, reply: PanelEvent): PanelEvent[] => [{ type: 'requested', requestId: 'q', what }, reply];
 
 describe('card panel state (webview, plain Node)', () => {
   it('keeps a saved draft only for its own card', () => {
