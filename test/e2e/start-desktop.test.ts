@@ -4,24 +4,18 @@
 // copy of the checkout (start.mjs builds dist/, which the host tiers beside it use), sharing this
 // checkout's node_modules.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { until } from '../kit/until';
+import { copyCheckout } from './checkout-copy';
 
 const root = path.resolve(__dirname, '..', '..');
 
 /** The files git tracks (and new ones it does not ignore), with this checkout's node_modules linked in. */
 function copyOfCheckout(dir: string): string {
-  const ls = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
-  assert.equal(ls.status, 0, `git ls-files: ${ls.stderr}`);
-  for (const file of ls.stdout.split('\0').filter(Boolean)) {
-    const st = fs.lstatSync(path.join(root, file), { throwIfNoEntry: false });
-    if (!st?.isFile()) continue;
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.copyFileSync(path.join(root, file), path.join(dir, file));
-  }
+  copyCheckout(dir);
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   // The lockfile as old as the installed tree, so start.mjs installs nothing into the shared one.
   const installed = fs.statSync(path.join(root, 'node_modules', '.package-lock.json'));
@@ -55,7 +49,7 @@ describe('npm start with desktop VS Code (a stand-in `code` on the PATH)', funct
       assert.ok(args.includes(`--extensionDevelopmentPath=${checkout}`), `the extension from this folder: ${args.join(' ')}`);
       assert.ok(fs.existsSync(path.join(checkout, 'dist', 'extension.js')), 'built before VS Code opens it');
       assert.ok(args.includes('--new-window') && args.includes('--wait'), 'a new window, waited for');
-      assert.ok(args.some((a) => a.startsWith('--user-data-dir=') && a.startsWith(`--user-data-dir=${work}`)), 'its own profile under --work');
+      assert.ok(args.some((a) => a.startsWith(`--user-data-dir=${work}`)), 'its own profile under --work');
       const ws = args[args.length - 1]!;
       assert.ok(fs.existsSync(ws), `the demo workspace it opens exists: ${ws}`);
       assert.equal(await exited, 0, `start.mjs stops by itself when the window closes\n${out}`);

@@ -5,12 +5,13 @@
 // hears it. Screenshots of the assistants view and a focused terminal land in artifacts/.
 // Ctrl+C stops everything start.mjs started.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { until } from '../kit/until';
+import { copyCheckout } from './checkout-copy';
 
 const root = path.resolve(__dirname, '..', '..');
 const artifacts = path.join(root, 'artifacts');
@@ -19,18 +20,9 @@ interface Change { type: string; cardId: string }
 /** The demo assistants `npm start` asks the extension to open a terminal for (scripts/start.mjs). */
 const DEMO_ASSISTANTS = ['builder', 'reviewer'];
 
-/** The checkout as a fresh clone has it: the files git tracks (and new ones it does not ignore). */
+/** The checkout as a fresh clone has it, in a temporary folder. */
 function freshClone(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-clone-'));
-  const ls = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
-  assert.equal(ls.status, 0, `git ls-files: ${ls.stderr}`);
-  for (const file of ls.stdout.split('\0').filter(Boolean)) {
-    const from = path.join(root, file);
-    const st = fs.lstatSync(from, { throwIfNoEntry: false });
-    if (!st?.isFile()) continue; // deleted in the work tree, or a link (node_modules in a worktree)
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.copyFileSync(from, path.join(dir, file));
-  }
+  const dir = copyCheckout(fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-clone-')));
   assert.ok(!fs.existsSync(path.join(dir, 'node_modules')), 'the clone starts with no node_modules');
   return dir;
 }
