@@ -52,7 +52,7 @@ const lateModules = {
   },
 };
 
-// `import * as vscode from 'vscode'` (in some 36 files) bundles as esbuild's `__toESM(require('vscode'))`,
+// `import * as vscode from 'vscode'` (in every file that uses the API) bundles as esbuild's `__toESM(require('vscode'))`,
 // which copies every property of the VS Code API (some 300, each as a getter) into a new object, once
 // per file: about 8 ms of the extension host's load of dist/extension.js, and nothing under plain
 // Node's small stub. One module requires the API once and hands each file an object whose
