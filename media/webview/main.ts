@@ -87,14 +87,21 @@ const hooks: ViewHooks = {
   },
   post,
   request,
-  next: (e) => {
-    // A keyboard activation of the focused button (detail 0) waits like N; a click counts.
-    const byKey = (e as MouseEvent).detail === 0;
-    if (byKey && !keyGuard.allows()) { e.preventDefault(); return; }
-    const m = act.openNext(state, Date.now(), byKey);
-    if (m) post(m);
-  },
+  // A keyboard activation of the focused button (detail 0) waits like N; a click counts.
+  next: (e) => { if (!openNext((e as MouseEvent).detail === 0)) e.preventDefault(); },
 };
+
+/**
+ * N or the Next button: the next card, in this panel. A key waits out the key guard's moment
+ * (the card showed, the panel got focus) and the step's own (actions.openNext); a click counts.
+ * False when a key came too soon.
+ */
+function openNext(byKey: boolean): boolean {
+  if (byKey && !keyGuard.allows()) return false;
+  const m = act.openNext(state, Date.now(), byKey);
+  if (m) post(m);
+  return true;
+}
 
 /** Renders the state; the countdown re-renders itself four times a second while the hold lasts. */
 let tickTimer: ReturnType<typeof setTimeout> | undefined;
@@ -174,12 +181,7 @@ document.addEventListener('keydown', (e) => {
   }
   if (e.key === 'u' || e.key === 'U') { e.preventDefault(); send(act.undo(state)); return; }
   // N: the next card, in this panel; not in the moment after the card showed, the panel got focus or the step appeared.
-  if (e.key === 'n' || e.key === 'N') {
-    e.preventDefault();
-    const m = keyGuard.allows() ? act.openNext(state, Date.now(), true) : undefined;
-    if (m) post(m);
-    return;
-  }
+  if (e.key === 'n' || e.key === 'N') { e.preventDefault(); openNext(true); return; }
   if (e.key === 'l' || e.key === 'L') {
     e.preventDefault();
     root.querySelector<HTMLElement>('[data-key="later-1h"]')?.focus();
