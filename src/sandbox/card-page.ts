@@ -1,7 +1,7 @@
 // The service's own page for a card, at the card's `url` ({base_url}/cards/{id}): where a person
 // is sent for a high-stakes card. It shows the card (all card text escaped: it is untrusted) and,
 // while the card waits, lets the person answer it here, in the service: the answer is recorded as
-// coming from the service's web page and takes the usual 5 s hold. It also offers the card's link
+// coming from the service's web page and takes the usual hold (5 s). It also offers the card's link
 // into the editor (shared/card-link.ts), which opens the card there and answers nothing.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Grant, SandboxContext } from './context';
@@ -86,7 +86,8 @@ ${card.highStakes ? '<p class="stakes">High stakes: this card is answered only h
       if (f.text !== undefined) body.text = f.text.slice(0, 10_000);
       try {
         cards.answer(service, origin, id, body, { allowHighStakes: true });
-        return show(reply, session!, card, 'Answered. The assistant hears it in 5 seconds.');
+        // The hold this answer got: DESIGN's 5 s, or a test's shorter one (POST /_sandbox/hold).
+        return show(reply, session!, card, `Answered. The assistant hears it in ${cards.hold() / 1000} s.`);
       } catch (err) {
         if (err instanceof ProblemError) return show(reply, session!, card, err.detail, 409);
         throw err;

@@ -70,6 +70,19 @@ describe('sandbox card page', () => {
     assert.equal(stale.status, 409);
   });
 
+  it('says the hold the answer got: DESIGN\'s 5 s, or the shorter one a test asked for', async () => {
+    const answerOnPage = async (title: string) => {
+      const c = await w.card({ kind: 'approval', highStakes: true, title });
+      const at = await openPage(`${w.url}/cards/${c.id}`);
+      const res = await postForm(`${w.url}/cards/${c.id}`, `version=1&approved=true&form_token=${at.token}`, { cookie: at.cookie });
+      assert.equal(res.status, 200);
+      return res.text();
+    };
+    assert.match(await answerOnPage('Publish?'), /The assistant hears it in 5 s\./);
+    assert.equal((await w.ctl('POST', '/_sandbox/hold', { ms: 800 })).status, 200);
+    assert.match(await answerOnPage('Deploy?'), /The assistant hears it in 0\.8 s\./);
+  });
+
   it('the page starts a person session: an HttpOnly, SameSite=Strict cookie for the whole service', async () => {
     const c = await w.card({ kind: 'approval', title: 'Ship?' });
     const res = await fetch(`${w.url}/cards/${c.id}`);
