@@ -112,30 +112,45 @@ function literalText(node: ts.Node): string | undefined {
 }
 
 export function violations(): string[] {
+  return FOLDERS.flatMap((d) => files(d)).flatMap((rel) => violationsIn(rel, fs.readFileSync(path.join(root, rel), 'utf8')));
+}
+
+/** What one file's source holds outside l10n: `file:line: "text"` each. */
+export function violationsIn(rel: string, text: string): string[] {
   const out: string[] = [];
-  for (const rel of FOLDERS.flatMap((d) => files(d))) {
-    const text = fs.readFileSync(path.join(root, rel), 'utf8');
-    const lines = text.split('\n');
-    const sf = ts.createSourceFile(rel, text, ts.ScriptTarget.ES2022, true);
-    const visit = (node: ts.Node) => {
-      const lit = literalText(node);
-      if (lit !== undefined) {
-        const line = sf.getLineAndCharacterOfPosition(node.getStart()).line;
-        if ((isWords(lit) || gluedWords(node) || pushedWord(node, lit)) && !exempt(node) && !ignored(lines, line)) {
-          out.push(`${rel}:${line + 1}: ${JSON.stringify(lit.slice(0, 60))}`);
-        }
-        if (/\ben-(GB|US)\b/.test(lit) && !ignored(lines, line)) out.push(`${rel}:${line + 1}: a fixed locale ${lit}`);
-        if (ts.isTemplateExpression(node)) ts.forEachChild(node, visit);
-        return;
+  const lines = text.split('\n');
+  const sf = ts.createSourceFile(rel, text, ts.ScriptTarget.ES2022, true);
+  const visit = (node: ts.Node) => {
+    const lit = literalText(node);
+    if (lit !== undefined) {
+      const line = sf.getLineAndCharacterOfPosition(node.getStart()).line;
+      if ((isWords(lit) || gluedWords(node) || pushedWord(node, lit)) && !exempt(node) && !ignored(lines, line)) {
+        out.push(`${rel}:${line + 1}: ${JSON.stringify(lit.slice(0, 60))}`);
       }
-      ts.forEachChild(node, visit);
-    };
-    visit(sf);
-  }
+      if (/\ben-(GB|US)\b/.test(lit) && !ignored(lines, line)) out.push(`${rel}:${line + 1}: a fixed locale ${lit}`);
+      if (ts.isTemplateExpression(node)) ts.forEachChild(node, visit);
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
   return out;
 }
 
 describe('words the person reads go through l10n', () => {
+  it('finds what it looks for (planted examples)', () => {
+    const planted = [
+      "const a = 'Sign in again';",
+      'const b = `back ${when}`;',
+      'const c = `${n} cards`;',
+      "parts.push('blocking');",
+      "const d = t('Back {0}.', when);",
+      'const e = `opt-${i}`;',
+      "parts.push(t('blocking'));",
+    ].join('\n');
+    assert.deepEqual(violationsIn('planted.ts', planted).map((v) => v.split(':')[1]), ['1', '2', '3', '4']);
+  });
+
   it('src/editor and the webview hold no user-visible string outside l10n', () => {
     const found = violations();
     assert.deepEqual(found, [], `${found.length} strings bypass l10n:\n${found.join('\n')}`);
