@@ -422,13 +422,13 @@ function writePseudoLanguagePack(d) {
 
 async function runCodeServer(opts, d, indexJs, kind) {
   const untrusted = kind === 'untrusted';
-  // The pseudo-locale's bundles, from the English ones as they are now (git-ignored, not in a VSIX).
-  if (kind === 'pseudo') writePseudo();
+  // The pseudo-locale's bundles, from the English ones as they are now (git-ignored, not in a VSIX),
+  // and a language pack VS Code knows for it.
+  if (kind === 'pseudo') { writePseudo(); writePseudoLanguagePack(d); }
   const target = targetNamed(opts.vscode);
   const cs = ensureCodeServer({ target });
   const min = target.name === 'min';
   const devPath = untrusted ? installForRestrictedMode(cs, d) : root;
-  if (kind === 'pseudo') writePseudoLanguagePack(d);
   const port = await freePort();
   fs.writeFileSync(d.config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const serverLog = fs.createWriteStream(path.join(d.tmp, 'code-server.log'));
