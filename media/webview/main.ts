@@ -6,7 +6,7 @@ import { bundleTranslator, setLocale, setTranslator } from '../../src/shared/l10
 import { AnswerKeyGuard, ANSWER_KEYS_QUIET_MS, isHeldPress } from '../../src/shared/key-guard';
 import type { FromWebview, Notice, Request, ToWebview } from '../../src/shared/protocol';
 import * as act from './actions';
-import { announcement, canGoNext, holdLeft, nextOffered, reduce, initialState, waitsOnYou, type PanelEvent, type PanelState } from './state';
+import { announcement, holdLeft, nextReadyAt, reduce, initialState, waitsOnYou, type PanelEvent, type PanelState } from './state';
 import { view, type ViewHooks } from './view';
 
 interface VsCodeApi {
@@ -111,11 +111,12 @@ function show(): void {
   // Whether N may open the next card yet (`data-next="quiet"|"ready"`, absent when no step shows),
   // for people's tools and for tests to wait on; turned ready when the moment is over.
   clearTimeout(nextTimer);
-  if (!nextOffered(state)) delete document.body.dataset.next;
-  else if (canGoNext(state, Date.now())) document.body.dataset.next = 'ready';
+  const nextAt = nextReadyAt(state);
+  if (nextAt === undefined) delete document.body.dataset.next;
+  else if (Date.now() >= nextAt) document.body.dataset.next = 'ready';
   else {
     document.body.dataset.next = 'quiet';
-    nextTimer = setTimeout(show, Math.max(0, (state.nextSince ?? Date.now()) + ANSWER_KEYS_QUIET_MS - Date.now()) + 10);
+    nextTimer = setTimeout(show, nextAt - Date.now() + 10);
   }
   // The one live region: its words change only when the status does.
   const said = announcement(state);

@@ -105,9 +105,15 @@ export function nextOffered(s: PanelState): s is PanelState & { next: NextCard }
   return s.gone !== undefined || (s.card !== undefined && !waitsOnYou(s.card));
 }
 
+/** When (this computer's clock) N may open the next card: a moment after the step came into view; undefined while no step shows. */
+export function nextReadyAt(s: PanelState): number | undefined {
+  return nextOffered(s) && s.nextSince !== undefined ? s.nextSince + ANSWER_KEYS_QUIET_MS : undefined;
+}
+
 /** Whether N (or Enter on the focused Next button) may open the next card now: offered, and for a moment already. */
 export function canGoNext(s: PanelState, localNow: number): boolean {
-  return nextOffered(s) && s.nextSince !== undefined && localNow - s.nextSince >= ANSWER_KEYS_QUIET_MS;
+  const at = nextReadyAt(s);
+  return at !== undefined && localNow >= at;
 }
 
 function step(s: PanelState, e: PanelEvent, localNow: number): PanelState {
