@@ -6,7 +6,7 @@ import { KNOWN_APPS } from '../api/constants';
 import type { Clock, SandboxContext } from './context';
 import type { Faults } from './faults';
 import { iso, newId } from './ids';
-import { HOLD_MS, type Cards, type NewCardInput } from './lifecycle';
+import { HOLD_MS, isHoldMs, type Cards, type NewCardInput } from './lifecycle';
 import type { Notices } from './notices';
 import type { Received } from './received';
 import type { SandboxState, WebhookRec } from './state';
@@ -251,10 +251,8 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
   app.get('/_sandbox/hold', async () => ({ ms: cards.hold() }));
   app.post('/_sandbox/hold', async (req, reply) => {
     const b = req.body;
-    if (!isObject(b) || !Number.isInteger(b.ms) || (b.ms as number) < 0 || (b.ms as number) > HOLD_MS) {
-      return fail(reply, 400, `ms must be a whole number of milliseconds from 0 to ${HOLD_MS}`);
-    }
-    cards.setHold(b.ms as number);
+    if (!isObject(b) || !isHoldMs(b.ms)) return fail(reply, 400, `ms must be a whole number of milliseconds from 0 to ${HOLD_MS}`);
+    cards.setHold(b.ms);
     return { ms: cards.hold() };
   });
 

@@ -10,6 +10,8 @@ import type { Timeline } from './timeline';
 
 /** DESIGN's hold; a test that is not about the hold may ask for a shorter one (POST /_sandbox/hold). */
 export const HOLD_MS = 5_000;
+/** A hold the sandbox can be told: whole milliseconds, never longer than DESIGN's. */
+export const isHoldMs = (ms: unknown): ms is number => Number.isInteger(ms) && (ms as number) >= 0 && (ms as number) <= HOLD_MS;
 export const DONE_LISTED_MS = 30 * 24 * 3_600_000;
 
 export interface NewCardInput {
@@ -58,7 +60,7 @@ export class Cards {
 
   /** A shorter hold for what comes next (0..HOLD_MS ms); holds already running keep their end. */
   setHold(ms: number): void {
-    if (!Number.isInteger(ms) || ms < 0 || ms > HOLD_MS) throw new RangeError(`hold ${ms} ms is not 0..${HOLD_MS}`);
+    if (!isHoldMs(ms)) throw new RangeError(`hold ${ms} ms is not 0..${HOLD_MS}`);
     this.holdMs = ms;
   }
 
