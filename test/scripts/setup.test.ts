@@ -24,7 +24,7 @@ describe('the Node the project asks for is the Node its dependencies ask for', (
   // engines say), or that requirement is not the truth.
   it('every package in package-lock.json runs on NODE_NEEDED (npm ci on it warns no EBADENGINE)', async () => {
     const { NODE_NEEDED } = (await import(path.join(root, 'scripts', 'setup.mjs'))) as Setup;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- npm's own range reader, in the tree with npm's packages
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- semver (a devDependency, the range reader npm uses) ships CommonJS
     const semver = require('semver') as { satisfies(v: string, range: string): boolean };
     const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string } }> };
     const oldest = `${NODE_NEEDED}.0`;
