@@ -58,9 +58,10 @@ export class CardPanel extends DisposableBase {
   private ready = false;
   /** Whether the connection was online when the card was last shown (canAct follows it). */
   private shownOnline: boolean | undefined;
-  /** The next card this webview was last told of (`nextTold`: told at all). */
-  private shownNext: NextCard | undefined;
-  private nextTold = false;
+  /** What this webview was last told comes next (`next` undefined: none); undefined until told after its `ready`. */
+  private toldNext: { next: NextCard | undefined } | undefined;
+  /** A look at the next card is queued: a read of many cards looks once, not once per card. */
+  private nextQueued = false;
   /** Set when the webview panel goes on to show another card (`release`): it is not closed with this. */
   private released = false;
   private readonly closed = this._register(new vscode.EventEmitter<void>());
@@ -106,13 +107,18 @@ export class CardPanel extends DisposableBase {
     return this.panel;
   }
 
-  /** The cards waiting changed: tell the webview which card comes next, when that changed. */
+  /** The cards waiting changed: tell the webview which card comes next, when that changed (once for the changes of one read). */
   nextChanged(): void {
+    if (this.nextQueued) return;
+    this.nextQueued = true;
+    queueMicrotask(() => { this.nextQueued = false; this.tellNext(); });
+  }
+
+  private tellNext(): void {
     if (!this.ready || this.isDisposed) return;
     const next = this.deps.nextAfter(this.cardId);
-    if (this.nextTold && sameNext(next, this.shownNext)) return;
-    this.shownNext = next;
-    this.nextTold = true;
+    if (this.toldNext && sameNext(next, this.toldNext.next)) return;
+    this.toldNext = { next };
     this.post(next ? { type: 'next', next } : { type: 'next' });
   }
 
@@ -225,8 +231,8 @@ export class CardPanel extends DisposableBase {
       case 'ready':
         this.ready = true;
         this.post({ type: 'words', bundle: vscode.l10n.bundle, locale: vscode.env.language });
-        this.nextTold = false;
-        this.nextChanged();
+        this.toldNext = undefined;
+        this.tellNext();
         // The card, or the opening read under way (it shows the card once in), or a read now.
         if (this.card) this.postCard(); else if (this.loading) await this.loading; else await this.load({ from: 'service' });
         return undefined;
