@@ -79,7 +79,7 @@ export class LiveParts extends DisposableBase {
       this._register(host.panels.attach({
         core, timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => grant.allowed(),
         thisComputer: () => thisComputer(core.state),
-        focusTerminal: (cardId) => assistants.focusTerminalForCard(core.cards.get(cardId) ?? { id: cardId }),
+        focusTerminal: (card) => assistants.focusTerminalForCard(card),
       }));
       const notifier = this.notifier = this._register(new CardNotifier(core, (id) => host.openCard(id), host.log, (target) => assistants.matcher.terminalFor(target), host.contextKeys));
       // Offline told once, in the window the person is at; the tree's row in every window.

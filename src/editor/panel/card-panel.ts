@@ -19,8 +19,7 @@ import { hearsWords, helperChoices } from '../../shared/hand-over';
 import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from '../../shared/grant-scopes';
 import { isCardId } from '../../shared/card-facts';
 import { sameNext, type NextCard } from '../../shared/next-card';
-import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
-import { say } from '../base/say';
+import { elsewhereName } from '../../shared/card-computer';
 
 /** What the panel showed in reply to one request from its webview. */
 export type PanelReply = Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
@@ -38,8 +37,11 @@ export interface PanelDeps {
   online: () => boolean;
   /** What the sign-in's scopes allow (default: everything). */
   allowed?: () => Allowed;
-  /** "Go to terminal": the assistants feature shows the terminal the card's assistant runs in. */
-  focusTerminal: (cardId: string) => Promise<unknown>;
+  /**
+   * "Go to terminal": the assistants feature shows the terminal the card's assistant runs in, or
+   * says where it runs when that is another computer (assistants-feature.ts focusTerminalForCard).
+   */
+  focusTerminal: (card: Card | { id: string }) => Promise<unknown>;
   /** The card that comes next after this one (shared/next-card.ts), from the cards the tree lists. */
   nextAfter: (cardId: string) => NextCard | undefined;
   /** Opens `cardId` in this panel's place (card-panel-manager.ts): the person pressed Next. */
@@ -250,14 +252,11 @@ export class CardPanel extends DisposableBase {
         if (url) await openCardLink(url, this.deps.log);
         return undefined;
       }
-      case 'goToTerminal': {
-        // A card asked on another computer has no terminal here (the panel offers none; a stale message says so).
-        const elsewhere = this.card && elsewhereName(this.card, this.deps.thisComputer?.());
-        if (elsewhere) { void say.info(vscode.l10n.t('Assistant Cards: {0}', elsewhereNote(elsewhere))); return undefined; }
-        // The assistants feature's terminal matcher finds the terminal the asking assistant runs in.
-        await this.deps.focusTerminal(this.cardId);
+      case 'goToTerminal':
+        // The card as shown (whole: it names its computer). One asked on another computer has no
+        // terminal here: the panel offers none, and a stale message is told where it runs.
+        await this.deps.focusTerminal(this.card ?? { id: this.cardId });
         return undefined;
-      }
       case 'loadAssistants': {
         try {
           await this.deps.core.assistants.refresh();
