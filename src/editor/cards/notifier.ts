@@ -122,10 +122,12 @@ export class CardNotifier extends DisposableBase {
     const text = answeredText(shown, button.said ?? button.label, hearsIn(out.holdUntil, Date.now()));
     // The answer covers this card only; the others that came with it are one press away.
     const next = this.nextOfBurst(shown.id);
-    const buttons: Button[] = [{ title: vscode.l10n.t('Undo'), run: () => this.undo(out.card) }];
-    if (next) buttons.push(this.openNextButton(next));
-    const picked = await say.choose(withMoreWaiting(text, next), ...buttons);
-    await picked?.run();
+    // Undo runs only on its own click (the press rule's static map reads this shape: test/sync/press-rule.test.ts).
+    const undo = { title: vscode.l10n.t('Undo') };
+    const openNext = { title: vscode.l10n.t('Open Next') };
+    const x = await say.choose(withMoreWaiting(text, next), ...(next ? [undo, openNext] : [undo]));
+    if (x === undo) await this.undo(out.card);
+    else if (x === openNext && next) this.open(next.id);
   }
 
   /** Undo from the notification that told of the answer: for the version that answer made. */
