@@ -61,11 +61,17 @@ export class LiveParts extends DisposableBase {
   constructor(host: LivePartsHost, readonly core: ClientCore, /** The settings this set was built for; a rebuild with the same key keeps it. */ readonly key: string) {
     super();
     try {
-      const tree = this.tree = this._register(new CardsTree(core.cards, host.log, host.cardsView, () => isSignedIn(core.state), {
-        named: () => scopeSetting() === 'everywhere', thisId: () => thisComputer(core.state),
-      }));
       // Rows name their computer only when every computer's cards show: all rows again on a change.
-      this._register(vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('assistantCards.scope')) tree.refreshAll(); }));
+      // The setting is read once per change, not once per row the tree builds.
+      let everywhere = scopeSetting() === 'everywhere';
+      const tree = this.tree = this._register(new CardsTree(core.cards, host.log, host.cardsView, () => isSignedIn(core.state), {
+        named: () => everywhere, thisId: () => thisComputer(core.state),
+      }));
+      this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('assistantCards.scope')) return;
+        everywhere = scopeSetting() === 'everywhere';
+        tree.refreshAll();
+      }));
       const answers = this.answers = this._register(new AnswersTree(core, host.log, host.answersView, () => isSignedIn(core.state), host.timeZone, host.contextKeys));
       const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView, host.contextKeys));
       // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
@@ -73,7 +79,7 @@ export class LiveParts extends DisposableBase {
       this._register(host.panels.attach({
         core, timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => grant.allowed(),
         thisComputer: () => thisComputer(core.state),
-        focusTerminal: (cardId) => assistants.focusTerminalForCard(core.cards.get(cardId) ?? { id: cardId }),
+        focusTerminal: (card) => assistants.focusTerminalForCard(card),
       }));
       const notifier = this.notifier = this._register(new CardNotifier(core, (id) => host.openCard(id), host.log, (target) => assistants.matcher.terminalFor(target), host.contextKeys));
       // Offline told once, in the window the person is at; the tree's row in every window.

@@ -29,14 +29,15 @@ const WHO: Record<string, () => string> = {
   person: () => t('you'), assistant: () => t('the assistant'), helper: () => t('the helper'),
   webhook: () => t('the webhook'), service: () => t('the service'),
 };
-const own = <T>(map: Record<string, T>, key: string | undefined): T | undefined =>
+/** `map[key]` when it is the map's own (a key from the service such as `constructor` finds nothing). */
+const own = <T>(map: Readonly<Record<string, T>>, key: string | undefined): T | undefined =>
   key !== undefined && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
 
 /** `sentWords`: message id -> the words this editor sent. */
 export function historyLine(e: HistoryEntry, timeZone: string, sentWords: Readonly<Record<string, string>> = {}): HistoryLine {
   let detail = e.detail ?? '';
   if (e.type === 'message' && detail) {
-    const words = Object.prototype.hasOwnProperty.call(sentWords, detail) ? sentWords[detail] : undefined;
+    const words = own(sentWords, detail);
     // An id means nothing to the person: the words when known, else just that words were sent.
     detail = words !== undefined ? `“${words}”` : /^msg_/.test(detail) ? '' : detail;
   } else if (e.type === 'later' && detail && /^\d{4}-\d\d-\d\dT/.test(detail)) {

@@ -181,3 +181,9 @@ export function moreWaitingText(more: number, nextTitle: string): string {
   const title = plainText(nextTitle, 60);
   return more === 1 ? t('1 more blocking card waits; next: {0}', title) : t('{0} more blocking cards wait; next: {1}', more, title);
 }
+
+/** A notification's words, then the blocking cards that came with its card while any still waits (`next`: shared/next-card.ts). */
+export function withMoreWaiting(text: string, next: { more: number; title: string } | undefined): string {
+  // `more` counts the cards after `next`; the words count `next` too.
+  return next ? t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title)) : text;
+}

@@ -7,6 +7,7 @@
 // the reply names it back, and the webview matches replies by it.
 import * as z from 'zod/mini';
 import type { Card } from '../api/schemas';
+import { isCardId } from './card-facts';
 import type { Allowed } from './grant-scopes';
 import type { NextCard } from './next-card';
 
@@ -140,7 +141,7 @@ const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openInBrowser') }),
   z.object({ type: z.literal('goToTerminal') }),
   /** "Next" (or N): open, in this panel, the card whose title the panel showed. It opens; it never acts. */
-  z.object({ type: z.literal('openNext'), cardId: z.string().check(z.maxLength(128)) }),
+  z.object({ type: z.literal('openNext'), cardId: z.string().check(z.refine(isCardId)) }),
   /** The helpers a hand-over may name; replied with `assistants`. */
   z.object({ type: z.literal('loadAssistants'), requestId }),
   z.object({ type: z.literal('draft'), draft: Draft }),

@@ -12,7 +12,7 @@ import { CardModel } from '../../src/sync/card-model';
 const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, show() {}, dispose() {} };
 const noop = { dispose() {} };
 
-function world() {
+function world(o: { nextAfter?: () => undefined } = {}) {
   const at = new Date().toISOString();
   const card = (version: number, patch: Partial<Card> = {}): Card => ({
     id: 'req_panel1', version, status: 'pending', turn: 'you', kind: 'choice', title: `Version ${version}`,
@@ -44,7 +44,7 @@ function world() {
     log: silent as never, extensionUri: {} as never, contextKeys: new ContextKeys(),
     memory: { draft: () => undefined, sentWords: () => undefined } as never,
     timeZone: () => 'UTC', online: () => true, focusTerminal: async () => undefined,
-    nextAfter: () => undefined, openNext: () => undefined,
+    nextAfter: o.nextAfter ?? (() => undefined), openNext: () => undefined,
   });
   // As the panel manager does: each change the model tells reaches the card's panel.
   model.changed(({ card: c }) => { if (c.id === panel.cardId) panel.cardChanged(); });
@@ -82,6 +82,19 @@ describe('card panel: what a model change shows', () => {
     await w.shows(3);
     assert.equal(w.reads(), 2, 'the lighter form: one read');
     assert.equal(w.panel.shown()?.title, 'Version 3, whole');
+    w.panel.dispose();
+  });
+
+  it('a read of many cards looks for the next card once, not once per card', async () => {
+    let looks = 0;
+    const w = world({ nextAfter: () => { looks++; return undefined; } });
+    await w.panel.onMessage({ type: 'ready' });
+    assert.equal(looks, 1, 'ready: the webview is told what comes next');
+    // As the panel manager does: any card added may change which one is next.
+    w.model.added(() => w.panel.nextChanged());
+    for (let i = 0; i < 500; i++) w.model.upsert(w.card(1, { id: `req_many${i}` }));
+    await Promise.resolve();
+    assert.equal(looks, 2, 'one look for the 500 cards the read added');
     w.panel.dispose();
   });
 });

@@ -12,7 +12,7 @@ import { CardModel } from '../../src/sync/card-model';
 const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, show() {}, dispose() {} };
 const noRead = () => Promise.reject(new Error('this test reads nothing'));
 
-function world(n: number) {
+function world(n: number, computers?: ConstructorParameters<typeof CardsTree>[4]) {
   const model = new CardModel({
     api: {} as never, logger: silent, beforeRead: async () => undefined, syncSignal: () => undefined,
     readCard: noRead, refresh: noRead, holdClock: { now: () => Date.now(), skewMs: () => 0 },
@@ -26,7 +26,7 @@ function world(n: number) {
     ...patch,
   } as Card);
   for (let i = 0; i < n; i++) model.upsert(card(i));
-  const tree = new CardsTree(model, silent as never, new TreeViewSlot<Node>('assistantCards.cards'));
+  const tree = new CardsTree(model, silent as never, new TreeViewSlot<Node>('assistantCards.cards'), undefined, computers);
   const expanded = (x: Node) => x.kind === 'group' && (x.group === 'pending' || x.group === 'agent');
   const render = (x: Node) => {
     tree.getTreeItem(x);
@@ -102,6 +102,20 @@ describe('cards tree: what a change re-renders', () => {
     const after = w.tree.getTreeItem(node);
     assert.notEqual(after, held);
     assert.doesNotMatch(String(after.contextValue), /\bcard:held\b/);
+    w.tree.dispose();
+  });
+
+  it('refreshAll builds every row again: a row names its computer once every computer\'s cards show (same card, same minute)', () => {
+    let named = false;
+    const w = world(2, { named: () => named, thisId: () => 'mch_here' });
+    w.model.upsert(w.card(0, { version: 2, machine: { id: 'mch_far', name: 'Tower' } } as Partial<Card>));
+    w.renderAll();
+    const node = w.tree.nodeOf('req_tree000')!;
+    assert.doesNotMatch(String(w.tree.getTreeItem(node).description), /Tower/);
+    named = true; // assistantCards.scope became `everywhere`: live-parts.ts calls refreshAll
+    const { fired } = w.after(() => w.tree.refreshAll());
+    assert.deepEqual(fired, ['all']);
+    assert.match(String(w.tree.getTreeItem(node).description), /Tower/);
     w.tree.dispose();
   });
 });

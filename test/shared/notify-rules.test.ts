@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../src/api/schemas';
-import { answeredText, buttonSet, byThePersonHere, isReturn, moreWaitingText, notificationText, notifySetting, proposalWords, shortLabel, wantsNotification, who } from '../../src/shared/notify-rules';
+import { answeredText, buttonSet, byThePersonHere, isReturn, moreWaitingText, notificationText, notifySetting, proposalWords, shortLabel, wantsNotification, who, withMoreWaiting } from '../../src/shared/notify-rules';
 
 const HOSTILE = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"}) $(check)';
 const live = (s: string) => /\]\(/.test(s) || /\$\(/.test(s);
@@ -147,6 +147,9 @@ describe('notification rules', () => {
     assert.equal(moreWaitingText(1, 'Deploy?'), '1 more blocking card waits; next: Deploy?');
     assert.equal(moreWaitingText(3, 'Deploy?'), '3 more blocking cards wait; next: Deploy?');
     assert.ok(!live(moreWaitingText(2, HOSTILE)));
+    // The notification's own words first; `more` counts the cards after the next one.
+    assert.equal(withMoreWaiting('Claude asks: Merge?', { more: 1, title: 'Deploy?' }), 'Claude asks: Merge? · 2 more blocking cards wait; next: Deploy?');
+    assert.equal(withMoreWaiting('Claude asks: Merge?', undefined), 'Claude asks: Merge?');
     const c = card({ kind: 'choice', options: [{ id: 'a', label: 'open next' }, { id: 'b', label: 'Skip' }] });
     assert.deepEqual(buttonSet(c), { kind: 'open' });
   });

@@ -20,6 +20,7 @@ describe('panel protocol', () => {
       { type: 'draft', draft: { note: 'x', choiceIds: ['a'] } },
       { type: 'close' },
       { type: 'loadAssistants', requestId: 'r2' },
+      { type: 'openNext', cardId: 'req_next-1' },
     ];
     for (const m of ok) assert.equal(isFromWebview(m), true, JSON.stringify(m));
   });
@@ -34,6 +35,8 @@ describe('panel protocol', () => {
       { type: 'draft', draft: { evil: 'x' } }, { type: 'later', requestId: 'r1', version: 1, until: 5 },
       // A press or a request for a reply without its id: the reply could not name it.
       { type: 'undo', version: 4 }, { type: 'loadAssistants' }, { type: 'undo', requestId: '', version: 4 },
+      // Next names a card by the spec's id shape only.
+      { type: 'openNext', cardId: '../settings' }, { type: 'openNext', cardId: 'req_' }, { type: 'openNext', cardId: `req_${'a'.repeat(101)}` }, { type: 'openNext' },
     ];
     for (const m of bad) assert.equal(isFromWebview(m), false, JSON.stringify(m));
   });

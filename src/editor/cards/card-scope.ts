@@ -35,11 +35,11 @@ export class ScopeController extends DisposableBase {
     private readonly matcher: TerminalMatcher,
     private readonly log: Log,
     private readonly contextKeys: ContextKeys,
-    private readonly computer?: ThisComputer,
+    private readonly computer: ThisComputer,
   ) {
     super();
     this._register(matcher.onDidChange(() => this.apply()));
-    if (computer) this._register(computer.onDidChange(() => this.apply()));
+    this._register(computer.onDidChange(() => this.apply()));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('assistantCards.scope')) { this.terminal = undefined; this.apply(); }
     }));
@@ -55,7 +55,7 @@ export class ScopeController extends DisposableBase {
     if (setting === 'everywhere' && !this.terminal) return { kind: 'everywhere' };
     if (setting === 'machine' && !this.terminal) {
       // A sign-in that reaches every computer still shows only this one's cards here.
-      this.computerId = this.computer?.id() ?? this.computerId;
+      this.computerId = this.computer.id() ?? this.computerId;
       return this.computerId ? { kind: 'machine', machineId: this.computerId } : { kind: 'machine' };
     }
     const ids = this.terminal ? this.matcher.assistantIdsIn(this.terminal) : this.matcher.assistantIdsInWindow();

@@ -168,9 +168,12 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
 
   isOffline(): boolean { return this.offlineSince !== undefined; }
 
+  /** Every row built again: what a row shows beside its card changed (connection, sign-in, scope's computer names). */
   refreshAll(): void {
     // Signed out: Done is read again (for the next sign-in) when next expanded.
     if (!this.showing()) this.doneLoaded = false;
+    // A kept item knows only its card and minute, not the rest (a row names its computer or not).
+    this.cardItems.clear();
     this.emitter.fire(undefined);
   }
 

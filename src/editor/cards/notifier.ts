@@ -16,7 +16,7 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { hearsIn } from '../../shared/format';
 import { thisComputer } from '../../shared/this-computer';
-import { answeredText, buttonSet, isReturn, moreWaitingText, notificationText, notifySetting, wantsNotification, type AnswerButton } from '../../shared/notify-rules';
+import { answeredText, buttonSet, isReturn, notificationText, notifySetting, wantsNotification, withMoreWaiting, type AnswerButton } from '../../shared/notify-rules';
 import { nextCard, type NextCard } from '../../shared/next-card';
 import { problemMessage, problemText } from '../../shared/problem-messages';
 
@@ -103,8 +103,7 @@ export class CardNotifier extends DisposableBase {
     if (terminal) buttons.push({ title: vscode.l10n.t('Show Terminal'), run: () => terminal.show(false) });
     const next = this.nextOfBurst(card.id);
     if (next) buttons.push(this.openNextButton(next));
-    const text = notificationText(card, terminal?.name, returned);
-    const picked = await say.choose(next ? vscode.l10n.t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title)) : text, ...buttons);
+    const picked = await say.choose(withMoreWaiting(notificationText(card, terminal?.name, returned), next), ...buttons);
     await picked?.run();
   }
 
@@ -120,12 +119,13 @@ export class CardNotifier extends DisposableBase {
       return;
     }
     this.contextKeys.noteAnswered(out);
-    const undo = { title: vscode.l10n.t('Undo') };
     const text = answeredText(shown, button.said ?? button.label, hearsIn(out.holdUntil, Date.now()));
     // The answer covers this card only; the others that came with it are one press away.
     const next = this.nextOfBurst(shown.id);
+    // Undo runs only on its own click (the press rule's static map reads this shape: test/sync/press-rule.test.ts).
+    const undo = { title: vscode.l10n.t('Undo') };
     const openNext = { title: vscode.l10n.t('Open Next') };
-    const x = await say.choose(next ? vscode.l10n.t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title)) : text, ...(next ? [undo, openNext] : [undo]));
+    const x = await say.choose(withMoreWaiting(text, next), ...(next ? [undo, openNext] : [undo]));
     if (x === undo) await this.undo(out.card);
     else if (x === openNext && next) this.open(next.id);
   }

@@ -80,7 +80,7 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
   get(cardId: string): CardPanel | undefined { return this.panels.get(cardId); }
 
   /** The card that comes next after `cardId`: among the cards the tree lists as waiting on the person (its scope and filter). */
-  nextAfter(cardId: string): NextCard | undefined {
+  private nextAfter(cardId: string): NextCard | undefined {
     const cards = this.attached?.live.core.cards;
     if (!cards) return undefined;
     return nextCard(cards.list('pending').filter((c) => cards.matches(c)), [cardId]);

@@ -17,10 +17,8 @@ import { panelHtml } from './panel-html';
 import { openCardLink } from './open-link';
 import { hearsWords, helperChoices } from '../../shared/hand-over';
 import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from '../../shared/grant-scopes';
-import { isCardId } from '../../shared/card-facts';
 import { sameNext, type NextCard } from '../../shared/next-card';
-import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
-import { say } from '../base/say';
+import { elsewhereName } from '../../shared/card-computer';
 
 /** What the panel showed in reply to one request from its webview. */
 export type PanelReply = Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
@@ -38,8 +36,11 @@ export interface PanelDeps {
   online: () => boolean;
   /** What the sign-in's scopes allow (default: everything). */
   allowed?: () => Allowed;
-  /** "Go to terminal": the assistants feature shows the terminal the card's assistant runs in. */
-  focusTerminal: (cardId: string) => Promise<unknown>;
+  /**
+   * "Go to terminal": the assistants feature shows the terminal the card's assistant runs in, or
+   * says where it runs when that is another computer (assistants-feature.ts focusTerminalForCard).
+   */
+  focusTerminal: (card: Card | { id: string }) => Promise<unknown>;
   /** The card that comes next after this one (shared/next-card.ts), from the cards the tree lists. */
   nextAfter: (cardId: string) => NextCard | undefined;
   /** Opens `cardId` in this panel's place (card-panel-manager.ts): the person pressed Next. */
@@ -58,9 +59,10 @@ export class CardPanel extends DisposableBase {
   private ready = false;
   /** Whether the connection was online when the card was last shown (canAct follows it). */
   private shownOnline: boolean | undefined;
-  /** The next card this webview was last told of (`nextTold`: told at all). */
-  private shownNext: NextCard | undefined;
-  private nextTold = false;
+  /** What this webview was last told comes next (`next` undefined: none); undefined until told after its `ready`. */
+  private toldNext: { next: NextCard | undefined } | undefined;
+  /** A look at the next card is queued: a read of many cards looks once, not once per card. */
+  private nextQueued = false;
   /** Set when the webview panel goes on to show another card (`release`): it is not closed with this. */
   private released = false;
   private readonly closed = this._register(new vscode.EventEmitter<void>());
@@ -106,13 +108,18 @@ export class CardPanel extends DisposableBase {
     return this.panel;
   }
 
-  /** The cards waiting changed: tell the webview which card comes next, when that changed. */
+  /** The cards waiting changed: tell the webview which card comes next, when that changed (once for the changes of one read). */
   nextChanged(): void {
+    if (this.nextQueued) return;
+    this.nextQueued = true;
+    queueMicrotask(() => { this.nextQueued = false; this.tellNext(); });
+  }
+
+  private tellNext(): void {
     if (!this.ready || this.isDisposed) return;
     const next = this.deps.nextAfter(this.cardId);
-    if (this.nextTold && sameNext(next, this.shownNext)) return;
-    this.shownNext = next;
-    this.nextTold = true;
+    if (this.toldNext && sameNext(next, this.toldNext.next)) return;
+    this.toldNext = { next };
     this.post(next ? { type: 'next', next } : { type: 'next' });
   }
 
@@ -225,8 +232,8 @@ export class CardPanel extends DisposableBase {
       case 'ready':
         this.ready = true;
         this.post({ type: 'words', bundle: vscode.l10n.bundle, locale: vscode.env.language });
-        this.nextTold = false;
-        this.nextChanged();
+        this.toldNext = undefined;
+        this.tellNext();
         // The card, or the opening read under way (it shows the card once in), or a read now.
         if (this.card) this.postCard(); else if (this.loading) await this.loading; else await this.load({ from: 'service' });
         return undefined;
@@ -244,14 +251,11 @@ export class CardPanel extends DisposableBase {
         if (url) await openCardLink(url, this.deps.log);
         return undefined;
       }
-      case 'goToTerminal': {
-        // A card asked on another computer has no terminal here (the panel offers none; a stale message says so).
-        const elsewhere = this.card && elsewhereName(this.card, this.deps.thisComputer?.());
-        if (elsewhere) { void say.info(vscode.l10n.t('Assistant Cards: {0}', elsewhereNote(elsewhere))); return undefined; }
-        // The assistants feature's terminal matcher finds the terminal the asking assistant runs in.
-        await this.deps.focusTerminal(this.cardId);
+      case 'goToTerminal':
+        // The card as shown (whole: it names its computer). One asked on another computer has no
+        // terminal here: the panel offers none, and a stale message is told where it runs.
+        await this.deps.focusTerminal(this.card ?? { id: this.cardId });
         return undefined;
-      }
       case 'loadAssistants': {
         try {
           await this.deps.core.assistants.refresh();
@@ -269,8 +273,7 @@ export class CardPanel extends DisposableBase {
         }
       }
       case 'openNext':
-        // Only a card id opens (the one whose title the webview showed); it is opened, never acted on.
-        if (!isCardId(m.cardId)) { this.deps.log.warn('card panel: dropped a Next that names no card'); return undefined; }
+        // A card id (the protocol's check), the one whose title the webview showed: opened, never acted on.
         this.deps.openNext(this, m.cardId);
         return undefined;
       case 'close':

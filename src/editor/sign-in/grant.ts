@@ -29,7 +29,7 @@ export class Grant extends DisposableBase {
   constructor(private readonly ctx: {
     core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode>; keys: ContextKeys;
     /** The interactive sign-in of this core, also while signed in (a new grant replaces the old). */
-    signInAgain?: () => void;
+    signInAgain: () => void;
   }) {
     super();
     this.show();
@@ -64,7 +64,7 @@ export class Grant extends DisposableBase {
     if (!note) return;
     const again = vscode.l10n.t('Sign In Again');
     void say.info(vscode.l10n.t('Assistant Cards: {0}', note), again).then((pick) => {
-      if (pick === again && !this.isDisposed) this.ctx.signInAgain?.();
+      if (pick === again && !this.isDisposed) this.ctx.signInAgain();
     });
   }
 
