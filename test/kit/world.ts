@@ -15,7 +15,7 @@ import { createClientCore } from '../../src/sync/session';
 import type { ClientCoreOptions } from '../../src/sync/session';
 import { createServiceClient } from '../../src/sync/service-client';
 import type { ServiceClient } from '../../src/sync/service-client';
-import { answerOf, signIn, startSandbox, type Answer, type Machine, type SignedIn, type SignInOptions } from '../sandbox/helpers';
+import { call, signIn, startSandbox, type Answer, type Machine, type SignedIn, type SignInOptions } from '../sandbox/helpers';
 import { ManualClock } from './clock';
 import { setUpComputer } from './computer';
 import { until } from './until';
@@ -134,15 +134,8 @@ export async function makeWorld(o: { publicUrl?: string; me?: boolean } = {}): P
   const sb = await startSandbox({ port: 0, manualClock: true, workDir: dir, ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}) });
   const url = sb.url;
   const controlUrl = `http://127.0.0.1:${sb.port}`;
-  const ctl = async (method: string, p: string, body?: unknown): Promise<Answer> => {
-    const res = await fetch(controlUrl + p, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), authorization: `Bearer ${sb.controlSecret}` },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: 'manual',
-    });
-    return answerOf(res);
-  };
+  // The helpers' `call` sends this sandbox's control secret (its startSandbox noted it).
+  const ctl = (method: string, p: string, body?: unknown): Promise<Answer> => call(method, controlUrl + p, body);
   const must = async (method: string, p: string, body?: unknown) => {
     const r = await ctl(method, p, body);
     if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${r.text}`);
