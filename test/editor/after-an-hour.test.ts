@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { Group } from '../../src/sync/contract';
 import { newCard, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { notificationItem } from './helpers/notifications';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
@@ -65,14 +66,14 @@ describe('after an hour of use (Playwright)', function () {
     await driver.click(welcomeButton('Cancel'));
     await until('signed out after Cancel', () => core().state.kind === 'signed-out');
     await vscode.commands.executeCommand('notifications.showList');
-    await until('no notification with the cancelled code', async () => (await driver.count({ selector: `.notifications-center .notification-list-item:has-text("${first.userCode}")` })) === 0);
+    await until('no notification with the cancelled code', async () => (await driver.count({ selector: notificationItem(first.userCode) })) === 0);
     await vscode.commands.executeCommand('notifications.hideList');
 
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
     const s = await signingIn();
     // The notifications centre lists every notification (toasts may not show in the headless
     // workbench); the code must be in exactly one of them, the progress with Copy and Open.
-    const item = `.notifications-center .notification-list-item:has-text("${s.userCode}")`;
+    const item = notificationItem(s.userCode);
     try {
       await driver.waitFor({ selector: `${SIDEBAR} .pane-header:has-text("code ${s.userCode}")` });
       await driver.waitFor(welcomeButton('Copy and Open'));

@@ -17,12 +17,10 @@ import type { ExtensionApi } from '../../src/editor/extension';
 import { atThisWindow, awayFromThisWindow, EXTENSION_ID, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { driver, driverAvailable } from './helpers/driver';
+import { notificationButton, notificationItem, notificationText } from './helpers/notifications';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { PANEL_VIEW_TYPE } from '../../src/editor/panel/card-panel-manager';
 
-const ITEM = '.notifications-center .notification-list-item';
-const item = (text: string) => `${ITEM}:has-text(${JSON.stringify(text)})`;
-const button = (text: string, label: string) => ({ selector: `${item(text)} .monaco-button:text-is(${JSON.stringify(label)})`, timeout: 60_000 });
 /** A screenshot of the workbench: artifacts/desk-<name>.png. */
 const shot = (name: string) => driver.screenshot(`desk-${name}`);
 
@@ -115,16 +113,14 @@ describe('one card after another, and card links (Playwright, default settings)'
       await until('no card notification showing', () => !app().live!.notifier.isShowing());
       const titles = ['Burst: drop the old index?', 'Burst: merge the release branch?', 'Burst: restart the queue?'];
       const made = await Promise.all(titles.map((title) => newCard(w!, { kind: 'approval', title, blocking: true })));
-      await vscode.commands.executeCommand('notifications.showList');
-      await driver.waitFor({ selector: item('more blocking card'), timeout: 60_000 });
-      const text = await driver.text({ selector: item('more blocking card') });
+      const text = await notificationText('more blocking card');
       assert.match(text, /Burst: .* · (1 more blocking card waits|2 more blocking cards wait); next: Burst: /, text);
       const named = /next: (Burst: [^?]+\?)/.exec(text)?.[1];
       assert.ok(named && titles.includes(named), text);
       const asked = titles.find((t) => text.includes(`asks: ${t}`));
       assert.ok(asked && asked !== named, 'the next is another of the burst');
       await shot('notify-burst');
-      await driver.click(button('more blocking card', 'Open Next'));
+      await driver.click(notificationButton('more blocking card', 'Open Next'));
       const nextId = made[titles.indexOf(named)]!.id;
       await until('the named card\'s panel', () => app().panels.get(nextId)?.isReady(), 30_000);
       await driver.waitFor(inPanel(`#title:text-is(${JSON.stringify(named)})`));
@@ -144,17 +140,15 @@ describe('one card after another, and card links (Playwright, default settings)'
       await until('no card notification showing', () => !app().live!.notifier.isShowing());
       const titles = ['Second burst: vacuum the database?', 'Second burst: bump the version?'];
       const made = await Promise.all(titles.map((title) => newCard(w!, { kind: 'approval', title, blocking: true })));
-      await vscode.commands.executeCommand('notifications.showList');
-      await driver.waitFor({ selector: item('1 more blocking card waits; next: Second burst'), timeout: 60_000 });
-      const text = await driver.text({ selector: item('1 more blocking card waits; next: Second burst') });
+      const text = await notificationText('1 more blocking card waits; next: Second burst');
       const asked = titles.find((t) => text.includes(`asks: ${t}`))!;
       const other = titles.find((t) => t !== asked)!;
-      await driver.click(button('1 more blocking card waits; next: Second burst', 'Approve'));
+      await driver.click(notificationButton('1 more blocking card waits; next: Second burst', 'Approve'));
       await vscode.commands.executeCommand('notifications.showList');
-      const after = item(`Answered "${asked}"`);
+      const after = notificationItem(`Answered "${asked}"`);
       await driver.waitFor({ selector: `${after}:has-text(${JSON.stringify(`next: ${other}`)})`, timeout: 60_000 });
       await shot('notify-answered-next');
-      await driver.click(button(`Answered "${asked}"`, 'Open Next'));
+      await driver.click(notificationButton(`Answered "${asked}"`, 'Open Next'));
       const otherId = made[titles.indexOf(other)]!.id;
       await until('the next card\'s panel', () => app().panels.get(otherId)?.isReady(), 30_000);
       assert.equal((await sandboxCard(w!, made[titles.indexOf(asked)]!.id)).status, 'answered');
@@ -190,14 +184,14 @@ describe('one card after another, and card links (Playwright, default settings)'
     // A link whose id is not a card's, the same way: told, nothing opened.
     await openUrl(`${vscode.env.uriScheme}://${EXTENSION_ID}/card?id=req_%3Cimg%20src%3Dx%3E`);
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: item('this card link names no card'), timeout: 30_000 });
+    await driver.waitFor({ selector: notificationItem('this card link names no card'), timeout: 30_000 });
     await vscode.commands.executeCommand('notifications.clearAll');
     for (const bad of ['card?id=req_%3Cimg%20src%3Dx%3E', 'card?id=prj_abc', 'card', 'card?id=req_a&id=req_b']) {
       assert.equal(await app().cardLinks.follow(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/${bad}`)), 'bad-id', bad);
     }
     assert.equal(await app().cardLinks.follow(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/answer?id=${c.id}`)), 'unknown');
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: item('this card link names no card'), timeout: 30_000 });
+    await driver.waitFor({ selector: notificationItem('this card link names no card'), timeout: 30_000 });
     assert.equal(panelTabs().length, 0, 'nothing opened');
   });
 

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { heard, newCard, sandboxCard, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { notificationItem } from './helpers/notifications';
 import { holdEnd, pastOnSandbox, realHold, shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
 
@@ -63,7 +64,7 @@ describe('cards in the workbench (Playwright)', function () {
     // centre is open, and after other files ran in this window one did not within 15 s).
     await driver.waitFor({ selector: `#workbench\\.parts\\.statusbar :text("code ${s.userCode}")` });
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: `.notifications-center .notification-list-item:has-text("${s.userCode}")` });
+    await driver.waitFor({ selector: notificationItem(s.userCode) });
     await driver.screenshot('ui-02-device-code');
     await vscode.commands.executeCommand('notifications.hideList');
     await driver.open('approval', s.verificationUriComplete ?? s.verificationUri);
