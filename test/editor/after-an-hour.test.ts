@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Group } from '../../src/sync/contract';
 import { newCard, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
-import { notificationItem } from './helpers/notifications';
+import { notificationItem, notificationText } from './helpers/notifications';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
@@ -63,6 +63,9 @@ describe('after an hour of use (Playwright)', function () {
     const first = await signingIn();
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
     await driver.screenshot('hour-00-signing-in-welcome');
+    // Listed first, so that "gone" below is the Cancel's doing.
+    await notificationText(first.userCode);
+    await vscode.commands.executeCommand('notifications.hideList');
     await driver.click(welcomeButton('Cancel'));
     await until('signed out after Cancel', () => core().state.kind === 'signed-out');
     await vscode.commands.executeCommand('notifications.showList');
