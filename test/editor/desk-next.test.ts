@@ -8,9 +8,6 @@
 // VS Code's own "Open URL" opens the card and answers nothing, a bad one is told and opens nothing;
 // the read-only API for other extensions counts, tells and opens.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AssistantCardsApi } from '../../src/editor/public-api';
 import type { ExtensionApi } from '../../src/editor/extension';
@@ -31,11 +28,9 @@ const panelTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
 describe('one card after another, and card links (Playwright, default settings)', function () {
   this.timeout(240_000);
   let w: World | undefined;
-  const terminals: vscode.Terminal[] = [];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-desk-'));
+  let workspaceScope: vscode.Disposable | undefined;
   const app = () => w!.app;
   const core = () => app().live!.core;
-
 
   /** Developer: Open URL (1.93 and today): asks for a link and hands it to VS Code's URL service, as a followed link is. */
   async function openUrl(link: string): Promise<void> {
@@ -49,7 +44,7 @@ describe('one card after another, and card links (Playwright, default settings)'
     if (!driverAvailable()) this.skip();
     w = await wire();
     await signInApproved(w);
-    await intoWorkspaceScope(w, dir, terminals);
+    workspaceScope = await intoWorkspaceScope(w);
     assert.equal(vscode.workspace.getConfiguration('assistantCards').get('notify'), 'blocking', 'notifications in their default');
   });
   afterEach(async () => {
@@ -61,9 +56,8 @@ describe('one card after another, and card links (Playwright, default settings)'
     await vscode.commands.executeCommand('workbench.action.focusSideBar');
   });
   after(async () => {
-    for (const t of terminals) t.dispose();
+    workspaceScope?.dispose();
     await unwire(w);
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('after an answer in the panel, N opens the next card waiting on the person in the same panel, its title shown first; the answer covers only the card on screen', async () => {
