@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Group } from '../../src/sync/contract';
-import { newCard, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
+import { newCard, signingIn, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { notificationItem, notificationText } from './helpers/notifications';
 
@@ -57,10 +57,9 @@ describe('after an hour of use (Playwright)', function () {
     await theme('Default Light Modern');
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
     const welcomeButton = (label: string) => ({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text(${JSON.stringify(label)})` });
-    const signingIn = () => until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
     // Cancel in the welcome ends the flow: signed out again, its notification gone.
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
-    const first = await signingIn();
+    const first = await signingIn(w!)
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
     await driver.screenshot('hour-00-signing-in-welcome');
     // Listed first, so that "gone" below is the Cancel's doing.
@@ -73,7 +72,7 @@ describe('after an hour of use (Playwright)', function () {
     await vscode.commands.executeCommand('notifications.hideList');
 
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
-    const s = await signingIn();
+    const s = await signingIn(w!)
     // The notifications centre lists every notification (toasts may not show in the headless
     // workbench); the code must be in exactly one of them, the progress with Copy and Open.
     const item = notificationItem(s.userCode);

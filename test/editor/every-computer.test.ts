@@ -6,7 +6,7 @@
 // Screenshot: artifacts/everywhere-tree.png.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { newCard, signInApproved, signingIn, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { notificationButton } from './helpers/notifications';
 import { inPanel, SIDEBAR } from './helpers/card-panel-ui';
@@ -74,7 +74,7 @@ describe('the whole desk: every computer, every row whole (Playwright)', functio
     assert.equal(core().cards.get(far.id), undefined, 'the service keeps this sign-in to its computer');
     await vscode.commands.executeCommand('notifications.showList');
     await driver.click(notificationButton('Every computer', 'Sign In Again'));
-    const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
+    const s = await signingIn(w!);
     await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode });
     await until('signed in with every card', () => { const x = core().state; return x.kind === 'online' && x.me.grant.scopes.includes('cards:read:all'); }, 60_000);
     core().feed.setFocused(true);
