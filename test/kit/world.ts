@@ -226,9 +226,8 @@ export async function signInCore(
   let code: string | undefined;
   const p = core.signIn({ onProgress: (s) => { if (s.step === 'code') code = s.userCode; }, ...(o.extraScopes ? { extraScopes: o.extraScopes } : {}) });
   p.catch(() => undefined);
-  for (let i = 0; i < 500 && !code; i++) await realDelay(5);
-  if (!code) throw new Error('no user code');
-  const r = await w.ctl('POST', '/_sandbox/device/approve', { user_code: code, ...(o.scopes ? { scopes: o.scopes } : {}) });
+  const userCode = await until('the user code', () => code, 2_500, 5);
+  const r = await w.ctl('POST', '/_sandbox/device/approve', { user_code: userCode, ...(o.scopes ? { scopes: o.scopes } : {}) });
   if (r.status >= 300) throw new Error(`approve: ${JSON.stringify(r.json)}`);
   let done = false;
   void p.finally(() => { done = true; }).catch(() => undefined);
