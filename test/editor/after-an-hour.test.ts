@@ -7,14 +7,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Group } from '../../src/sync/contract';
-import { newCard, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
+import { newCard, signingIn, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { defaultTheme, theme } from './helpers/theme';
+import { notificationItem, notificationText } from './helpers/notifications';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const THEMES = [['light', 'Default Light Modern'], ['dark', 'Default Dark Modern']] as const;
-/** The workbench's class once a theme has been applied (the state to wait for before a picture). */
-const WORKBENCH_CLASS: Record<string, string> = { 'Default Light Modern': 'vs', 'Default Dark Modern': 'vs-dark' };
 const LIVE: Group[] = ['pending', 'agent', 'snoozed', 'delegated'];
 
 describe('after an hour of use (Playwright)', function () {
@@ -28,7 +28,7 @@ describe('after an hour of use (Playwright)', function () {
   // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
   beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^sign-in: the code/); });
   after(async () => {
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    await defaultTheme();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);
   });
@@ -38,11 +38,6 @@ describe('after an hour of use (Playwright)', function () {
   const tree = () => app().live!.tree;
   const inPanel = (selector: string) => ({ selector, frames: WV });
   const row = (text: string) => ({ selector: `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(text)})`, timeout: 60_000 });
-  /** Switches the colour theme and waits until the workbench wears it. */
-  const theme = async (name: string) => {
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
-    await driver.waitFor({ selector: `.monaco-workbench.${WORKBENCH_CLASS[name]!}`, state: 'attached' });
-  };
   const inLive = (id: string) => LIVE.some((g) => tree().visible(g).some((c) => c.id === id));
 
   async function openOnly(cardId: string): Promise<void> {
@@ -56,23 +51,25 @@ describe('after an hour of use (Playwright)', function () {
     await theme('Default Light Modern');
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
     const welcomeButton = (label: string) => ({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text(${JSON.stringify(label)})` });
-    const signingIn = () => until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
     // Cancel in the welcome ends the flow: signed out again, its notification gone.
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
-    const first = await signingIn();
+    const first = await signingIn(w!);
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Signing in")` });
     await driver.screenshot('hour-00-signing-in-welcome');
+    // Listed first, so that "gone" below is the Cancel's doing.
+    await notificationText(first.userCode);
+    await vscode.commands.executeCommand('notifications.hideList');
     await driver.click(welcomeButton('Cancel'));
     await until('signed out after Cancel', () => core().state.kind === 'signed-out');
     await vscode.commands.executeCommand('notifications.showList');
-    await until('no notification with the cancelled code', async () => (await driver.count({ selector: `.notifications-center .notification-list-item:has-text("${first.userCode}")` })) === 0);
+    await until('no notification with the cancelled code', async () => (await driver.count({ selector: notificationItem(first.userCode) })) === 0);
     await vscode.commands.executeCommand('notifications.hideList');
 
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
-    const s = await signingIn();
+    const s = await signingIn(w!);
     // The notifications centre lists every notification (toasts may not show in the headless
     // workbench); the code must be in exactly one of them, the progress with Copy and Open.
-    const item = `.notifications-center .notification-list-item:has-text("${s.userCode}")`;
+    const item = notificationItem(s.userCode);
     try {
       await driver.waitFor({ selector: `${SIDEBAR} .pane-header:has-text("code ${s.userCode}")` });
       await driver.waitFor(welcomeButton('Copy and Open'));

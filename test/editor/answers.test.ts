@@ -12,11 +12,11 @@ import * as vscode from 'vscode';
 import { ANSWERS_PAGE } from '../../src/sync/answers-model';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { defaultTheme, theme } from './helpers/theme';
 import { testEnv } from './helpers/env';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const PANE = `${SIDEBAR} .pane:has(.pane-header:has-text("Answers"))`;
-const WORKBENCH_CLASS: Record<string, string> = { 'Default Light Modern': 'vs', 'Default Dark Modern': 'vs-dark' };
 const INPUT = '.quick-input-widget .quick-input-box input';
 
 describe('answers view: who answered what, from where (Playwright)', function () {
@@ -35,7 +35,7 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   });
   after(async () => {
     await collapseAnswers().catch(() => undefined);
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    await defaultTheme();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);
   });
@@ -44,10 +44,6 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   const core = () => app().live!.core;
   const answers = () => app().live!.answers;
   const row = (text: string) => ({ selector: `${PANE} .monaco-list-row:has-text(${JSON.stringify(text)})`, timeout: 60_000 });
-  const theme = async (name: string) => {
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
-    await driver.waitFor({ selector: `.monaco-workbench.${WORKBENCH_CLASS[name]!}`, state: 'attached' });
-  };
   const item = (id: string) => answers().getTreeItem({ kind: 'row', id } as never);
   const description = (id: string) => String(item(id).description ?? '');
 

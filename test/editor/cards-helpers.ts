@@ -77,14 +77,22 @@ export async function signInStateFor(w: World, title: string | undefined, signIn
   }
 }
 
-/** Signs in through the device flow, allowing the code on the sandbox's control surface. */
-export async function signInApproved(w: World): Promise<void> {
-  const pending = vscode.commands.executeCommand('assistantCards.signIn');
-  const state = await until('a device code', () => {
+/** The sign-in under way (its device code), once the core has one. */
+export async function signingIn(w: World) {
+  return until('a device code', () => {
     const s = w.app.live?.core.state;
     return s?.kind === 'signing-in' ? s : undefined;
   });
-  await w.sb.control('POST', '/_sandbox/device/approve', { user_code: state.userCode });
+}
+
+/**
+ * Signs in through the device flow, allowing the code on the sandbox's control surface; the person
+ * allows `scopes` (all asked for when absent).
+ */
+export async function signInApproved(w: World, scopes?: string[]): Promise<void> {
+  const pending = vscode.commands.executeCommand('assistantCards.signIn');
+  const state = await signingIn(w);
+  await w.sb.control('POST', '/_sandbox/device/approve', { user_code: state.userCode, ...(scopes ? { scopes } : {}) });
   await until('signed in', () => w.app.live?.core.state.kind === 'online');
   await pending;
   // Headless chromium never reports the window focused; a person at this window would focus it,

@@ -8,21 +8,16 @@
 // VS Code's own "Open URL" opens the card and answers nothing, a bad one is told and opens nothing;
 // the read-only API for other extensions counts, tells and opens.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AssistantCardsApi } from '../../src/editor/public-api';
 import type { ExtensionApi } from '../../src/editor/extension';
 import { atThisWindow, awayFromThisWindow, EXTENSION_ID, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { driver, driverAvailable } from './helpers/driver';
+import { notificationButton, notificationItem, notificationText } from './helpers/notifications';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { PANEL_VIEW_TYPE } from '../../src/editor/panel/card-panel-manager';
 
-const ITEM = '.notifications-center .notification-list-item';
-const item = (text: string) => `${ITEM}:has-text(${JSON.stringify(text)})`;
-const button = (text: string, label: string) => ({ selector: `${item(text)} .monaco-button:text-is(${JSON.stringify(label)})`, timeout: 60_000 });
 /** A screenshot of the workbench: artifacts/desk-<name>.png. */
 const shot = (name: string) => driver.screenshot(`desk-${name}`);
 
@@ -33,11 +28,9 @@ const panelTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
 describe('one card after another, and card links (Playwright, default settings)', function () {
   this.timeout(240_000);
   let w: World | undefined;
-  const terminals: vscode.Terminal[] = [];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-desk-'));
+  let workspaceScope: vscode.Disposable | undefined;
   const app = () => w!.app;
   const core = () => app().live!.core;
-
 
   /** Developer: Open URL (1.93 and today): asks for a link and hands it to VS Code's URL service, as a followed link is. */
   async function openUrl(link: string): Promise<void> {
@@ -51,7 +44,7 @@ describe('one card after another, and card links (Playwright, default settings)'
     if (!driverAvailable()) this.skip();
     w = await wire();
     await signInApproved(w);
-    await intoWorkspaceScope(w, dir, terminals);
+    workspaceScope = await intoWorkspaceScope(w);
     assert.equal(vscode.workspace.getConfiguration('assistantCards').get('notify'), 'blocking', 'notifications in their default');
   });
   afterEach(async () => {
@@ -63,9 +56,8 @@ describe('one card after another, and card links (Playwright, default settings)'
     await vscode.commands.executeCommand('workbench.action.focusSideBar');
   });
   after(async () => {
-    for (const t of terminals) t.dispose();
+    workspaceScope?.dispose();
     await unwire(w);
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('after an answer in the panel, N opens the next card waiting on the person in the same panel, its title shown first; the answer covers only the card on screen', async () => {
@@ -115,16 +107,14 @@ describe('one card after another, and card links (Playwright, default settings)'
       await until('no card notification showing', () => !app().live!.notifier.isShowing());
       const titles = ['Burst: drop the old index?', 'Burst: merge the release branch?', 'Burst: restart the queue?'];
       const made = await Promise.all(titles.map((title) => newCard(w!, { kind: 'approval', title, blocking: true })));
-      await vscode.commands.executeCommand('notifications.showList');
-      await driver.waitFor({ selector: item('more blocking card'), timeout: 60_000 });
-      const text = await driver.text({ selector: item('more blocking card') });
+      const text = await notificationText('more blocking card');
       assert.match(text, /Burst: .* · (1 more blocking card waits|2 more blocking cards wait); next: Burst: /, text);
       const named = /next: (Burst: [^?]+\?)/.exec(text)?.[1];
       assert.ok(named && titles.includes(named), text);
       const asked = titles.find((t) => text.includes(`asks: ${t}`));
       assert.ok(asked && asked !== named, 'the next is another of the burst');
       await shot('notify-burst');
-      await driver.click(button('more blocking card', 'Open Next'));
+      await driver.click(notificationButton('more blocking card', 'Open Next'));
       const nextId = made[titles.indexOf(named)]!.id;
       await until('the named card\'s panel', () => app().panels.get(nextId)?.isReady(), 30_000);
       await driver.waitFor(inPanel(`#title:text-is(${JSON.stringify(named)})`));
@@ -144,17 +134,15 @@ describe('one card after another, and card links (Playwright, default settings)'
       await until('no card notification showing', () => !app().live!.notifier.isShowing());
       const titles = ['Second burst: vacuum the database?', 'Second burst: bump the version?'];
       const made = await Promise.all(titles.map((title) => newCard(w!, { kind: 'approval', title, blocking: true })));
-      await vscode.commands.executeCommand('notifications.showList');
-      await driver.waitFor({ selector: item('1 more blocking card waits; next: Second burst'), timeout: 60_000 });
-      const text = await driver.text({ selector: item('1 more blocking card waits; next: Second burst') });
+      const text = await notificationText('1 more blocking card waits; next: Second burst');
       const asked = titles.find((t) => text.includes(`asks: ${t}`))!;
       const other = titles.find((t) => t !== asked)!;
-      await driver.click(button('1 more blocking card waits; next: Second burst', 'Approve'));
+      await driver.click(notificationButton('1 more blocking card waits; next: Second burst', 'Approve'));
       await vscode.commands.executeCommand('notifications.showList');
-      const after = item(`Answered "${asked}"`);
+      const after = notificationItem(`Answered "${asked}"`);
       await driver.waitFor({ selector: `${after}:has-text(${JSON.stringify(`next: ${other}`)})`, timeout: 60_000 });
       await shot('notify-answered-next');
-      await driver.click(button(`Answered "${asked}"`, 'Open Next'));
+      await driver.click(notificationButton(`Answered "${asked}"`, 'Open Next'));
       const otherId = made[titles.indexOf(other)]!.id;
       await until('the next card\'s panel', () => app().panels.get(otherId)?.isReady(), 30_000);
       assert.equal((await sandboxCard(w!, made[titles.indexOf(asked)]!.id)).status, 'answered');
@@ -190,14 +178,14 @@ describe('one card after another, and card links (Playwright, default settings)'
     // A link whose id is not a card's, the same way: told, nothing opened.
     await openUrl(`${vscode.env.uriScheme}://${EXTENSION_ID}/card?id=req_%3Cimg%20src%3Dx%3E`);
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: item('this card link names no card'), timeout: 30_000 });
+    await driver.waitFor({ selector: notificationItem('this card link names no card'), timeout: 30_000 });
     await vscode.commands.executeCommand('notifications.clearAll');
     for (const bad of ['card?id=req_%3Cimg%20src%3Dx%3E', 'card?id=prj_abc', 'card', 'card?id=req_a&id=req_b']) {
       assert.equal(await app().cardLinks.follow(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/${bad}`)), 'bad-id', bad);
     }
     assert.equal(await app().cardLinks.follow(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/answer?id=${c.id}`)), 'unknown');
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: item('this card link names no card'), timeout: 30_000 });
+    await driver.waitFor({ selector: notificationItem('this card link names no card'), timeout: 30_000 });
     assert.equal(panelTabs().length, 0, 'nothing opened');
   });
 

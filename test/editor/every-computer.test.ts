@@ -6,12 +6,11 @@
 // Screenshot: artifacts/everywhere-tree.png.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { newCard, signInApproved, signingIn, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { notificationButton } from './helpers/notifications';
 import { inPanel, SIDEBAR } from './helpers/card-panel-ui';
 
-const ITEM = '.notifications-center .notification-list-item';
-const item = (text: string) => `${ITEM}:has-text(${JSON.stringify(text)})`;
 
 describe('the whole desk: every computer, every row whole (Playwright)', function () {
   this.timeout(180_000);
@@ -74,8 +73,8 @@ describe('the whole desk: every computer, every row whole (Playwright)', functio
     assert.equal(core().state.kind, 'online', 'no sign-in started by itself');
     assert.equal(core().cards.get(far.id), undefined, 'the service keeps this sign-in to its computer');
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.click({ selector: `${item('Every computer')} .monaco-button:text-is("Sign In Again")`, timeout: 60_000 });
-    const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
+    await driver.click(notificationButton('Every computer', 'Sign In Again'));
+    const s = await signingIn(w!);
     await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode });
     await until('signed in with every card', () => { const x = core().state; return x.kind === 'online' && x.me.grant.scopes.includes('cards:read:all'); }, 60_000);
     core().feed.setFocused(true);

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Card } from '../../src/api/schemas';
 import { problemMessage } from '../../src/shared/problem-messages';
-import { heard, newCard, unwire, until, wire, type World } from './cards-helpers';
+import { heard, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { realHold, shortHold } from './helpers/hold';
 
@@ -25,16 +25,6 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
 
   const app = () => w!.app;
   const core = () => app().live!.core;
-
-  /** Signs in through the device flow; the person allows `scopes` (all when absent). */
-  async function signIn(scopes?: string[]): Promise<void> {
-    const pending = vscode.commands.executeCommand('assistantCards.signIn');
-    const s = await until('a device code', () => { const x = app().live?.core.state; return x?.kind === 'signing-in' ? x : undefined; });
-    await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode, ...(scopes ? { scopes } : {}) });
-    await until('signed in', () => core().state.kind === 'online');
-    await pending;
-    core().feed.setFocused(true);
-  }
 
   /** F1, the command by its title, Enter; then the card by its title, Enter. */
   async function runOnCard(command: string, title: string): Promise<void> {
@@ -80,7 +70,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     helper = await w.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex helper', app: 'codex', machineId: w.machineId });
     reviewer = await w.sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'reviewer' });
     await w.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'builder' });
-    await signIn();
+    await signInApproved(w);
   });
   // A test that asked for a short hold leaves the real one to the next.
   afterEach(async () => { if (w) await realHold(w.sb); });
@@ -223,7 +213,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
   it('scopes not allowed: answering is not offered, the view says how to allow it, and insufficient_scope names the scope', async () => {
     await app().signOut();
     await until('signed out', () => core().state.kind === 'signed-out');
-    await signIn(['cards:read', 'cards:later', 'assistants:read', 'presence:desk']);
+    await signInApproved(w!, ['cards:read', 'cards:later', 'assistants:read', 'presence:desk']);
     const c = await newCard(w!, { kind: 'choice', title: 'Scoped question', options: [{ id: 'a', label: 'A' }] });
     await until('the card', () => core().cards.get(c.id));
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');

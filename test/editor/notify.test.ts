@@ -13,12 +13,9 @@ import * as vscode from 'vscode';
 import type { Node } from '../../src/editor/cards/cards-tree';
 import { atThisWindow, awayFromThisWindow, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { notificationButton, notificationItem } from './helpers/notifications';
 import { realHold, shortHold } from './helpers/hold';
 
-// The notifications centre lists every notification as its toast does.
-const ITEM = '.notifications-center .notification-list-item';
-const item = (text: string) => `${ITEM}:has-text(${JSON.stringify(text)})`;
-const button = (text: string, label: string) => ({ selector: `${item(text)} .monaco-button:text-is(${JSON.stringify(label)})`, timeout: 60_000 });
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 
 describe('notify: answer from the notification, returns, offline told once (extension host)', function () {
@@ -32,13 +29,13 @@ describe('notify: answer from the notification, returns, offline told once (exte
   /** The notification for `title` in the centre, and its buttons' words. */
   async function notification(title: string): Promise<string[]> {
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: item(title), timeout: 60_000 });
-    return driver.texts({ selector: `${item(title)} .monaco-button` });
+    await driver.waitFor({ selector: notificationItem(title), timeout: 60_000 });
+    return driver.texts({ selector: `${notificationItem(title)} .monaco-button` });
   }
   /** How many notifications in the centre mention `text`. */
   async function countOf(text: string): Promise<number> {
     await vscode.commands.executeCommand('notifications.showList');
-    return driver.count({ selector: item(text) });
+    return driver.count({ selector: notificationItem(text) });
   }
 
   before(async function () {
@@ -74,17 +71,17 @@ describe('notify: answer from the notification, returns, offline told once (exte
     const text = 'Which database for the cache?';
     await notification(text);
     const shownVersion = core().cards.get(c.id)!.version;
-    await driver.waitFor(button(text, 'Postgres'));
-    await driver.waitFor(button(text, 'Redis'));
-    await driver.waitFor(button(text, 'SQLite'));
-    assert.match(await driver.text({ selector: item(text) }), /Claude · main/, 'says who asks');
+    await driver.waitFor(notificationButton(text, 'Postgres'));
+    await driver.waitFor(notificationButton(text, 'Redis'));
+    await driver.waitFor(notificationButton(text, 'SQLite'));
+    assert.match(await driver.text({ selector: notificationItem(text) }), /Claude · main/, 'says who asks');
     await driver.screenshot('notify-buttons');
-    await driver.click(button(text, 'Redis'));
+    await driver.click(notificationButton(text, 'Redis'));
     // A click on a notification's button closes the centre: open it again to read the next one.
     await vscode.commands.executeCommand('notifications.showList');
     // The next notification says it was answered and offers Undo for the hold (the real 5 s: the
     // answer from a notification's test of it).
-    await driver.waitFor(button('with Redis. The assistant hears it in', 'Undo'));
+    await driver.waitFor(notificationButton('with Redis. The assistant hears it in', 'Undo'));
     await until('the assistant heard it after the hold', async () => (await heard(w, c.id)).length === 1, 60_000);
     const [answer] = await heard(w, c.id);
     assert.deepEqual(answer!.body.choiceIds, ['rd']);
@@ -109,9 +106,9 @@ describe('notify: answer from the notification, returns, offline told once (exte
   it('an approval answered from its notification, then undone from the next one', async () => {
     const c = await newCard(w, { kind: 'approval', title: 'Run the migration now?', blocking: true });
     assert.deepEqual((await notification('Run the migration now?')).slice(0, 3), ['Approve', 'Decline', 'Open']);
-    await driver.click(button('Run the migration now?', 'Approve'));
+    await driver.click(notificationButton('Run the migration now?', 'Approve'));
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.click(button('with Approve. The assistant hears it in', 'Undo'));
+    await driver.click(notificationButton('with Approve. The assistant hears it in', 'Undo'));
     await until('waiting on the person again', async () => (await sandboxCard(w, c.id)).status === 'pending', 30_000);
     assert.deepEqual(await heard(w, c.id), [], 'the undone answer was never heard');
   });
@@ -164,13 +161,13 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await until('the helper answered', () => w.sb.control('POST', `/_sandbox/cards/${c.id}/helper-answer`, { choiceIds: ['b'] }).then(() => true), 30_000, 250);
     // It says what the helper proposes, in the card's words, and one press accepts it.
     assert.deepEqual(await notification('back to you: Loop comes back'), ['Accept proposal', 'Open']);
-    assert.match(await driver.text({ selector: item('back to you: Loop comes back') }), /the helper proposes: Choose Beta\./);
+    assert.match(await driver.text({ selector: notificationItem('back to you: Loop comes back') }), /the helper proposes: Choose Beta\./);
     // The own Back was never told (the centre holds everything shown since it was cleared).
     assert.equal(await countOf('Own Back here'), 0, 'the person\'s own Back is not a return to tell');
     await driver.screenshot('notify-returned');
-    await driver.click(button('back to you: Loop comes back', 'Accept proposal'));
+    await driver.click(notificationButton('back to you: Loop comes back', 'Accept proposal'));
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor(button('with Choose Beta. The assistant hears it in', 'Undo'));
+    await driver.waitFor(notificationButton('with Choose Beta. The assistant hears it in', 'Undo'));
     const [answer] = await until('the assistant heard the proposal as the answer', async () => { const h = await heard(w, c.id); return h.length ? h : undefined; }, 60_000);
     assert.deepEqual(answer!.body.choiceIds, ['b']);
   });
@@ -208,9 +205,9 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await newCard(w, { kind: 'approval', title: 'Where am I asked?', blocking: true });
     const buttons = await notification('Where am I asked?');
     assert.deepEqual(buttons, ['Approve', 'Decline', 'Open', 'Show Terminal']);
-    assert.match(await driver.text({ selector: item('Where am I asked?') }), /Claude · main \(terminal "assistant asks here"\) asks: Where am I asked\?/);
+    assert.match(await driver.text({ selector: notificationItem('Where am I asked?') }), /Claude · main \(terminal "assistant asks here"\) asks: Where am I asked\?/);
     await driver.screenshot('notify-terminal');
-    await driver.click(button('Where am I asked?', 'Show Terminal'));
+    await driver.click(notificationButton('Where am I asked?', 'Show Terminal'));
     await until('the asking terminal shown', () => vscode.window.activeTerminal === t || undefined, 30_000);
   });
 
@@ -232,8 +229,8 @@ describe('notify: answer from the notification, returns, offline told once (exte
       const now = await left();
       await until('more failed requests', async () => (await left()) <= now - 3, 120_000);
       await vscode.commands.executeCommand('notifications.showList');
-      await driver.waitFor({ selector: item('Assistant Cards: offline'), timeout: 30_000 });
-      assert.equal(await driver.count({ selector: item('Assistant Cards: offline') }), 1, 'one notification for the spell');
+      await driver.waitFor({ selector: notificationItem('Assistant Cards: offline'), timeout: 30_000 });
+      assert.equal(await driver.count({ selector: notificationItem('Assistant Cards: offline') }), 1, 'one notification for the spell');
       const roots = w.app.live!.tree.getChildren() as Node[];
       assert.equal(roots[0]?.kind, 'offline', 'the offline row on top');
       assert.ok(roots.some((n) => n.kind === 'group'), 'the cards still listed');
@@ -247,6 +244,6 @@ describe('notify: answer from the notification, returns, offline told once (exte
     assert.notEqual((w.app.live!.tree.getChildren() as Node[])[0]?.kind, 'offline');
     await driver.waitFor({ selector: `${SIDEBAR} .monaco-list-row:has-text("Offline: cards as last read")`, state: 'detached', timeout: 30_000 });
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: item('Assistant Cards: offline'), state: 'detached', timeout: 30_000 });
+    await driver.waitFor({ selector: notificationItem('Assistant Cards: offline'), state: 'detached', timeout: 30_000 });
   });
 });

@@ -10,13 +10,9 @@ import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { draftKey } from '../../src/editor/panel/panel-memory';
 
-
 describe('answers through the card panel, by role and text (Playwright)', function () {
   this.timeout(180_000);
   let w: World | undefined;
-
-
-
 
   before(async function () {
     if (!driverAvailable()) this.skip();

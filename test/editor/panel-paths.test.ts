@@ -37,11 +37,10 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
     const terminals: vscode.Terminal[] = [];
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-paths-'));
 
+    let workspaceScope: vscode.Disposable | undefined;
+
     const app = () => w!.app;
     const core = () => app().live!.core;
-
-
-
 
     /** Wall-clock hour and minute of `iso` in `timeZone`. */
     const wallClock = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
@@ -54,12 +53,13 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
       w = await wire();
       await shortHold(w.sb); // no test here is about the hold (cards and ui-cards wait the real 5 s)
       await signInApproved(w);
-      if (mode === 'workspace') await intoWorkspaceScope(w, dir, terminals);
+      if (mode === 'workspace') workspaceScope = await intoWorkspaceScope(w);
     });
     after(async () => {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       for (const t of terminals) t.dispose();
+      workspaceScope?.dispose();
       await vscode.workspace.getConfiguration('terminal.integrated').update('gpuAcceleration', undefined, vscode.ConfigurationTarget.Global);
       await unwire(w);
       fs.rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import type { Group } from '../../src/sync';
 import { atThisWindow, awayFromThisWindow, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
+import { notificationButton, notificationText } from './helpers/notifications';
 
 type Place = 'panel' | 'notification' | 'palette';
 type Action = 'answer' | 'undo' | 'later' | 'handOver';
@@ -30,9 +31,6 @@ const ROWS: [Place, Action][] = [
   ['panel', 'handOver'], ['palette', 'handOver'],
 ];
 
-const ITEM = '.notifications-center .notification-list-item';
-const item = (text: string) => `${ITEM}:has-text(${JSON.stringify(text)})`;
-const button = (text: string, label: string) => ({ selector: `${item(text)} .monaco-button:text-is(${JSON.stringify(label)})`, timeout: 60_000 });
 const row = (text: string) => ({ selector: `.quick-input-list .monaco-list-row:has-text(${JSON.stringify(text)})`, timeout: 30_000 });
 const HEARS = /hears it in (\d+) s/;
 
@@ -59,13 +57,6 @@ describe('one press, one path: panel, notification and palette leave the same mo
     await awayFromThisWindow().catch(() => undefined);
   });
   after(async () => { await unwire(w); });
-
-  /** The text of the first notification that mentions `text`, once it shows. */
-  async function notificationText(text: string): Promise<string> {
-    await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: item(text), timeout: 60_000 });
-    return driver.text({ selector: item(text) });
-  }
 
   /**
    * Runs an Assistant Cards command as the palette runs it (no argument: the person picks), then
@@ -121,11 +112,11 @@ describe('one press, one path: panel, notification and palette leave the same mo
     notification: {
       answer: async (_id, title) => {
         await notificationText(title);
-        await driver.click(button(title, 'Alpha'));
+        await driver.click(notificationButton(title, 'Alpha'));
         return notificationText('with Alpha. The assistant hears it in');
       },
       undo: async () => {
-        await driver.click(button('with Alpha. The assistant hears it in', 'Undo'));
+        await driver.click(notificationButton('with Alpha. The assistant hears it in', 'Undo'));
         return notificationText('undone; the card waits on you again');
       },
     },

@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { atThisWindow, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { notificationItem } from './helpers/notifications';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
@@ -75,7 +76,7 @@ describe('the pseudo-locale: every word of ours is translated (qps-ploc window)'
 
     // The notification for the blocking card: its words and its buttons.
     await vscode.commands.executeCommand('notifications.showList');
-    const toast = `.notifications-center .notification-list-item:has-text(${JSON.stringify(TITLE)})`;
+    const toast = notificationItem(TITLE);
     await driver.waitFor({ selector: toast, timeout: 60_000 });
     await driver.screenshot('pseudo-notification', { selector: '.notifications-center' });
     assertNoEnglish('the notification', [

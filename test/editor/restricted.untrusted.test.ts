@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, heard, newCard, unwire, until, wire, type World } from './cards-helpers';
+import { EXTENSION_ID, heard, newCard, signingIn, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
@@ -39,7 +39,7 @@ describe('Restricted Mode (an untrusted folder)', function () {
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Sign in to see the cards")` });
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
-    const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
+    const s = await signingIn(w);
     await w.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode });
     await until('signed in', () => core().state.kind === 'online');
     core().feed.setFocused(true);

@@ -9,11 +9,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { awayFromThisWindow, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { notificationItem } from './helpers/notifications';
 import { testEnv } from './helpers/env';
 
 const SECOND = 'second';
-const ITEM = '.notifications-center .notification-list-item';
-const item = (text: string) => `${ITEM}:has-text(${JSON.stringify(text)})`;
 const RELOADED = 'reloaded';
 const ROW = '.quick-input-list .monaco-list-row';
 const row = (page: string, text: string) => ({ selector: `${ROW}:has-text(${JSON.stringify(text)})`, page });
@@ -77,11 +76,11 @@ describe('two windows: the window the person is at notifies and speaks presence 
     await driver.waitFor({ selector: '[id="status.notifications"]', page: SECOND, timeout: 60_000 });
     await until('the notification in the second window', async () => {
       if (!await driver.count({ selector: '.notifications-center.visible', page: SECOND })) await driver.click({ selector: '[id="status.notifications"]', page: SECOND });
-      return (await driver.count({ selector: item(title), page: SECOND })) > 0 || undefined;
+      return (await driver.count({ selector: notificationItem(title), page: SECOND })) > 0 || undefined;
     }, 90_000, 1000);
     await driver.screenshot('two-windows-second', { page: SECOND });
     await vscode.commands.executeCommand('notifications.showList');
-    assert.equal(await driver.count({ selector: item(title) }), 0, 'no notification in the window the person left');
+    assert.equal(await driver.count({ selector: notificationItem(title) }), 0, 'no notification in the window the person left');
     await vscode.commands.executeCommand('notifications.hideList');
     // Presence all along came from the second window only: this one was away the whole time.
     assert.equal(presence.isHere(), false);

@@ -6,8 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { heard, newCard, sandboxCard, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
+import { heard, newCard, sandboxCard, signingIn, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { notificationItem } from './helpers/notifications';
 import { holdEnd, pastOnSandbox, realHold, shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
 
@@ -57,13 +58,13 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.waitFor({ selector: `${SIDEBAR} .welcome-view-content:has-text("Sign in to see the cards")` });
     await driver.screenshot('ui-01-signed-out');
     await driver.click({ selector: `${SIDEBAR} .welcome-view-content .monaco-button:has-text("Sign In")` });
-    const s = await until('a device code', () => { const x = core().state; return x.kind === 'signing-in' ? x : undefined; });
+    const s = await signingIn(w!);
     // The status bar and the progress notification carry the code. The notification is read in
     // the notifications centre, which lists every one; its toast may not show (none does while the
     // centre is open, and after other files ran in this window one did not within 15 s).
     await driver.waitFor({ selector: `#workbench\\.parts\\.statusbar :text("code ${s.userCode}")` });
     await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: `.notifications-center .notification-list-item:has-text("${s.userCode}")` });
+    await driver.waitFor({ selector: notificationItem(s.userCode) });
     await driver.screenshot('ui-02-device-code');
     await vscode.commands.executeCommand('notifications.hideList');
     await driver.open('approval', s.verificationUriComplete ?? s.verificationUri);

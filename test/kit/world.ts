@@ -15,7 +15,7 @@ import { createClientCore } from '../../src/sync/session';
 import type { ClientCoreOptions } from '../../src/sync/session';
 import { createServiceClient } from '../../src/sync/service-client';
 import type { ServiceClient } from '../../src/sync/service-client';
-import { answerOf, signIn, startSandbox, type Answer, type Machine, type SignedIn, type SignInOptions } from '../sandbox/helpers';
+import { call, signIn, startSandbox, type Answer, type Machine, type SignedIn, type SignInOptions } from '../sandbox/helpers';
 import { ManualClock } from './clock';
 import { setUpComputer } from './computer';
 import { until } from './until';
@@ -134,15 +134,8 @@ export async function makeWorld(o: { publicUrl?: string; me?: boolean } = {}): P
   const sb = await startSandbox({ port: 0, manualClock: true, workDir: dir, ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}) });
   const url = sb.url;
   const controlUrl = `http://127.0.0.1:${sb.port}`;
-  const ctl = async (method: string, p: string, body?: unknown): Promise<Answer> => {
-    const res = await fetch(controlUrl + p, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), authorization: `Bearer ${sb.controlSecret}` },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: 'manual',
-    });
-    return answerOf(res);
-  };
+  // The helpers' `call` sends this sandbox's control secret (its startSandbox noted it).
+  const ctl = (method: string, p: string, body?: unknown): Promise<Answer> => call(method, controlUrl + p, body);
   const must = async (method: string, p: string, body?: unknown) => {
     const r = await ctl(method, p, body);
     if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${r.text}`);
@@ -233,9 +226,8 @@ export async function signInCore(
   let code: string | undefined;
   const p = core.signIn({ onProgress: (s) => { if (s.step === 'code') code = s.userCode; }, ...(o.extraScopes ? { extraScopes: o.extraScopes } : {}) });
   p.catch(() => undefined);
-  for (let i = 0; i < 500 && !code; i++) await realDelay(5);
-  if (!code) throw new Error('no user code');
-  const r = await w.ctl('POST', '/_sandbox/device/approve', { user_code: code, ...(o.scopes ? { scopes: o.scopes } : {}) });
+  const userCode = await until('the user code', () => code, 2_500, 5);
+  const r = await w.ctl('POST', '/_sandbox/device/approve', { user_code: userCode, ...(o.scopes ? { scopes: o.scopes } : {}) });
   if (r.status >= 300) throw new Error(`approve: ${JSON.stringify(r.json)}`);
   let done = false;
   void p.finally(() => { done = true; }).catch(() => undefined);

@@ -120,7 +120,7 @@ export interface Answer {
 }
 
 /** A response read as the tests look at it: status, headers, text and its JSON (undefined when not JSON). */
-export async function answerOf(res: Response): Promise<Answer> {
+async function answerOf(res: Response): Promise<Answer> {
   const text = await res.text();
   let json: unknown;
   try {
