@@ -1,6 +1,6 @@
 // Every word of ours in the person's language: this window runs with VS Code's display language
 // set to the pseudo-locale qps-ploc (scripts/host-test.mjs --window pseudo; the bundles come from
-// scripts/l10n-pseudo.mjs, each message ⟦àççéñţéď⟧). The tree, the status bar, a notification and
+// scripts/l10n-pseudo.mjs, each message ⟦áççéñţéď⟧). The tree, the status bar, a notification and
 // the card panel are read as a person sees them: any plain English word left is one of ours that
 // bypassed l10n (a glued fragment, a literal). The service's own text (card titles, option labels,
 // the names of the assistant, agent and computer) is exempt by name; the titles are Greek.
