@@ -203,6 +203,9 @@ describe('one press, one path: panel, notification and palette leave the same mo
           const { received } = await w.sb.control<{ received: { method: string; url: string; at: string }[] }>('GET', '/_sandbox/received');
           return received.some((r) => r.method === 'GET' && r.url.split('?')[0] === `/v1/cards/${c.id}` && Date.parse(r.at) >= since) || undefined;
         }, 30_000);
+        // And the model has taken what that read said: a read now joins it (reads by id are
+        // shared while one is on its way) or comes after it, and resolves once the model holds it.
+        await core().cards.read(c.id);
         assert.deepEqual(watch.moves().slice(0, 1), [AFTER[action].group]);
         assert.ok(!watch.moves().slice(1).includes(action === 'undo' ? 'agent' : 'pending'), `no flip back: ${watch.moves().join(' -> ')}`);
       } finally {
