@@ -248,6 +248,23 @@ describe('sync: request budget', () => {
     assert.equal(b.backgroundLeft('read'), 0);
     assert.equal(b.totals.read, 120, '40 % of the 300 reads a minute');
   });
+
+  it('a share of the whole minute counts the person\'s reads; keeping room for others counts background ones only', () => {
+    let now = 0;
+    const b = new RequestBudget({ now: () => now });
+    for (let i = 0; i < 149; i++) b.record('GET', '/v1/cards', false, true);
+    assert.equal(b.delayUnder('read', 0.5), 0, '149 of 150');
+    assert.equal(b.delayKeeping('read', 40), 0, 'the person\'s reads leave the background share alone');
+    now = 10_000;
+    b.record('GET', '/v1/cards', false, true);
+    assert.equal(b.delayUnder('read', 0.5), 50_000, 'until the first of the 150 leaves the minute');
+    for (let i = 0; i < 79; i++) b.record('GET', '/v1/cards', false);
+    assert.equal(b.delayKeeping('read', 40), 0, '79 background reads of 120, 40 kept');
+    now = 20_000;
+    b.record('GET', '/v1/cards', false);
+    assert.equal(b.delayKeeping('read', 40), 50_000, 'the 80th: until the first background read leaves the minute');
+    assert.equal(b.delayFor(['read']), 0, 'the whole background share is not used yet');
+  });
 });
 
 describe('sync: card model races', () => {
