@@ -5,6 +5,7 @@ import { ApiProblemError } from '../../src/api/errors';
 import { silentLogger } from '../../src/api/runtime';
 import type { Card, CardListEntry } from '../../src/api/schemas';
 import { groupOfCard } from '../../src/sync/card-model';
+import { AnswersModel } from '../../src/sync/answers-model';
 import { testCardModel } from './card-model-ports';
 import { classesOf, RequestBudget } from '../../src/sync/budget';
 
@@ -184,6 +185,36 @@ describe('sync: every row whole (rows past the list\'s first `whole` cards)', ()
     await m.fullRead();
     await m.whenWhole();
     assert.equal((m.get('req_b') as Card).assistant?.name, 'api');
+  });
+
+  it('a card the Answers view shows, listed light at a new version, is read once (the fill\'s), and the fill\'s whole card makes its row', async () => {
+    const history = (...steps: [string, string][]) => ({ history: steps.map(([type, at]) => ({ type, at })) });
+    const put = (version: number, until: string) => card('req_s', { ...asker, status: 'snoozed', version, until, ...history(['asked', '2026-01-01T00:00:00Z'], ['later', `2026-01-01T0${version}:00:00Z`]) });
+    let listed: CardListEntry = light('req_s', { status: 'snoozed' });
+    let held = put(1, '2026-01-02T00:00:00Z');
+    const reads: string[] = [];
+    const api = {
+      // The model's page lists it past its first three (light); the Answers view's slices of three whole.
+      listCards: async (q: CardsQuery) => ({ cards: q.status !== 'snoozed' ? [] : q.limit === 3 ? [held] : [listed], next: null }),
+      getCard: async (id: string) => { reads.push(id); return held; },
+    } as unknown as ApiClient;
+    const m = testCardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'machine' });
+    const answers = new AnswersModel({ api, cards: m, logger: silentLogger, beforeRead: async () => undefined, now: () => Date.parse('2026-01-10T00:00:00Z') });
+    await answers.loadFirst();
+    await m.fullRead();
+    await m.whenWhole();
+    assert.deepEqual(reads, ['req_s']);
+    assert.equal(answers.get('req_s')?.at, '2026-01-01T01:00:00Z', 'the row from the fill\'s whole card');
+    // Put off again elsewhere; the feed did not tell this window: the periodic read lists it light.
+    listed = light('req_s', { status: 'snoozed', version: 2 });
+    held = put(2, '2026-01-03T00:00:00Z');
+    await m.fullRead();
+    await m.whenWhole();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(reads, ['req_s', 'req_s'], 'one read of the new version, not one for the view and one for the row');
+    assert.equal(answers.get('req_s')?.at, '2026-01-01T02:00:00Z', 'the row from the fill\'s read');
+    answers.dispose();
   });
 
   it('each read that fills a row waits on the model\'s gate first (the session\'s budget)', async () => {
