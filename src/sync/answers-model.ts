@@ -337,7 +337,7 @@ export class AnswersModel implements AnswersView {
     this.sorted = undefined;
   }
 
-  /** A card the card model holds changed: its row, from the whole card when the model has it. */
+  /** A card the card model holds changed: its row, from the whole card when the model has it (else read, unless light). */
   private onCard(card: CardListEntry, mayRead: boolean): void {
     if (!this.isStarted || !(LIVE_STATUSES.has(card.status) || this.rows.has(card.id))) return;
     if (!isLight(card) && (card as Card).history) {
@@ -346,7 +346,9 @@ export class AnswersModel implements AnswersView {
       if (rowOf(card).outcome === 'asked' && !this.rows.has(card.id)) return;
       this.put(card);
       this.changedE.fire({ ids: [card.id] });
-    } else if (mayRead) void this.refreshOne(card.id);
+    } else if (mayRead && !isLight(card)) void this.refreshOne(card.id);
+    // A light card (a full read listed a new version) is not read here: the card model reads it
+    // whole itself (fillWhole) and tells that as a change, which makes the row.
   }
 
   /** Reads one card again (background: nobody asked): its row changes, or goes when the card is gone. */

@@ -45,17 +45,7 @@ export class RequestBudget {
 
   /** How long background work of these classes should wait to keep its own requests inside its share (0 = go). */
   delayFor(classes: LimitClass[]): number {
-    this.trim();
-    let wait = 0;
-    for (const c of classes) {
-      const allowed = allowedOf(c);
-      const inClass = this.log.filter((e) => !e.byPerson && e.classes.includes(c));
-      if (inClass.length >= allowed) {
-        const oldest = inClass[inClass.length - allowed];
-        if (oldest) wait = Math.max(wait, oldest.at + 60_000 - this.clock.now());
-      }
-    }
-    return Math.max(0, wait);
+    return Math.max(0, ...classes.map((c) => this.delayToFit(c, allowedOf(c), true)));
   }
 
   /**
@@ -63,12 +53,7 @@ export class RequestBudget {
    * other background work this minute (0 = go).
    */
   delayKeeping(c: LimitClass, keep: number): number {
-    this.trim();
-    const allowed = Math.max(1, allowedOf(c) - keep);
-    const inClass = this.log.filter((e) => !e.byPerson && e.classes.includes(c));
-    if (inClass.length < allowed) return 0;
-    const oldest = inClass[inClass.length - allowed];
-    return oldest ? Math.max(0, oldest.at + 60_000 - this.clock.now()) : 0;
+    return this.delayToFit(c, Math.max(1, allowedOf(c) - keep), true);
   }
 
   /**
@@ -77,12 +62,18 @@ export class RequestBudget {
    * paging through history never crowds out the cards themselves.
    */
   delayUnder(c: LimitClass, share: number): number {
+    return this.delayToFit(c, Math.max(1, Math.floor(LIMITS_PER_MINUTE[c] * share)), false);
+  }
+
+  /**
+   * How long until fewer than `allowed` requests of a class (background ones only, or every one)
+   * fall in the last minute: when the one `allowed` back from the newest leaves the window (0 = go).
+   */
+  private delayToFit(c: LimitClass, allowed: number, backgroundOnly: boolean): number {
     this.trim();
-    const allowed = Math.max(1, Math.floor(LIMITS_PER_MINUTE[c] * share));
-    const inClass = this.log.filter((e) => e.classes.includes(c));
-    if (inClass.length < allowed) return 0;
+    const inClass = this.log.filter((e) => (!backgroundOnly || !e.byPerson) && e.classes.includes(c));
     const oldest = inClass[inClass.length - allowed];
-    return oldest ? Math.max(0, oldest.at + 60_000 - this.clock.now()) : 0;
+    return inClass.length < allowed || !oldest ? 0 : Math.max(0, oldest.at + 60_000 - this.clock.now());
   }
 
   private trim(): void {

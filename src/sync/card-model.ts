@@ -407,7 +407,7 @@ export class CardModel implements CardModelView {
 
   /**
    * Resolves once every row the model holds is whole (or the fill stopped: sync ended, a read
-   * failed; the next full read starts it again). Tests and the bench wait on it.
+   * failed; the next full read starts it again). Tests wait on it.
    */
   async whenWhole(): Promise<void> {
     while (this.filling) await this.filling;

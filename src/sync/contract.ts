@@ -54,6 +54,7 @@ export interface CardRemoval { id: string; previous: CardListEntry; read?: Card 
 
 export interface CardEvents {
   added: Event<CardListEntry>;
+  /** A card listed in the lighter form is read whole by the model after (CardModel.fillWhole): a change then brings it whole. */
   changed: Event<CardChange>;
   removed: Event<CardRemoval>;
   countsChanged: Event<Counts>;

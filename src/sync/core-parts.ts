@@ -107,6 +107,13 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     onFailure: (e) => hooks.failed(e),
   });
   const beforeRead = () => schedule.budgetWait(false);
+  /** Sleeps until `delay` says go (0); each pause is told in the log. */
+  const waitUntilGo = async (delay: () => number, why: string, signal?: AbortSignal) => {
+    for (let d = delay(); d > 0; d = delay()) {
+      log.info(why, { delayMs: d });
+      await sleep(timers, d, signal);
+    }
+  };
   const fillDelay = () => Math.max(budget.delayUnder('read', ROWS_READ_SHARE), budget.delayKeeping('read', BURST_READS_KEPT));
   const reads = new CardReads({ api, clock, beforeBackgroundRead: (signal) => schedule.budgetWait(false, signal) });
   const model: CardModel = new CardModel({
@@ -115,12 +122,7 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     refresh: () => schedule.fullRead(),
     holdClock: { now: () => clock.now(), skewMs: () => link.serverTime.skewMs },
     // Filling light rows whole: under half the minute's reads, and the feed's burst room kept free.
-    beforeFillRead: async (signal) => {
-      for (let d = fillDelay(); d > 0; d = fillDelay()) {
-        log.info('rows: reads paused to stay under half the read limit', { delayMs: d });
-        await sleep(timers, d, signal);
-      }
-    },
+    beforeFillRead: (signal) => waitUntilGo(fillDelay, 'rows: reads paused to stay under half the read limit', signal),
   });
   if (o.scope) model.setScope(o.scope);
   model.scopeChanged(() => {
@@ -160,10 +162,7 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     beforeRead: async ({ background, scan, signal }) => {
       if (background) await schedule.budgetWait(false, signal);
       const share = scan ? ANSWERS_SCAN_SHARE : ANSWERS_READ_SHARE;
-      for (let d = budget.delayUnder('read', share); d > 0; d = budget.delayUnder('read', share)) {
-        log.info('answers: reads paused to stay under half the read limit', { delayMs: d });
-        await sleep(timers, d, signal);
-      }
+      await waitUntilGo(() => budget.delayUnder('read', share), 'answers: reads paused to stay under half the read limit', signal);
     },
   });
   const path = new PressPath({ presses, model, clock, timers, skewMs: () => link.serverTime.skewMs, logger: log });

@@ -56,6 +56,8 @@ export class CardReads {
     let f = this.inFlight.get(this.keyOf(id));
     if (!f) {
       if (!byPerson) await this.o.beforeBackgroundRead(opts.signal);
+      // The caller left before the request went (sync stopped while it waited its turn): nothing to send.
+      if (opts.signal?.aborted) throw new AbortedError();
       // Someone may have started the same read while this one waited.
       f = this.inFlight.get(this.keyOf(id)) ?? this.start(id, byPerson);
     }

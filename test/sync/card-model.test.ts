@@ -5,6 +5,7 @@ import { ApiProblemError } from '../../src/api/errors';
 import { silentLogger } from '../../src/api/runtime';
 import type { Card, CardListEntry } from '../../src/api/schemas';
 import { groupOfCard } from '../../src/sync/card-model';
+import { AnswersModel } from '../../src/sync/answers-model';
 import { testCardModel } from './card-model-ports';
 import { classesOf, RequestBudget } from '../../src/sync/budget';
 
@@ -186,6 +187,36 @@ describe('sync: every row whole (rows past the list\'s first `whole` cards)', ()
     assert.equal((m.get('req_b') as Card).assistant?.name, 'api');
   });
 
+  it('a card the Answers view shows, listed light at a new version, is read once (the fill\'s), and the fill\'s whole card makes its row', async () => {
+    const history = (...steps: [string, string][]) => ({ history: steps.map(([type, at]) => ({ type, at })) });
+    const put = (version: number, until: string) => card('req_s', { ...asker, status: 'snoozed', version, until, ...history(['asked', '2026-01-01T00:00:00Z'], ['later', `2026-01-01T0${version}:00:00Z`]) });
+    let listed: CardListEntry = light('req_s', { status: 'snoozed' });
+    let held = put(1, '2026-01-02T00:00:00Z');
+    const reads: string[] = [];
+    const api = {
+      // The model's page lists it past its first three (light); the Answers view's slices of three whole.
+      listCards: async (q: CardsQuery) => ({ cards: q.status !== 'snoozed' ? [] : q.limit === 3 ? [held] : [listed], next: null }),
+      getCard: async (id: string) => { reads.push(id); return held; },
+    } as unknown as ApiClient;
+    const m = testCardModel({ api, logger: silentLogger });
+    m.setScope({ kind: 'machine' });
+    const answers = new AnswersModel({ api, cards: m, logger: silentLogger, beforeRead: async () => undefined, now: () => Date.parse('2026-01-10T00:00:00Z') });
+    await answers.loadFirst();
+    await m.fullRead();
+    await m.whenWhole();
+    assert.deepEqual(reads, ['req_s']);
+    assert.equal(answers.get('req_s')?.at, '2026-01-01T01:00:00Z', 'the row from the fill\'s whole card');
+    // Put off again elsewhere; the feed did not tell this window: the periodic read lists it light.
+    listed = light('req_s', { status: 'snoozed', version: 2 });
+    held = put(2, '2026-01-03T00:00:00Z');
+    await m.fullRead();
+    await m.whenWhole();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(reads, ['req_s', 'req_s'], 'one read of the new version, not one for the view and one for the row');
+    assert.equal(answers.get('req_s')?.at, '2026-01-01T02:00:00Z', 'the row from the fill\'s read');
+    answers.dispose();
+  });
+
   it('each read that fills a row waits on the model\'s gate first (the session\'s budget)', async () => {
     const order: string[] = [];
     const api = {
@@ -247,6 +278,23 @@ describe('sync: request budget', () => {
     assert.ok(b.delayFor(['read']) > 0);
     assert.equal(b.backgroundLeft('read'), 0);
     assert.equal(b.totals.read, 120, '40 % of the 300 reads a minute');
+  });
+
+  it('a share of the whole minute counts the person\'s reads; keeping room for others counts background ones only', () => {
+    let now = 0;
+    const b = new RequestBudget({ now: () => now });
+    for (let i = 0; i < 149; i++) b.record('GET', '/v1/cards', false, true);
+    assert.equal(b.delayUnder('read', 0.5), 0, '149 of 150');
+    assert.equal(b.delayKeeping('read', 40), 0, 'the person\'s reads leave the background share alone');
+    now = 10_000;
+    b.record('GET', '/v1/cards', false, true);
+    assert.equal(b.delayUnder('read', 0.5), 50_000, 'until the first of the 150 leaves the minute');
+    for (let i = 0; i < 79; i++) b.record('GET', '/v1/cards', false);
+    assert.equal(b.delayKeeping('read', 40), 0, '79 background reads of 120, 40 kept');
+    now = 20_000;
+    b.record('GET', '/v1/cards', false);
+    assert.equal(b.delayKeeping('read', 40), 50_000, 'the 80th: until the first background read leaves the minute');
+    assert.equal(b.delayFor(['read']), 0, 'the whole background share is not used yet');
   });
 });
 

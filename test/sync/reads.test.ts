@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { ApiClient } from '../../src/api/client';
 import type { RequestAuth } from '../../src/api/client';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/api/http';
+import { AbortedError } from '../../src/api/runtime';
 import { CardReads } from '../../src/sync/reads';
 import { ManualClock } from '../kit/clock';
 import { makeWorld, settle, signInCore } from '../kit';
@@ -66,6 +67,18 @@ describe('reads: coalesced, and the person\'s own', () => {
     await release();
     assert.equal((await b).id, 'req_1');
     assert.equal(seen.length, 1);
+  });
+
+  it('a read whose caller left before it was sent sends nothing (a background part after sync stopped)', async () => {
+    const { reads, seen, release } = held();
+    const stopped = new AbortController();
+    stopped.abort();
+    const background = reads.read('req_1', { signal: stopped.signal });
+    const person = reads.read('req_2', { signal: stopped.signal, byPerson: true });
+    await assert.rejects(background, AbortedError);
+    await assert.rejects(person, AbortedError);
+    await release();
+    assert.deepEqual(seen, [], 'no request');
   });
 
   it('reads of a card just pressed are the person\'s: no budget wait, counted as theirs', async () => {
