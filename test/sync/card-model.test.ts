@@ -5,6 +5,7 @@ import { ApiProblemError } from '../../src/api/errors';
 import { silentLogger } from '../../src/api/runtime';
 import type { Card, CardListEntry } from '../../src/api/schemas';
 import { groupOfCard } from '../../src/sync/card-model';
+import type { Group } from '../../src/sync/contract';
 import { AnswersModel } from '../../src/sync/answers-model';
 import { testCardModel } from './card-model-ports';
 import { classesOf, RequestBudget } from '../../src/sync/budget';
@@ -68,6 +69,7 @@ describe('sync: card model', () => {
     assert.deepEqual(m.list('pending').map((c) => c.id), ['req_b', 'req_c']);
     assert.deepEqual(m.list('agent').map((c) => c.id), ['req_a']);
     assert.deepEqual(m.list('snoozed').map((c) => c.id), ['req_s1', 'req_s2'], 'soonest back first');
+    assert.deepEqual(['pending', 'agent', 'snoozed', 'delegated', 'done'].map((g) => m.size(g as Group)), [2, 1, 2, 0, 0], 'size counts what list holds');
     assert.equal(events.filter((e) => e.startsWith('+')).length, 5);
     assert.deepEqual(m.counts(), { waiting: 2, blockingWaiting: 1 });
     events.length = 0;
