@@ -69,7 +69,12 @@ describe('auth: device flow against the sandbox', () => {
     const state = core.state;
     assert.ok(state.kind === 'signing-in' && state.verificationUriComplete === undefined && state.userCode === code.userCode);
     const start = w.sb.clock.now();
-    await w.advance(12_000); // two polls, both pending
+    // Two polls, both pending. The clock rests at each poll's time (three settles) before it moves
+    // on: a poll signs its proof on the thread pool first, which a busy machine can hold past one
+    // settle's quiet ticks (a poll then went out at 12 s, not 10).
+    await w.advance(5_000);
+    await w.advance(5_000);
+    await w.advance(2_000);
     await w.ctl('POST', '/_sandbox/device/approve', { user_code: code.userCode });
     let done = false;
     void p.finally(() => (done = true)).catch(() => undefined);
