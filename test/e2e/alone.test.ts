@@ -1,5 +1,5 @@
 // Tests that stand alone: a handful of extension-host tests, picked from different files and none
-// the first of its file, run by `--grep` alone in one window of the current VS Code, and pass.
+// the first of its file, each run by `--grep` alone in its own window of the current VS Code, pass.
 // Each sets up what it needs (a sign-in, a signed-out start, its own cards), so any one test runs
 // by itself; a test that leaned on the one before it would fail here.
 import { strict as assert } from 'node:assert';
@@ -23,20 +23,23 @@ const PICKED = [
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('tests that stand alone', function () {
-  this.timeout(15 * 60_000);
+  this.timeout(20 * 60_000);
 
-  it(`${PICKED.length} host tests from different files, none the first of its file, each run alone by --grep, pass`, () => {
+  it(`${PICKED.length} host tests from different files, none the first of its file, each run alone by --grep (a window each), pass`, () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-alone-'));
-    const results = path.join(dir, 'results.json');
+    const failed: string[] = [];
     try {
-      const r = spawnSync(process.execPath, [
-        path.join(root, 'scripts', 'host-test.mjs'), '--window', 'trusted', '--results', results,
-        '--grep', `^(${PICKED.map(escape).join('|')})$`,
-      ], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      const counts = fs.existsSync(results) ? JSON.parse(fs.readFileSync(results, 'utf8')) as { passed: number; failed: number; failures?: { title: string; error: string }[] } : undefined;
-      assert.ok(counts, `the host run wrote no results (exit ${r.status}):\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`);
-      assert.deepEqual(counts.failures ?? [], [], 'a test that needs the one before it');
-      assert.equal(counts.passed, PICKED.length, `each picked test ran (a title changed?):\n${r.stdout.slice(-3000)}`);
+      PICKED.forEach((title, i) => {
+        const results = path.join(dir, `results-${i}.json`);
+        const r = spawnSync(process.execPath, [
+          path.join(root, 'scripts', 'host-test.mjs'), '--window', 'trusted', '--results', results, '--grep', `^${escape(title)}$`,
+        ], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        const counts = fs.existsSync(results) ? JSON.parse(fs.readFileSync(results, 'utf8')) as { passed: number; failed: number; failures?: { title: string; error: string }[] } : undefined;
+        if (!counts) failed.push(`${title}: the host run wrote no results (exit ${r.status}):\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-1000)}`);
+        else if (counts.failed > 0) failed.push(`${title}: ${counts.failures?.map((f) => f.error).join(' | ')}`);
+        else if (counts.passed !== 1) failed.push(`${title}: ${counts.passed} tests ran, not this one alone (a title changed?)`);
+      });
+      assert.deepEqual(failed, [], 'a test that needs another to run first');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

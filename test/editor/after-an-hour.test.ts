@@ -24,6 +24,9 @@ describe('after an hour of use (Playwright)', function () {
   before(async function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
+    // The tests read the Cards view's rows: shown here, not left to whichever test ran first
+    // (run alone, a test found the Explorer in the side bar).
+    await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
   });
   // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
   beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^sign-in: the code/); });

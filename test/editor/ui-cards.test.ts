@@ -23,6 +23,9 @@ describe('cards in the workbench (Playwright)', function () {
   before(async function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
+    // The tests read the Cards view's rows: shown here, not left to whichever test ran first
+    // (run alone, a test found the Explorer in the side bar).
+    await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
   });
   // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
   beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^signs in with the device code/); });
