@@ -195,14 +195,22 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   });
 
   /** Exports through the UI; resolves with the file once it is written whole (`complete`). */
+  /**
+   * Picks `row` in the quick pick whose title holds `title`, once the row shows and the pick's box
+   * has the keyboard: keys typed while one pick gives way to the next went elsewhere, and the
+   * second pick then waited for an Enter that never came (CI-9: no save dialog in 60 s).
+   */
+  async function pick(title: string, row: string): Promise<void> {
+    await driver.waitFor({ selector: `.quick-input-widget:has-text(${JSON.stringify(title)}) .quick-input-list .monaco-list-row:has-text(${JSON.stringify(row)})` });
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input:focus' });
+    await driver.type(row);
+    await driver.press('Enter');
+  }
+
   async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string, complete: (text: string) => boolean): Promise<string> {
     void vscode.commands.executeCommand('assistantCards.exportAnswers');
-    await driver.waitFor({ selector: `.quick-input-list .monaco-list-row:has-text("${format}")` });
-    await driver.type(format);
-    await driver.press('Enter');
-    await driver.waitFor({ selector: '.quick-input-widget:has-text("Include message ids?")' });
-    await driver.type(ids);
-    await driver.press('Enter');
+    await pick('answers shown as', format);
+    await pick('Include message ids?', ids);
     // The save dialog (VS Code's own, in the browser): a path box.
     await driver.waitFor({ selector: '.quick-input-widget:has-text("Export answers")', timeout: 60_000 });
     // The dialog fills in its own path first; ours goes in once it has.
@@ -216,6 +224,9 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   }
 
   it('export to CSV and JSON Lines: the sign-in by name, the range, the search; no token, no message id unless asked', async () => {
+    // Alone too (--grep): the view open, its first page read.
+    await vscode.commands.executeCommand('assistantCards.answers.focus');
+    await until('the first page', () => core().answers.visible().length > 0 && !core().answers.loading(), 60_000);
     // A search, stopped where it got to: the export holds what the view shows, and says the search.
     core().answers.setSearch({ words: 'postgres' });
     core().answers.stopSearching();
