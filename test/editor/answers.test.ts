@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ANSWERS_PAGE } from '../../src/sync/answers-model';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { pick } from './helpers/quick-pick';
 import { driver, driverAvailable } from './helpers/driver';
 import { defaultTheme, theme } from './helpers/theme';
 import { testEnv } from './helpers/env';
@@ -195,22 +196,10 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   });
 
   /** Exports through the UI; resolves with the file once it is written whole (`complete`). */
-  /**
-   * Picks `row` in the quick pick whose title holds `title`, once the row shows and the pick's box
-   * has the keyboard: keys typed while one pick gives way to the next went elsewhere, and the
-   * second pick then waited for an Enter that never came (CI-9: no save dialog in 60 s).
-   */
-  async function pick(title: string, row: string): Promise<void> {
-    await driver.waitFor({ selector: `.quick-input-widget:has-text(${JSON.stringify(title)}) .quick-input-list .monaco-list-row:has-text(${JSON.stringify(row)})` });
-    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input:focus' });
-    await driver.type(row);
-    await driver.press('Enter');
-  }
-
   async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string, complete: (text: string) => boolean): Promise<string> {
     void vscode.commands.executeCommand('assistantCards.exportAnswers');
-    await pick('answers shown as', format);
-    await pick('Include message ids?', ids);
+    await pick(format, 'answers shown as');
+    await pick(ids, 'Include message ids?');
     // The save dialog (VS Code's own, in the browser): a path box.
     await driver.waitFor({ selector: '.quick-input-widget:has-text("Export answers")', timeout: 60_000 });
     // The dialog fills in its own path first; ours goes in once it has.

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { Group } from '../../src/sync';
 import { atThisWindow, awayFromThisWindow, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { pick } from './helpers/quick-pick';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
 import { notificationButton, notificationText } from './helpers/notifications';
 
@@ -31,7 +32,6 @@ const ROWS: [Place, Action][] = [
   ['panel', 'handOver'], ['palette', 'handOver'],
 ];
 
-const row = (text: string) => ({ selector: `.quick-input-list .monaco-list-row:has-text(${JSON.stringify(text)})`, timeout: 30_000 });
 const HEARS = /hears it in (\d+) s/;
 
 describe('one press, one path: panel, notification and palette leave the same model (Playwright)', function () {
@@ -66,11 +66,7 @@ describe('one press, one path: panel, notification and palette leave the same mo
   async function palette(command: string, picks: string[]): Promise<void> {
     await vscode.commands.executeCommand('notifications.hideList');
     void vscode.commands.executeCommand(`assistantCards.${command}`);
-    for (const pick of picks) {
-      await driver.waitFor(row(pick));
-      await driver.type(pick);
-      await driver.press('Enter');
-    }
+    for (const row of picks) await pick(row);
   }
 
   /** Each place's way to press each action it offers; resolves to the words it says for the result. */

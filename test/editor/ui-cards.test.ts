@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { heard, newCard, sandboxCard, signingIn, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { typeInPick } from './helpers/quick-pick';
 import { notificationItem } from './helpers/notifications';
 import { holdEnd, pastOnSandbox, realHold, shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
@@ -238,12 +239,10 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.type('Assistant Cards: Answer');
     await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Assistant Cards: Answer")' });
     await driver.press('Enter');
-    await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Palette question")' });
-    await driver.type('Palette question');
+    await typeInPick('Palette question');
     await driver.screenshot('ui-15a-palette-pick-card');
     await driver.press('Enter');
-    await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("2. Blue")' });
-    await driver.type('Blue');
+    await typeInPick('2. Blue', 'Blue');
     await driver.screenshot('ui-15b-palette-pick-option');
     await driver.press('Enter');
     const h = await until('the assistant to hear the palette answer', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
@@ -264,8 +263,7 @@ describe('cards in the workbench (Playwright)', function () {
       await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Assistant Cards: Filter Cards")' });
       await driver.press('Enter');
       // The agent is offered by name, with its assistant, among the filter's rows.
-      await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("palette-agent (Claude)")' });
-      await driver.type('palette-agent');
+      await typeInPick('palette-agent (Claude)', 'palette-agent');
       await driver.screenshot('ui-15c-palette-filter');
       // Tick the agent's row (the pick takes many), then OK: the tree's filter is what was picked.
       await driver.click({ selector: '.quick-input-list .monaco-list-row:has-text("palette-agent (Claude)")' });

@@ -1,0 +1,25 @@
+// A person's way through a quick pick: wait for the row, type it into the pick's box, Enter.
+import { driver } from './driver';
+
+/** The quick pick's row holding `text` (in the pick whose title holds `title`, when given). */
+export const pickRow = (text: string, title?: string) => ({
+  selector: `${title ? `.quick-input-widget:has-text(${JSON.stringify(title)}) ` : ''}.quick-input-list .monaco-list-row:has-text(${JSON.stringify(text)})`,
+  timeout: 30_000,
+});
+
+/**
+ * Types `typed` into the quick pick that shows `row`, once that row shows and the pick's box has
+ * the keyboard: keys typed while one pick gives way to the next go elsewhere, and the next pick
+ * then waits for an Enter that never comes (the Answers export in CI-9: no save dialog in 60 s).
+ */
+export async function typeInPick(row: string, typed = row, title?: string): Promise<void> {
+  await driver.waitFor(pickRow(row, title));
+  await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input:focus' });
+  await driver.type(typed);
+}
+
+/** `typeInPick`, then Enter: the row is picked. */
+export async function pick(row: string, title?: string): Promise<void> {
+  await typeInPick(row, row, title);
+  await driver.press('Enter');
+}
