@@ -30,7 +30,7 @@ import { SandboxLauncher } from './connection/sandbox-launcher';
 import { vscodeSecretStore } from './sign-in/secret-storage';
 import { machineFile, resolveBaseUrl, startingScope, watchMachineFile } from './connection/service-settings';
 import { signInFlow, startSandboxFlow, type SetupHost } from './sign-in/setup-flows';
-import { shownCode } from './sign-in/sign-in';
+import { shownCode } from '../shared/plain-text';
 import { CardsStatusBar } from './cards/status-bar';
 import { registerCardLinks } from './assistants/terminal-links';
 import { TreeViewSlot } from './base/tree-view-slot';

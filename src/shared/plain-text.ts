@@ -22,3 +22,6 @@ export function plainText(text: string | undefined, max = 120): string {
 export function plainLines(lines: readonly (string | undefined)[]): string {
   return lines.filter((l): l is string => !!l).map((l) => inert(l)).join('\n');
 }
+
+/** A device code as shown (the sign-in's notification, the Cards view, the status bar): only the letters, digits and dashes a code is made of. */
+export const shownCode = (userCode: string): string => userCode.replace(/[^A-Za-z0-9-]/g, '').slice(0, 40);

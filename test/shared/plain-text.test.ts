@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lookOf } from '../../src/shared/card-view';
-import { inert, plainLines, plainText } from '../../src/shared/plain-text';
+import { inert, plainLines, plainText, shownCode } from '../../src/shared/plain-text';
 import type { CardListEntry } from '../../src/api/schemas';
 
 // What VS Code itself reads as live syntax (vs/base/common/linkedText.ts and iconLabels.ts).
@@ -32,6 +32,11 @@ describe('plain text for the editor\'s own widgets', () => {
   it('a newline between ] and ( does not bring the link back, and truncation cannot either', () => {
     assert.equal(live(plainText('[a]\n(command:x)', 100)), false);
     assert.equal(live(plainText(`${'x'.repeat(8)}[a](command:x)`, 12)), false);
+  });
+
+  it('a device code shows as the letters, digits and dashes a code is made of: no link, no icon', () => {
+    assert.equal(shownCode('WDJB-MJHT'), 'WDJB-MJHT');
+    assert.equal(shownCode('[x](command:workbench.action.quit) $(zap)'), 'xcommandworkbenchactionquitzap');
   });
 
   it('our own sentences pass through unchanged', () => {

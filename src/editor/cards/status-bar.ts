@@ -2,9 +2,8 @@
 import * as vscode from 'vscode';
 import type { ConnectionState, Counts } from '../../sync/contract';
 import { DisposableBase } from '../base/disposable';
-import { plainText } from '../../shared/plain-text';
+import { plainText, shownCode } from '../../shared/plain-text';
 import { spokenStatus } from '../../shared/spoken';
-import { shownCode } from '../sign-in/sign-in';
 
 /** Whole sentences, one per count shape (a translator sees each as it reads). */
 function waitingTooltip(n: number, blocking: number): string {
@@ -51,7 +50,7 @@ export class CardsStatusBar extends DisposableBase {
         it.command = 'assistantCards.cards.focus';
         return;
       case 'signing-in':
-        // The code as the sign-in's notification and the Cards view show it (sign-in.ts shownCode).
+        // The code as the sign-in's notification and the Cards view show it (shared/plain-text.ts shownCode).
         it.text = vscode.l10n.t('$(sync~spin) Cards: code {0}', shownCode(this.state.userCode));
         it.tooltip = vscode.l10n.t('Signing in: click to copy the code and open the page that allows it.');
         it.command = 'assistantCards.copySignInCode';

@@ -10,6 +10,7 @@ import type { Log } from '../base/log';
 import { safeExternalUrl } from '../../shared/protocol';
 import { EVERY_CARD_SCOPE } from '../../shared/grant-scopes';
 import { scopeSetting } from '../cards/card-scope';
+import { shownCode } from '../../shared/plain-text';
 
 /**
  * One interactive sign-in of a core at a time: its live set keeps the one under way
@@ -62,9 +63,6 @@ export async function signInInteractive(core: ClientCore, log: Log, abort: Abort
     },
   );
 }
-
-/** The device code as shown: only the letters, digits and dashes a device code is made of. */
-export const shownCode = (userCode: string): string => userCode.replace(/[^A-Za-z0-9-]/g, '').slice(0, 40);
 
 /**
  * Copy and Open: the code to the clipboard and the page that allows it (the complete address
