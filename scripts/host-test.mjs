@@ -303,6 +303,15 @@ async function bridgeOp(ctx, req) {
         const cs = el.ownerDocument.defaultView.getComputedStyle(a);
         return { key: a.getAttribute('data-key') ?? a.id ?? a.tagName, outlineStyle: cs.outlineStyle, outlineWidth: cs.outlineWidth, outlineColor: cs.outlineColor };
       }, undefined, { timeout });
+    // Where the keyboard is in the page, for a test's failure message: the focused element and
+    // its ancestors (tag and classes), and whether the quick input shows.
+    case 'keyboardAt': return await page.evaluate(() => {
+      const d = globalThis.document;
+      const chain = [];
+      for (let e = d.activeElement; e && chain.length < 6; e = e.parentElement) chain.push(`${e.tagName.toLowerCase()}${e.className && typeof e.className === 'string' ? `.${e.className.trim().split(/\s+/).slice(0, 3).join('.')}` : ''}`);
+      const qi = d.querySelector('.quick-input-widget');
+      return { chain, quickInput: qi ? { shown: qi.style.display !== 'none', inert: qi.inert, title: qi.querySelector('.quick-input-title')?.textContent ?? '' } : null };
+    });
     case 'value': return { value: await locatorOf(page, req).first().inputValue({ timeout }) };
     // Computed styles of every element that matches now (none: an empty list), with the background of its document's body.
     case 'styles': {

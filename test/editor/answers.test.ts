@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ANSWERS_PAGE } from '../../src/sync/answers-model';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
-import { pick } from './helpers/quick-pick';
+import { pick, pickRow } from './helpers/quick-pick';
 import { driver, driverAvailable } from './helpers/driver';
 import { defaultTheme, theme } from './helpers/theme';
 import { testEnv } from './helpers/env';
@@ -196,8 +196,15 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   });
 
   /** Exports through the UI; resolves with the file once it is written whole (`complete`). */
-  async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string, complete: (text: string) => boolean): Promise<string> {
+  async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string, complete: (text: string) => boolean, opts: { backFrom?: 'CSV' | 'JSON Lines' } = {}): Promise<string> {
     void vscode.commands.executeCommand('assistantCards.exportAnswers');
+    if (opts.backFrom) {
+      // One pick through both questions: Back on the second asks the first again, in the same box.
+      await pick(opts.backFrom, 'answers shown as');
+      await driver.waitFor(pickRow(ids, 'Include message ids?'));
+      await driver.screenshot('answers-export-step-2');
+      await driver.click({ selector: '.quick-input-widget .quick-input-titlebar .codicon-quick-input-back' });
+    }
     await pick(format, 'answers shown as');
     await pick(ids, 'Include message ids?');
     // The save dialog (VS Code's own, in the browser): a path box.
@@ -232,7 +239,7 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     // A message id or a token would stand alone; a random card id may hold "eyJ" inside it.
     assert.deepEqual(csv.split('\r\n').filter((l) => /(^|[^A-Za-z0-9_])(msg_|eyJ)|DPoP|Bearer/.test(l)), [], 'nothing secret');
     const jsonFile = path.join(testEnv.workspace, 'answers-export.jsonl');
-    const jsonl = await exportVia('JSON Lines', 'No', jsonFile, (t) => t.endsWith('\n') && t.split('\n').length === shown + 2);
+    const jsonl = await exportVia('JSON Lines', 'No', jsonFile, (t) => t.endsWith('\n') && t.split('\n').length === shown + 2, { backFrom: 'CSV' });
     const recs = jsonl.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(recs[0]!.export, 'assistant-cards-answers');
     assert.deepEqual((recs[0]!.signedInAs as { name: string }).name, 'Sandbox Person');

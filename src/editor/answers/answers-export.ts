@@ -38,39 +38,82 @@ export function exportHeader(core: Pick<ClientCore, 'answers'>, me: Me | undefin
   };
 }
 
+interface Choice<T> extends vscode.QuickPickItem { value: T }
+interface Step<T> { title: string; items: Choice<T>[] }
+
+/**
+ * The export's two questions (the format, then message ids) in ONE quick pick, Step 1 and 2 of 2,
+ * with Back on the second: the box keeps the keyboard from one question to the next. Two
+ * showQuickPick calls hid the first, gave the keyboard back to the view, then showed the second;
+ * three CI runs found the second question shown without the keyboard, so the keys typed for it
+ * went elsewhere. A click elsewhere does not close it either (ignoreFocusOut): Escape does.
+ */
+async function askExport(count: number): Promise<{ format: Format; include: boolean } | undefined> {
+  const formatStep: Step<Format> = {
+    title: vscode.l10n.t('Export the {0} answers shown as', count),
+    items: [
+      { label: vscode.l10n.t('JSON Lines'), description: '.jsonl', value: 'jsonl' }, // l10n-ignore
+      { label: vscode.l10n.t('CSV'), description: '.csv', value: 'csv' }, // l10n-ignore
+    ],
+  };
+  const idsStep: Step<boolean> = {
+    title: vscode.l10n.t('Include message ids?'),
+    items: [
+      { label: vscode.l10n.t('No'), description: vscode.l10n.t('message ids stay out of the file'), value: false },
+      { label: vscode.l10n.t('Yes, include message ids'), description: vscode.l10n.t('the ids of words written on the cards'), value: true },
+    ],
+  };
+  const qp = vscode.window.createQuickPick<Choice<Format> | Choice<boolean>>();
+  qp.ignoreFocusOut = true;
+  qp.totalSteps = 2;
+  const show = (step: 1 | 2): void => {
+    const s = step === 1 ? formatStep : idsStep;
+    qp.step = step;
+    qp.title = s.title;
+    qp.value = '';
+    qp.items = s.items;
+    qp.buttons = step === 2 ? [vscode.QuickInputButtons.Back] : [];
+  };
+  let format: Format | undefined;
+  try {
+    return await new Promise((resolve) => {
+      qp.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) { format = undefined; show(1); } });
+      qp.onDidAccept(() => {
+        const picked = qp.selectedItems[0] ?? qp.activeItems[0];
+        if (!picked) return;
+        if (format === undefined) { format = picked.value as Format; show(2); return; }
+        resolve({ format, include: picked.value as boolean });
+        qp.hide();
+      });
+      qp.onDidHide(() => resolve(undefined));
+      show(1);
+      qp.show();
+    });
+  } finally {
+    qp.dispose();
+  }
+}
+
 export async function exportAnswers(core: Pick<ClientCore, 'answers'>, me: Me | undefined, timeZone: string, log: Log): Promise<void> {
   const rows = core.answers.visible();
   if (!rows.length) {
     void say.info(vscode.l10n.t('Assistant Cards: no answer is shown, so there is nothing to export.'));
     return;
   }
-  const format = await vscode.window.showQuickPick(
-    [
-      { label: vscode.l10n.t('JSON Lines'), description: '.jsonl', format: 'jsonl' as Format }, // l10n-ignore
-      { label: vscode.l10n.t('CSV'), description: '.csv', format: 'csv' as Format }, // l10n-ignore
-    ],
-    { title: vscode.l10n.t('Export the {0} answers shown as', rows.length) },
-  );
-  if (!format) return;
-  const ids = await vscode.window.showQuickPick(
-    [
-      { label: vscode.l10n.t('No'), description: vscode.l10n.t('message ids stay out of the file'), include: false },
-      { label: vscode.l10n.t('Yes, include message ids'), description: vscode.l10n.t('the ids of words written on the cards'), include: true },
-    ],
-    { title: vscode.l10n.t('Include message ids?') },
-  );
-  if (!ids) return;
+  const asked = await askExport(rows.length);
+  if (!asked) return;
+  const { format, include } = asked;
   const day = new Date().toISOString().slice(0, 10);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
   const uri = await vscode.window.showSaveDialog({
-    defaultUri: vscode.Uri.joinPath(folder, `assistant-cards-answers-${day}.${format.format}`),
-    filters: format.format === 'csv' ? { [vscode.l10n.t('CSV')]: ['csv'] } : { [vscode.l10n.t('JSON Lines')]: ['jsonl'] },
+    defaultUri: vscode.Uri.joinPath(folder, `assistant-cards-answers-${day}.${format}`),
+    filters: format === 'csv' ? { [vscode.l10n.t('CSV')]: ['csv'] } : { [vscode.l10n.t('JSON Lines')]: ['jsonl'] },
     saveLabel: vscode.l10n.t('Export'),
     title: vscode.l10n.t('Export answers'),
   });
   if (!uri) return;
-  const header = exportHeader(core, me, rows, ids.include, Date.now());
-  const text = format.format === 'csv' ? answersCsv(header, rows, { timeZone }) : answersJsonl(header, rows, { timeZone });
+  const header = exportHeader(core, me, rows, include, Date.now());
+  const text = format === 'csv' ? answersCsv(header, rows, { timeZone }) : answersJsonl(header, rows, { timeZone });
   try {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   } catch (e) {
@@ -78,7 +121,7 @@ export async function exportAnswers(core: Pick<ClientCore, 'answers'>, me: Me | 
     void say.error(vscode.l10n.t('Assistant Cards: could not write the file ({0}).', plainText((e as Error).message, 200)));
     return;
   }
-  log.info(`answers exported: ${rows.length} rows, ${format.format}, message ids ${ids.include ? 'in' : 'out'}`);
+  log.info(`answers exported: ${rows.length} rows, ${format}, message ids ${include ? 'in' : 'out'}`);
   const open = vscode.l10n.t('Open');
   void say.info(vscode.l10n.t('Assistant Cards: exported {0} answers to {1}.', rows.length, plainText(uri.fsPath, 200)), open)
     .then((x) => { if (x === open) void vscode.window.showTextDocument(uri); });

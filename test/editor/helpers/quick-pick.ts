@@ -14,7 +14,14 @@ export const pickRow = (text: string, title?: string) => ({
  */
 export async function typeInPick(row: string, typed = row, title?: string): Promise<void> {
   await driver.waitFor(pickRow(row, title));
-  await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input:focus' });
+  try {
+    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input:focus' });
+  } catch (e) {
+    // Which element has the keyboard instead, and a picture: the next failure says why.
+    const at = await driver.keyboardAt().catch(() => undefined);
+    await driver.screenshot(`pick-without-keyboard-${row.replace(/\W+/g, '-').slice(0, 30)}`).catch(() => undefined);
+    throw new Error(`the pick showing "${row}" never had the keyboard; it was at ${JSON.stringify(at)}: ${(e as Error).message}`);
+  }
   await driver.type(typed);
 }
 
