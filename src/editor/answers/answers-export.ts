@@ -38,8 +38,8 @@ export function exportHeader(core: Pick<ClientCore, 'answers'>, me: Me | undefin
   };
 }
 
-interface Choice<T> extends vscode.QuickPickItem { value: T }
-interface Step<T> { title: string; items: Choice<T>[] }
+/** A row of the export's pick: the answer to its question. */
+interface Choice extends vscode.QuickPickItem { answer: { format: Format } | { include: boolean } }
 
 /**
  * The export's two questions (the format, then message ids) in ONE quick pick, Step 1 and 2 of 2,
@@ -49,44 +49,47 @@ interface Step<T> { title: string; items: Choice<T>[] }
  * went elsewhere. A click elsewhere does not close it either (ignoreFocusOut): Escape does.
  */
 async function askExport(count: number): Promise<{ format: Format; include: boolean } | undefined> {
-  const formatStep: Step<Format> = {
-    title: vscode.l10n.t('Export the {0} answers shown as', count),
-    items: [
-      { label: vscode.l10n.t('JSON Lines'), description: '.jsonl', value: 'jsonl' }, // l10n-ignore
-      { label: vscode.l10n.t('CSV'), description: '.csv', value: 'csv' }, // l10n-ignore
-    ],
-  };
-  const idsStep: Step<boolean> = {
-    title: vscode.l10n.t('Include message ids?'),
-    items: [
-      { label: vscode.l10n.t('No'), description: vscode.l10n.t('message ids stay out of the file'), value: false },
-      { label: vscode.l10n.t('Yes, include message ids'), description: vscode.l10n.t('the ids of words written on the cards'), value: true },
-    ],
-  };
-  const qp = vscode.window.createQuickPick<Choice<Format> | Choice<boolean>>();
+  const steps: { title: string; items: Choice[] }[] = [
+    {
+      title: vscode.l10n.t('Export the {0} answers shown as', count),
+      items: [
+        { label: vscode.l10n.t('JSON Lines'), description: '.jsonl', answer: { format: 'jsonl' } }, // l10n-ignore
+        { label: vscode.l10n.t('CSV'), description: '.csv', answer: { format: 'csv' } }, // l10n-ignore
+      ],
+    },
+    {
+      title: vscode.l10n.t('Include message ids?'),
+      items: [
+        { label: vscode.l10n.t('No'), description: vscode.l10n.t('message ids stay out of the file'), answer: { include: false } },
+        { label: vscode.l10n.t('Yes, include message ids'), description: vscode.l10n.t('the ids of words written on the cards'), answer: { include: true } },
+      ],
+    },
+  ];
+  const qp = vscode.window.createQuickPick<Choice>();
   qp.ignoreFocusOut = true;
-  qp.totalSteps = 2;
-  const show = (step: 1 | 2): void => {
-    const s = step === 1 ? formatStep : idsStep;
-    qp.step = step;
-    qp.title = s.title;
+  qp.totalSteps = steps.length;
+  let format: Format | undefined; // the first answer; the second question shows while it is set
+  const show = (): void => {
+    const step = format === undefined ? 0 : 1;
+    qp.step = step + 1;
+    qp.title = steps[step]!.title;
     qp.value = '';
-    qp.items = s.items;
-    qp.buttons = step === 2 ? [vscode.QuickInputButtons.Back] : [];
+    qp.items = steps[step]!.items;
+    qp.buttons = step ? [vscode.QuickInputButtons.Back] : [];
   };
-  let format: Format | undefined;
   try {
     return await new Promise((resolve) => {
-      qp.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) { format = undefined; show(1); } });
+      qp.onDidTriggerButton((b) => { if (b === vscode.QuickInputButtons.Back) { format = undefined; show(); } });
       qp.onDidAccept(() => {
-        const picked = qp.selectedItems[0] ?? qp.activeItems[0];
-        if (!picked) return;
-        if (format === undefined) { format = picked.value as Format; show(2); return; }
-        resolve({ format, include: picked.value as boolean });
+        const answer = (qp.selectedItems[0] ?? qp.activeItems[0])?.answer;
+        if (!answer) return;
+        if ('format' in answer) { format = answer.format; show(); return; }
+        if (format === undefined) return;
+        resolve({ format, include: answer.include });
         qp.hide();
       });
       qp.onDidHide(() => resolve(undefined));
-      show(1);
+      show();
       qp.show();
     });
   } finally {
