@@ -86,7 +86,7 @@ export class LiveParts extends DisposableBase {
       this.offline = this._register(new OfflineNotice(core, tree, () => notifier.here()));
 
       const updateNoCards = () => {
-        const none = LIVE_GROUPS.every((g) => core.cards.size(g) === 0);
+        const none = core.cards.size(...LIVE_GROUPS) === 0;
         host.contextKeys.set(CONTEXT.noCards, none);
       };
       // The keys the tree's menus read: a filter in force, how many cards wait on the person.

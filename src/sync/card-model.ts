@@ -121,10 +121,10 @@ export class CardModel implements CardModelView {
     }
   }
 
-  /** Views count on every card added (a first read of 1,000 cards): a count, not a sorted list. */
-  size(group: Group): number {
+  /** Views count on every card added (a first read of 1,000 cards): one pass, no sorted list. */
+  size(...groups: readonly Group[]): number {
     let n = 0;
-    for (const e of this.entries.values()) if (e.group === group) n++;
+    for (const e of this.entries.values()) if (groups.includes(e.group)) n++;
     return n;
   }
 

@@ -64,8 +64,8 @@ export interface CardEvents {
 export interface CardModelView extends CardEvents {
   /** Cards in a group, in that group's order (stack order, soonest back, newest done, ...). */
   list(group: Group): readonly CardListEntry[];
-  /** How many cards a group holds: what `list(group).length` says, without building or sorting it. */
-  size(group: Group): number;
+  /** How many cards these groups hold together: the sum of their `list(g).length`, without building or sorting a list. */
+  size(...groups: readonly Group[]): number;
   get(id: string): CardListEntry | undefined;
   /** The whole card the model holds; undefined when it holds only the lighter form, or nothing. Never a read. */
   held(id: string): Card | undefined;

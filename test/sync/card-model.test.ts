@@ -70,6 +70,7 @@ describe('sync: card model', () => {
     assert.deepEqual(m.list('agent').map((c) => c.id), ['req_a']);
     assert.deepEqual(m.list('snoozed').map((c) => c.id), ['req_s1', 'req_s2'], 'soonest back first');
     assert.deepEqual(['pending', 'agent', 'snoozed', 'delegated', 'done'].map((g) => m.size(g as Group)), [2, 1, 2, 0, 0], 'size counts what list holds');
+    assert.equal(m.size('pending', 'agent', 'snoozed'), 5, 'groups together: the sum of their lists');
     assert.equal(events.filter((e) => e.startsWith('+')).length, 5);
     assert.deepEqual(m.counts(), { waiting: 2, blockingWaiting: 1 });
     events.length = 0;

@@ -101,7 +101,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
 
   /** Cards in the open groups (all but Done). */
   private openCount(): number {
-    return LIVE_GROUPS.reduce((n, g) => n + this.model.size(g), 0);
+    return this.model.size(...LIVE_GROUPS);
   }
 
   private updateBadge(waiting: number): void {
