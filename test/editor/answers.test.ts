@@ -11,14 +11,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ANSWERS_PAGE } from '../../src/sync/answers-model';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
-import { pick, pickRow } from './helpers/quick-pick';
+import { pick, PICK_INPUT, pickRow } from './helpers/quick-pick';
 import { driver, driverAvailable } from './helpers/driver';
 import { defaultTheme, theme } from './helpers/theme';
 import { testEnv } from './helpers/env';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const PANE = `${SIDEBAR} .pane:has(.pane-header:has-text("Answers"))`;
-const INPUT = '.quick-input-widget .quick-input-box input';
 
 describe('answers view: who answered what, from where (Playwright)', function () {
   this.timeout(300_000);
@@ -137,7 +136,7 @@ describe('answers view: who answered what, from where (Playwright)', function ()
 
   it('search by words, then one press on the title button clears it', async () => {
     void vscode.commands.executeCommand('assistantCards.searchAnswers');
-    await driver.waitFor({ selector: INPUT });
+    await driver.waitFor({ selector: PICK_INPUT });
     await driver.type('postgres');
     await driver.press('Enter');
     await driver.waitFor({ selector: '.quick-input-widget:has-text("Search answers (2/2)")' });
@@ -211,9 +210,9 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     await driver.waitFor({ selector: '.quick-input-widget:has-text("Export answers")', timeout: 60_000 });
     // The dialog fills in its own path first; ours goes in once it has.
     const ext = path.extname(file);
-    await until('the dialog\'s own path', async () => (await driver.value({ selector: INPUT })).endsWith(ext), 20_000);
-    await driver.fill({ selector: INPUT }, file);
-    await until('our path in the dialog', async () => (await driver.value({ selector: INPUT })) === file, 10_000);
+    await until('the dialog\'s own path', async () => (await driver.value({ selector: PICK_INPUT })).endsWith(ext), 20_000);
+    await driver.fill({ selector: PICK_INPUT }, file);
+    await until('our path in the dialog', async () => (await driver.value({ selector: PICK_INPUT })) === file, 10_000);
     await driver.screenshot(`answers-save-dialog${ext.replace('.', '-')}`);
     await driver.press('Enter');
     return until('the file, whole', () => { const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''; return complete(text) ? text : undefined; }, 30_000);

@@ -14,6 +14,7 @@ import type { ExtensionApi } from '../../src/editor/extension';
 import { atThisWindow, awayFromThisWindow, EXTENSION_ID, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { driver, driverAvailable } from './helpers/driver';
+import { PICK_INPUT } from './helpers/quick-pick';
 import { notificationButton, notificationItem, notificationText } from './helpers/notifications';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { PANEL_VIEW_TYPE } from '../../src/editor/panel/card-panel-manager';
@@ -35,8 +36,8 @@ describe('one card after another, and card links (Playwright, default settings)'
   /** Developer: Open URL (1.93 and today): asks for a link and hands it to VS Code's URL service, as a followed link is. */
   async function openUrl(link: string): Promise<void> {
     void vscode.commands.executeCommand('workbench.action.url.openUrl');
-    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input', timeout: 30_000 });
-    await driver.fill({ selector: '.quick-input-widget .quick-input-box input' }, link);
+    await driver.waitFor({ selector: PICK_INPUT, timeout: 30_000 });
+    await driver.fill({ selector: PICK_INPUT }, link);
     await driver.press('Enter');
   }
 

@@ -11,7 +11,6 @@ import { driver, driverAvailable } from './helpers/driver';
 import { notificationButton } from './helpers/notifications';
 import { inPanel, SIDEBAR } from './helpers/card-panel-ui';
 
-
 describe('the whole desk: every computer, every row whole (Playwright)', function () {
   this.timeout(180_000);
   let w: World | undefined;

@@ -7,6 +7,7 @@ import type { Card } from '../../src/api/schemas';
 import { problemMessage } from '../../src/shared/problem-messages';
 import { heard, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { PICK_INPUT } from './helpers/quick-pick';
 import { realHold, shortHold } from './helpers/hold';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
@@ -31,7 +32,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await driver.press('Escape');
     await driver.press('F1');
-    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.waitFor({ selector: PICK_INPUT });
     await driver.type(`Assistant Cards: ${command}`);
     await driver.waitFor(row(`Assistant Cards: ${command}`));
     await driver.press('Enter');
@@ -222,12 +223,12 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     // The palette: Later is offered, Answer is not.
     await driver.press('Escape');
     await driver.press('F1');
-    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.waitFor({ selector: PICK_INPUT });
     await driver.type('Assistant Cards: Later');
     await driver.waitFor(row('Assistant Cards: Later'));
     await driver.press('Escape');
     await driver.press('F1');
-    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.waitFor({ selector: PICK_INPUT });
     await driver.type('Assistant Cards: Answer');
     await driver.waitFor({ selector: `${ROW}:has-text("No matching commands"), ${ROW}:has-text("Assistant Cards")` });
     assert.equal(await driver.count({ selector: `${ROW}:has-text("Assistant Cards: Answer")` }), 0, 'Answer is not offered');

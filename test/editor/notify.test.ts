@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { Node } from '../../src/editor/cards/cards-tree';
 import { atThisWindow, awayFromThisWindow, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
-import { notificationButton, notificationItem } from './helpers/notifications';
+import { notificationButton, notificationItem, notificationListed } from './helpers/notifications';
 import { realHold, shortHold } from './helpers/hold';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
@@ -28,8 +28,7 @@ describe('notify: answer from the notification, returns, offline told once (exte
 
   /** The notification for `title` in the centre, and its buttons' words. */
   async function notification(title: string): Promise<string[]> {
-    await vscode.commands.executeCommand('notifications.showList');
-    await driver.waitFor({ selector: notificationItem(title), timeout: 60_000 });
+    await notificationListed(title);
     return driver.texts({ selector: `${notificationItem(title)} .monaco-button` });
   }
   /** How many notifications in the centre mention `text`. */

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { awayFromThisWindow, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { PICK_INPUT } from './helpers/quick-pick';
 import { notificationItem } from './helpers/notifications';
 import { testEnv } from './helpers/env';
 
@@ -30,7 +31,7 @@ async function openWindow(page: string, folder: string): Promise<void> {
 /** In the window `page`: F1, a command by its title, Enter (no Escape first: in a card panel it closes the panel). */
 async function run(page: string, command: string): Promise<void> {
   await driver.press('F1', { page });
-  await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input', page });
+  await driver.waitFor({ selector: PICK_INPUT, page });
   await driver.type(command, page);
   await driver.waitFor(row(page, command));
   await driver.press('Enter', { page });

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { heard, newCard, sandboxCard, signingIn, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
-import { typeInPick } from './helpers/quick-pick';
+import { PICK_INPUT, typeInPick } from './helpers/quick-pick';
 import { notificationItem } from './helpers/notifications';
 import { holdEnd, pastOnSandbox, realHold, shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
@@ -235,7 +235,7 @@ describe('cards in the workbench (Playwright)', function () {
     await until('the card', () => core().cards.get(c.id));
     await driver.press('F1');
     // The filter box's own input: 1.93's widget also holds a hidden "toggle all" checkbox input.
-    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+    await driver.waitFor({ selector: PICK_INPUT });
     await driver.type('Assistant Cards: Answer');
     await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Assistant Cards: Answer")' });
     await driver.press('Enter');
@@ -258,7 +258,7 @@ describe('cards in the workbench (Playwright)', function () {
     await until('the agent is known', () => core().assistants.list().some((a) => a.agents.some((g) => g.id === other.id)));
     try {
       await driver.press('F1');
-      await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input' });
+      await driver.waitFor({ selector: PICK_INPUT });
       await driver.type('Assistant Cards: Filter Cards');
       await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Assistant Cards: Filter Cards")' });
       await driver.press('Enter');

@@ -55,9 +55,9 @@ export const driver = {
   waitFor: (t: Target & { state?: 'visible' | 'hidden' | 'attached' | 'detached' }) => op<{ ok: true }>({ op: 'waitFor', ...t }),
   text: async (t: Target) => (await op<{ text: string }>({ op: 'text', ...t })).text,
   texts: async (t: Target) => (await op<{ texts: string[] }>({ op: 'texts', ...t })).texts,
-  /** The element with the keyboard in `t`'s document (its data-key, else id or tag) and its focus ring; key null when none. */
   /** Where the keyboard is in the workbench: the focused element and its ancestors, and the quick input's state. */
   keyboardAt: () => op<{ chain: string[]; quickInput: { shown: boolean; inert: boolean; title: string } | null }>({ op: 'keyboardAt' }),
+  /** The element with the keyboard in `t`'s document (its data-key, else id or tag) and its focus ring; key null when none. */
   focused: (t: Target) => op<{ key: string | null; outlineStyle?: string; outlineWidth?: string; outlineColor?: string }>({ op: 'focused', ...t }),
   /** Computed CSS properties (`border-top-color`, ...) of every element matching `t`, with its page's body background. */
   styles: async (t: Target, props: string[]) => (await op<{ styles: Record<string, string>[] }>({ op: 'styles', props, ...t })).styles,

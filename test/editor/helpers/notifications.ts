@@ -11,9 +11,14 @@ export const notificationItem = (text: string) => `.notifications-center .notifi
 export const notificationButton = (text: string, label: string) =>
   ({ selector: `${notificationItem(text)} .monaco-button:text-is(${JSON.stringify(label)})`, timeout: 60_000 });
 
-/** Opens the centre and answers the words of the first entry that mentions `text`, once it is listed. */
-export async function notificationText(text: string): Promise<string> {
+/** Opens the centre and waits until an entry that mentions `text` is listed. */
+export async function notificationListed(text: string): Promise<void> {
   await vscode.commands.executeCommand('notifications.showList');
   await driver.waitFor({ selector: notificationItem(text), timeout: 60_000 });
+}
+
+/** The words of the first entry that mentions `text`, once it is listed. */
+export async function notificationText(text: string): Promise<string> {
+  await notificationListed(text);
   return driver.text({ selector: notificationItem(text) });
 }

@@ -1,6 +1,9 @@
 // A person's way through a quick pick: wait for the row, type it into the pick's box, Enter.
 import { driver } from './driver';
 
+/** The box of the quick input that shows (a quick pick's, an input box's, VS Code's own file dialog's). */
+export const PICK_INPUT = '.quick-input-widget .quick-input-box input';
+
 /** The quick pick's row holding `text` (in the pick whose title holds `title`, when given). */
 export const pickRow = (text: string, title?: string) => ({
   selector: `${title ? `.quick-input-widget:has-text(${JSON.stringify(title)}) ` : ''}.quick-input-list .monaco-list-row:has-text(${JSON.stringify(text)})`,
@@ -15,7 +18,7 @@ export const pickRow = (text: string, title?: string) => ({
 export async function typeInPick(row: string, typed = row, title?: string): Promise<void> {
   await driver.waitFor(pickRow(row, title));
   try {
-    await driver.waitFor({ selector: '.quick-input-widget .quick-input-box input:focus' });
+    await driver.waitFor({ selector: `${PICK_INPUT}:focus` });
   } catch (e) {
     // Which element has the keyboard instead, and a picture: the next failure says why.
     const at = await driver.keyboardAt().catch(() => undefined);
