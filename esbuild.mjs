@@ -108,6 +108,15 @@ const builds = [
     target: 'node20',
   },
   {
+    // The assistants' side (hooks, ask, demo): small, and runnable by any Node 20 or VS Code's own runtime.
+    ...common,
+    entryPoints: { bridge: 'src/bridge/main.ts' },
+    outdir: out,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: { webview: 'media/webview/main.ts' },
     outdir: out,

@@ -25,12 +25,24 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
   },
   {
+    // The assistants' side speaks only the local service's asking surface: nothing of the
+    // person's API client, the sign-in, the core, the editor or the sandbox's inside.
+    files: ['src/bridge/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: ['vscode'],
+        patterns: ['**/api/*', '**/auth/*', '**/sync/*', '**/editor/*', '**/sandbox/*', '**/shared/*'],
+      }],
+    },
+  },
+  {
     // The sandbox may use api schemas, never the client.
     files: ['src/sandbox/**'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: ['vscode'],
-        patterns: ['**/api/client*', '**/api/http*', '**/auth/*', '**/sync/*', '**/editor/*'],
+        patterns: [{ group: ['**/api/client*', '**/api/http*', '**/auth/*', '**/sync/*', '**/editor/*'] },
+          { regex: '(^|/)bridge/(?!home$)', message: 'the sandbox knows of the bridge only where it announces itself (bridge/home).' }],
       }],
     },
   },

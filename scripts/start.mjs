@@ -90,7 +90,7 @@ function startSandbox(machineFile) {
   // --machine-file: the demo's computer is this one (its assistants and cards are in reach of a
   // computer sign-in), and the person's own ~/.config identity is never touched. --work: the only
   // folder the sandbox writes identity files in besides that file.
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'sandbox.js'), '--port', '0', '--demo', '--machine-file', machineFile, '--work', work],
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'sandbox.js'), '--port', '0', '--demo', '--announce', '--machine-file', machineFile, '--work', work],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push({ child, group: false });
   child.stderr.pipe(log);

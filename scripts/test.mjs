@@ -34,6 +34,9 @@ const jobs = Math.max(1, Number(arg('--jobs') ?? 3) || 3);
 const grep = arg('--grep');
 const bin = (pkg, rel) => path.join(root, 'node_modules', pkg, rel);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-test-'));
+// The assistants' home (local-service.json, the hook command) of every test run is its own: a
+// sandbox a test starts with --announce never touches the person's ~/.config/assistant-cards.
+process.env.ASSISTANT_CARDS_HOME ??= path.join(tmp, 'assistants-home');
 
 const summary = [];
 let passed = 0;

@@ -20,6 +20,7 @@ export interface StartOptions {
   maxConnections?: number;
   /** The control surface's secret; default a fresh random one (see `controlSecret` below). */
   controlSecret?: string;
+  askKey?: string;
 }
 
 export interface RunningSandbox {
@@ -28,6 +29,8 @@ export interface RunningSandbox {
   port: number;
   /** Control writes (/_sandbox/..., not GET) must send `Authorization: Bearer <controlSecret>`. */
   controlSecret: string;
+  /** Assistants send it on /_ask/ (ask-routes.ts): it lets them ask, never answer. */
+  askKey: string;
   clock: Clock;
   sandbox: Sandbox;
   /** What --demo seeded, when started with it. */
@@ -50,6 +53,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
     ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
     ...(opts.controlSecret !== undefined ? { controlSecret: opts.controlSecret } : {}),
+    ...(opts.askKey !== undefined ? { askKey: opts.askKey } : {}),
     identityPlaces: {
       ...(opts.workDir !== undefined ? { workDir: opts.workDir } : {}),
       ...(machineFileOf(opts) !== undefined ? { machineFile: machineFileOf(opts) } : {}),
@@ -64,6 +68,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     url,
     port,
     controlSecret: sandbox.controlSecret,
+    askKey: sandbox.askKey,
     clock: sandbox.clock,
     sandbox,
     advance(ms: number) {

@@ -1,4 +1,4 @@
-// `node dist/sandbox.js --port 0 [--manual-clock] [--demo] [--machine-file PATH] [--work DIR] [--public-url URL]`
+// `node dist/sandbox.js --port 0 [--manual-clock] [--demo] [--machine-file PATH] [--work DIR] [--public-url URL] [--announce]`
 // --public-url: the address the sandbox is reached at when not at 127.0.0.1:<port> (a proxy, a
 // code-server port forward); only that Host and the loopback ones are answered.
 // --work DIR: the run's own folder; POST /_sandbox/machines may write identity files inside it.
@@ -6,11 +6,13 @@
 // every control write (/_sandbox/..., not GET) sends `Authorization: Bearer <secret>`; the file
 // (mode 0600, in --work or a private temporary folder) holds the same secret and is removed on
 // exit. Runs until SIGINT/SIGTERM.
-// `node dist/sandbox.js assistant ...` runs the demo assistant instead.
+// --announce: also write local-service.json (address and ask key) into the bridge's home, where
+// the hooks of Claude Code and Codex find it (src/bridge/home.ts); removed on exit if still ours.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { bridgeHome, SERVICE_FILE } from '../bridge/home';
 
 function argValue(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -21,9 +23,8 @@ function argValue(argv: string[], name: string): string | undefined {
 
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'assistant') {
-    const { runDemoAssistant } = await import('./demo-assistant.js');
-    const code: unknown = await runDemoAssistant(argv);
-    process.exit(typeof code === 'number' ? code : 0);
+    console.error('sandbox: the demo assistant moved to the assistants\' side: node dist/bridge.js demo --base URL ...');
+    process.exit(2);
   }
   const portText = argValue(argv, '--port') ?? '0';
   const port = Number(portText);
@@ -51,8 +52,20 @@ async function main(argv: string[]): Promise<void> {
   writeFileSync(secretFile, `${running.controlSecret}\n`, { mode: 0o600 });
   process.stdout.write(`control secret ${running.controlSecret} (file ${secretFile})\n`);
   if (running.demo) process.stdout.write(`demo: computer ${running.demo.machineId} (identity file ${running.demo.machineFile})\n`);
+  // Where assistants find it: the run's own folder, and with --announce the bridge's home too.
+  const service = JSON.stringify({ url: running.url, askKey: running.askKey, pid: process.pid });
+  const serviceFiles = [join(secretDir, SERVICE_FILE), ...(argv.includes('--announce') ? [join(bridgeHome(), SERVICE_FILE)] : [])];
+  for (const f of serviceFiles) {
+    mkdirSync(dirname(f), { recursive: true, mode: 0o700 });
+    writeFileSync(f, `${service}\n`, { mode: 0o600 });
+  }
+  process.stdout.write(`assistants ask through ${serviceFiles.join(' and ')}\n`);
   const stop = () => {
     rmSync(secretFile, { force: true });
+    for (const f of serviceFiles) {
+      // Another sandbox may have announced itself since: its file stays.
+      try { if ((JSON.parse(readFileSync(f, 'utf8')) as { pid?: unknown }).pid === process.pid) rmSync(f, { force: true }); } catch { /* gone */ }
+    }
     void running.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);

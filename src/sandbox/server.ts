@@ -9,6 +9,7 @@ import { AuthService } from './auth';
 import { ManualClock, RealClock } from './clock';
 import type { Clock, SandboxContext } from './context';
 import { registerCardPage } from './card-page';
+import { registerAsk } from './ask-routes';
 import { registerControl } from './control';
 import { Faults, codeForStatus, omitted, type Fault } from './faults';
 import { Received } from './received';
@@ -51,6 +52,8 @@ export interface SandboxOptions {
   maxConnections?: number;
   /** The control surface's secret (control writes send `Authorization: Bearer <it>`); default a fresh random one. */
   controlSecret?: string;
+  /** The asking surface's key; default a fresh random one. */
+  askKey?: string;
 }
 
 /** 30 s for a whole request: a slow partial body no longer holds a connection for ever. */
@@ -72,6 +75,8 @@ export interface Sandbox {
   timeline: Timeline;
   /** This run's control secret: every control write must send `Authorization: Bearer <it>`. */
   controlSecret: string;
+  /** This run's ask key: assistants send it on /_ask/ (ask-routes.ts); it answers nothing. */
+  askKey: string;
   /** Every route served (method and path pattern), known once the app is ready: for the fuzz test. */
   routes: { method: string; url: string }[];
   /** Back to the state it started with (the demo seeded again when started with it). */
@@ -292,9 +297,16 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   notices.register(app);
   const personSessions = new PersonSessions(() => clock.now());
   registerCardPage(app, ctx, cards, personSessions);
+  const askKey = opts.askKey ?? newControlSecret();
+  registerAsk(app, {
+    state, cards, clock, askKey, runDue: () => timeline.runDue(),
+    // The computer named when the sandbox set it up, else the newest it set up (the demo's, or
+    // the one `npm start` made): the assistants that ask here run on this computer.
+    machineFor: (named) => (named !== undefined && auth.machines.has(named) ? named : [...auth.machines.keys()].pop()),
+  });
 
   const sandbox: Sandbox = {
-    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline, routes, controlSecret,
+    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline, routes, controlSecret, askKey,
     async reset() {
       timeline.clear();
       state.clear();

@@ -124,6 +124,10 @@ export interface CardRec {
   history: HistoryRec[];
   heard: HeardRec[];
   notice?: NoticeInfo;
+  /** The live session that asked it through the asking surface (ask-routes.ts). */
+  askedIn?: string;
+  /** What the asker asked it for (the hook bridge: `permission`, `waiting`, `question`). */
+  askedFor?: string;
 }
 
 export interface WebhookRec {

@@ -1,6 +1,6 @@
 // The demo terminals of `npm start`, as command lines this extension builds itself. The
 // environment only says where the local sandbox is and which demo assistants to start; it never
-// carries a command. Each terminal starts the bundled demo assistant (dist/sandbox.js in this
+// carries a command. Each terminal starts the bundled demo assistant (dist/bridge.js in this
 // extension's own folder) against a loopback address. Pure: no `vscode`, tested in plain Node.
 import { t } from './l10n';
 import * as path from 'node:path';
@@ -46,13 +46,13 @@ export function demoTerminalsFor(raw: string | undefined, extensionPath: string,
   if (!names.length || names.length > MAX_TERMINALS || !names.every((n): n is string => typeof n === 'string' && ASSISTANT_NAME.test(n))) {
     return { terminals: [], refused: t('assistants must be 1 to {0} short lowercase names', MAX_TERMINALS) };
   }
-  const script = quote(path.join(extensionPath, 'dist', 'sandbox.js'), platform);
+  const script = quote(path.join(extensionPath, 'dist', 'bridge.js'), platform);
   const machineFile = quote(req.machineFile, platform);
   if (!script || !machineFile) return { terminals: [], refused: t('a path cannot be quoted safely for this shell') };
   return {
     terminals: names.map((name) => ({
       name: t('demo assistant: {0}', name),
-      command: `node ${script} assistant --base ${req.baseUrl} --name ${name} --machine-file ${machineFile}`,
+      command: `node ${script} demo --base ${req.baseUrl} --name ${name} --machine-file ${machineFile}`,
     })),
   };
 }

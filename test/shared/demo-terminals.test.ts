@@ -10,7 +10,7 @@ describe('demo terminals of npm start', () => {
     assert.equal(refused, undefined);
     assert.deepEqual(terminals, ['builder', 'reviewer'].map((n) => ({
       name: `demo assistant: ${n}`,
-      command: `node '/opt/ext/assistant-cards/dist/sandbox.js' assistant --base http://127.0.0.1:4321 --name ${n} --machine-file '/home/me/.cache/start/machine.json'`,
+      command: `node '/opt/ext/assistant-cards/dist/bridge.js' demo --base http://127.0.0.1:4321 --name ${n} --machine-file '/home/me/.cache/start/machine.json'`,
     })));
   });
 

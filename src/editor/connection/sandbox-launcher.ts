@@ -40,7 +40,7 @@ export class SandboxLauncher implements vscode.Disposable {
     const script = vscode.Uri.joinPath(this.extensionUri, 'dist', 'sandbox.js').fsPath;
     fs.mkdirSync(this.workDir, { recursive: true });
     // In desktop VS Code execPath is Electron: run it as plain Node.
-    const child = spawn(process.execPath, [script, '--port', '0', '--demo', '--machine-file', machineFile, '--work', this.workDir], {
+    const child = spawn(process.execPath, [script, '--port', '0', '--demo', '--announce', '--machine-file', machineFile, '--work', this.workDir], {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

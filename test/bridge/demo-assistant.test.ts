@@ -7,8 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox';
-import { DEMO_SCRIPT, parseDemoArgs, startDemoAssistant, terminalSafe } from '../../src/sandbox/demo-assistant';
-import { signIn, startSandbox, type SignedIn } from './helpers';
+import { DEMO_SCRIPT, parseDemoArgs, startDemoAssistant, terminalSafe } from '../../src/bridge/demo-assistant';
+import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -36,9 +36,9 @@ describe('demo assistant', function () {
     const lines: string[] = [];
     const stop = new AbortController();
     const demo = await startDemoAssistant({
-      base: sb.url, controlSecret: sb.controlSecret, name: 'builder', machineId: person.machine.id, cwd: '/home/dev/proj',
+      base: sb.url, askKey: sb.askKey, name: 'builder', machineId: person.machine.id, cwd: '/home/dev/proj',
       terminal: { pid: 4242, tty: '/dev/pts/7', program: 'vscode' },
-      pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal,
+      intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal,
     });
 
     // The session as the person's API shows it: pid, tty, cwd as reported.
@@ -82,8 +82,8 @@ describe('demo assistant', function () {
     const lines: string[] = [];
     const stop = new AbortController();
     const demo = await startDemoAssistant({
-      base: sb.url, controlSecret: sb.controlSecret, name: 'reviewer', machineId: person.machine.id, terminal: { pid: 99 },
-      pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal, cards: 1,
+      base: sb.url, askKey: sb.askKey, name: 'reviewer', machineId: person.machine.id, terminal: { pid: 99 },
+      intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal, cards: 1,
     });
     const id = await until('the card', () => demo.asked[0], 10_000, 20);
     // A title change (OSC 0), a screen clear (CSI 2J), a bell, a C1 CSI and a backspace, around plain words.
@@ -103,17 +103,17 @@ describe('demo assistant', function () {
     assert.equal(terminalSafe('\u001bPq#0;2;0;0;0\u001b\\x\u001b(By\u001bcz'), 'xyz');
   });
 
-  it('a control write without the secret is refused, and says so', async () => {
-    await assert.rejects(startDemoAssistant({ base: sb.url, name: 'nosecret', machineId: person.machine.id, out: () => undefined }),
-      /POST \/_sandbox\/assistants answered 401/);
+  it('asking without the ask key is refused, and says so', async () => {
+    await assert.rejects(startDemoAssistant({ base: sb.url, askKey: 'not-the-key', name: 'nokey', machineId: person.machine.id, out: () => undefined }),
+      /POST \/_ask\/sessions answered 401/);
   });
 
   it('prints words written on its card as what it heard', async () => {
     const lines: string[] = [];
     const stop = new AbortController();
     const demo = await startDemoAssistant({
-      base: sb.url, controlSecret: sb.controlSecret, name: 'reviewer', machineId: person.machine.id, terminal: { pid: 99 },
-      pollMs: 10, intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal, cards: 1,
+      base: sb.url, askKey: sb.askKey, name: 'reviewer', machineId: person.machine.id, terminal: { pid: 99 },
+      intervalMs: 10, out: (l) => lines.push(l), signal: stop.signal, cards: 1,
     });
     const id = await until('the card', () => demo.asked[0], 10_000, 20);
     const res = await person.request('POST', `/v1/cards/${id}/messages`, { body: { body: 'use postgres instead' } });
@@ -125,12 +125,12 @@ describe('demo assistant', function () {
   });
 
   it('as a CLI: SIGINT (Ctrl+C) ends the session and exits 0', async () => {
-    // The secret as a spawned sandbox keeps it: a file only its owner reads.
-    const secretFile = path.join(mkdtempSync(path.join(tmpdir(), 'ac-demo-secret-')), 'sandbox.secret');
-    writeFileSync(secretFile, `${sb.controlSecret}\n`, { mode: 0o600 });
+    // The ask key as a spawned sandbox announces it: local-service.json, a file only its owner reads.
+    const serviceFile = path.join(mkdtempSync(path.join(tmpdir(), 'ac-demo-service-')), 'local-service.json');
+    writeFileSync(serviceFile, JSON.stringify({ url: sb.url, askKey: sb.askKey }), { mode: 0o600 });
     const child = spawn(process.execPath, ['-r', 'tsx/cjs', '-e',
-      "require('./src/sandbox/demo-assistant').runDemoAssistant(process.argv.slice(1)).then((c) => process.exit(c))",
-      'assistant', '--base', sb.url, '--name', 'cli', '--machine', person.machine.id, '--cwd', '/cli', '--pid', '777', '--secret-file', secretFile],
+      "require('./src/bridge/demo-assistant').runDemoAssistant(process.argv.slice(1)).then((c) => process.exit(c))",
+      'demo', '--base', sb.url, '--name', 'cli', '--machine', person.machine.id, '--cwd', '/cli', '--pid', '777', '--service-file', serviceFile],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
@@ -147,22 +147,22 @@ describe('demo assistant', function () {
 
   it('a sandbox that is not there gets a clear error', async () => {
     await sb.close();
-    await assert.rejects(startDemoAssistant({ base: 'http://127.0.0.1:9', name: 'x', machineId: 'mch_x', out: () => undefined }),
-      /cannot reach the sandbox at http:\/\/127\.0\.0\.1:9/);
+    await assert.rejects(startDemoAssistant({ base: 'http://127.0.0.1:9', askKey: 'k', name: 'x', machineId: 'mch_x', out: () => undefined }),
+      /cannot reach the local service at http:\/\/127\.0\.0\.1:9/);
     sb = await startSandbox({ port: 0 }); // for afterEach
   });
 });
 
 describe('demo assistant: arguments', () => {
   it('reads --base, --name, --pid, --tty, --interval', () => {
-    assert.deepEqual(parseDemoArgs(['assistant', '--base', 'http://127.0.0.1:5', '--name', 'n', '--pid', '12', '--tty', '/dev/pts/1', '--interval', '2']),
+    assert.deepEqual(parseDemoArgs(['demo', '--base', 'http://127.0.0.1:5', '--name', 'n', '--pid', '12', '--tty', '/dev/pts/1', '--interval', '2']),
       { base: 'http://127.0.0.1:5', name: 'n', terminal: { pid: 12, tty: '/dev/pts/1' }, intervalMs: 2000 });
   });
   it('refuses a missing or malformed address and bad numbers, saying what to do', () => {
     const saved = process.env.ASSISTANT_CARDS_SANDBOX_URL;
     delete process.env.ASSISTANT_CARDS_SANDBOX_URL;
     try {
-      assert.throws(() => parseDemoArgs(['assistant']), /--base is required/);
+      assert.throws(() => parseDemoArgs(['demo']), /--base is required/);
       assert.throws(() => parseDemoArgs(['--base', 'localhost:3']), /must be an http\(s\) address/);
       assert.throws(() => parseDemoArgs(['--base', 'http://x', '--pid', 'abc']), /--pid must be a non-negative number/);
       assert.throws(() => parseDemoArgs(['--base', 'http://x', '--name']), /--name needs a value/);

@@ -1,35 +1,35 @@
-// A pretend AI coding assistant for the sandbox: `node dist/sandbox.js assistant --base URL --name NAME`.
-// Run inside a terminal, it does what a real assistant CLI would: registers itself as a live
-// session with its shell's pid, its tty and cwd, asks cards of different kinds one after another,
-// prints what it hears once each hold is over, picks the answer up, and keeps the session live
-// until Ctrl+C, which ends the session. It speaks only the sandbox's control surface (plain fetch),
-// never the person's API: it is the other side of the service.
-import { execFileSync } from 'node:child_process';
+// A pretend AI coding assistant: `node dist/bridge.js demo --base URL --name NAME`. Run inside a
+// terminal, it does what a real assistant CLI would: registers itself as a live session with its
+// shell's pid, its tty and cwd, asks cards of different kinds one after another, prints what it
+// hears once each hold is over, picks the answer up, and keeps the session live until Ctrl+C,
+// which ends the session. It asks through the same code as the hook bridge (asker.ts): the local
+// service's asking surface, never the person's API, and nothing there can answer.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { homedir, hostname } from 'node:os';
 import * as path from 'node:path';
+import { Asker, type CardAsk, type Heard, type WaitResult } from './asker';
+import { bridgeHome, SERVICE_FILE } from './home';
+import { readServiceFile, type ServiceInfo } from './service-link';
+import { detectTty } from './terminal';
+
+export { detectTty };
 
 export interface DemoAssistantOptions {
   base: string;
   name: string;
   app?: string;
-  /** Computer the assistant runs on; else from the identity file; else a new one is made. */
+  /** Computer the assistant runs on; default the one the sandbox set up last. */
   machineId?: string;
+  /** The identity file of `npm start`: the run's local-service.json is looked for beside it. */
   machineFile?: string;
-  /** The sandbox's control secret; else read from `secretFile`. */
-  controlSecret?: string;
-  /**
-   * The file holding it (mode 0600); default `sandbox-<port>.secret` next to the identity file,
-   * where a sandbox started with `--work` (that folder) keeps it.
-   */
-  secretFile?: string;
+  /** The run's ask key; else from `serviceFile`. */
+  askKey?: string;
+  /** local-service.json to read; default beside the identity file, then the bridge's home. */
+  serviceFile?: string;
   cwd?: string;
   /** What the session reports about its terminal; detected from this process when absent. */
   terminal?: { pid?: number; tty?: string; program?: string };
   /** Pause between one card picked up and the next asked. */
   intervalMs?: number;
-  pollMs?: number;
   /** How many cards of the script to ask (default: all of them). */
   cards?: number;
   out?: (line: string) => void;
@@ -46,10 +46,9 @@ export interface DemoAssistant {
   done: Promise<void>;
 }
 
-type CardAsk = Record<string, unknown> & { kind: string; title: string };
 
 /** What the demo asks, in order: one of each kind the sandbox knows. */
-export const DEMO_SCRIPT: readonly CardAsk[] = [
+export const DEMO_SCRIPT: readonly (CardAsk & { kind: string; title: string })[] = [
   {
     kind: 'choice', title: 'Which store should the cache use?', blocking: true, urgency: 'now',
     summary: 'The session cache needs a home before I wire up the login flow.',
@@ -78,7 +77,6 @@ export const DEMO_SCRIPT: readonly CardAsk[] = [
   },
 ];
 
-class ControlError extends Error {}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -103,100 +101,21 @@ export function terminalSafe(text: string): string {
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 
-/** The control secret: given, or read from its file (a missing file: none, and writes are refused). */
-function controlSecretOf(o: DemoAssistantOptions): string | undefined {
-  if (o.controlSecret) return o.controlSecret;
-  let file = o.secretFile;
-  if (!file) {
-    const port = /^https?:\/\/[^/]+:(\d{1,5})(?:\/|$)/.exec(o.base)?.[1];
-    const identity = o.machineFile ?? process.env.ASSISTANT_CARDS_MACHINE_FILE;
-    if (!port || !identity) return undefined;
-    file = path.join(path.dirname(identity), `sandbox-${port}.secret`);
+/** The service this demo asks: its address, with the run's ask key from local-service.json. */
+function serviceOf(o: DemoAssistantOptions, base: string): ServiceInfo {
+  if (o.askKey) return { url: base, askKey: o.askKey };
+  const files = o.serviceFile ? [o.serviceFile] : [
+    ...(o.machineFile ?? process.env.ASSISTANT_CARDS_MACHINE_FILE ? [path.join(path.dirname((o.machineFile ?? process.env.ASSISTANT_CARDS_MACHINE_FILE)!), SERVICE_FILE)] : []),
+    path.join(bridgeHome(), SERVICE_FILE),
+  ];
+  for (const f of files) {
+    const info = readServiceFile(f);
+    if (info && info.url === base) return info;
   }
-  try {
-    return readFileSync(file, 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
+  throw new Error(`no ask key for ${base}: no local-service.json of that sandbox in ${files.join(' or ')}; is it running?`);
 }
 
-/** Where the control surface is, and the secret its writes carry. */
-interface Link { base: string; secret: string | undefined }
-
-async function call<T>(link: Link, method: string, route: string, body?: unknown): Promise<T> {
-  const { base, secret } = link;
-  let res: Response;
-  try {
-    res = await fetch(`${base}${route}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(secret && method !== 'GET' ? { authorization: `Bearer ${secret}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new ControlError(`cannot reach the sandbox at ${base} (${(e as Error).message}); is it running?`);
-  }
-  const text = await res.text();
-  if (!res.ok) throw new ControlError(`${method} ${route} answered ${res.status}: ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : {}) as T;
-}
-
-/** Linux tty_nr (/proc/<pid>/stat field 7) to "/dev/pts/N" and friends. */
-function linuxTty(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const nr = Number(stat.slice(stat.lastIndexOf(')') + 1).trim().split(/\s+/)[4]);
-    if (!nr) return undefined;
-    const major = (nr >> 8) & 0xfff;
-    const minor = (nr & 0xff) | ((nr >>> 12) & 0xfff00);
-    if (major >= 136 && major <= 143) return `/dev/pts/${(major - 136) * 256 + minor}`;
-    if (major === 4) return minor < 64 ? `/dev/tty${minor}` : `/dev/ttyS${minor - 64}`;
-    return undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The terminal device this assistant runs on. Our own tty, which is the shell's too: reading our
- * own stays right even when a shell exec'd us (`bash -c node ...`) and our parent is no shell.
- */
-export function detectTty(pid = process.pid): string | undefined {
-  if (process.platform === 'win32') return undefined;
-  if (process.platform === 'linux') {
-    const t = linuxTty(pid);
-    if (t) return t;
-  }
-  try {
-    const out = execFileSync('ps', ['-o', 'tty=', '-p', String(pid)], { encoding: 'utf8', timeout: 3000 }).trim();
-    if (!out || out === '?' || out === '??') return undefined;
-    return out.startsWith('/dev/') ? out : `/dev/${out}`;
-  } catch {
-    return undefined;
-  }
-}
-
-function defaultMachineFile(): string {
-  if (process.platform === 'win32') {
-    return path.join(process.env.APPDATA ?? path.join(homedir(), 'AppData', 'Roaming'), 'assistant-cards', 'machine.json');
-  }
-  return path.join(homedir(), '.config', 'assistant-cards', 'machine.json');
-}
-
-async function resolveMachineId(o: DemoAssistantOptions, link: Link, out: (l: string) => void): Promise<string> {
-  if (o.machineId) return o.machineId;
-  const file = o.machineFile ?? process.env.ASSISTANT_CARDS_MACHINE_FILE ?? defaultMachineFile();
-  try {
-    const id = (JSON.parse(readFileSync(file, 'utf8')) as { id?: unknown }).id;
-    if (typeof id === 'string') return id;
-  } catch { /* fall through: no identity file here */ }
-  out(`no computer identity at ${file}; registering a new computer with the sandbox`);
-  return (await call<{ id: string }>(link, 'POST', '/_sandbox/machines', { name: hostname() })).id;
-}
-
-function describeHeard(h: { type: string; body: unknown }): string {
+function describeHeard(h: Heard): string {
   const b = (h.body ?? {}) as Record<string, unknown>;
   const parts: string[] = [];
   if (Array.isArray(b.choiceIds)) parts.push(`chose ${b.choiceIds.join(', ')}`);
@@ -217,46 +136,42 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
   const print = o.out ?? ((l: string) => console.log(l));
   const out = (line: string) => print(terminalSafe(line));
   const base = o.base.replace(/\/+$/, '');
-  const link: Link = { base, secret: controlSecretOf(o) };
+  const asker = new Asker(serviceOf(o, base));
   const signal = o.signal;
-  const machineId = await resolveMachineId(o, link, out);
-  const assistant = await call<{ id: string }>(link, 'POST', '/_sandbox/assistants',
-    { name: o.name, app: o.app ?? 'other', machineId, hears: 'while-working' });
-  const agent = await call<{ id: string }>(link, 'POST', '/_sandbox/agents', { assistantId: assistant.id, name: 'main' });
   const terminal = {
     pid: o.terminal?.pid ?? process.ppid,
     tty: o.terminal?.tty ?? detectTty(),
     program: o.terminal?.program ?? process.env.TERM_PROGRAM,
   };
   const appSessionId = `${o.name.replace(/[^A-Za-z0-9-]/g, '-')}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  await call(link, 'POST', '/_sandbox/sessions', { agentId: agent.id, appSessionId, cwd: o.cwd ?? process.cwd(), terminal });
+  const live = await asker.register({
+    app: o.app ?? 'other', sessionId: appSessionId, cwd: o.cwd ?? process.cwd(), name: o.name, agent: 'main',
+    terminal: { pid: terminal.pid, ...(terminal.tty ? { tty: terminal.tty } : {}), ...(terminal.program ? { program: terminal.program } : {}) },
+    ...(o.machineId ? { machineId: o.machineId } : {}),
+  });
   out(`${o.name}: live as session ${appSessionId} (shell pid ${terminal.pid}${terminal.tty ? `, ${terminal.tty}` : ''})`);
 
   const asked: string[] = [];
   const script = DEMO_SCRIPT.slice(0, o.cards ?? DEMO_SCRIPT.length);
-  const pollMs = o.pollMs ?? 1000;
 
   const work = async () => {
     for (const ask of script) {
       if (signal?.aborted) return;
-      const card = await call<{ id: string }>(link, 'POST', '/_sandbox/cards', { agentId: agent.id, ...ask });
+      const card = await asker.ask(appSessionId, ask);
       asked.push(card.id);
       out(`${o.name} asks (${ask.kind}): ${ask.title}  [${card.id}]`);
-      let seen = 0;
-      while (!signal?.aborted) {
-        const { heard } = await call<{ heard: { at: string; type: string; body: unknown }[] }>(
-          link, 'GET', `/_sandbox/cards/${card.id}/heard`);
-        for (const h of heard.slice(seen)) out(`${o.name} heard ${describeHeard(h)}`);
-        seen = heard.length;
-        if (seen > 0) break;
-        await sleep(pollMs, signal);
-      }
-      if (signal?.aborted) return;
+      // However long the person takes: the demo waits in long polls until it hears or is stopped.
+      let r: WaitResult;
+      do r = await asker.wait(card.id, Date.now() + 3_600_000, signal);
+      while (!signal?.aborted && r.kind === 'timeout');
+      if (r.kind === 'timeout') return;
+      if (r.kind === 'closed') { out(`${o.name}: the card was closed (${r.card.closedBy ?? 'elsewhere'}); going on`); continue; }
+      for (const h of r.heard) out(`${o.name} heard ${describeHeard(h)}`);
       try {
-        await call(link, 'POST', `/_sandbox/cards/${card.id}/pickup`);
+        await asker.pickup(card.id);
         out(`${o.name}: picked it up, working on it...`);
       } catch (e) {
-        // Words written on the card, or the card closed elsewhere: nothing to pick up; go on.
+        // The card closed elsewhere: nothing to pick up; go on.
         out(`${o.name}: could not pick it up (${(e as Error).message}); going on`);
       }
       await sleep(o.intervalMs ?? 8000, signal);
@@ -272,21 +187,21 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
     }
     if (signal && !signal.aborted) await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
     try {
-      await call(link, 'DELETE', `/_sandbox/sessions/${encodeURIComponent(appSessionId)}`);
+      await asker.end(appSessionId);
       out(`${o.name}: session ended`);
     } catch (e) {
       out(`${o.name}: could not end the session: ${(e as Error).message}`);
     }
   })();
 
-  return { assistantId: assistant.id, agentId: agent.id, appSessionId, asked, done };
+  return { assistantId: live.assistantId, agentId: live.agentId, appSessionId, asked, done };
 }
 
-const USAGE = 'usage: node dist/sandbox.js assistant --base URL [--name NAME] [--app APP] [--machine mch_...]' +
-  ' [--machine-file PATH] [--secret-file PATH] [--cwd DIR] [--pid N] [--tty DEV] [--interval SECONDS] [--cards N]';
+const USAGE = 'usage: node dist/bridge.js demo --base URL [--name NAME] [--app APP] [--machine mch_...]' +
+  ' [--machine-file PATH] [--service-file PATH] [--cwd DIR] [--pid N] [--tty DEV] [--interval SECONDS] [--cards N]';
 
 export function parseDemoArgs(argv: string[]): DemoAssistantOptions {
-  const args = argv[0] === 'assistant' ? argv.slice(1) : argv;
+  const args = argv[0] === 'demo' ? argv.slice(1) : argv;
   const get = (flag: string): string | undefined => {
     const i = args.indexOf(flag);
     if (i < 0) return undefined;
@@ -311,7 +226,7 @@ export function parseDemoArgs(argv: string[]): DemoAssistantOptions {
   const app = get('--app'); if (app) o.app = app;
   const machineId = get('--machine'); if (machineId) o.machineId = machineId;
   const machineFile = get('--machine-file'); if (machineFile) o.machineFile = machineFile;
-  const secretFile = get('--secret-file'); if (secretFile) o.secretFile = secretFile;
+  const serviceFile = get('--service-file'); if (serviceFile) o.serviceFile = serviceFile;
   const cwd = get('--cwd'); if (cwd) o.cwd = cwd;
   if (pid !== undefined || tty !== undefined) o.terminal = { ...(pid !== undefined ? { pid } : {}), ...(tty ? { tty } : {}) };
   if (interval !== undefined) o.intervalMs = interval * 1000;

@@ -1,0 +1,66 @@
+// `node dist/bridge.js <command>`: the assistants' side of this computer, in one small bundle.
+//   hook <app> [--wait SECONDS]   Claude Code's and Codex's hooks (hook.ts); the event on stdin
+//   ask <kind> <title> ...        ask the person from any script (ask-command.ts)
+//   demo --base URL ...           the demo assistant (demo-assistant.ts)
+// It speaks only the local service's asking surface, found through local-service.json.
+import { ASK_EXIT, parseAskArgs, runAsk } from './ask-command';
+import { runDemoAssistant } from './demo-assistant';
+import { runHook } from './hook';
+import { readServiceFile } from './service-link';
+import { hookTerminal } from './terminal';
+
+/** Under a hook's default timeout (Claude Code: 60 s) when no --wait is given; Connect gives one. */
+export const DEFAULT_HOOK_WAIT_S = 50;
+const STDIN_LIMIT = 4 * 1024 * 1024;
+/** A CLI writes the event and closes stdin at once; a hook left waiting for more gives up. */
+const STDIN_MS = 3_000;
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = () => { clearTimeout(t); resolve(Buffer.concat(chunks).toString('utf8')); };
+    const t = setTimeout(finish, STDIN_MS);
+    process.stdin.on('data', (c: Buffer) => { size += c.length; if (size <= STDIN_LIMIT) chunks.push(c); });
+    process.stdin.on('end', finish);
+    process.stdin.on('error', finish);
+  });
+}
+
+/** Ctrl+C, a kill by the CLI when its hook timeout ends, or the terminal closing: stop waiting. */
+function stopSignal(): AbortSignal {
+  const stop = new AbortController();
+  for (const s of (process.platform === 'win32' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP']) as NodeJS.Signals[]) {
+    process.once(s, () => stop.abort());
+  }
+  return stop.signal;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'hook') {
+    const app = rest[0] ?? 'other';
+    const i = rest.indexOf('--wait');
+    const waitS = i >= 0 ? Number(rest[i + 1]) : DEFAULT_HOOK_WAIT_S;
+    const out = await runHook({
+      app, input: await readStdin(), service: readServiceFile(), terminal: hookTerminal,
+      waitMs: (Number.isFinite(waitS) && waitS > 0 ? waitS : DEFAULT_HOOK_WAIT_S) * 1000,
+      signal: stopSignal(), log: (l) => process.stderr.write(`${l}\n`),
+    });
+    if (out) process.stdout.write(`${out}\n`);
+    return 0;
+  }
+  if (command === 'ask') {
+    let args;
+    try { args = parseAskArgs(rest); } catch (e) { process.stderr.write(`${(e as Error).message}\n`); return ASK_EXIT.usage; }
+    return runAsk({ args, service: readServiceFile(), out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`), signal: stopSignal() });
+  }
+  if (command === 'demo') return runDemoAssistant(argv);
+  process.stderr.write('usage: bridge.js hook <claude-code|codex> [--wait SECONDS] | ask <kind> <title> ... | demo --base URL ...\n');
+  return 2;
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code), (e: unknown) => {
+  process.stderr.write(`assistant-cards: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(0);
+});
