@@ -139,11 +139,11 @@ describe('sandbox card page', () => {
       assert.equal(url, `${w.url}/cards/${c.id}`);
       // What any program on the computer can do: load the page as a browser would, then post.
       const at = await loadPage(url);
+      const res = await postForm(url, `version=1&approved=true&form_token=${at.token ?? 'none'}`, { cookie: at.cookie });
+      assert.equal(res.status, 403, `highStakes ${highStakes}: ${(await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json.status}`);
       assert.equal(at.token, undefined, 'no form token for a page opened without the app\'s link');
       assert.ok(!at.html.includes('<form'), 'no answer form');
       assert.match(at.html, /id="read-only"[^>]*>To answer this card, open it from Assistant Cards in your editor/);
-      const res = await postForm(url, `version=1&approved=true&form_token=${at.token ?? 'none'}`, { cookie: at.cookie });
-      assert.equal(res.status, 403, `highStakes ${highStakes}`);
       // Its session cannot answer from another render either: a reload shows no form.
       assert.equal((await loadPage(url, at.cookie)).token, undefined);
       const card = (await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json;
