@@ -58,9 +58,11 @@ export const vscodeStub = {
     }),
   },
   commands: { executeCommand: async () => undefined },
-  // What a card panel's html and icon need (test/editor-node/card-panel.test.ts).
-  Uri: { joinPath: (base: unknown, ...parts: string[]) => ({ base, path: parts.join('/') }) },
-  env: { language: 'en' },
+  // What a card panel's html and icon need (test/editor-node/card-panel.test.ts), and its links.
+  Uri: { joinPath: (base: unknown, ...parts: string[]) => ({ base, path: parts.join('/') }), parse: (href: string) => ({ href, toString: () => href }) },
+  env: { language: 'en', openExternal: async (_uri: unknown) => true },
+  // No settings: every `get` gives undefined (the defaults).
+  workspace: { getConfiguration: () => ({ get: () => undefined }) },
   // English, as VS Code without a language pack: {0} and the like filled in.
   l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
 };

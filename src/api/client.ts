@@ -21,7 +21,7 @@ import { AbortedError, backoffDelay, sleep, silentLogger } from './runtime';
 import type { Clock, Logger, Timers } from './runtime';
 import {
   AnswerResult, AssistantList, CardEnvelope, CardList, ChangeList, DelegateResult, LaterResult, Me,
-  MessageResult, Problem, SERVICE_VERSION, StatusResult,
+  MessageResult, PageLink, Problem, SERVICE_VERSION, StatusResult,
 } from './schemas';
 import type {
   AnswerBody, Assistant, Card, CardStatus, DelegateBody, LaterBody, MessageBody,
@@ -167,6 +167,16 @@ export class ApiClient {
   }
   takeBack(id: string, w: WriteOptions) {
     return this.write(`/v1/cards/${encodeURIComponent(id)}/take-back`, {}, StatusResult, w);
+  }
+  /**
+   * A one-time link into the card's page in the service (additive, decisions.md "#35"), asked for
+   * on the person's press of "Open in Browser": the page lets them answer only when opened through
+   * it. Not a card write (it answers nothing): no key, no retry; the caller falls back to `url`.
+   */
+  async pageLink(id: string, opts: { signal?: AbortSignal } = {}): Promise<PageLink> {
+    const path = `/v1/cards/${encodeURIComponent(id)}/page-link`;
+    const { status, body } = await this.exchange('POST', path, { attempts: 1, signal: opts.signal, byPerson: true });
+    return this.parse(PageLink, body, status, path);
   }
   /** Presence is not a press: no key, no retry (the next ping is 30 s away). */
   async presence(here: boolean, opts: { signal?: AbortSignal } = {}): Promise<void> {

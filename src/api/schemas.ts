@@ -192,6 +192,9 @@ export const AnswerResult = z.object({
   id: z.string(), status: z.string(), version: z.int(), undoUntil: z.string(),
 });
 export const StatusResult = z.object({ id: z.string(), status: z.string(), version: z.int() });
+/** POST /v1/cards/{id}/page-link (additive, decisions.md "#35"): the card's page with a one-time ticket. */
+export const PageLink = z.object({ url: z.string(), expiresAt: z.string() });
+export type PageLink = z.infer<typeof PageLink>;
 export const MessageResult = z.object({
   id: z.string(), messageId: z.string(), turn: z.string(), version: z.int(),
 });

@@ -160,11 +160,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     return card;
   };
 
-  const refuseHighStakes = (card: Card): boolean => {
+  const refuseHighStakes = (core: ClientCore, card: Card): boolean => {
     if (!card.highStakes) return false;
     const p = problemMessage('high_stakes');
     void say.warn(vscode.l10n.t('Assistant Cards: {0}', p.message), vscode.l10n.t('Open in Browser'))
-      .then((x) => { if (x) void openUrl(card.url); });
+      .then((x) => { if (x) void openInService(core, card); });
     return true;
   };
 
@@ -178,13 +178,18 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       const buttons = out.problem.code === 'version_conflict' ? [vscode.l10n.t('Open Card')] : out.problem.code === 'high_stakes' ? [vscode.l10n.t('Open in Browser')] : [];
       void say.error(vscode.l10n.t('Assistant Cards: {0}', problemText(p)), ...buttons).then((x) => {
         if (x === vscode.l10n.t('Open Card')) host.openCard(card.id);
-        if (x === vscode.l10n.t('Open in Browser')) void openUrl(out.problem.url ?? card.url);
+        if (x === vscode.l10n.t('Open in Browser')) void openInService(core, { id: card.id, url: out.problem.url ?? card.url });
       });
     }
     return out;
   };
 
-  const openUrl = async (url: string | undefined) => {
+  /**
+   * "Open in Browser", pressed: the card's one-time link into its page in the service, where the
+   * person may answer it; its plain url (read-only there) when the service gives none (#35).
+   */
+  const openInService = async (core: ClientCore, card: { id: string; url?: string | undefined }) => {
+    const url = await core.pageUrl(card);
     const safe = url ? safeExternalUrl(url) : undefined;
     if (!safe) { void say.warn(vscode.l10n.t('Assistant Cards: this card has no web address to open.')); return; }
     await openCardLink(safe, log);
@@ -239,7 +244,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       enabled: (p) => async (arg?: unknown) => {
         const { core } = p; if (notAllowed(p, 'answer')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Answer a card'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
-        if (!card || refuseHighStakes(card)) return;
+        if (!card || refuseHighStakes(core, card)) return;
         if (!waitsOnYou(card)) { void say.info(vscode.l10n.t('Assistant Cards: this card no longer waits on you.')); return; }
         const pick = await pickAnswer(card);
         if (!pick) return;
@@ -251,7 +256,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       enabled: (p) => async (arg?: unknown) => {
         const { core } = p; if (notAllowed(p, 'answer')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Close a notice'), ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
-        if (!card || refuseHighStakes(card)) return;
+        if (!card || refuseHighStakes(core, card)) return;
         const out = await press(core, card, { type: 'gotIt' }, 'gotIt');
         if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: notice closed.'));
       },
@@ -269,7 +274,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       enabled: (p) => async (arg?: unknown) => {
         const { core } = p; if (notAllowed(p, 'reply')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Write to the assistant'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
-        if (!card || refuseHighStakes(card)) return;
+        if (!card || refuseHighStakes(core, card)) return;
         const body = await vscode.window.showInputBox({ title: vscode.l10n.t('Write to the assistant: {0}', plainText(card.title, 60)), prompt: vscode.l10n.t('The assistant acts on your words as the answer'), validateInput: (v) => (v.trim() ? (v.length > 10_000 ? vscode.l10n.t('At most 10,000 characters') : undefined) : vscode.l10n.t('Write something')) });
         if (!body) return;
         const out = await press(core, card, { type: 'message', body, via: 'text' }, 'message');
@@ -280,7 +285,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       enabled: (p) => async (arg?: unknown) => {
         const { core } = p; if (notAllowed(p, 'later')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Put a card in Later'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
-        if (!card || refuseHighStakes(card)) return;
+        if (!card || refuseHighStakes(core, card)) return;
         const until = await pickLater(host.timeZone());
         if (!until) return;
         const out = await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
@@ -291,7 +296,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       enabled: (p) => async (arg?: unknown) => {
         const { core } = p; if (notAllowed(p, 'later')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Bring a card back'), ['snoozed']);
-        if (!card || refuseHighStakes(card)) return;
+        if (!card || refuseHighStakes(core, card)) return;
         const out = await press(core, card, { type: 'back' }, 'back');
         if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: back in the stack.'));
       },
@@ -300,7 +305,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       enabled: (p) => async (arg?: unknown) => {
         const { core } = p; if (notAllowed(p, 'handOver')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Hand a card over'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
-        if (!card || refuseHighStakes(card)) return;
+        if (!card || refuseHighStakes(core, card)) return;
         const to = await pickHelper(core, card);
         if (!to) return;
         const out = await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate');
@@ -321,7 +326,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       enabled: (p) => async (arg?: unknown) => {
         const { core } = p; if (notAllowed(p, 'delegate')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Take a card back'), ['delegated']);
-        if (!card || refuseHighStakes(card)) return;
+        if (!card || refuseHighStakes(core, card)) return;
         const out = await press(core, card, { type: 'takeBack' }, 'takeBack');
         if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
       },
@@ -329,7 +334,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     openInBrowser: {
       enabled: (p) => async (arg?: unknown) => {
         const card = await resolveCard(p, arg, vscode.l10n.t('Open a card in the browser'), GROUPS);
-        if (card) await openUrl(card.url);
+        if (card) await openInService(p.core, card);
       },
     },
     filter: { enabled: ({ core, tree }) => () => pickFilter(core, tree) },

@@ -1,8 +1,11 @@
 // The service's own page for a card, at the card's `url` ({base_url}/cards/{id}): where a person
-// is sent for a high-stakes card. It shows the card (all card text escaped: it is untrusted) and,
-// while the card waits, lets the person answer it here, in the service: the answer is recorded as
-// coming from the service's web page and takes the usual hold (5 s). It also offers the card's link
-// into the editor (shared/card-link.ts), which opens the card there and answers nothing.
+// is sent for a high-stakes card. It shows the card (all card text escaped: it is untrusted) to
+// anyone who opens it, read-only. It lets the person answer it here, in the service, only when they
+// came through a one-time link their signed-in app asked for (POST /v1/cards/{id}/page-link, with
+// `?ticket=`; docs/decisions.md "#35"): anything else on the computer can load this page, so loading
+// it proves nothing. The answer is recorded as coming from the service's web page and takes the usual
+// hold (5 s). The page also offers the card's link into the editor (shared/card-link.ts), which
+// opens the card there and answers nothing.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Grant, SandboxContext } from './context';
 import type { Cards } from './lifecycle';
@@ -20,10 +23,15 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
 </head><body>${body}</body></html>`, { formsTo: 'self' });
 }
 
-function answerForm(card: CardRec, formToken: string): string {
+/** Why the page shows no form to a person who may not answer here. */
+const READ_ONLY = 'To answer this card, open it from Assistant Cards in your editor (Open in Browser): that opens this page with a one-time link that lets you answer here.';
+const TICKET_SPENT = 'This link was already used or has expired, so this page is read-only. Open the card again from your editor to answer. If you did not open this link before, something else on this computer did: look at the card\'s history before you answer.';
+
+function answerForm(card: CardRec, formToken: (() => string) | undefined, readOnly: string): string {
   const open = (card.status === 'pending' || card.status === 'snoozed') && card.turn === 'you';
   if (!open) return `<p class="meta">This card is ${escapeHtml(card.status)}; nothing to answer.</p>`;
-  const hidden = `<input type="hidden" name="version" value="${card.version}"><input type="hidden" name="form_token" value="${escapeHtml(formToken)}">`;
+  if (!formToken) return `<p id="read-only" class="meta">${escapeHtml(readOnly)}</p>`;
+  const hidden = `<input type="hidden" name="version" value="${card.version}"><input type="hidden" name="form_token" value="${escapeHtml(formToken())}">`;
   let controls: string;
   if (card.kind === 'approval') {
     controls = '<button name="approved" value="true">Approve</button><button name="approved" value="false">Deny</button>';
@@ -34,7 +42,8 @@ function answerForm(card: CardRec, formToken: string): string {
   } else {
     controls = '<textarea name="text" rows="3" cols="50" required></textarea><br><button>Send</button>';
   }
-  return `<form method="post">${hidden}<p>Answer here, in the service:</p>${controls}</form>`;
+  // Posts to the card's own address (relative: a port proxy's prefix is kept), never with the ticket.
+  return `<form method="post" action="${escapeHtml(encodeURIComponent(card.id))}">${hidden}<p>Answer here, in the service:</p>${controls}</form>`;
 }
 
 export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, cards: Cards, sessions: PersonSessions): void {
@@ -45,12 +54,14 @@ export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, card
   };
   const origin: Origin = { grantId: service.id, appId: service.appId, clientId: service.clientId, appName: service.appName };
 
-  const show = (reply: FastifyReply, session: string, card: CardRec, note = '', status = 200) => {
+  const show = (reply: FastifyReply, session: string, card: CardRec, note = '', status = 200, readOnly = READ_ONLY) => {
+    // Only a session a ticket let in gets a form (and a form token); any other sees the card.
+    const token = sessions.mayAnswer(session, card.id) ? () => sessions.issue(session, card.id) : undefined;
     const opts = card.options?.length ? `<ul>${card.options.map((o) => `<li>${escapeHtml(o.label)}</li>`).join('')}</ul>` : '';
     return page(reply, status, card.title, `<h1>${escapeHtml(card.title)}</h1>
-${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service.</p>' : ''}
+${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service, opened from your editor.</p>' : ''}
 <p class="meta">${escapeHtml(card.kind)} · ${escapeHtml(card.urgency)} · ${escapeHtml(card.status)} · version ${card.version}</p>
-<p>${escapeHtml(card.summary)}</p>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card, sessions.issue(session, card.id))}
+<p>${escapeHtml(card.summary)}</p>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card, token, readOnly)}
 <p class="meta"><a id="open-in-editor" href="${escapeHtml(cardLink(card.id))}">Open in VS Code</a> (opens this card in the editor; it answers nothing)</p>`);
   };
 
@@ -61,12 +72,20 @@ ${card.highStakes ? '<p class="stakes">High stakes: this card is answered only h
     scope.get('/cards/:id', async (req, reply) => {
       const card = cards.state().cards.get((req.params as { id: string }).id);
       if (!card) return page(reply, 404, 'Not found', '<h1>No such card</h1>');
+      // The address may carry a ticket: it must not leave in a Referer.
+      reply.header('referrer-policy', 'no-referrer');
       // The person at this page: their session, or a new one the page starts.
       let session = sessions.find(req.headers.cookie);
       if (session === undefined) {
         const started = sessions.start();
         session = started.id;
         reply.header('set-cookie', started.cookie);
+      }
+      const raw = (req.query as Record<string, unknown>).ticket;
+      const ticket = typeof raw === 'string' ? raw : undefined;
+      // A ticket is spent by its first load; a reload of the same address keeps the session let in.
+      if (ticket !== undefined && !sessions.redeem(session, card.id, ticket) && !sessions.mayAnswer(session, card.id)) {
+        return show(reply, session, card, '', 200, TICKET_SPENT);
       }
       return show(reply, session, card);
     });
@@ -76,9 +95,10 @@ ${card.highStakes ? '<p class="stakes">High stakes: this card is answered only h
       if (!card) return page(reply, 404, 'Not found', '<h1>No such card</h1>');
       const f = (req.body ?? {}) as Record<string, string>;
       const session = sessions.find(req.headers.cookie);
-      if (!sessions.take(session, id, typeof f.form_token === 'string' ? f.form_token : undefined)) {
+      // Only a session a ticket let in (the person came from their app), with this render's token.
+      if (!sessions.mayAnswer(session, id) || !sessions.take(session, id, typeof f.form_token === 'string' ? f.form_token : undefined)) {
         // Not sent from this page as shown to the person (another site posting, or a stale page).
-        return page(reply, 403, 'Open the card again', '<h1>Open the card again</h1><p>This answer did not come from the card page. Open the card\'s link and answer there.</p>');
+        return page(reply, 403, 'Open the card again', '<h1>Open the card again</h1><p>This answer did not come from the card page opened from your editor. Open the card from Assistant Cards in your editor (Open in Browser) and answer there.</p>');
       }
       const body: Record<string, unknown> = { version: Number(f.version) };
       if (f.approved !== undefined) body.approved = f.approved === 'true';

@@ -146,6 +146,14 @@ function schemas(): Record<string, Schema> {
       ['type', 'cardId', 'at'],
     ),
     ChangeList: obj({ changes: { type: 'array', items: ref('Change') }, cursor: str(), more: bool }, ['changes', 'cursor', 'more']),
+    PageLink: obj(
+      {
+        url: str({ format: 'uri', description: 'The card\'s page in the service with a one-time ticket; open it in the person\'s browser at once.' }),
+        expiresAt: dateTime,
+      },
+      ['url', 'expiresAt'],
+      { description: 'A one-time link into the card\'s page, where the person may answer it (docs/decisions.md "#35").' },
+    ),
     AnswerResult: obj({ id: pattern('req'), status: { const: 'answered' }, version: int(), undoUntil: dateTime }, ['id', 'status', 'version', 'undoUntil']),
     PendingResult: obj({ id: pattern('req'), status: { const: 'pending' }, version: int() }, ['id', 'status', 'version']),
     MessageResult: obj({ id: pattern('req'), messageId: pattern('msg'), turn: str(), version: int() }, ['id', 'messageId', 'turn', 'version']),

@@ -1,6 +1,8 @@
 // The service requests the sandbox received (method and address with its query), newest last,
 // for tests that must know a request was or was not made: GET /_sandbox/received. Bounded, so a
-// long demo run keeps its memory.
+// long demo run keeps its memory. A notice address is a secret (whoever knows it can post notices)
+// and control reads need no secret: `/in/<token>` is kept as `/in/…`. Not as the webhook's id
+// either: GET /_sandbox/webhooks/{id} (a read) shows the address.
 import type { FastifyRequest } from 'fastify';
 import { FAULTABLE } from './faults';
 
@@ -13,7 +15,7 @@ export class Received {
   note(req: FastifyRequest, at: number): void {
     const path = req.url.split('?')[0] ?? req.url;
     if (!FAULTABLE.some((p) => path.startsWith(p))) return; // service addresses only, never the control surface
-    this.list.push({ method: req.method, url: req.url, at });
+    this.list.push({ method: req.method, url: req.url.replace(/^\/in\/[^/?#]*/, '/in/…'), at });
     if (this.list.length > this.max) this.list.splice(0, this.list.length - this.max);
   }
 

@@ -17,7 +17,7 @@ import type { Origin, SandboxState } from './state';
 import type { Timeline } from './timeline';
 import { isObject, intParam, invalid, MAX_TEXT, onlyKnown, PATTERNS, single, type FieldError } from './validate';
 import { fastifyPath, V1_ROUTES, type V1Route } from './v1-route-table';
-import { agentState, appName, lightCard, wholeCard, type MachineNames } from './wire';
+import { agentState, appName, cardUrl, lightCard, wholeCard, type MachineNames } from './wire';
 
 export const PRESENCE_MS = 75_000;
 export const MAX_WAIT_S = 25;
@@ -32,6 +32,8 @@ export interface V1Deps {
   idem: IdempotencyStore;
   timeline: Timeline;
   machines: MachineNames;
+  /** One-time tickets into a card's page (person-sessions.ts). */
+  pageTickets: { ticket(cardId: string): { ticket: string; expiresAt: number } };
   /** True once close() began: waiting feeds answer at once. */
   closing(): boolean;
 }
@@ -100,6 +102,14 @@ export function registerV1(app: FastifyInstance, d: V1Deps): void {
     getCard: async (req, reply, grant) => {
       const card = d.cards.find(grant, idParam(req));
       return { card: wholeCard(card, d.state, d.ctx.baseUrl(req), d.machines) };
+    },
+
+    cardPageLink: async (req, reply, grant) => {
+      optionalBody(req.body);
+      const card = d.cards.find(grant, idParam(req)); // out of reach: not_found, as any card route
+      const { ticket, expiresAt } = d.pageTickets.ticket(card.id);
+      // The service's own page, never an update card's notice link.
+      return { url: `${cardUrl(d.ctx.baseUrl(req), card)}?ticket=${ticket}`, expiresAt: iso(expiresAt) };
     },
 
     listAssistants: async (req, reply, grant) => {

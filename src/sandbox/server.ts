@@ -288,14 +288,15 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   // GET /v1/me is served by the sign-in side; its read and per-person limits are counted here.
   auth.meGuard = (_req, grant) => limits.take(grant.id, grant.userId, ME_ROUTE.classes);
   auth.register(app);
+  const personSessions = new PersonSessions(() => clock.now());
   registerV1(app, {
     ctx,
     authenticate: (req, scope) => auth.authenticate(req, scope),
     state, cards, feed, limits, idem, timeline, machines,
+    pageTickets: personSessions,
     closing: () => closing,
   });
   notices.register(app);
-  const personSessions = new PersonSessions(() => clock.now());
   registerCardPage(app, ctx, cards, personSessions);
   const askKey = opts.askKey ?? newControlSecret();
   registerAsk(app, {

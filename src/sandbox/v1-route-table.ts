@@ -89,6 +89,12 @@ export const V1_ROUTES: readonly V1Route[] = [
     problems: [...CARD_ACTION, 'high_stakes', 'forbidden', 'not_waiting'],
   },
   {
+    // Additive (#35): the card page answers only for a person who came through this link.
+    method: 'POST', path: '/v1/cards/{id}/page-link', operationId: 'cardPageLink', summary: 'A one-time link that opens the card in the service, where the person may answer it (high stakes too)', scope: 'cards:read', classes: ['write'],
+    ok: { status: 200, schema: 'PageLink', description: 'The card\'s page with a one-time ticket: good for one opening, until expiresAt (5 minutes). The card\'s plain `url` shows it read-only.' },
+    problems: [...EVERY, 'not_found'],
+  },
+  {
     method: 'GET', path: '/v1/changes', operationId: 'listChanges', summary: 'The change feed, in commit order, within reach', scope: 'cards:read', classes: ['read'], classesWhenWaiting: ['wait'],
     query: [
       { name: 'after', in: 'query', schema: str({ minLength: 1 }), description: 'Cursor from an earlier answer; without it the feed starts from now.' },

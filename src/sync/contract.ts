@@ -188,5 +188,12 @@ export interface ClientCore {
    * hold on this computer's clock: `cards.holdUntil`), and resolves to a value, never an error.
    */
   act(gesture: UserGesture, shown: Card, action: PressAction, opts?: ActOptions): Promise<PressOutcome>;
+  /**
+   * Where "Open in Browser" opens a card, asked on that press: the one-time link into the card's
+   * page in the service (POST /v1/cards/{id}/page-link), where the person may answer it, high
+   * stakes too; the card's plain `url` (read-only there) when the service gives no link, or when
+   * `url` is not on the service (an update card's notice link). Never rejects (docs/decisions.md "#35").
+   */
+  pageUrl(card: { id: string; url?: string | undefined }): Promise<string | undefined>;
   dispose(): Promise<void>;
 }

@@ -162,6 +162,27 @@ class ClientCoreImpl implements ClientCore {
     return this.parts.path.act(gesture, shown, action, opts);
   }
 
+  async pageUrl(card: { id: string; url?: string | undefined }): Promise<string | undefined> {
+    const service = new URL(this.o.baseUrl).origin;
+    const onService = (u: string) => {
+      try {
+        return new URL(u).origin === service;
+      } catch {
+        return false;
+      }
+    };
+    // A link elsewhere (an update card's notice link) is opened as it is.
+    if (card.url !== undefined && !onService(card.url)) return card.url;
+    try {
+      const link = await this.parts.link.api.pageLink(card.id);
+      if (onService(link.url)) return link.url;
+      this.log.warn('the service gave a card page link on another origin; opening the card\'s own address');
+    } catch (e) {
+      this.log.info('no one-time link to the card\'s page; opening its address (read-only there)', { error: e instanceof Error ? e.message : String(e) });
+    }
+    return card.url;
+  }
+
   private async startSync(): Promise<void> {
     if (this.connection.syncing || this.disposed) return;
     this.dispatch({ type: 'sync-started' });

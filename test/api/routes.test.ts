@@ -64,6 +64,29 @@ describe('api: every route and problem against the sandbox', () => {
     await api.presence(false);
   });
 
+  it('the card page link (#35): the client asks for it on "Open in Browser", and the core falls back to the plain url (read-only there)', async () => {
+    const { core, api } = await signedApi();
+    const c = await w.card({ kind: 'approval', highStakes: true, title: 'Wire $4,800?' });
+    const card = await api.getCard(c.id);
+    const link = await api.pageLink(c.id);
+    assert.match(link.url, new RegExp(`^${w.url}/cards/${c.id}\\?ticket=`));
+    assert.ok(Date.parse(link.expiresAt) > w.sb.clock.now());
+    // The core's answer for the press: a fresh link, whose page shows the form once.
+    const opened = await core.pageUrl(card);
+    assert.ok(opened && opened !== link.url && opened.startsWith(`${card.url}?ticket=`), opened);
+    assert.match(await (await fetch(opened)).text(), /name="form_token"/);
+    assert.doesNotMatch(await (await fetch(opened)).text(), /name="form_token"/, 'spent');
+    // The service gives no link: the plain url, where the page is read-only.
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/page-link`, status: 503, times: 1 });
+    assert.equal(await core.pageUrl(card), card.url);
+    await assert.rejects(api.pageLink('req_nope'), (e: unknown) => e instanceof ApiProblemError && e.code === 'not_found');
+    assert.equal(await core.pageUrl({ id: 'req_nope', url: `${w.url}/cards/req_nope` }), `${w.url}/cards/req_nope`);
+    // A card whose url is not the service's (an update card's notice link) opens that link, asking nothing.
+    const asked = (await w.ctl('GET', '/_sandbox/received')).json.received.length;
+    assert.equal(await core.pageUrl({ id: c.id, url: 'https://dash.example/alerts/1' }), 'https://dash.example/alerts/1');
+    assert.equal((await w.ctl('GET', '/_sandbox/received')).json.received.length, asked);
+  });
+
   it('real refusals become typed problems: not_found, version_conflict, hold_over, invalid, idempotency_mismatch, high_stakes', async () => {
     const { api } = await signedApi();
     const code = (p: Promise<unknown>, expected: string) => assert.rejects(p, (e: unknown) => {

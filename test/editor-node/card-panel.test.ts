@@ -8,11 +8,12 @@ import { ContextKeys } from '../../src/editor/context-keys';
 import { CardPanel } from '../../src/editor/panel/card-panel';
 import type { ToWebview } from '../../src/shared/protocol';
 import { CardModel } from '../../src/sync/card-model';
+import { vscodeStub } from '../../bench/vscode-stub';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, show() {}, dispose() {} };
 const noop = { dispose() {} };
 
-function world(o: { nextAfter?: () => undefined } = {}) {
+function world(o: { nextAfter?: () => undefined; pageUrl?: (card: { id: string; url?: string }) => Promise<string | undefined> } = {}) {
   const at = new Date().toISOString();
   const card = (version: number, patch: Partial<Card> = {}): Card => ({
     id: 'req_panel1', version, status: 'pending', turn: 'you', kind: 'choice', title: `Version ${version}`,
@@ -40,7 +41,7 @@ function world(o: { nextAfter?: () => undefined } = {}) {
     },
   };
   const panel = new CardPanel('req_panel1', { webview, title: '', iconPath: undefined, onDidDispose: () => noop, dispose() {} } as never, {
-    core: { cards: model, gestures: { fromUiEvent: () => ({}) } } as never,
+    core: { cards: model, gestures: { fromUiEvent: () => ({}) }, pageUrl: o.pageUrl } as never,
     log: silent as never, extensionUri: {} as never, contextKeys: new ContextKeys(),
     memory: { draft: () => undefined, sentWords: () => undefined } as never,
     timeZone: () => 'UTC', online: () => true, focusTerminal: async () => undefined,
@@ -96,5 +97,29 @@ describe('card panel: what a model change shows', () => {
     await Promise.resolve();
     assert.equal(looks, 2, 'one look for the 500 cards the read added');
     w.panel.dispose();
+  });
+});
+
+describe('card panel: Open in browser (#35)', () => {
+  it('opens the one-time link the core asks the service for, not the card\'s plain url', async () => {
+    // What the panel hands to the browser (src/editor/panel/open-link.ts).
+    const opened: string[] = [];
+    const env = vscodeStub.env;
+    const saved = env.openExternal;
+    env.openExternal = async (u: unknown) => { opened.push((u as { href: string }).href); return true; };
+    try {
+      const asked: { id: string; url?: string }[] = [];
+      const w = world({ pageUrl: async (card) => { asked.push({ id: card.id, ...(card.url ? { url: card.url } : {}) }); return `${card.url}?ticket=one-time`; } });
+      await w.panel.onMessage({ type: 'ready' });
+      await w.shows(1);
+      w.model.upsert(w.card(2, { highStakes: true, url: 'https://cards.example/cards/req_panel1' }));
+      await w.shows(2);
+      await w.panel.onMessage({ type: 'openInBrowser' });
+      assert.deepEqual(asked, [{ id: 'req_panel1', url: 'https://cards.example/cards/req_panel1' }]);
+      assert.deepEqual(opened, ['https://cards.example/cards/req_panel1?ticket=one-time']);
+      w.panel.dispose();
+    } finally {
+      env.openExternal = saved;
+    }
   });
 });

@@ -1,18 +1,34 @@
 // The card's `url` is served: the service's own page for the card, where a high-stakes card is
-// answered (never through /v1). Card text is escaped.
+// answered (never through /v1). Card text is escaped. It answers only for a person who came through
+// the one-time link their signed-in app asked for (POST /v1/cards/{id}/page-link, #35): anything on
+// the computer can load the page, keep its cookie and form token, and post.
 import assert from 'node:assert/strict';
 import { readCardLink } from '../../src/shared/card-link';
 import { makeWorld, type World } from '../kit';
+import type { SignedIn } from './helpers';
 
-/** Loads the card page as a person's browser does: its session cookie and this render's form token. */
-async function openPage(url: string, cookie?: string): Promise<{ cookie: string; token: string }> {
+/** Loads the card page as a browser does: its session cookie, and this render's form token when it shows a form. */
+async function loadPage(url: string, cookie?: string): Promise<{ cookie: string; token: string | undefined; html: string }> {
   const res = await fetch(url, cookie ? { headers: { cookie } } : {});
   assert.equal(res.status, 200);
   const set = res.headers.get('set-cookie');
   const html = await res.text();
   const token = /name="form_token" value="([^"]+)"/.exec(html)?.[1];
-  assert.ok(token, 'the form carries a token');
-  return { cookie: cookie ?? (set ?? '').split(';')[0]!, token };
+  return { cookie: cookie ?? (set ?? '').split(';')[0]!, token, html };
+}
+
+/** Loads the card page where it shows the form (opened through the app's link, or by a session let in). */
+async function openPage(url: string, cookie?: string): Promise<{ cookie: string; token: string }> {
+  const at = await loadPage(url, cookie);
+  assert.ok(at.token, 'the form carries a token');
+  return { cookie: at.cookie, token: at.token };
+}
+
+/** The one-time link the person's app asks for when they press "Open in Browser". */
+async function pageLink(me: SignedIn, id: string): Promise<string> {
+  const r = await me.request('POST', `/v1/cards/${id}/page-link`);
+  assert.equal(r.status, 200, r.text);
+  return r.json.url as string;
 }
 
 const postForm = (url: string, body: string, headers: Record<string, string> = {}) =>
@@ -55,7 +71,7 @@ describe('sandbox card page', () => {
     const c = await w.card({ kind: 'approval', highStakes: true, title: 'Publish?' });
     const refused = await w.me.request('POST', `/v1/cards/${c.id}/answer`, { body: { version: 1, approved: true }, headers: { 'idempotency-key': 'k1' } });
     assert.equal(refused.json.code, 'high_stakes');
-    const at = await openPage(`${w.url}/cards/${c.id}`);
+    const at = await openPage(await pageLink(w.me, c.id));
     const again = await openPage(`${w.url}/cards/${c.id}`, at.cookie); // a second tab, answered later
     const res = await postForm(`${w.url}/cards/${c.id}`, `version=1&approved=true&form_token=${at.token}`, { cookie: at.cookie });
     assert.equal(res.status, 200);
@@ -73,7 +89,7 @@ describe('sandbox card page', () => {
   it('says the hold the answer got: DESIGN\'s 5 s, or the shorter one a test asked for', async () => {
     const answerOnPage = async (title: string) => {
       const c = await w.card({ kind: 'approval', highStakes: true, title });
-      const at = await openPage(`${w.url}/cards/${c.id}`);
+      const at = await openPage(await pageLink(w.me, c.id));
       const res = await postForm(`${w.url}/cards/${c.id}`, `version=1&approved=true&form_token=${at.token}`, { cookie: at.cookie });
       assert.equal(res.status, 200);
       return res.text();
@@ -98,15 +114,15 @@ describe('sandbox card page', () => {
     // Another site's form: no cookie (SameSite=Strict), no token.
     assert.equal((await postForm(url, 'version=1&approved=true')).status, 403);
     // A token without the session it was issued to.
-    const mine = await openPage(url);
+    const mine = await openPage(await pageLink(w.me, c.id));
     assert.equal((await postForm(url, `version=1&approved=true&form_token=${mine.token}`)).status, 403);
     // A session without a token, and another session's token.
-    const other = await openPage(url);
+    const other = await openPage(await pageLink(w.me, c.id));
     assert.equal((await postForm(url, 'version=1&approved=true', { cookie: mine.cookie })).status, 403);
     assert.equal((await postForm(url, `version=1&approved=true&form_token=${other.token}`, { cookie: mine.cookie })).status, 403);
     // A token of another card.
     const d = await w.card({ kind: 'approval', title: 'Other' });
-    const forD = await openPage(`${w.url}/cards/${d.id}`, mine.cookie);
+    const forD = await openPage(await pageLink(w.me, d.id), mine.cookie);
     assert.equal((await postForm(url, `version=1&approved=true&form_token=${forD.token}`, { cookie: mine.cookie })).status, 403);
     assert.equal((await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json.status, 'pending', 'nothing was answered');
     // Foreign Origin on the form post, even with session and token.
@@ -114,5 +130,92 @@ describe('sandbox card page', () => {
     const foreign = await postForm(url, `version=1&approved=true&form_token=${fresh.token}`, { cookie: mine.cookie, origin: 'https://evil.example' });
     assert.equal(foreign.status, 403);
     assert.equal((await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json.status, 'pending');
+  });
+
+  it('the plain url answers nothing: a page loaded, its cookie and form token kept, an approval posted, is refused, high stakes or not (#35)', async () => {
+    for (const highStakes of [true, false]) {
+      const c = await w.card({ kind: 'approval', highStakes, title: highStakes ? 'Wire $4,800?' : 'Run the migration?' });
+      const url = (await w.me.request('GET', `/v1/cards/${c.id}`)).json.card.url as string;
+      assert.equal(url, `${w.url}/cards/${c.id}`);
+      // What any program on the computer can do: load the page as a browser would, then post.
+      const at = await loadPage(url);
+      const res = await postForm(url, `version=1&approved=true&form_token=${at.token ?? 'none'}`, { cookie: at.cookie });
+      assert.equal(res.status, 403, `highStakes ${highStakes}: ${(await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json.status}`);
+      assert.equal(at.token, undefined, 'no form token for a page opened without the app\'s link');
+      assert.ok(!at.html.includes('<form'), 'no answer form');
+      assert.match(at.html, /id="read-only"[^>]*>To answer this card, open it from Assistant Cards in your editor/);
+      // Its session cannot answer from another render either: a reload shows no form.
+      assert.equal((await loadPage(url, at.cookie)).token, undefined);
+      const card = (await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json;
+      assert.equal(card.status, 'pending', 'nothing was answered');
+      assert.equal(card.version, 1);
+      await w.advance(5000);
+      assert.deepEqual((await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`)).json.heard, []);
+    }
+  });
+
+  it('the app\'s one-time link lets the person answer once; the same link again, late, or for another card is read-only (#35)', async () => {
+    const c = await w.card({ kind: 'approval', title: 'Deploy to staging?' });
+    const link = await pageLink(w.me, c.id);
+    assert.match(link, new RegExp(`^${w.url}/cards/${c.id}\\?ticket=[A-Za-z0-9_-]{32}$`));
+    const browser = await loadPage(link);
+    assert.ok(browser.token, 'the link opens the form');
+    // The same link again (another program that read it, or a second browser): spent.
+    const again = await loadPage(link);
+    assert.equal(again.token, undefined);
+    assert.match(again.html, /This link was already used or has expired/);
+    assert.equal((await postForm(`${w.url}/cards/${c.id}`, 'version=1&approved=true', { cookie: again.cookie })).status, 403);
+    // The person's browser answers, once.
+    const res = await postForm(`${w.url}/cards/${c.id}`, `version=1&approved=true&form_token=${browser.token}`, { cookie: browser.cookie });
+    assert.equal(res.status, 200);
+    assert.equal((await w.ctl('GET', `/_sandbox/cards/${c.id}`)).json.status, 'answered');
+    assert.equal((await postForm(`${w.url}/cards/${c.id}`, `version=2&approved=false&form_token=${browser.token}`, { cookie: browser.cookie })).status, 403, 'the form token is spent');
+    // A link past its 5 minutes.
+    const d = await w.card({ kind: 'text', title: 'Which port?' });
+    const late = await pageLink(w.me, d.id);
+    await w.advance(5 * 60_000);
+    const lateAt = await loadPage(late);
+    assert.equal(lateAt.token, undefined);
+    assert.match(lateAt.html, /already used or has expired/);
+    // A link of one card opens no other card's form.
+    const e = await w.card({ kind: 'approval', highStakes: true, title: 'Publish?' });
+    const forD = new URL(await pageLink(w.me, d.id));
+    const onE = await loadPage(`${w.url}/cards/${e.id}${forD.search}`);
+    assert.equal(onE.token, undefined);
+    assert.equal((await loadPage(`${w.url}/cards/${d.id}${forD.search}`)).token, undefined, 'and is spent by trying');
+    assert.equal((await w.ctl('GET', `/_sandbox/cards/${d.id}`)).json.status, 'pending');
+    assert.equal((await w.ctl('GET', `/_sandbox/cards/${e.id}`)).json.status, 'pending');
+  });
+
+  it('POST /v1/cards/{id}/page-link: cards:read, DPoP-bound, not_found for an unknown card or one out of reach', async () => {
+    const c = await w.card({ kind: 'approval', title: 'Ship?' });
+    const ok = await w.me.request('POST', `/v1/cards/${c.id}/page-link`);
+    assert.equal(ok.status, 200);
+    assert.deepEqual(Object.keys(ok.json).sort(), ['expiresAt', 'url']);
+    assert.equal(Date.parse(ok.json.expiresAt), w.sb.clock.now() + 5 * 60_000);
+    assert.ok(ok.headers.get('dpop-nonce'));
+    // A reader may open the card in the service (the person answers there, not the app).
+    const reader = await w.signIn({ machine: w.machine, scopes: ['cards:read'] });
+    assert.equal((await reader.request('POST', `/v1/cards/${c.id}/page-link`)).status, 200);
+    const presenceOnly = await w.signIn({ machine: w.machine, scopes: ['presence:desk'] });
+    const refused = await presenceOnly.request('POST', `/v1/cards/${c.id}/page-link`);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.json.error, 'insufficient_scope');
+    assert.match(refused.headers.get('www-authenticate') ?? '', /scope="cards:read"/);
+    // No sign-in, or the token without its DPoP proof.
+    const bare = await fetch(`${w.url}/v1/cards/${c.id}/page-link`, { method: 'POST' });
+    assert.equal(bare.status, 401);
+    const noProof = await fetch(`${w.url}/v1/cards/${c.id}/page-link`, { method: 'POST', headers: { authorization: `DPoP ${w.me.accessToken}` } });
+    assert.equal(noProof.status, 401);
+    assert.match(noProof.headers.get('www-authenticate') ?? '', /^DPoP /);
+    // Unknown, and out of reach (a sign-in of another computer).
+    const unknown = await w.me.request('POST', '/v1/cards/req_nothing/page-link');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json.code, 'not_found');
+    const other = (await w.ctl('POST', '/_sandbox/machines', { name: 'other-box' })).json;
+    const elsewhere = await w.signIn({ machine: other, scopes: ['cards:read'] });
+    const out = await elsewhere.request('POST', `/v1/cards/${c.id}/page-link`);
+    assert.equal(out.status, 404);
+    assert.equal(out.json.code, 'not_found');
   });
 });

@@ -142,6 +142,21 @@ describe('sandbox control surface', () => {
     assert.deepEqual((await w.ctl('GET', '/_sandbox/received')).json.received, []);
   });
 
+  it('GET /_sandbox/received holds no notice address: /in/<token> is kept as /in/… (control reads need no secret, #35)', async () => {
+    const hook = (await w.ctl('POST', '/_sandbox/webhooks', { name: 'Deploys', area: { id: 'prj_web', name: 'Web' } })).json;
+    const token = new URL(hook.url).pathname.split('/').pop()!;
+    assert.ok(token.length > 8);
+    const posted = await fetch(`${hook.url}?source=ci`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"Deploy failed"}' });
+    assert.ok(posted.status < 300, String(posted.status));
+    assert.equal((await fetch(`${w.url}/in/not-a-hook`, { method: 'POST', body: '{"title":"x"}' })).status, 401);
+    const read = await fetch(`${w.url}/_sandbox/received`); // as anyone on the computer reads it: no secret
+    assert.equal(read.status, 200);
+    const text = await read.text();
+    assert.ok(!text.includes(token), 'no webhook token');
+    const got = (JSON.parse(text) as { received: { method: string; url: string }[] }).received.filter((r) => r.url.startsWith('/in/'));
+    assert.deepEqual(got.map((r) => `${r.method} ${r.url}`), ['POST /in/…?source=ci', 'POST /in/…']);
+  });
+
   it('webhooks: made with an address shown, refused without a name or a prj_ area, 404 for an unknown one', async () => {
     const h = await w.ctl('POST', '/_sandbox/webhooks', { name: 'CI', area: { id: 'prj_ci', name: 'CI' } });
     assert.match(h.json.url, new RegExp(`^${w.url}/in/`));

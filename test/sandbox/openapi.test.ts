@@ -1,5 +1,6 @@
 // GET /v1/openapi.json: a valid OpenAPI 3.1 document (checked by an independent validator) that
-// describes all 13 /v1 routes, and the sandbox's real answers match the schemas it declares.
+// describes all 13 /v1 routes of the spec and the additive one (page-link, #35), and the sandbox's
+// real answers match the schemas it declares.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,13 +28,13 @@ describe('sandbox openapi: the document', () => {
     assert.equal(validator.version, '3.1');
   });
 
-  it('describes all 13 routes of the spec, each with its problems, and the sign-in extensions', () => {
+  it('describes all 13 routes of the spec and the additive page-link, each with its problems, and the sign-in extensions', () => {
     const doc = openApiDocument('http://127.0.0.1:1234') as unknown as Doc;
     const ops = Object.entries(doc.paths).flatMap(([p, m]) => Object.keys(m).map((k) => `${k.toUpperCase()} ${p}`)).filter((o) => o !== 'GET /v1/openapi.json');
     assert.deepEqual(ops.sort(), [
       'GET /v1/assistants', 'GET /v1/cards', 'GET /v1/cards/{id}', 'GET /v1/changes', 'GET /v1/me',
       'POST /v1/cards/{id}/answer', 'POST /v1/cards/{id}/back', 'POST /v1/cards/{id}/delegate', 'POST /v1/cards/{id}/later',
-      'POST /v1/cards/{id}/messages', 'POST /v1/cards/{id}/take-back', 'POST /v1/cards/{id}/undo', 'POST /v1/presence',
+      'POST /v1/cards/{id}/messages', 'POST /v1/cards/{id}/page-link', 'POST /v1/cards/{id}/take-back', 'POST /v1/cards/{id}/undo', 'POST /v1/presence',
     ]);
     const answer = doc.paths['/v1/cards/{id}/answer']!.post!;
     for (const status of ['200', '400', '401', '403', '404', '409', '422', '429', '500', '501', '503']) assert.ok(answer.responses[status], `answer ${status}`);
@@ -130,12 +131,14 @@ describe('sandbox openapi: real answers match it', () => {
     matches('POST', '/v1/cards/{id}/delegate', await s.request('POST', `/v1/cards/${other.id}/delegate`, { body: { to: { assistantId: helper.id }, mode: 'loop' } }));
     matches('POST', '/v1/cards/{id}/take-back', await s.request('POST', `/v1/cards/${other.id}/take-back`));
     matches('POST', '/v1/presence', await s.request('POST', '/v1/presence', { body: { here: true } }));
+    matches('POST', '/v1/cards/{id}/page-link', await s.request('POST', `/v1/cards/${other.id}/page-link`));
   });
 
   it('problems and OAuth refusals match too', async () => {
     matches('GET', '/v1/cards/{id}', await s.request('GET', '/v1/cards/req_nope'));
     matches('GET', '/v1/cards', await s.request('GET', '/v1/cards?status=everything'));
     matches('POST', '/v1/cards/{id}/answer', await s.request('POST', '/v1/cards/req_nope/answer', { body: { version: 1 } }));
+    matches('POST', '/v1/cards/{id}/page-link', await s.request('POST', '/v1/cards/req_nope/page-link'));
     matches('GET', '/v1/me', await call('GET', `${sb.url}/v1/me`));
     const reader = await signIn(sb.url, { scopes: ['cards:read'] });
     matches('POST', '/v1/presence', await reader.request('POST', '/v1/presence', { body: { here: true } }));

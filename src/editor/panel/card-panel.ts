@@ -247,8 +247,10 @@ export class CardPanel extends DisposableBase {
         return undefined;
       }
       case 'openInBrowser': {
-        const url = this.card?.url && safeExternalUrl(this.card.url);
-        if (url) await openCardLink(url, this.deps.log);
+        // The one-time link into the card's page (the person may answer there), else its url (#35).
+        const url = this.card && (await this.deps.core.pageUrl(this.card));
+        const safe = url && safeExternalUrl(url);
+        if (safe) await openCardLink(safe, this.deps.log);
         return undefined;
       }
       case 'goToTerminal':
