@@ -9,7 +9,8 @@
 //  3. bench/idle-hour.ts (the client core's simulateIdleHour) -> idlePerMinute
 //  4. bench/sandbox-load.ts (sandbox child on core 0, load from this side) -> sandbox*
 //  5. bench/host/card-to-tree.ts in code-server via scripts/host-test.mjs (release bundle)
-//                                                   -> cardToTreeP50Ms, cardToTreeP95Ms (paced), cardToTreeBurst*, activateMs
+//                                                   -> cardToTreeP50Ms, cardToTreeP95Ms (paced), cardToTreeBurst*, activateMs,
+//                                                      permissionToTreeP95Ms, holdEndToDecisionP95Ms (the hook bridge)
 //  6. `--only burst`: step 5's burst alone (about 2 minutes instead of 20) -> cardToTreeBurst*
 //  7. bench/answers.ts (plain Node, vscode stub, sandbox with 1,000 done cards)
 //                                                   -> answersFirstPageMs, answersExport1000Ms
@@ -33,6 +34,10 @@ const GOALS = {
   cardToTreeP95Ms: { max: 250 },
   cardToTreeBurstP50Ms: { note: 'cards 300 ms apart: beyond the waits limit' },
   cardToTreeBurstP95Ms: { max: 500, note: 'quick feed reads while changes keep coming' },
+  // Claude Code's PermissionRequest hook (dist/bridge.js as a process) -> its card in the tree.
+  permissionToTreeP95Ms: { max: 250 },
+  // The end of the answer's hold -> the hook has printed the decision and exited (the CLI reads it).
+  holdEndToDecisionP95Ms: { max: 500 },
   activateMs: { note: 'loadAndActivateMs is the goal' },
   // The extension loads in every window at startup: loading dist/extension.js plus activate().
   loadAndActivateMs: { max: 30 },
@@ -176,6 +181,8 @@ if (runs('host') || burstOnly) {
         result.cardToTreeP50Ms = round(figures.cardToTree.p50Ms, 1);
         result.cardToTreeP95Ms = round(figures.cardToTree.p95Ms, 1);
       }
+      if (figures.permissionToTree) result.permissionToTreeP95Ms = round(figures.permissionToTree.p95Ms, 1);
+      if (figures.holdEndToDecision) result.holdEndToDecisionP95Ms = round(figures.holdEndToDecision.p95Ms, 1);
       if (figures.cardToTreeBurst) {
         result.cardToTreeBurstP50Ms = round(figures.cardToTreeBurst.p50Ms, 1);
         result.cardToTreeBurstP95Ms = round(figures.cardToTreeBurst.p95Ms, 1);

@@ -9,8 +9,13 @@
 //    burst: M cards (default 20) 300 ms apart, faster than any feed within the waits limit can
 //      follow by long-poll, so after the waits share the client reads the feed without waiting,
 //      every 250 ms while changes keep coming (feed-loop.ts BURST_POLL_MS).
+//  - permissionToTree: Claude Code's PermissionRequest hook run as the CLI runs it (the bundled
+//    dist/bridge.js as a new process, the event on stdin) until its approval card is in the tree;
+//    holdEndToDecision: from the end of that answer's hold (its undoUntil) until the hook process
+//    has printed the decision and exited, which is when the CLI reads it. Paced like cardToTree.
 //  - activate: the extension's activate() once more in this host, on a fresh load of the bundle,
 //    after the running instance's subscriptions were disposed (so its ids are free again).
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,6 +29,7 @@ const CARDS = Number(testEnv.get('ASSISTANT_CARDS_BENCH_CARDS') ?? 50);
 const GAP_MS = Number(testEnv.get('ASSISTANT_CARDS_BENCH_GAP_MS') ?? 22_000);
 const BURST_CARDS = Number(testEnv.get('ASSISTANT_CARDS_BENCH_BURST_CARDS') ?? 20);
 const BURST_GAP_MS = 300;
+const PERMISSIONS = Number(testEnv.get('ASSISTANT_CARDS_BENCH_PERMISSIONS') ?? 20);
 /** `bench.mjs --only burst`: the burst alone (after its quiet minute), no paced run. */
 const BURST_ONLY = testEnv.get('ASSISTANT_CARDS_BENCH_BURST_ONLY') === '1';
 
@@ -78,12 +84,56 @@ describe('bench (extension host)', function () {
       return { cards, gapMs, p50Ms: pct(50), p95Ms: pct(95), maxMs: sorted.at(-1), samplesMs: samples.map((s) => Math.round(s)) };
     };
     if (!BURST_ONLY) out.cardToTree = await measure(CARDS, GAP_MS, 'paced');
+    if (!BURST_ONLY && PERMISSIONS > 0) Object.assign(out, await measurePermissions(w, inTree));
     // A minute without changes so the burst starts with the waits share of a quiet window.
     await sleep(GAP_MS > 0 ? 60_000 : 0);
     out.cardToTreeBurst = await measure(BURST_CARDS, BURST_GAP_MS, 'burst');
     await unwire(w);
     w = undefined;
   });
+
+  /** The hook as the CLI runs it; resolves with what it printed once it exits, and when. */
+  function runHook(command: string): { done: Promise<{ stdout: string; exitedAt: number }> } {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const child = spawn(process.execPath, [path.join(ext.extensionPath, 'dist', 'bridge.js'), 'hook', 'claude-code', '--wait', '120'], {
+      // The sandbox process announces itself in its --work folder, the identity file's.
+      env: { ...process.env, ASSISTANT_CARDS_HOME: path.dirname(testEnv.machineFile), ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    child.stdin.end(JSON.stringify({
+      session_id: 'bench-session', cwd: '/bench', hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command },
+    }));
+    return { done: new Promise((resolve) => child.on('exit', () => resolve({ stdout, exitedAt: performance.now() }))) };
+  }
+
+  async function measurePermissions(w: World, inTree: (id: string) => boolean) {
+    const core = w.app.live!.core;
+    const toTree: number[] = [];
+    const toDecision: number[] = [];
+    for (let i = 0; i < PERMISSIONS; i++) {
+      const before = new Set(core.cards.list('pending').map((c) => c.id));
+      const t0 = performance.now();
+      const hook = runHook(`echo bench ${i}`);
+      const id = await until(`permission card ${i} in the tree`, () => core.cards.list('pending').find((c) => !before.has(c.id) && inTree(c.id))?.id, 120_000, 2);
+      toTree.push(performance.now() - t0);
+      const shown = await core.cards.whole(id);
+      const pressed = await core.act(core.gestures.fromUiEvent('bench:approve'), shown, { type: 'answer', answer: { approved: true } });
+      if (!pressed.ok) throw new Error(`approve ${i}: ${pressed.problem.detail ?? pressed.problem.code}`);
+      const holdEnd = Date.parse(pressed.card.undoUntil ?? '');
+      const hookEnd = await hook.done;
+      if (!hookEnd.stdout.includes('"allow"')) throw new Error(`hook ${i} printed ${hookEnd.stdout || 'nothing'}`);
+      // undoUntil is on the wall clock; the exit was seen on this process's monotonic one.
+      toDecision.push(hookEnd.exitedAt - (performance.now() - (Date.now() - holdEnd)));
+      await sleep(GAP_MS);
+    }
+    const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!; };
+    return {
+      permissionToTree: { samples: toTree.length, p50Ms: pct(toTree, 50), p95Ms: pct(toTree, 95), samplesMs: toTree.map(Math.round) },
+      holdEndToDecision: { samples: toDecision.length, p50Ms: pct(toDecision, 50), p95Ms: pct(toDecision, 95), samplesMs: toDecision.map(Math.round) },
+    };
+  }
 
   it('activate() of a fresh load of the bundle', async () => {
     const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!;
