@@ -12,6 +12,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- request bodies of two foreign APIs, read loosely
+type Json = any;
+
 /** One model turn: run a shell command, call any tool with any input, or end with text. */
 export type Step =
   | {
@@ -30,7 +33,7 @@ export interface Recorded {
   path: string;
   headers: http.IncomingHttpHeaders;
   /** The parsed JSON body (undefined for none or non-JSON). */
-  body: any;
+  body: Json;
   /** Which API the request was answered as, and the step index it got (main turns only). */
   kind: 'anthropic' | 'anthropic-side' | 'openai' | 'openai-side' | 'other';
   step?: number;
@@ -69,9 +72,9 @@ export async function startScriptedModel(opts: ScriptOptions = {}): Promise<Scri
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any;
+      let body: Json;
       try { body = raw ? JSON.parse(raw) : undefined; } catch { body = undefined; }
-      const path = (req.url ?? '/').split('?')[0];
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
       const rec: Recorded = { method: req.method ?? 'GET', path, headers: req.headers, body, kind: 'other' };
       requests.push(rec);
       try {
@@ -100,15 +103,15 @@ export async function startScriptedModel(opts: ScriptOptions = {}): Promise<Scri
 
   function anthropic(rec: Recorded, res: http.ServerResponse) {
     const b = rec.body ?? {};
-    const tools: any[] = Array.isArray(b.tools) ? b.tools : [];
+    const tools: Json[] = Array.isArray(b.tools) ? b.tools : [];
     const main = tools.some((t) => t?.name === 'Bash');
     let step: Step;
     if (main) {
       const script = opts.claude?.length ? opts.claude : [DEFAULT_END];
-      const done = (Array.isArray(b.messages) ? b.messages : []).filter((m: any) => m?.role === 'assistant').length;
+      const done = (Array.isArray(b.messages) ? b.messages : []).filter((m: Json) => m?.role === 'assistant').length;
       rec.kind = 'anthropic';
       rec.step = Math.min(done, script.length - 1);
-      step = script[rec.step];
+      step = script[rec.step] ?? DEFAULT_END;
     } else {
       // A side request (title, topic, quota probe...): a short plain answer.
       rec.kind = 'anthropic-side';
@@ -116,7 +119,7 @@ export async function startScriptedModel(opts: ScriptOptions = {}): Promise<Scri
     }
     const model = b.model ?? opts.model ?? 'claude-sonnet-4-5';
     const msgId = nextId('msg');
-    const content: any[] = [];
+    const content: Json[] = [];
     if ('text' in step) content.push({ type: 'text', text: step.text });
     else {
       const input = 'bash' in step ? { command: step.bash, description: step.description ?? 'Run a command' } : step.input;
@@ -150,24 +153,24 @@ export async function startScriptedModel(opts: ScriptOptions = {}): Promise<Scri
 
   function openai(rec: Recorded, res: http.ServerResponse) {
     const b = rec.body ?? {};
-    const tools: any[] = Array.isArray(b.tools) ? b.tools : [];
+    const tools: Json[] = Array.isArray(b.tools) ? b.tools : [];
     const toolNames = tools.map((t) => t?.name ?? t?.function?.name ?? t?.type).filter(Boolean);
     const shellTool = ['exec_command', 'shell_command', 'shell'].find((n) => toolNames.includes(n));
-    const input: any[] = Array.isArray(b.input) ? b.input : [];
+    const input: Json[] = Array.isArray(b.input) ? b.input : [];
     let step: Step;
     if (shellTool || tools.length) {
       const script = opts.codex?.length ? opts.codex : [DEFAULT_END];
       const done = input.filter((i) => i?.type === 'function_call' || i?.type === 'custom_tool_call' || i?.type === 'local_shell_call').length;
       rec.kind = 'openai';
       rec.step = Math.min(done, script.length - 1);
-      step = script[rec.step];
+      step = script[rec.step] ?? DEFAULT_END;
     } else {
       rec.kind = 'openai-side';
       step = { text: 'ok' };
     }
     const model = b.model ?? opts.model ?? 'gpt-5';
     const respId = nextId('resp');
-    const items: any[] = [];
+    const items: Json[] = [];
     if ('text' in step) {
       items.push({ type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] });
     } else if ('bash' in step) {
@@ -178,7 +181,7 @@ export async function startScriptedModel(opts: ScriptOptions = {}): Promise<Scri
     } else {
       items.push({ type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: step.tool, arguments: JSON.stringify(step.input), status: 'completed' });
     }
-    const response = (status: string, output: any[]) => ({ id: respId, object: 'response', created_at: Math.floor(Date.now() / 1000), status, model, output, usage: status === 'completed' ? { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 } : null });
+    const response = (status: string, output: Json[]) => ({ id: respId, object: 'response', created_at: Math.floor(Date.now() / 1000), status, model, output, usage: status === 'completed' ? { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 } : null });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     let seq = 0;
     const ev = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
