@@ -1,0 +1,127 @@
+// The real Claude Code and Codex (scripts/install-clis.mjs, the test cache) ask the person through
+// the bridge: their hooks run the bundled dist/bridge.js as a process, the local service makes the
+// card, the person answers through the person's API as the extension does, and the CLI acts on
+// that answer against the scripted model. A stand-in alone proves nothing about the CLIs.
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import type { RunningSandbox } from '../../src/sandbox';
+import { makeBox, runClaude, runCodex, type Box, type HookSpec, type RunResult } from './cli-run';
+import { startScriptedModel, type ScriptedModel } from './scripted-model';
+import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import { until } from '../kit/until';
+
+interface Installed { bin: string; version: string }
+interface InstallClis { ensureClaudeCode(o?: { quiet?: boolean }): Installed; ensureCodex(o?: { quiet?: boolean }): Installed }
+const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'install-clis.mjs')) as Promise<InstallClis>;
+
+interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string }
+
+const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'SessionEnd'];
+const TOOL_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse']);
+
+function suite(name: string, o: { app: string; install(i: InstallClis): Installed; run(x: Parameters<typeof runClaude>[0]): Promise<RunResult>; kind: 'claude' | 'codex' }) {
+  describe(`bridge: the real ${name} asks through a card`, function () {
+    this.timeout(120_000);
+    let bin = '';
+    let bridge = '';
+    let bundleDir = '';
+    let box: Box;
+    let sb: RunningSandbox;
+    let person: SignedIn;
+    let model: ScriptedModel | undefined;
+
+    before(async function () {
+      this.timeout(600_000); // a first install downloads about 400 MB from the npm registry
+      bin = o.install(await installer()).bin;
+      // The bridge as it ships: one bundle, run by plain Node.
+      bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-bundle-'));
+      bridge = path.join(bundleDir, 'bridge.js');
+      await build({ entryPoints: ['src/bridge/main.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bridge, logLevel: 'warning' });
+    });
+    after(() => fs.rmSync(bundleDir, { recursive: true, force: true }));
+    beforeEach(async () => {
+      box = makeBox(`real-${o.kind}-`);
+      sb = await startSandbox({ port: 0 });
+      person = await signIn(sb.url);
+      const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 200 }) });
+      assert.equal(hold.status, 200);
+      fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey }), { mode: 0o600 });
+    });
+    afterEach(async () => {
+      await model?.close();
+      model = undefined;
+      await sb.close();
+      box.dispose();
+    });
+
+    const hooks = (waitS: number): HookSpec[] => EVENTS.map((event) => ({
+      event, timeout: waitS + 10, ...(TOOL_EVENTS.has(event) ? { matcher: '*' } : {}),
+      command: `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook ${o.app} --wait ${waitS}`,
+    }));
+    const run = (command: string, waitS = 60) => {
+      model = undefined;
+      return startScriptedModel({ [o.kind]: [{ bash: command, escalate: true }, { text: 'All done.' }] }).then((m) => {
+        model = m;
+        return o.run({ bin, model: m, box, prompt: 'Do it.', hooks: hooks(waitS), timeoutMs: 100_000, env: { ASSISTANT_CARDS_HOME: box.root } });
+      });
+    };
+    const approvalCard = () => until(`${name}'s approval card`, async () => {
+      const cards = (await person.request('GET', '/v1/cards?whole=3')).json.cards as WireCard[];
+      return cards.find((c) => c.kind === 'approval');
+    }, 60_000, 50);
+    const whole = async (id: string) => (await person.request('GET', `/v1/cards/${id}`)).json.card as WireCard;
+    const answer = async (id: string, body: Record<string, unknown>) => {
+      const c = await whole(id);
+      const r = await person.request('POST', `/v1/cards/${id}/answer`, { body: { version: c.version, ...body }, headers: { 'idempotency-key': `k-${id}` } });
+      assert.equal(r.status, 200, r.text);
+    };
+    const marker = () => path.join(box.root, 'ran.txt');
+
+    it('its command shows whole on the card, with the folder; Approve runs it', async () => {
+      const command = `touch ${marker()}`;
+      const done = run(command);
+      const card = await approvalCard();
+      const shown = await whole(card.id);
+      assert.equal(shown.title, `${name} asks to run a command`);
+      assert.ok(shown.summary?.includes(command), `the whole command on the card: ${shown.summary}`);
+      assert.ok(shown.summary?.includes(`In: ${fs.realpathSync(box.project)}`) || shown.summary?.includes(`In: ${box.project}`), shown.summary);
+      const live = (await person.request('GET', '/v1/assistants')).json.assistants as { app: string; agents: { liveSessions: { cwd: string }[] }[] }[];
+      assert.ok(live.find((a) => a.app === o.app)?.agents.some((g) => g.liveSessions.length > 0), `${name}'s session is live`);
+      await answer(card.id, { approved: true });
+      const r = await done;
+      assert.equal(r.timedOut, false, r.stderr.slice(-2000));
+      assert.ok(fs.existsSync(marker()), `${name} ran the approved command`);
+      assert.equal((await whole(card.id)).status, 'done');
+      const after = (await person.request('GET', '/v1/assistants')).json.assistants as typeof live;
+      assert.deepEqual(after.find((a) => a.app === o.app)?.agents.flatMap((g) => g.liveSessions), [], 'SessionEnd ended the live session');
+    });
+
+    it('Decline with a note: nothing runs, and the note reaches the model', async () => {
+      const done = run(`touch ${marker()}`);
+      const card = await approvalCard();
+      await answer(card.id, { approved: false, note: { text: 'Not on a Friday, please.' } });
+      const r = await done;
+      assert.equal(r.timedOut, false, r.stderr.slice(-2000));
+      assert.equal(fs.existsSync(marker()), false, 'the declined command did not run');
+      assert.ok(model!.seenText(o.kind === 'claude' ? 'anthropic' : 'openai').includes('Not on a Friday, please.'), 'the note reached the model');
+    });
+
+    it('the hook\'s wait runs out: the card is withdrawn and the CLI decides by its own rule', async () => {
+      const done = run(`touch ${marker()}`, 2);
+      const card = await approvalCard();
+      await until('the card withdrawn', async () => (await whole(card.id)).status === 'done' || undefined, 20_000, 50);
+      const r = await done;
+      assert.equal(r.timedOut, false, r.stderr.slice(-2000));
+      assert.equal(fs.existsSync(marker()), false, 'nothing answered for the person');
+      // Claude -p's own rule denies a command that needs approval; Codex hands it to its reviewer.
+      const seen = model!.seenText(o.kind === 'claude' ? 'anthropic' : 'openai');
+      assert.match(seen, o.kind === 'claude' ? /needs approval/ : /Rejected|review/i);
+    });
+  });
+}
+
+suite('Claude Code', { app: 'claude-code', kind: 'claude', install: (i) => i.ensureClaudeCode({ quiet: true }), run: runClaude });
+suite('Codex', { app: 'codex', kind: 'codex', install: (i) => i.ensureCodex({ quiet: true }), run: runCodex });
