@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { Asker, type CardAsk } from './asker';
 import { APP_NAMES, decisionOf, decisionOutput, permissionCard } from './permission-card';
+import { questionCard, questionDecision, questionsOf } from './question-card';
 import type { ServiceInfo } from './service-link';
 import type { TerminalFacts } from './terminal';
 
@@ -83,7 +84,7 @@ export async function runHook(o: HookOptions): Promise<string> {
       case 'Stop':
         // The CLI went on: a permission it asked was answered in the terminal.
         await register();
-        await asker.settle(sessionId, ['permission']);
+        await asker.settle(sessionId, ['permission', 'question']);
         return '';
       case 'Notification':
         await register();
@@ -107,12 +108,16 @@ export async function runHook(o: HookOptions): Promise<string> {
 }
 
 async function permission(asker: Asker, sessionId: string, o: HookOptions, e: HookEvent): Promise<string> {
-  const card = await asker.ask(sessionId, permissionCard(o.app, { tool_name: e.tool_name, tool_input: e.tool_input, cwd: e.cwd }));
+  // Claude Code's question tool asks through the same request: its questions become the card.
+  const questions = e.tool_name === 'AskUserQuestion' ? questionsOf(e.tool_input) : undefined;
+  const input = (e.tool_input && typeof e.tool_input === 'object' ? e.tool_input : {}) as Record<string, unknown>;
+  const card = await asker.ask(sessionId, questions ? questionCard(o.app, questions)
+    : permissionCard(o.app, { tool_name: e.tool_name, tool_input: e.tool_input, cwd: e.cwd }));
   let answered = false;
   try {
     const r = await asker.wait(card.id, Date.now() + o.waitMs, o.signal);
     if (r.kind !== 'heard') return '';
-    const decision = decisionOf(r.heard);
+    const decision = questions ? questionDecision(questions, input, r.heard) : decisionOf(r.heard);
     if (!decision) return '';
     answered = true;
     // Picked up: the card is done and the person sees the assistant took the answer.

@@ -49,7 +49,7 @@ export function permissionCard(app: string, req: PermissionRequest): CardAsk {
 }
 
 /** The CLI's decision. `undefined`: print nothing, and the CLI's own prompt decides. */
-export type Decision = { behavior: 'allow' } | { behavior: 'deny'; message: string } | undefined;
+export type Decision = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string } | undefined;
 
 export const DECLINED = 'The person declined this in Assistant Cards.';
 

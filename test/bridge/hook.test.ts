@@ -129,6 +129,32 @@ describe('hook bridge', function () {
     assert.equal(await printed, '', 'the waiting hook sees its card closed and prints nothing');
   });
 
+  it('Claude Code\'s question tool: one question is a choice, its pick answers the tool with the label', async () => {
+    const questions = [{ question: 'Which color?', header: 'Color', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }], multiSelect: false }];
+    const printed = hook(event('PermissionRequest', { tool_name: 'AskUserQuestion', tool_input: { questions } }));
+    const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'choice'), 10_000);
+    const shown = await card(c.id) as WireCard & { options: { id: string; label: string }[] };
+    assert.equal(shown.title, 'Which color?');
+    assert.deepEqual(shown.options.map((o) => o.label), ['Red', 'Blue']);
+    assert.match(shown.summary ?? '', /- Blue: cool/);
+    await answer(c.id, { choiceIds: [shown.options[1]!.id] });
+    assert.deepEqual(JSON.parse(await printed).hookSpecificOutput.decision,
+      { behavior: 'allow', updatedInput: { questions, answers: { 'Which color?': 'Blue' } } });
+  });
+
+  it('several questions are one questions card; each answer, picked or typed, goes back under its question', async () => {
+    const questions = [
+      { question: 'Which color?', options: [{ label: 'Red' }, { label: 'Blue' }], multiSelect: false },
+      { question: 'Which size?', options: [{ label: 'S' }, { label: 'M' }], multiSelect: false },
+    ];
+    const printed = hook(event('PermissionRequest', { tool_name: 'AskUserQuestion', tool_input: { questions } }));
+    const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'questions'), 10_000);
+    const shown = await card(c.id) as WireCard & { asks: { id: string; options: { id: string }[] }[] };
+    assert.equal(shown.title, 'Claude Code asks 2 questions');
+    await answer(c.id, { answers: { [shown.asks[0]!.id]: shown.asks[0]!.options[0]!.id, [shown.asks[1]!.id]: 'XL, if you have it' } });
+    assert.deepEqual(JSON.parse(await printed).hookSpecificOutput.decision.updatedInput.answers, { 'Which color?': 'Red', 'Which size?': 'XL, if you have it' });
+  });
+
   it('the ask key asks and nothing more: no route of the asking surface answers, and the control secret is not it', async () => {
     const printed = hook(bash('ls'), { waitMs: 2_000 });
     const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
