@@ -1,0 +1,102 @@
+// The real Claude Code, interactive, in a terminal of this window (the default `workspace` scope),
+// asks to run a command; its PermissionRequest hook is the bundled bridge. The card shows in the
+// tree and the panel with the whole command, the notification names the CLI and the terminal, and
+// Approve pressed in the panel lets the CLI run it. The model is scripted (test/bridge).
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { driver } from './helpers/driver';
+import { inPanel, openFromTree } from './helpers/card-panel-ui';
+import { shortHold } from './helpers/hold';
+import { notificationText } from './helpers/notifications';
+import { testEnv } from './helpers/env';
+import { hooksObject } from '../bridge/cli-run';
+import { startScriptedModel, type ScriptedModel } from '../bridge/scripted-model';
+
+const TITLE = 'Claude Code asks to run a command';
+const EVENTS = ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop'];
+
+describe('the real Claude Code in a terminal of this window asks through a card', function () {
+  this.timeout(300_000);
+  let w: World | undefined;
+  let model: ScriptedModel | undefined;
+  let terminal: vscode.Terminal | undefined;
+  let box = '';
+  let bin = '';
+
+  before(function () {
+    this.timeout(600_000); // a first install downloads about 400 MB from the npm registry
+    const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'install-clis.mjs'), 'claude'], { encoding: 'utf8', timeout: 590_000 });
+    assert.equal(r.status, 0, r.stderr);
+    bin = (JSON.parse(r.stdout.trim().split('\n').pop()!) as { claude: { bin: string } }).claude.bin;
+  });
+
+  afterEach(async () => {
+    terminal?.dispose();
+    terminal = undefined;
+    await model?.close();
+    model = undefined;
+    await unwire(w);
+    w = undefined;
+    if (box) fs.rmSync(box, { recursive: true, force: true });
+  });
+
+  it('the card shows the whole command in tree, panel and notification (CLI and terminal named); Approve runs it', async () => {
+    w = await wire();
+    await signInApproved(w);
+    await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
+    await shortHold(w.sb);
+    box = fs.mkdtempSync(path.join(os.tmpdir(), 'real-claude-'));
+    const home = path.join(box, 'home');
+    const config = path.join(home, '.claude');
+    const project = path.join(box, 'shop');
+    fs.mkdirSync(config, { recursive: true });
+    fs.mkdirSync(project);
+    const marker = path.join(box, 'deployed.txt');
+    const command = `touch ${marker} && echo "deployed to staging"`;
+    model = await startScriptedModel({ claude: [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
+    const bridge = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'bridge.js');
+    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook claude-code --wait 120`;
+    fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({
+      hooks: hooksObject(EVENTS.map((event) => ({ event, command: hook, timeout: 130, ...(event === 'PermissionRequest' || event === 'PostToolUse' ? { matcher: '*' } : {}) }))),
+    }));
+    const key = 'sk-ant-scripted-model-key-0001';
+    // What the first interactive start would ask: onboarding done, this key and this folder trusted.
+    fs.writeFileSync(path.join(config, '.claude.json'), JSON.stringify({
+      hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+      projects: { [project]: { hasTrustDialogAccepted: true } },
+    }));
+    terminal = vscode.window.createTerminal({
+      name: 'claude: shop', cwd: project, shellPath: bin, shellArgs: ['--permission-mode', 'default', 'Deploy it to staging.'],
+      env: {
+        HOME: home, CLAUDE_CONFIG_DIR: config, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: key,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1',
+        // The sandbox process announced itself in its --work folder, the identity file's.
+        ASSISTANT_CARDS_HOME: path.dirname(testEnv.machineFile),
+      },
+    });
+    terminal.show(true);
+    const core = w.app.live!.core;
+    const card = await until('Claude Code\'s approval card in the model', () => core.cards.list('pending').find((c) => c.title === TITLE), 120_000);
+
+    // The notification: what asks, who, and in which terminal of this window.
+    const said = await notificationText(TITLE);
+    assert.match(said, /Claude Code/);
+    assert.match(said, /claude: shop/, `the terminal is named: ${said}`);
+
+    // The panel, opened from its row in the tree: the whole command and the folder.
+    await openFromTree(w, card.id, TITLE);
+    const shown = await driver.text(inPanel('body'));
+    assert.ok(shown.includes(command), `the whole command in the panel: ${shown}`);
+    assert.ok(shown.includes(project), 'the folder it runs in');
+    await driver.screenshot('real-claude-approval');
+    await driver.click(inPanel('role=button[name="Approve"]'));
+    await until('the approved command ran', () => fs.existsSync(marker) || undefined, 60_000);
+    await until('the card done', () => !core.cards.list('pending').some((c) => c.id === card.id) || undefined, 30_000);
+  });
+});
