@@ -12,7 +12,7 @@ import { EXTENSION_ID, signInApproved, unwire, until, wire, type World } from '.
 import { driver } from './helpers/driver';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
-import { notificationText } from './helpers/notifications';
+import { notificationButton, notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
 import { hooksObject } from '../bridge/cli-run';
 import { startScriptedModel, type ScriptedModel } from '../bridge/scripted-model';
@@ -46,24 +46,22 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     if (box) fs.rmSync(box, { recursive: true, force: true });
   });
 
-  it('the card shows the whole command in tree, panel and notification (CLI and terminal named); Approve runs it', async () => {
+  /** A sandbox, signed in, default scope; Claude Code started in a terminal of this window asking to run `command`. */
+  async function claudeAsks(command: string, waitS: number, steps?: Parameters<typeof startScriptedModel>[0]) {
     w = await wire();
     await signInApproved(w);
     await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
     await shortHold(w.sb);
-    box = fs.mkdtempSync(path.join(os.tmpdir(), 'real-claude-'));
     const home = path.join(box, 'home');
     const config = path.join(home, '.claude');
     const project = path.join(box, 'shop');
     fs.mkdirSync(config, { recursive: true });
     fs.mkdirSync(project);
-    const marker = path.join(box, 'deployed.txt');
-    const command = `touch ${marker} && echo "deployed to staging"`;
-    model = await startScriptedModel({ claude: [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
+    model = await startScriptedModel(steps ?? { claude: [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
     const bridge = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'bridge.js');
-    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook claude-code --wait 120`;
+    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook claude-code --wait ${waitS}`;
     fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({
-      hooks: hooksObject(EVENTS.map((event) => ({ event, command: hook, timeout: 130, ...(event === 'PermissionRequest' || event === 'PostToolUse' ? { matcher: '*' } : {}) }))),
+      hooks: hooksObject(EVENTS.map((event) => ({ event, command: hook, timeout: waitS + 10, ...(event === 'PermissionRequest' || event === 'PostToolUse' ? { matcher: '*' } : {}) }))),
     }));
     const key = 'sk-ant-scripted-model-key-0001';
     // What the first interactive start would ask: onboarding done, this key and this folder trusted.
@@ -83,14 +81,26 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     terminal.show(true);
     const core = w.app.live!.core;
     const card = await until('Claude Code\'s approval card in the model', () => core.cards.list('pending').find((c) => c.title === TITLE), 120_000);
+    return { core, card, project };
+  }
 
-    // The notification: what asks, who, and in which terminal of this window.
+  beforeEach(() => { box = fs.mkdtempSync(path.join(os.tmpdir(), 'real-claude-')); });
+
+  it('the card shows the whole command in tree, panel and notification (CLI and terminal named); Approve runs it', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const command = `touch ${marker} && echo "deployed to staging"`;
+    const { core, card, project } = await claudeAsks(command, 120);
+
+    // The notification: what asks, who, and in which terminal of this window; Show Terminal goes there.
     const said = await notificationText(TITLE);
     assert.match(said, /Claude Code/);
     assert.match(said, /claude: shop/, `the terminal is named: ${said}`);
+    await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
+    await driver.click(notificationButton(TITLE, 'Show Terminal'));
+    await until('its terminal shown', () => vscode.window.activeTerminal === terminal || undefined, 10_000);
 
     // The panel, opened from its row in the tree: the whole command and the folder.
-    await openFromTree(w, card.id, TITLE);
+    await openFromTree(w!, card.id, TITLE);
     const shown = await driver.text(inPanel('body'));
     assert.ok(shown.includes(command), `the whole command in the panel: ${shown}`);
     assert.ok(shown.includes(project), 'the folder it runs in');
@@ -98,5 +108,25 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     await driver.click(inPanel('role=button[name="Approve"]'));
     await until('the approved command ran', () => fs.existsSync(marker) || undefined, 60_000);
     await until('the card done', () => !core.cards.list('pending').some((c) => c.id === card.id) || undefined, 30_000);
+  });
+
+  it('Decline with a note from the panel: nothing runs, and the note reaches the model', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const { card } = await claudeAsks(`touch ${marker}`, 120);
+    await openFromTree(w!, card.id, TITLE);
+    await driver.fill(inPanel('textarea'), 'Not before the release notes are in.');
+    await driver.click(inPanel('role=button[name="Decline"]'));
+    await until('the note reached the model', () => model!.seenText('anthropic').includes('Not before the release notes are in.') || undefined, 60_000);
+    assert.equal(fs.existsSync(marker), false, 'the declined command did not run');
+  });
+
+  it('the hook\'s wait runs out: the card is withdrawn and the CLI\'s own prompt, answered in the terminal, decides', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const { core, card } = await claudeAsks(`touch ${marker}`, 3);
+    await until('the card withdrawn', () => !core.cards.list('pending').some((c) => c.id === card.id) || undefined, 30_000);
+    assert.equal(fs.existsSync(marker), false, 'nothing was answered for the person');
+    // Claude Code's own "Do you want to proceed?" is still there: the person answers it in the terminal.
+    terminal!.sendText('1', false);
+    await until('the command the person allowed in the terminal ran', () => fs.existsSync(marker) || undefined, 60_000);
   });
 });
