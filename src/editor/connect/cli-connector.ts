@@ -40,6 +40,11 @@ export class CliConnector extends DisposableBase {
   /** The before/after texts the diff editor shows, by document address. */
   private readonly previews = new Map<string, string>();
   private providerRegistered = false;
+  /**
+   * Asks the person before Connect writes: a modal (say.confirm). The extension-host tests replace
+   * it through their handle, because VS Code refuses modal dialogs in its test mode.
+   */
+  ask: (question: string, detail: string, button: string) => Thenable<boolean> = say.confirm;
   /** One Connect or Disconnect at a time: two presses would plan on the same text. */
   private running: Promise<unknown> = Promise.resolve();
 
@@ -96,7 +101,7 @@ export class CliConnector extends DisposableBase {
     }
     const diff = await this.showDiff(cli, file, plan);
     const connect = vscode.l10n.t('Connect');
-    const accepted = await say.confirm(
+    const accepted = await this.ask(
       vscode.l10n.t('Connect {0} to Assistant Cards?', name),
       connectDetail(cli, file, plan.events),
       connect,
