@@ -29,13 +29,13 @@ export const EVENT_TIMEOUT_S = 10;
 const TOOL_EVENTS = new Set(['PermissionRequest', 'PostToolUse', 'PreToolUse']);
 
 /**
- * The events each CLI runs our hook for. Claude Code: its hooks reference. Codex: the events of
- * its generated hook schemas (codex-rs/hooks/schema/generated), which have no SessionEnd and no
- * Notification.
+ * The events each CLI runs our hook for. Claude Code: its hooks reference. Codex: the events a run
+ * of Codex 0.171 fired (SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
+ * Stop, SessionEnd: measured); Codex has no Notification event.
  */
 export const EVENTS: Record<Cli, readonly string[]> = {
   'claude-code': ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
-  codex: ['SessionStart', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
+  codex: ['SessionStart', 'SessionEnd', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
 };
 
 export interface HookHandler { type: 'command'; command: string; timeout: number }

@@ -49,9 +49,9 @@ describe('connect-settings: the hook entries of Claude Code and Codex', () => {
     assert.equal(PERMISSION_TIMEOUT_S, 600);
   });
 
-  it('Codex: its events (no SessionEnd, no Notification), no matcher (Codex reads one as a regular expression)', () => {
+  it('Codex: its events (no Notification: Codex has none), no matcher (Codex reads one as a regular expression)', () => {
     const hooks = hooksOf(after(planConnect(undefined, 'codex', CODEX)));
-    assert.deepEqual(Object.keys(hooks), ['SessionStart', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
+    assert.deepEqual(Object.keys(hooks), ['SessionStart', 'SessionEnd', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
     assert.deepEqual(hooks.PermissionRequest, [{ hooks: [{ type: 'command', command: `${LAUNCHER} hook codex`, timeout: PERMISSION_TIMEOUT_S }] }]);
     assert.ok(Object.values(hooks).every((groups) => groups.every((g) => g.matcher === undefined)));
   });
