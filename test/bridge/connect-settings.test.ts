@@ -190,3 +190,32 @@ describe('connect-settings: a file it cannot read safely is refused, never rewri
     assert.equal(after(planDisconnect(after(planConnect(text, 'claude-code', CLAUDE)))), text);
   });
 });
+
+describe('connect-settings: any settings file (property)', () => {
+  it('Connect then Disconnect gives back the same bytes, and Connect twice changes nothing, whatever the layout and content', async () => {
+    const fc = await import('fast-check');
+    const handler = fc.record({ type: fc.constant('command'), command: fc.string({ minLength: 1 }).filter((c) => !c.includes(HOOK_NAME)) }, { requiredKeys: ['type', 'command'] });
+    const group = fc.record({ matcher: fc.constantFrom('*', 'Bash', 'Edit|Write'), hooks: fc.array(handler, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['hooks'] });
+    const hooks = fc.dictionary(fc.constantFrom('Stop', 'SessionStart', 'PreToolUse', 'PermissionRequest', 'Custom'), fc.array(group, { minLength: 1, maxLength: 2 }), { minKeys: 1 });
+    const settings = fc.record({
+      other: fc.dictionary(fc.string({ minLength: 1 }).filter((k) => k !== 'hooks'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+      hooks: fc.option(hooks, { nil: undefined }),
+      indent: fc.constantFrom(0, 2, 4, '\t'),
+      crlf: fc.boolean(),
+      cli: fc.constantFrom('claude-code' as const, 'codex' as const),
+    });
+    fc.assert(fc.property(settings, ({ other, hooks: h, indent, crlf, cli }) => {
+      const value = h ? { ...other, hooks: h } : other;
+      if (Object.keys(value).length === 0) return; // `{}` is written whole (its own test)
+      let text = `${JSON.stringify(value, null, indent)}\n`;
+      if (crlf) text = text.replace(/\n/g, '\r\n');
+      const command = hookCommand(LAUNCHER, cli, 'linux');
+      const connected = after(planConnect(text, cli, command));
+      const again = planConnect(connected, cli, command);
+      assert.ok(again.ok && !again.changed, 'connecting twice adds nothing');
+      const parsed = JSON.parse(connected) as Record<string, unknown>;
+      assert.deepEqual({ ...parsed, hooks: undefined }, { ...value, hooks: undefined }, 'everything else as it was');
+      assert.equal(after(planDisconnect(connected)), text);
+    }), { numRuns: 300 });
+  });
+});
