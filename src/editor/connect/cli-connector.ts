@@ -77,13 +77,13 @@ export class CliConnector extends DisposableBase {
   }
 
   connect(cli: Cli): Promise<ConnectOutcome> {
-    const run = this.running.then(() => this.connectNow(cli));
+    const run = this.running.then(() => this.connectNow(cli)).catch((e: unknown) => this.failed(CLI_NAME[cli], settingsFile(cli, this.env), e));
     this.running = run.catch(() => undefined);
     return run;
   }
 
   disconnect(cli: Cli): Promise<ConnectOutcome> {
-    const run = this.running.then(() => this.disconnectNow(cli));
+    const run = this.running.then(() => this.disconnectNow(cli)).catch((e: unknown) => this.failed(CLI_NAME[cli], settingsFile(cli, this.env), e));
     this.running = run.catch(() => undefined);
     return run;
   }
@@ -108,19 +108,15 @@ export class CliConnector extends DisposableBase {
     );
     await this.closeDiff(diff);
     if (!accepted) { this.deps.log.info(`connect ${cli}: not accepted`); return 'cancelled'; }
-    // What the person saw is what is written: a file changed meanwhile is planned and shown again.
+    // What the person saw is what is written: a file changed meanwhile is not written (Connect again shows the new text).
     if ((await readText(file)) !== text) {
       void say.warn(vscode.l10n.t('Assistant Cards: {0} changed while you looked at it. Nothing was written; connect again to see the change on the new text.', file));
       return 'cancelled';
     }
-    try {
-      // The command first, then the settings that run it.
-      const installed = await this.install();
-      if (!installed.bridge) this.deps.log.warn('this build has no dist/bridge.js: the hook command prints nothing until an update brings it');
-      await writeText(file, plan.after);
-    } catch (e) {
-      return this.failed(name, file, e);
-    }
+    // The command first, then the settings that run it (an error: `connect` tells it, nothing else written).
+    const installed = await this.install();
+    if (!installed.bridge) this.deps.log.warn('this build has no dist/bridge.js: the hook command prints nothing until an update brings it');
+    await writeText(file, plan.after);
     this.deps.log.info(`connect ${cli}: added hooks for ${plan.events.join(', ')} to ${file}`);
     void say.info(cli === 'codex'
       ? vscode.l10n.t('Assistant Cards: Codex is connected. When Codex starts next in a terminal, it asks you to review the new hooks: trust them, and its approvals come here as cards.')
@@ -138,11 +134,7 @@ export class CliConnector extends DisposableBase {
       void say.info(vscode.l10n.t('Assistant Cards: {0} was not connected; {1} holds no hook of Assistant Cards.', name, file));
       return 'absent';
     }
-    try {
-      await writeText(file, plan.after);
-    } catch (e) {
-      return this.failed(name, file, e);
-    }
+    await writeText(file, plan.after);
     this.deps.log.info(`disconnect ${cli}: removed hooks of ${plan.events.join(', ')} from ${file}`);
     void say.info(vscode.l10n.t('Assistant Cards: {0} is disconnected. Its hooks of Assistant Cards were taken out of {1}; the rest of the file is as it was.', name, file));
     return 'disconnected';
