@@ -18,10 +18,14 @@ export const HOOK_NAME = 'assistant-cards-hook';
 
 /**
  * How long a CLI waits on a PermissionRequest hook, in seconds: the person's answer on a card
- * comes back within it, or the CLI asks in the terminal as it would without us. One constant for
- * both CLIs (docs/decisions.md "#35: connecting a CLI").
+ * comes back within it, or the CLI decides as it would without us (docs/decisions.md "#35:
+ * connecting a CLI"). Claude Code shows its own prompt beside the hook (measured), so a long wait
+ * costs a person at its terminal nothing: ten minutes. Codex asks in its terminal only after the
+ * hook gives up: two minutes, enough to answer from the notification, short for one at the terminal.
  */
-export const PERMISSION_TIMEOUT_S = 600;
+export const PERMISSION_TIMEOUT_S: Record<Cli, number> = { 'claude-code': 600, codex: 120 };
+/** The bridge gives up this much before the CLI's timeout: it withdraws the card and exits on its own terms. */
+export const WAIT_MARGIN_S = 10;
 /** The other events only tell the service what happened: the bridge answers them at once. */
 export const EVENT_TIMEOUT_S = 10;
 
@@ -66,7 +70,9 @@ export function hookCommand(launcher: string, cli: Cli, platform: NodeJS.Platfor
 export function entriesFor(cli: Cli, command: string): Record<string, MatcherGroup> {
   const out: Record<string, MatcherGroup> = {};
   for (const event of EVENTS[cli]) {
-    const handler: HookHandler = { type: 'command', command, timeout: event === 'PermissionRequest' ? PERMISSION_TIMEOUT_S : EVENT_TIMEOUT_S };
+    const handler: HookHandler = event === 'PermissionRequest'
+      ? { type: 'command', command: `${command} --wait ${PERMISSION_TIMEOUT_S[cli] - WAIT_MARGIN_S}`, timeout: PERMISSION_TIMEOUT_S[cli] }
+      : { type: 'command', command, timeout: EVENT_TIMEOUT_S };
     // Codex's matcher is a regular expression ("*" is not one): left out, it matches everything there too.
     out[event] = cli === 'claude-code' && TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [handler] } : { hooks: [handler] };
   }

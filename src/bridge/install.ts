@@ -17,7 +17,7 @@ import { BIN_DIR } from './home';
 
 export const BRIDGE_FILE = 'bridge.js';
 
-/** The launcher's file name on `platform` (home.ts's HOOK_COMMAND is this for the running one). */
+/** The launcher's file name on `platform`. */
 export const launcherName = (platform: NodeJS.Platform): string => (platform === 'win32' ? 'assistant-cards-hook.cmd' : 'assistant-cards-hook');
 
 /** A word of sh in single quotes. */

@@ -42,6 +42,8 @@ export interface RunOptions {
   box: Box;
   prompt: string;
   hooks?: HookSpec[];
+  /** The hooks object as written (Connect's entries), instead of `hooks`. */
+  hooksJson?: Record<string, unknown>;
   /** Kill the CLI (SIGKILL) after this long; the result says timedOut. */
   timeoutMs?: number;
   /** Added after the CLI's own non-interactive arguments, before the prompt. */
@@ -79,7 +81,7 @@ export function hooksObject(hooks: HookSpec[]): Record<string, unknown[]> {
 export function runClaude(o: RunOptions): Promise<RunResult> {
   const config = path.join(o.box.home, '.claude');
   fs.mkdirSync(config, { recursive: true });
-  fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({ hooks: hooksObject(o.hooks ?? []) }, null, 2));
+  fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({ hooks: o.hooksJson ?? hooksObject(o.hooks ?? []) }, null, 2));
   const args = ['-p', '--output-format', 'json', ...(o.extraArgs ?? []), o.prompt];
   return run(o, args, {
     HOME: o.box.home,
@@ -131,7 +133,7 @@ export function runCodex(o: RunOptions): Promise<RunResult> {
   const codexHome = path.join(o.box.home, '.codex');
   fs.mkdirSync(codexHome, { recursive: true });
   fs.writeFileSync(path.join(codexHome, 'config.toml'), codexConfig(o.model.url));
-  fs.writeFileSync(path.join(codexHome, 'hooks.json'), JSON.stringify({ hooks: hooksObject(o.hooks ?? []) }, null, 2));
+  fs.writeFileSync(path.join(codexHome, 'hooks.json'), JSON.stringify({ hooks: o.hooksJson ?? hooksObject(o.hooks ?? []) }, null, 2));
   const args = ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '--approve-for-me', ...(o.extraArgs ?? []), o.prompt];
   return run(o, args, { HOME: o.box.home, CODEX_HOME: codexHome, SCRIPTED_API_KEY: 'sk-scripted-model', RUST_LOG: 'error' });
 }

@@ -42,17 +42,18 @@ describe('connect-settings: the hook entries of Claude Code and Codex', () => {
     const hooks = hooksOf(after(planConnect(undefined, 'claude-code', CLAUDE)));
     assert.deepEqual(Object.keys(hooks), [...EVENTS['claude-code']]);
     assert.deepEqual(EVENTS['claude-code'], ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
-    assert.deepEqual(hooks.PermissionRequest, [{ matcher: '*', hooks: [{ type: 'command', command: CLAUDE, timeout: PERMISSION_TIMEOUT_S }] }]);
+    assert.deepEqual(hooks.PermissionRequest, [{ matcher: '*', hooks: [{ type: 'command', command: `${CLAUDE} --wait 590`, timeout: PERMISSION_TIMEOUT_S['claude-code'] }] }]);
     assert.deepEqual(hooks.PostToolUse?.[0]?.matcher, '*');
     assert.deepEqual(hooks.SessionStart, [{ hooks: [{ type: 'command', command: CLAUDE, timeout: EVENT_TIMEOUT_S }] }]);
     assert.equal(CLAUDE, `${LAUNCHER} hook claude-code`);
-    assert.equal(PERMISSION_TIMEOUT_S, 600);
+    assert.equal(PERMISSION_TIMEOUT_S['claude-code'], 600);
+    assert.equal(PERMISSION_TIMEOUT_S.codex, 120);
   });
 
   it('Codex: its events (no Notification: Codex has none), no matcher (Codex reads one as a regular expression)', () => {
     const hooks = hooksOf(after(planConnect(undefined, 'codex', CODEX)));
     assert.deepEqual(Object.keys(hooks), ['SessionStart', 'SessionEnd', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
-    assert.deepEqual(hooks.PermissionRequest, [{ hooks: [{ type: 'command', command: `${LAUNCHER} hook codex`, timeout: PERMISSION_TIMEOUT_S }] }]);
+    assert.deepEqual(hooks.PermissionRequest, [{ hooks: [{ type: 'command', command: `${LAUNCHER} hook codex --wait 110`, timeout: PERMISSION_TIMEOUT_S.codex }] }]);
     assert.ok(Object.values(hooks).every((groups) => groups.every((g) => g.matcher === undefined)));
   });
 
@@ -116,13 +117,13 @@ describe('connect-settings: Connect keeps the file, Disconnect gives it back', (
     const hooks = hooksOf(after(planConnect(old, 'claude-code', CLAUDE)));
     for (const event of EVENTS['claude-code']) {
       const ours = (hooks[event] ?? []).flatMap((g) => g.hooks).filter((h) => h.command.includes(HOOK_NAME));
-      assert.deepEqual(ours.map((h) => h.command), [CLAUDE], event);
+      assert.deepEqual(ours.map((h) => h.command), [event === 'PermissionRequest' ? `${CLAUDE} --wait 590` : CLAUDE], event);
     }
-    const edited = old.replace(`"timeout": ${PERMISSION_TIMEOUT_S}`, '"timeout": 30');
+    const edited = old.replace(`"timeout": ${PERMISSION_TIMEOUT_S['claude-code']}`, '"timeout": 30');
     const fixed = planConnect(edited.replaceAll('/old/home/bin/assistant-cards-hook', LAUNCHER), 'claude-code', CLAUDE);
     assert.ok(fixed.ok);
     assert.deepEqual(fixed.events, ['PermissionRequest'], 'only the event that differs is rewritten');
-    assert.equal(hooksOf(fixed.after).PermissionRequest?.[0]?.hooks[0]?.timeout, PERMISSION_TIMEOUT_S);
+    assert.equal(hooksOf(fixed.after).PermissionRequest?.[0]?.hooks[0]?.timeout, PERMISSION_TIMEOUT_S['claude-code']);
   });
 
   it('Disconnect takes out our handler from a group the person shares with it, and nothing of theirs', () => {

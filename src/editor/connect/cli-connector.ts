@@ -193,7 +193,7 @@ function connectDetail(cli: Cli, file: string, events: string[]): string {
     vscode.l10n.t('Adds to {0}, under "hooks", one hook of Assistant Cards for each of: {1}.', file, events.join(', ')),
   ];
   if (events.includes('PermissionRequest')) {
-    lines.push(vscode.l10n.t('PermissionRequest waits up to {0} s for your answer on a card; if none comes, {1} asks in the terminal as usual.', PERMISSION_TIMEOUT_S, CLI_NAME[cli]));
+    lines.push(vscode.l10n.t('PermissionRequest waits up to {0} s for your answer on a card; if none comes, {1} asks in the terminal as usual.', PERMISSION_TIMEOUT_S[cli], CLI_NAME[cli]));
   }
   if (others.length) lines.push(vscode.l10n.t('The others only tell Assistant Cards what the session does.'));
   lines.push(vscode.l10n.t('Nothing else in the file changes; the editor shows it before and after. Disconnect {0} takes these hooks out again.', CLI_NAME[cli]));
