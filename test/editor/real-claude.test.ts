@@ -80,7 +80,26 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     });
     terminal.show(true);
     const core = w.app.live!.core;
-    const card = await until('Claude Code\'s approval card in the model', () => core.cards.list('pending').find((c) => c.title === TITLE), 120_000);
+    const sb = w.sb;
+    // Each step a state with a bound; a timeout names it and keeps a screenshot of the window.
+    const step = async <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms: number): Promise<T> => {
+      try {
+        return await until(what, probe, ms);
+      } catch (e) {
+        await driver.screenshot(`real-claude-${what.replace(/\W+/g, '-')}`).catch(() => undefined);
+        throw e;
+      }
+    };
+    const cardId = await step('the approval card made on the service (Claude Code started, its hook ran)', async () => {
+      const { changes } = await sb.control<{ changes: { type: string; cardId: string }[] }>('GET', '/_sandbox/changes');
+      for (const c of changes.filter((x) => x.type === 'card.created')) {
+        const made = await sb.control<{ title: string }>('GET', `/_sandbox/cards/${c.cardId}`);
+        if (made.title === TITLE) return c.cardId;
+      }
+      return undefined;
+    }, 120_000);
+    // Workspace scope: the card counts once its live session is matched to this terminal.
+    const card = await step('the card in the model (its session matched to the terminal)', () => core.cards.list('pending').find((c) => c.id === cardId), 60_000);
     return { core, card, project };
   }
 
