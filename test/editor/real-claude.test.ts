@@ -47,7 +47,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   });
 
   /** A sandbox, signed in, default scope; Claude Code started in a terminal of this window asking to run `command`. */
-  async function claudeAsks(command: string, waitS: number, steps?: Parameters<typeof startScriptedModel>[0]) {
+  async function claudeAsks(command: string, waitS: number, o: { inModel?: boolean } = {}) {
     w = await wire();
     await signInApproved(w);
     await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
@@ -57,7 +57,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     const project = path.join(box, 'shop');
     fs.mkdirSync(config, { recursive: true });
     fs.mkdirSync(project);
-    model = await startScriptedModel(steps ?? { claude: [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
+    model = await startScriptedModel({ claude: [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
     const bridge = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'bridge.js');
     const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook claude-code --wait ${waitS}`;
     fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({
@@ -98,9 +98,10 @@ describe('the real Claude Code in a terminal of this window asks through a card'
       }
       return undefined;
     }, 120_000);
+    if (o.inModel === false) return { core, sb, cardId, project };
     // Workspace scope: the card counts once its live session is matched to this terminal.
     const card = await step('the card in the model (its session matched to the terminal)', () => core.cards.list('pending').find((c) => c.id === cardId), 60_000);
-    return { core, card, project };
+    return { core, sb, cardId, card, project };
   }
 
   beforeEach(() => { box = fs.mkdtempSync(path.join(os.tmpdir(), 'real-claude-')); });
@@ -109,6 +110,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     const marker = path.join(box, 'deployed.txt');
     const command = `touch ${marker} && echo "deployed to staging"`;
     const { core, card, project } = await claudeAsks(command, 120);
+    if (!card) throw new Error('no card in the model');
 
     // The notification: what asks, who, and in which terminal of this window; Show Terminal goes there.
     const said = await notificationText(TITLE);
@@ -132,7 +134,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   it('Decline with a note from the panel: nothing runs, and the note reaches the model', async () => {
     const marker = path.join(box, 'deployed.txt');
     const { card } = await claudeAsks(`touch ${marker}`, 120);
-    await openFromTree(w!, card.id, TITLE);
+    await openFromTree(w!, card!.id, TITLE);
     await driver.fill(inPanel('textarea'), 'Not before the release notes are in.');
     await driver.click(inPanel('role=button[name="Decline"]'));
     await until('the note reached the model', () => model!.seenText('anthropic').includes('Not before the release notes are in.') || undefined, 60_000);
@@ -141,8 +143,9 @@ describe('the real Claude Code in a terminal of this window asks through a card'
 
   it('the hook\'s wait runs out: the card is withdrawn and the CLI\'s own prompt, answered in the terminal, decides', async () => {
     const marker = path.join(box, 'deployed.txt');
-    const { core, card } = await claudeAsks(`touch ${marker}`, 3);
-    await until('the card withdrawn', () => !core.cards.list('pending').some((c) => c.id === card.id) || undefined, 30_000);
+    // The card lives only as long as the bridge's wait (3 s): it is watched on the service.
+    const { sb, cardId } = await claudeAsks(`touch ${marker}`, 3, { inModel: false });
+    await until('the card withdrawn on the service', async () => (await sb.control<{ status: string }>('GET', `/_sandbox/cards/${cardId}`)).status === 'done' || undefined, 30_000);
     assert.equal(fs.existsSync(marker), false, 'nothing was answered for the person');
     // Claude Code's own "Do you want to proceed?" is still there: the person answers it in the terminal.
     terminal!.sendText('1', false);
