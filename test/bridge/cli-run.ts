@@ -49,6 +49,8 @@ export interface RunOptions {
   /** Added after the CLI's own non-interactive arguments, before the prompt. */
   extraArgs?: string[];
   env?: Record<string, string>;
+  /** Told the CLI's process id once it is spawned. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RunResult {
@@ -145,6 +147,7 @@ function run(o: RunOptions, args: string[], env: Record<string, string>): Promis
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(o.bin, args, { cwd: o.box.project, env: { ...base, ...env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) o.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -65,11 +65,12 @@ function suite(name: string, o: { app: Cli; install(i: InstallClis): Installed; 
       pr.timeout = waitS + 10;
       return Object.fromEntries(Object.entries(entries).map(([event, group]) => [event, [group]]));
     };
+    let cliPid = 0;
     const run = (command: string, waitS = 60) => {
       model = undefined;
       return startScriptedModel({ [o.kind]: [{ bash: command, escalate: true }, { text: 'All done.' }] }).then(async (m) => {
         model = m;
-        return o.run({ bin, model: m, box, prompt: 'Do it.', hooksJson: await hooks(waitS), timeoutMs: 100_000, env: { ASSISTANT_CARDS_HOME: box.root } });
+        return o.run({ bin, model: m, box, prompt: 'Do it.', hooksJson: await hooks(waitS), timeoutMs: 100_000, env: { ASSISTANT_CARDS_HOME: box.root }, onSpawn: (pid) => { cliPid = pid; } });
       });
     };
     const approvalCard = () => until(`${name}'s approval card`, async () => {
@@ -92,8 +93,10 @@ function suite(name: string, o: { app: Cli; install(i: InstallClis): Installed; 
       assert.equal(shown.title, `${name} asks to run a command`);
       assert.ok(shown.summary?.includes(command), `the whole command on the card: ${shown.summary}`);
       assert.ok(shown.summary?.includes(`In: ${fs.realpathSync(box.project)}`) || shown.summary?.includes(`In: ${box.project}`), shown.summary);
-      const live = (await person.request('GET', '/v1/assistants')).json.assistants as { app: string; agents: { liveSessions: { cwd: string }[] }[] }[];
-      assert.ok(live.find((a) => a.app === o.app)?.agents.some((g) => g.liveSessions.length > 0), `${name}'s session is live`);
+      const live = (await person.request('GET', '/v1/assistants')).json.assistants as { app: string; agents: { liveSessions: { cwd: string; terminal?: { pid?: number } }[] }[] }[];
+      const sessions = live.find((a) => a.app === o.app)?.agents.flatMap((g) => g.liveSessions) ?? [];
+      // The terminal's process is the CLI's own, not the short-lived shell it ran the hook in.
+      assert.deepEqual(sessions.map((s) => s.terminal?.pid), [cliPid], `${name}'s session is live, reported as the CLI's process`);
       await answer(card.id, { approved: true });
       const r = await done;
       assert.equal(r.timedOut, false, r.stderr.slice(-2000));

@@ -100,7 +100,14 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     }, 120_000);
     if (o.inModel === false) return { core, sb, cardId, project };
     // Workspace scope: the card counts once its live session is matched to this terminal.
-    const card = await step('the card in the model (its session matched to the terminal)', () => core.cards.list('pending').find((c) => c.id === cardId), 60_000);
+    const card = await step('the card in the model (its session matched to the terminal)', () => core.cards.list('pending').find((c) => c.id === cardId), 60_000)
+      .catch(async (e: unknown) => {
+        // What the matcher had to go on: the session's terminal facts, each terminal's pid, the process tree.
+        const sessions = core.assistants.list().flatMap((a) => a.agents.flatMap((g) => g.liveSessions));
+        const pids = await Promise.all(vscode.window.terminals.map(async (t) => `${t.name}=${String(await t.processId)}`));
+        const ps = spawnSync('ps', ['-eo', 'pid,ppid,tty,comm'], { encoding: 'utf8' }).stdout.split('\n').filter((l) => /claude|node|sh\b/.test(l)).join('\n');
+        throw new Error(`${(e as Error).message}\nsessions: ${JSON.stringify(sessions)}\nterminals: ${pids.join(', ')}\n${ps}`);
+      });
     return { core, sb, cardId, card, project };
   }
 
