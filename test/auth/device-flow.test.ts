@@ -170,7 +170,7 @@ describe('auth: device flow polling rules (scripted endpoints)', () => {
     } as unknown as OAuthEndpoints;
     const progress: DeviceFlowProgress[] = [];
     const ac = new AbortController();
-    const p = runDeviceFlow({ baseUrl: 'http://svc', endpoints, key, machineFile, scopes: ['cards:read'], clock: { now: () => t.now() }, timers: t, logger: silentLogger, onProgress: (x) => progress.push(x), signal: ac.signal });
+    const p = runDeviceFlow({ baseUrl: 'http://svc', endpoints, key, machineFile, scopes: ['cards:read'], clock: t, timers: t, logger: silentLogger, onProgress: (x) => progress.push(x), signal: ac.signal });
     let done = false;
     p.then(() => (done = true), () => (done = true));
     for (let i = 0; i < 3000 && !done; i++) {

@@ -10,6 +10,7 @@ import type { RunningSandbox } from '../../src/sandbox';
 import { DEMO_SCRIPT, parseDemoArgs, startDemoAssistant, terminalSafe } from '../../src/bridge/demo-assistant';
 import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
+import { nowOf } from '../kit/clocks';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -22,7 +23,7 @@ describe('demo assistant', function () {
 
   beforeEach(async () => {
     sb = await startSandbox({ port: 0, manualClock: true });
-    person = await signIn(sb.url, { now: () => sb.clock.now() });
+    person = await signIn(sb.url, { now: nowOf(sb.clock) });
   });
   afterEach(async () => { await sb.close(); });
 

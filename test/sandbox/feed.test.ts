@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { dpopProof } from './helpers';
 import { ALL_SCOPES, answer, makeWorld, type World } from '../kit';
+import { nowOf } from '../kit/clocks';
 
 describe('sandbox change feed', () => {
   let w: World;
@@ -119,7 +120,7 @@ describe('sandbox change feed', () => {
   it('a client that gives up on a wait frees it', async () => {
     const start = (await feed('')).json.cursor;
     const proof = await dpopProof(w.me.key, {
-      htm: 'GET', htu: `${w.url}/v1/changes`, nonce: w.me.nonce, accessToken: w.me.accessToken, now: () => w.sb.clock.now(),
+      htm: 'GET', htu: `${w.url}/v1/changes`, nonce: w.me.nonce, accessToken: w.me.accessToken, now: nowOf(w.clock),
     });
     const ac = new AbortController();
     const pending = fetch(`${w.url}/v1/changes?after=${start}&wait=25`, {
