@@ -3,7 +3,7 @@
 // `now` option of `signIn` and `dpopProof`). A time that a test moves is a `ManualClock`
 // (clock.ts): `new ManualClock({ start })`, then `advance` / `moveTo`.
 import { systemClock, type Clock, type Timers } from '../../src/api/runtime';
-import { ManualClock } from './clock';
+import type { ManualClock } from './clock';
 
 /** Real time (Date.now), as the editor has it. */
 export const realClock: Clock = systemClock;
