@@ -13,6 +13,7 @@ import { driver, driverAvailable } from './helpers/driver';
 import { heardOnce } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const inPanel = (selector: string, timeout?: number) => ({ selector, frames: WV, ...(timeout ? { timeout } : {}) });
@@ -22,14 +23,18 @@ const MESSAGE = '.notifications-center .notification-list-item-message';
 describe('hardening: the editor (extension host)', function () {
   this.timeout(240_000);
   let w: World;
+  /** The default scope a person gets (workspace): a live session of the card's assistant in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
   const core = () => w.app.live!.core;
 
   before(async () => {
     w = await wire();
     await shortHold(w.sb); // no test here is about the hold (cards and ui-cards wait the real 5 s)
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
   });
   after(async () => {
+    workspaceScope?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('notifications.clearAll');
     await unwire(w);
