@@ -11,7 +11,8 @@ export class RealClock implements Clock {
   }
 }
 
-export class ManualClock implements Clock {
+/** The service's manual clock (the tests' client-side one is `ManualClock` in test/kit/clock.ts, which reads this). */
+export class ManualServiceClock implements Clock {
   private current: number;
   private readonly listeners: (() => void)[] = [];
 

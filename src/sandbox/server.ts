@@ -6,7 +6,7 @@ import { createServer, type RequestListener } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SERVICE_VERSION } from '../api/constants';
 import { AuthService } from './auth';
-import { ManualClock, RealClock } from './clock';
+import { ManualServiceClock, RealClock } from './clock';
 import type { Clock, SandboxContext } from './context';
 import { registerCardPage } from './card-page';
 import { registerAsk } from './ask-routes';
@@ -101,7 +101,7 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
-  const clock = opts.clock ?? (opts.manualClock ? new ManualClock() : new RealClock());
+  const clock = opts.clock ?? (opts.manualClock ? new ManualServiceClock() : new RealClock());
   const publicUrl = opts.publicUrl?.replace(/\/+$/, '');
   const ctx: SandboxContext = {
     clock,

@@ -9,6 +9,7 @@ import { PROBLEM_CODES, SERVICE_VERSION } from '../../src/api/schemas';
 import { PROBLEM_STATUS } from '../../src/sandbox/problems';
 import { ServerTime } from '../../src/api/server-time';
 import { ManualClock } from '../kit/clock';
+import { fixedClock, immediateTimers } from '../kit/clocks';
 
 type Reply = HttpResponse | Error | ((req: HttpRequest) => HttpResponse | Error);
 
@@ -40,13 +41,7 @@ function client(replies: Reply[], o: { proofs?: { nonce?: string; token?: string
   const transport = new Scripted(replies);
   const timers = new ManualClock({ start: 0 });
   const slept: number[] = [];
-  const fastTimers = {
-    setTimeout(fn: () => void, ms: number) {
-      slept.push(ms);
-      const h = setTimeout(fn, 0);
-      return { cancel: () => clearTimeout(h) };
-    },
-  };
+  const fastTimers = immediateTimers(slept);
   const proofs = o.proofs ?? [];
   const auth: RequestAuth = {
     accessToken: async () => 'at-1',
@@ -57,7 +52,7 @@ function client(replies: Reply[], o: { proofs?: { nonce?: string; token?: string
     },
   };
   const api = new ApiClient({
-    baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now() }, timers: fastTimers, userAgent: 'assistant-cards-vscode/1.2.3', random: () => 0.5,
+    baseUrl: 'http://svc', transport, auth, clock: timers, timers: fastTimers, userAgent: 'assistant-cards-vscode/1.2.3', random: () => 0.5,
   });
   return { api, transport, slept, proofs };
 }
@@ -186,7 +181,7 @@ describe('api client: requests, retries and typed errors', () => {
         async close() {},
       };
       const auth: RequestAuth = { accessToken: async () => 'at-1', renewAfterRejection: async () => 'at-2', proof: async () => 'p' };
-      const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now() }, timers, userAgent: 'u/1', random: () => 0.5 });
+      const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: timers, timers, userAgent: 'u/1', random: () => 0.5 });
       return { api, timers, replies, seen };
     }
 
@@ -316,7 +311,7 @@ describe('api client: requests, retries and typed errors', () => {
   });
 
   it("a proof refused for this computer's clock is made again once on the service's time (Date)", async () => {
-    const local = { now: () => Date.parse('2026-05-01T12:02:00Z') }; // two minutes ahead
+    const local = fixedClock('2026-05-01T12:02:00Z'); // two minutes ahead
     const serverTime = new ServerTime(local);
     const iats: number[] = [];
     const refusal = (): HttpResponse => ({

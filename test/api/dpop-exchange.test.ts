@@ -9,6 +9,7 @@ import type { HttpResponse } from '../../src/api/http';
 import { ServerTime } from '../../src/api/server-time';
 import { OAuthEndpoints } from '../../src/auth/oauth';
 import type { DpopKey } from '../../src/auth/dpop';
+import { fixedClock, realClock } from '../kit/clocks';
 
 const URL_V1 = 'https://svc.test/v1/cards/req_1';
 const URL_TOKEN = 'https://svc.test/oauth/token';
@@ -60,8 +61,7 @@ for (const endpoint of ['resource', 'token'] as const) {
     });
 
     it('a refusal for time: the proof is made again once on the service clock', async () => {
-      const now = Date.parse('2026-05-01T12:10:00Z'); // ten minutes ahead of the service
-      const st = new ServerTime({ now: () => now });
+      const st = new ServerTime(fixedClock('2026-05-01T12:10:00Z')); // ten minutes ahead of the service
       const { answer, proofs } = await run(endpoint, [timeRefusal(endpoint, 'Fri, 01 May 2026 12:00:00 GMT'), ok], st);
       assert.equal(answer.res.status, 200);
       assert.equal(proofs.length, 2);
@@ -70,7 +70,7 @@ for (const endpoint of ['resource', 'token'] as const) {
     });
 
     it('a refusal for time twice: refused, and the correction undone (the clock was not it)', async () => {
-      const st = new ServerTime({ now: () => Date.parse('2026-05-01T12:10:00Z') });
+      const st = new ServerTime(fixedClock('2026-05-01T12:10:00Z'));
       const { answer, proofs, left } = await run(endpoint, [
         timeRefusal(endpoint, 'Fri, 01 May 2026 12:00:00 GMT'), timeRefusal(endpoint, 'Fri, 01 May 2026 12:00:00 GMT'), ok,
       ], st);
@@ -81,7 +81,7 @@ for (const endpoint of ['resource', 'token'] as const) {
     });
 
     it('a refusal for time with our clock right: not repeated', async () => {
-      const st = new ServerTime({ now: () => Date.parse('2026-05-01T12:00:01Z') });
+      const st = new ServerTime(fixedClock('2026-05-01T12:00:01Z'));
       const { answer, proofs } = await run(endpoint, [timeRefusal(endpoint, 'Fri, 01 May 2026 12:00:00 GMT'), ok], st);
       assert.equal(answer.refusal?.error, 'invalid_dpop_proof');
       assert.equal(proofs.length, 1);
@@ -127,7 +127,7 @@ describe('api: what a sign-in refusal is', () => {
       { status: 401, headers: { 'content-type': 'text/html' }, text: '<h1>401 from a proxy</h1>' },
     ]) {
       const endpoints = new OAuthEndpoints({
-        baseUrl: 'https://svc.test', clientId: 'c', nonces: new NonceStore(), clock: { now: () => Date.now() }, userAgent: 't/1',
+        baseUrl: 'https://svc.test', clientId: 'c', nonces: new NonceStore(), clock: realClock, userAgent: 't/1',
         transport: { send: async () => res, close: async () => undefined },
       });
       await assert.rejects(endpoints.refresh('rt', key), (e: unknown) => e instanceof NetworkError, `${res.status} ${res.headers['content-type']}`);

@@ -15,6 +15,7 @@ import { createTransport } from '../../src/api/http';
 import type { HttpTransport } from '../../src/api/http';
 import { AssistantList, CardEnvelope, CardList, ChangeList, Me } from '../../src/api/schemas';
 import { testCardModel } from '../sync/card-model-ports';
+import { immediateTimers, realClock } from '../kit/clocks';
 
 interface Answer {
   status: number;
@@ -143,8 +144,8 @@ describe('fuzzed server answers: typed errors, never a crash, the model keeps wo
       proof: async () => 'proof',
     };
     // Retries wait on these timers: no real waiting in the test.
-    const timers = { setTimeout: (fn: () => void) => { const h = setTimeout(fn, 0); return { cancel: () => clearTimeout(h) }; } };
-    api = new ApiClient({ baseUrl: srv.url, transport, auth, clock: { now: () => Date.now() }, timers, userAgent: 'fuzz/1', random: () => 0.5 });
+    const timers = immediateTimers();
+    api = new ApiClient({ baseUrl: srv.url, transport, auth, clock: realClock, timers, userAgent: 'fuzz/1', random: () => 0.5 });
   });
   after(async () => {
     await transport.close();

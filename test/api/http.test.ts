@@ -10,6 +10,7 @@ import { MalformedResponseError, NetworkError } from '../../src/api/errors';
 import { bypassesProxy, createDispatcher, createTransport, MAX_RESPONSE_BYTES } from '../../src/api/http';
 import { systemCertificates } from '../../src/api/system-certificates';
 import { deadPort, startProxy } from '../helpers/proxy';
+import { until } from '../kit/until';
 
 function withEnv(vars: Record<string, string | undefined>, fn: () => void) {
   const saved: Record<string, string | undefined> = {};
@@ -232,7 +233,7 @@ describe('api http: a response body is read up to a cap', () => {
           assert.ok(e.message.includes(s.url));
           return true;
         });
-        for (let i = 0; i < 500 && !s.seen.closedEarly && !s.seen.finished; i++) await new Promise((r) => setTimeout(r, 5));
+        await until('the server to see its response end (aborted or finished)', () => s.seen.closedEarly || s.seen.finished, 5_000, 5);
         assert.equal(s.seen.finished, false, 'the client did not read the whole body');
         assert.ok(s.seen.closedEarly, 'the connection was aborted');
       } finally {

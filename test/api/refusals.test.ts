@@ -13,6 +13,7 @@ import { createTransport } from '../../src/api/http';
 import type { HttpTransport } from '../../src/api/http';
 import { DpopKey } from '../../src/auth/dpop';
 import { OAuthEndpoints } from '../../src/auth/oauth';
+import { fixedClock, immediateTimers, realClock } from '../kit/clocks';
 
 interface Shape {
   status: number;
@@ -80,8 +81,8 @@ describe('refusals: only the service ends a sign-in; gateways and proxies are tr
       },
       proof: async () => 'proof',
     };
-    const timers = { setTimeout: (fn: () => void) => { const h = setTimeout(fn, 0); return { cancel: () => clearTimeout(h) }; } };
-    return new ApiClient({ baseUrl: base, transport, auth, clock: { now: () => 0 }, timers, userAgent: 't/1', random: () => 0.5 });
+    const timers = immediateTimers();
+    return new ApiClient({ baseUrl: base, transport, auth, clock: fixedClock(0), timers, userAgent: 't/1', random: () => 0.5 });
   }
 
   for (const [name, shape] of Object.entries(SHAPES)) {
@@ -125,7 +126,7 @@ describe('refusals: only the service ends a sign-in; gateways and proxies are tr
     before(async () => {
       key = (await DpopKey.generate()).key;
     });
-    const endpoints = () => new OAuthEndpoints({ baseUrl: base, clientId: 'c', transport, nonces: new NonceStore(), clock: { now: () => Date.now() }, userAgent: 't/1' });
+    const endpoints = () => new OAuthEndpoints({ baseUrl: base, clientId: 'c', transport, nonces: new NonceStore(), clock: realClock, userAgent: 't/1' });
 
     it('400 invalid_grant: an OAuth refusal (this ends the sign-in)', async () => {
       script = [{ status: 400, headers: { 'content-type': 'application/json' }, body: '{"error":"invalid_grant"}' }];

@@ -13,6 +13,7 @@ import { signInSlot } from '../../src/auth/sign-in-slot';
 import { DEFAULT_EXPIRES_IN_SECONDS } from '../../src/auth/token-set';
 import type { OAuthEndpoints } from '../../src/auth/oauth';
 import { ManualClock } from '../kit/clock';
+import { until } from '../kit/until';
 import { makeWorld, settle, signInCore } from '../kit';
 import type { World } from '../kit';
 
@@ -62,8 +63,7 @@ describe('auth: device flow against the sandbox', () => {
       if (s.step === 'waiting') waits.push(s.intervalSeconds);
     } });
     p.catch(() => undefined);
-    for (let i = 0; i < 500 && !code; i++) await new Promise((r) => setTimeout(r, 5));
-    assert.ok(code, 'a code is shown');
+    code = await until('the code shown', () => code, 5_000, 5);
     assert.equal(code.verificationUriComplete, undefined);
     assert.equal(code.verificationUri, `${w.url}/device`, 'the plain page, where the person types the code');
     const state = core.state;
@@ -94,9 +94,9 @@ describe('auth: device flow against the sandbox', () => {
     let code: string | undefined;
     const p = core.signIn({ onProgress: (s) => { if (s.step === 'code') code = s.userCode; } });
     p.catch(() => undefined);
-    while (!code) await new Promise((r) => setTimeout(r, 5));
+    const userCode = await until('the code shown', () => code, 5_000, 5);
     assert.equal(core.state.kind, 'signing-in');
-    await w.ctl('POST', '/_sandbox/device/deny', { user_code: code });
+    await w.ctl('POST', '/_sandbox/device/deny', { user_code: userCode });
     let done = false;
     void p.finally(() => (done = true)).catch(() => undefined);
     await w.advanceUntil(() => done, 1000, 20_000);
@@ -125,7 +125,7 @@ describe('auth: device flow against the sandbox', () => {
     let code: string | undefined;
     const p = core.signIn({ signal: ac.signal, onProgress: (s) => { if (s.step === 'code') code = s.userCode; } });
     p.catch(() => undefined);
-    while (!code) await new Promise((r) => setTimeout(r, 5));
+    await until('the code shown', () => code, 5_000, 5);
     ac.abort();
     await assert.rejects(p, (e: unknown) => e instanceof DeviceFlowError && e.reason === 'cancelled');
     const before = core.transport.log.length;
@@ -153,7 +153,8 @@ describe('auth: device flow against the sandbox', () => {
 
 describe('auth: device flow polling rules (scripted endpoints)', () => {
   async function run(answers: (string | 'ok')[], o: { abortAfter?: number } = {}) {
-    const t = new ManualClock({ start: 0 });
+    // Between steps the scripted answers' promise chains run (one turn of the event loop).
+    const t = new ManualClock({ start: 0, settle: () => new Promise<void>((r) => setImmediate(r)) });
     const polledAt: number[] = [];
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ac-df-'));
     const { privateJwk, key } = await DpopKey.generate();
@@ -170,14 +171,13 @@ describe('auth: device flow polling rules (scripted endpoints)', () => {
     } as unknown as OAuthEndpoints;
     const progress: DeviceFlowProgress[] = [];
     const ac = new AbortController();
-    const p = runDeviceFlow({ baseUrl: 'http://svc', endpoints, key, machineFile, scopes: ['cards:read'], clock: { now: () => t.now() }, timers: t, logger: silentLogger, onProgress: (x) => progress.push(x), signal: ac.signal });
+    const p = runDeviceFlow({ baseUrl: 'http://svc', endpoints, key, machineFile, scopes: ['cards:read'], clock: t, timers: t, logger: silentLogger, onProgress: (x) => progress.push(x), signal: ac.signal });
     let done = false;
     p.then(() => (done = true), () => (done = true));
-    for (let i = 0; i < 3000 && !done; i++) {
-      await new Promise((r) => setTimeout(r, 1));
+    await t.advanceUntil(() => {
       if (o.abortAfter !== undefined && polledAt.length >= o.abortAfter) ac.abort();
-      t.advance(1000);
-    }
+      return done;
+    }, 1000, 3_000_000);
     return { p, polledAt, progress };
   }
 

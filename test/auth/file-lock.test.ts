@@ -5,8 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileLock } from '../../src/auth/file-lock';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { until } from '../kit/until';
 
 describe('auth: the file lock with a lease', () => {
   let dir: string;
@@ -21,13 +20,14 @@ describe('auth: the file lock with a lease', () => {
     const a = new FileLock(file, opts); // two processes: two instances
     const b = new FileLock(file, opts);
     const releaseA = await a.acquire();
-    const until = async () => (JSON.parse(await fs.readFile(file, 'utf8')) as { until: number }).until;
-    const firstEnd = await until();
+    const leaseEnd = async () => (JSON.parse(await fs.readFile(file, 'utf8')) as { until: number }).until;
+    const firstEnd = await leaseEnd();
     let bHolds = false;
     const gotB = b.acquire().then((r) => { bHolds = true; return r; });
     // A is slow (a refresh waiting on the network): it holds on past its first lease's end.
-    while (Date.now() < firstEnd + opts.leaseMs / 2) await sleep(20);
-    assert.ok((await until()) > firstEnd, 'A renewed its lease');
+    // The lease is wall-clock time in a file other processes read: the state is real time past it.
+    await until("half a lease past A's first lease end", () => Date.now() >= firstEnd + opts.leaseMs / 2, 10_000, 20);
+    assert.ok((await leaseEnd()) > firstEnd, 'A renewed its lease');
     assert.equal(bHolds, false, 'B took the lock from a live holder');
     await releaseA();
     const releaseB = await gotB;
@@ -55,7 +55,9 @@ describe('auth: the file lock with a lease', () => {
       const release = await new FileLock(file, { leaseMs: 3_000, maxWaitMs: 20_000, pollMs: 5 }).acquire();
       inside++;
       most = Math.max(most, inside);
-      await sleep(30);
+      // Inside: the lease on file is this holder's and live (I/O meanwhile: the others poll).
+      const held = JSON.parse(await fs.readFile(file, 'utf8')) as { pid: number; until: number };
+      assert.ok(held.pid === process.pid && held.until > Date.now(), 'a live lease while inside');
       inside--;
       await release();
     }));

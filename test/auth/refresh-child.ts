@@ -8,11 +8,12 @@ import { OAuthEndpoints } from '../../src/auth/oauth';
 import { FileSecretStore } from '../../src/auth/secret-store';
 import { signInSlot } from '../../src/auth/sign-in-slot';
 import { TokenSet } from '../../src/auth/token-set';
+import { fixedClock } from '../kit/clocks';
 
 async function main() {
   const [storeFile, lockDir, baseUrl, nowMs, computerId] = process.argv.slice(2);
   const store = new FileSecretStore(storeFile!);
-  const clock = { now: () => Number(nowMs) };
+  const clock = fixedClock(Number(nowMs));
   const transport = createTransport();
   const endpoints = new OAuthEndpoints({ baseUrl: baseUrl!, clientId: 'assistant-cards-vscode', transport, nonces: new NonceStore(), clock, userAgent: 'refresh-child' });
   const slot = signInSlot(baseUrl!, computerId!);

@@ -11,7 +11,8 @@ import type { OAuthEndpoints } from '../../src/auth/oauth';
 import { FileSecretStore, MemorySecretStore } from '../../src/auth/secret-store';
 import { signInSlot } from '../../src/auth/sign-in-slot';
 import { RENEWAL_LOST, TokenSet } from '../../src/auth/token-set';
-import { makeWorld, settle, signInCore } from '../kit';
+import { makeWorld, ManualClock, settle, signInCore } from '../kit';
+import { moveTo } from '../kit/clocks';
 import type { World } from '../kit';
 
 const MIN = 60_000;
@@ -129,24 +130,28 @@ describe('auth: token set against the sandbox', () => {
 describe('auth: token set rules (scripted endpoints)', () => {
   function setup(refresh: (rt: string) => Promise<unknown>) {
     const store = new MemorySecretStore();
-    let now = 0;
+    const clock = new ManualClock({ start: 0 });
     const endpoints = { origin: 'http://svc', refresh: async (rt: string) => refresh(rt) } as unknown as OAuthEndpoints;
     const slot = signInSlot('http://svc', 'mch_test');
-    return { store, slot, clock: { now: () => now }, set: (t: number) => (now = t), endpoints };
+    return { store, slot, clock, set: (t: number) => moveTo(clock, t), endpoints };
   }
 
   it('one refresh at a time in a process: concurrent callers share it', async () => {
     let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
     const s = setup(async () => {
       calls++;
-      await new Promise((r) => setTimeout(r, 10));
+      await gate; // the refresh is still on its way while the other callers ask
       return { access_token: `at-${calls}`, token_type: 'DPoP', expires_in: 900, refresh_token: `rt-${calls}` };
     });
     const { key } = await DpopKey.generate();
     const t = new TokenSet({ store: s.store, slot: s.slot, endpoints: s.endpoints, key, clock: s.clock });
     await t.adopt({ access_token: 'at-0', token_type: 'DPoP', expires_in: 900, refresh_token: 'rt-0' });
     s.set(890_000);
-    const tokens = await Promise.all([t.accessToken(), t.accessToken(), t.accessToken()]);
+    const asked = Promise.all([t.accessToken(), t.accessToken(), t.accessToken()]);
+    release();
+    const tokens = await asked;
     assert.deepEqual(tokens, ['at-1', 'at-1', 'at-1']);
     assert.equal(calls, 1);
   });

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox';
 import { DEMO_SCRIPT, parseDemoArgs, startDemoAssistant, terminalSafe } from '../../src/bridge/demo-assistant';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import { call, signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
+import { nowOf } from '../kit/clocks';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -22,7 +23,7 @@ describe('demo assistant', function () {
 
   beforeEach(async () => {
     sb = await startSandbox({ port: 0, manualClock: true });
-    person = await signIn(sb.url, { now: () => sb.clock.now() });
+    person = await signIn(sb.url, { now: nowOf(sb.clock) });
   });
   afterEach(async () => { await sb.close(); });
 
@@ -57,8 +58,9 @@ describe('demo assistant', function () {
     });
     assert.equal(answer.status, 200, answer.text);
 
-    // Nothing is heard during the hold; after it the assistant prints the answer and picks it up.
-    await new Promise((r) => setTimeout(r, 100));
+    // Nothing is heard during the hold (the manual clock stands still: the sandbox has nothing for
+    // the assistant to hear); after it the assistant prints the answer and picks it up.
+    assert.deepEqual((await call('GET', `${sb.url}/_sandbox/cards/${firstId}/heard`)).json.heard, [], 'the answer is held for 5 s');
     assert.equal(lines.some((l) => l.includes('heard')), false, 'not heard within the 5 s hold');
     sb.advance(5_001);
     await until('the answer heard', () => lines.find((l) => /heard answer: chose sqlite/.test(l)), 10_000, 20);

@@ -130,10 +130,14 @@ describe('npm start (code-server, Playwright)', function () {
     fs.rmSync(clone, { recursive: true, force: true });
   });
 
-  it('installs the dependencies on a fresh clone and prints the address of a VS Code with the extension, the sandbox and two demo terminals', async () => {
+  /**
+   * `npm start` printed its address, and a browser shows that VS Code with the README open and the
+   * two demo terminals listed: made once, by whichever test needs it first, so any one runs alone.
+   */
+  let startedOnce: Promise<string> | undefined;
+  const started = (): Promise<string> => (startedOnce ??= (async () => {
     const address = await until('the address to open', () => /(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/.exec(out)?.[1], 6 * 60_000)
       .catch((e: Error) => { throw new Error(`${e.message}\n${out}`); });
-    assert.match(out, /node_modules is missing: installing the dependencies \(npm ci\)/);
     sandboxUrl = /sandbox listening on (http:\/\/\S+)/.exec(out)![1]!;
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
@@ -150,20 +154,13 @@ describe('npm start (code-server, Playwright)', function () {
       await page.locator('.monaco-list-row').filter({ hasText: `demo assistant: ${name}` }).first()
         .waitFor({ state: 'attached', timeout: 90_000 });
     }
-    // And each demo assistant runs: each asks its first card (the sandbox's own demo cards,
-    // asked by other assistants, do not count).
-    await until('each demo assistant asks its first card', async () => {
-      const { changes } = await control<{ changes: Change[] }>('GET', '/_sandbox/changes');
-      const askers = new Set<string>();
-      for (const c of changes.filter((x) => x.type === 'card.created')) {
-        const card = await control<{ assistant?: { name: string } }>('GET', `/_sandbox/cards/${c.cardId}`);
-        if (card.assistant) askers.add(card.assistant.name);
-      }
-      return DEMO_ASSISTANTS.every((name) => askers.has(name));
-    }, 90_000);
-  });
+    return address;
+  })());
 
-  it('signs in with the device code allowed on the approval page, and answers a demo card', async () => {
+  /** Signed in as a person does it (the code from the notification, allowed on the approval page): once. */
+  let signedInOnce: Promise<void> | undefined;
+  const signedIn = (): Promise<void> => (signedInOnce ??= (async () => {
+    await started();
     await palette('Assistant Cards: Sign In');
     const toast = page.locator('.notification-toast').filter({ hasText: 'your code is' }).first();
     await toast.waitFor({ timeout: 60_000 });
@@ -187,7 +184,26 @@ describe('npm start (code-server, Playwright)', function () {
     await approval.getByText('Sign-in allowed').waitFor({ timeout: 15_000 });
     await approval.close();
     await page.locator('.notification-toast').filter({ hasText: 'signed in' }).first().waitFor({ timeout: 30_000 });
+  })());
 
+  it('installs the dependencies on a fresh clone and prints the address of a VS Code with the extension, the sandbox and two demo terminals', async () => {
+    await started();
+    assert.match(out, /node_modules is missing: installing the dependencies \(npm ci\)/);
+    // And each demo assistant runs: each asks its first card (the sandbox's own demo cards,
+    // asked by other assistants, do not count).
+    await until('each demo assistant asks its first card', async () => {
+      const { changes } = await control<{ changes: Change[] }>('GET', '/_sandbox/changes');
+      const askers = new Set<string>();
+      for (const c of changes.filter((x) => x.type === 'card.created')) {
+        const card = await control<{ assistant?: { name: string } }>('GET', `/_sandbox/cards/${c.cardId}`);
+        if (card.assistant) askers.add(card.assistant.name);
+      }
+      return DEMO_ASSISTANTS.every((name) => askers.has(name));
+    }, 90_000);
+  });
+
+  it('signs in with the device code allowed on the approval page, and answers a demo card', async () => {
+    await signedIn();
     // The cards view: workspace scope shows the demo assistants' cards; answer one from the palette.
     const seenBefore = (await control<{ changes: Change[] }>('GET', '/_sandbox/changes')).changes.length;
     await answerFromPalette('Which store should the cache use?', 'SQLite file');
@@ -209,6 +225,7 @@ describe('npm start (code-server, Playwright)', function () {
   });
 
   it('shows the assistants view and lands in the terminal of the assistant clicked', async () => {
+    await signedIn();
     await palette('Assistant Cards: Focus on Assistants View');
     // The assistant's own row ("builder  Other · <computer>"), not a card that mentions it.
     const builder = page.locator('.monaco-list-row').filter({ hasText: /builder\s*Other/ }).first();
@@ -221,11 +238,12 @@ describe('npm start (code-server, Playwright)', function () {
     // The terminal tabs list marks the shown terminal selected.
     await page.locator('.monaco-list-row[aria-selected="true"]').filter({ hasText: 'demo assistant: builder' }).first()
       .waitFor({ timeout: 20_000 });
-    await page.waitForTimeout(500);
+    await page.locator('.terminal-wrapper.active .xterm').first().waitFor({ state: 'visible', timeout: 20_000 });
     await shot('start-focused-terminal');
   });
 
   it('Ctrl+C stops the sandbox and the editor', async () => {
+    await started();
     const editor = /(http:\/\/127\.0\.0\.1:\d+)\/\?folder=/.exec(out)![1]!;
     await browser?.close();
     browser = undefined;

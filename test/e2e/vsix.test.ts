@@ -9,6 +9,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { until } from '../kit/until';
 
 const root = path.resolve(__dirname, '..', '..');
 const vsix = path.join(root, 'artifacts', 'assistant-cards.vsix');
@@ -227,10 +228,7 @@ describe('packaging: the VSIX', function () {
       detached: true, stdio: 'ignore', env: { ...process.env, HOME: tmp },
     });
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 240; i++) {
-      try { if ((await fetch(`${base}/healthz`)).status < 500) break; } catch { /* not yet */ }
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await until('code-server answers /healthz', async () => (await fetch(`${base}/healthz`)).status < 500, 60_000, 250);
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium', headless: true,
@@ -241,20 +239,13 @@ describe('packaging: the VSIX', function () {
       await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
       // The extension host's log names every extension it activates.
       const activated = new RegExp(`ExtensionService#_doActivateExtension ${extensionId.replace('.', '\\.')}\\b`);
-      const end = Date.now() + 90_000;
-      let found = false;
-      while (!found && Date.now() < end) {
-        found = walk(path.join(userData, 'logs')).filter((f) => /exthost/.test(f) && f.endsWith('.log'))
-          .some((f) => activated.test(fs.readFileSync(f, 'utf8')));
-        if (!found) await new Promise((r) => setTimeout(r, 500));
-      }
-      assert.ok(found, `the extension host log shows ${extensionId} activated`);
+      await until(`the extension host log showing ${extensionId} activated`, () => walk(path.join(userData, 'logs'))
+        .filter((f) => /exthost/.test(f) && f.endsWith('.log')).some((f) => activated.test(fs.readFileSync(f, 'utf8'))), 90_000, 500);
       // And it did its first work: its status bar item is on screen.
       await page.locator('[id$="assistantCards.status"], [aria-label*="Assistant Cards"]').first().waitFor({ timeout: 30_000 });
       // What another extension gets: the read-only API, frozen, and nothing that reaches the
       // context, the secrets, the client core or a press.
-      const until = Date.now() + 60_000;
-      while (!fs.existsSync(probeOut) && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      await until('the probe extension to write what it got', () => fs.existsSync(probeOut), 60_000, 250);
       const seen = JSON.parse(fs.readFileSync(probeOut, 'utf8')) as {
         found: boolean; keys: string[]; types: Record<string, string>; frozen: boolean; apiVersion: unknown; waiting: unknown;
         listened: unknown; opens: Record<string, unknown>; deep: string[];

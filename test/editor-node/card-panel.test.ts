@@ -9,6 +9,7 @@ import { CardPanel } from '../../src/editor/panel/card-panel';
 import type { ToWebview } from '../../src/shared/protocol';
 import { CardModel } from '../../src/sync/card-model';
 import { vscodeStub } from '../../bench/vscode-stub';
+import { realHoldClock } from '../kit/clocks';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, show() {}, dispose() {} };
 const noop = { dispose() {} };
@@ -26,7 +27,7 @@ function world(o: { nextAfter?: () => undefined; pageUrl?: (card: { id: string; 
   const model = new CardModel({
     api: {} as never, logger: silent, beforeRead: async () => undefined, syncSignal: () => undefined,
     readCard: async () => { reads++; return onService; },
-    refresh: () => Promise.reject(new Error('no list reads here')), holdClock: { now: () => Date.now(), skewMs: () => 0 },
+    refresh: () => Promise.reject(new Error('no list reads here')), holdClock: realHoldClock,
   });
   model.setScope({ kind: 'machine' });
   const posted: ToWebview[] = [];

@@ -8,6 +8,7 @@ import type { Card } from '../../src/api/schemas';
 import { TreeViewSlot } from '../../src/editor/base/tree-view-slot';
 import { CardsTree, type Node } from '../../src/editor/cards/cards-tree';
 import { CardModel } from '../../src/sync/card-model';
+import { realHoldClock } from '../kit/clocks';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, show() {}, dispose() {} };
 const noRead = () => Promise.reject(new Error('this test reads nothing'));
@@ -15,7 +16,7 @@ const noRead = () => Promise.reject(new Error('this test reads nothing'));
 function world(n: number, computers?: ConstructorParameters<typeof CardsTree>[4]) {
   const model = new CardModel({
     api: {} as never, logger: silent, beforeRead: async () => undefined, syncSignal: () => undefined,
-    readCard: noRead, refresh: noRead, holdClock: { now: () => Date.now(), skewMs: () => 0 },
+    readCard: noRead, refresh: noRead, holdClock: realHoldClock,
   });
   model.setScope({ kind: 'machine' });
   const at = new Date(Date.now() - 5 * 60_000).toISOString();

@@ -19,6 +19,7 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
   let w: World;
   let api: ExtensionApi;
   const terminals: vscode.Terminal[] = [];
+  // Set by demoTerminals(), which every test that uses them calls first.
   let one: vscode.Terminal;
   let two: vscode.Terminal;
 
@@ -36,19 +37,36 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     const t = vscode.window.createTerminal({ name: `demo ${name}`, env: { ELECTRON_RUN_AS_NODE: '1' } });
     terminals.push(t);
     const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-    t.sendText(`${q(process.execPath)} ${q(path.join(testEnv.root, 'dist', 'bridge.js'))} demo --base ${w.sb.url} --name ${name} --machine ${w.machineId} --service-file ${q(path.join(path.dirname(w.sb.secretFile), 'local-service.json'))} --interval 1`, true);
+    // The bundled demo assistant (dist/bridge.js demo); it asks with the run's key from the
+    // sandbox's local-service.json beside this computer's identity file.
+    t.sendText(`${q(process.execPath)} ${q(path.join(testEnv.root, 'dist', 'bridge.js'))} demo --base ${w.sb.url} --name ${name} --machine ${w.machineId} --machine-file ${q(testEnv.machineFile)} --interval 1`, true);
     return t;
   }
 
   // Reads are budgeted by the core (background work keeps to 10 % of the reads limit): refresh the
   // assistants at a person's pace, not at the probe's, or the core's own reads would wait.
   let lastRefresh = 0;
-  async function matchedTerminal(name: string): Promise<vscode.Terminal | undefined> {
+
+  /** Whether a live session of the assistant `name` is matched to terminal `t`. */
+  async function matchedTo(name: string, t: vscode.Terminal): Promise<boolean> {
     if (Date.now() - lastRefresh > 2500) { lastRefresh = Date.now(); await core().assistants.refresh(); }
-    const s = sessionOf(name);
-    if (!s) return undefined;
+    const sessions = named(name)?.agents.flatMap((g) => g.liveSessions) ?? [];
+    if (!sessions.length) return false;
     await feature().matcher.rematch();
-    return feature().matcher.terminalOf(s.appSessionId)?.terminal;
+    return sessions.some((x) => feature().matcher.terminalOf(x.appSessionId)?.terminal === t);
+  }
+
+  /**
+   * Terminals "one" and "two", each running the demo assistant and matched to its session: the
+   * ones still open from an earlier test, or new ones. Each test that needs them calls this, so any
+   * one runs alone (`--grep`).
+   */
+  async function demoTerminals(): Promise<void> {
+    const open = (t: vscode.Terminal | undefined) => t !== undefined && t.exitStatus === undefined && vscode.window.terminals.includes(t);
+    if (!open(one)) one = demoTerminal('one');
+    if (!open(two)) two = demoTerminal('two');
+    await until('assistant one in terminal one', () => matchedTo('one', one), 60_000);
+    await until('assistant two in terminal two', () => matchedTo('two', two), 60_000);
   }
 
   /** The tree's node for an assistant, or for its first agent / live session. */
@@ -88,13 +106,11 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
   });
 
   it('two terminals each run the demo assistant, and each session matches its own terminal', async () => {
-    one = demoTerminal('one');
-    two = demoTerminal('two');
-    assert.equal(await until('assistant one in terminal one', () => matchedTerminal('one'), 60_000), one);
-    assert.equal(await until('assistant two in terminal two', () => matchedTerminal('two'), 60_000), two);
+    await demoTerminals();
     // Matched by pid: the session reports its shell, which is the terminal's own process.
-    const s1 = sessionOf('one')!;
-    assert.equal(s1.terminal?.pid, await one.processId);
+    const pid = await one.processId;
+    const s1 = named('one')!.agents.flatMap((g) => g.liveSessions).find((x) => x.terminal?.pid === pid);
+    assert.ok(s1, 'a live session of assistant one reports terminal one\'s shell');
     assert.equal(feature().matcher.terminalOf(s1.appSessionId)?.by, 'pid');
 
     // What the view shows: the session's terminal by name, the assistant with its app and computer.
@@ -127,6 +143,7 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
   });
 
   it('clicking an assistant, an agent or a session focuses its terminal; so does "Go to terminal" on a card', async () => {
+    await demoTerminals();
     await click(nodeOf('two', 'assistant'));
     await until('terminal two active', () => vscode.window.activeTerminal === two);
     await click(nodeOf('one', 'session'));
@@ -152,6 +169,7 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     // An assistant on this computer that runs in no terminal of this window, with a card.
     const other = await w.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'elsewhere', app: 'codex', machineId: w.machineId });
     const agent = await w.sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: other.id, name: 'main' });
+    await demoTerminals();
     const outside = await newCard(w, { kind: 'text', title: 'Not from this window' }, agent.id);
     const ids = () => w.app.live!.tree.visible('pending').map((c) => c.id);
     const fromDemo = () => core().cards.list('pending').filter((c) => c.id !== outside.id);
@@ -183,6 +201,9 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
   });
 
   it('the Cards view title: Clear Filter ends a filter and one terminal\'s narrowing; each scope button sets the scope it names', async () => {
+    await demoTerminals();
+    // As a person who looks at this window's cards (the default scope).
+    await vscode.workspace.getConfiguration('assistantCards').update('scope', 'workspace', vscode.ConfigurationTarget.Global);
     const tree = w.app.live!.tree;
     two.show(false);
     await until('terminal two active', () => vscode.window.activeTerminal === two);
@@ -248,7 +269,13 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
   });
 
   it('a terminal closed removes its match', async () => {
-    const s2 = sessionOf('two')!;
+    await demoTerminals();
+    await vscode.workspace.getConfiguration('assistantCards').update('scope', 'workspace', vscode.ConfigurationTarget.Global);
+    await until('both assistants in workspace scope', () => {
+      const s = feature().scope.current();
+      return s.kind === 'workspace' && s.assistantIds.includes(named('two')?.id ?? '-') && s.assistantIds.includes(named('one')?.id ?? '-');
+    }, 60_000);
+    const s2 = named('two')!.agents.flatMap((g) => g.liveSessions).find((x) => feature().matcher.terminalOf(x.appSessionId)?.terminal === two)!;
     two.dispose();
     await until('no terminal for session two', async () => {
       await feature().matcher.rematch();
@@ -259,6 +286,6 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
       const s = feature().scope.current();
       return s.kind === 'workspace' && !s.assistantIds.includes(named('two')?.id ?? '-') && s.assistantIds.includes(named('one')!.id);
     });
-    assert.equal(feature().matcher.terminalOf(sessionOf('one')!.appSessionId)?.terminal, one, 'terminal one keeps its match');
+    assert.ok(await matchedTo('one', one), 'terminal one keeps its match');
   });
 });

@@ -27,7 +27,6 @@ describe('cards (extension host, sandbox)', function () {
 
   const core = () => w.app.live!.core;
   const tree = () => w.app.live!.tree;
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   /** Opens the card's panel and waits until its webview said `ready` and was shown the card. */
   async function openPanel(id: string): Promise<CardPanel> {
@@ -148,16 +147,22 @@ describe('cards (extension host, sandbox)', function () {
     await w.sb.control('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 50 });
     const remaining = async () => (await w.sb.control<{ faults: { times: number }[] }>('GET', '/_sandbox/faults')).faults[0]?.times ?? 0;
     try {
+      let ended = false;
       const pressing = press(panel, { type: 'answer', version: panel.shown()!.version, body: { approved: true } });
+      void pressing.finally(() => { ended = true; }).catch(() => undefined);
       await until('the first try refused', async () => (await remaining()) < 50 || undefined, 10_000);
       panel.dispose(); // the person closed the card while the service kept failing
-      await sleep(300); // a try already on the wire may still land
-      const atClose = await remaining();
-      await sleep(8_000); // the retries' backoff (0.5, 1, 2, 4 s) would have tried again by now
-      assert.equal(await remaining(), atClose, 'no try reached the service after the panel closed');
-      assert.ok(atClose >= 46, `at most a few tries before the close (${50 - atClose})`);
-      assert.equal((await sandboxCard(w, c.id)).status, 'pending', 'nothing was answered');
+      // The close aborts the press between its tries: it ends at once. Retrying on, it would end only
+      // after its backoff (0.5, 1, 2, 4 s: 7.5 s) and five tries.
+      await until('the press to end once the panel closed (not its retries run out)', () => ended, 5_000, 20);
       await pressing.catch(() => undefined);
+      // The press is over, so nothing of it is left to send: what the service saw is final.
+      const tries = 50 - (await remaining());
+      const answers = (await w.sb.control<{ received: { method: string; url: string }[] }>('GET', '/_sandbox/received')).received
+        .filter((r) => r.method === 'POST' && r.url.startsWith(`/v1/cards/${c.id}/answer`)).length;
+      assert.equal(answers, tries, 'every try the service saw was refused by the fault');
+      assert.ok(tries <= 3, `a few tries before the close, never the five of a press that retried on (${tries})`);
+      assert.equal((await sandboxCard(w, c.id)).status, 'pending', 'nothing was answered');
     } finally {
       await w.sb.control('DELETE', '/_sandbox/faults');
     }

@@ -7,6 +7,7 @@ import type { Card } from '../../src/api/schemas';
 import { problemMessage } from '../../src/shared/problem-messages';
 import { heard, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { openFromTree } from './helpers/card-panel-ui';
 import { PICK_INPUT } from './helpers/quick-pick';
 import { realHold, shortHold } from './helpers/hold';
 
@@ -41,20 +42,8 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await driver.press('Enter');
   }
 
-  /** Opens the card's panel by clicking its row, alone in the editor. */
-  async function openOnly(cardId: string, title: string): Promise<void> {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
-    const r = `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(title)})`;
-    await driver.waitFor({ selector: r, timeout: 60_000 });
-    for (let attempt = 1; ; attempt++) {
-      await driver.click({ selector: r });
-      const ready = await until('its panel', () => app().panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
-      if (ready) break;
-      if (attempt === 4) throw new Error(`no panel for ${cardId} after ${attempt} clicks on its row`);
-    }
-    await driver.waitFor(inPanel('#title'));
-  }
+  /** Opens the card's panel by clicking its row, alone in the editor (a stray panel closed: the shared helper). */
+  const openOnly = (cardId: string, title: string): Promise<void> => openFromTree(w!, cardId, title);
 
   /** Moves a select's choice with the arrow keys until the chosen option starts with `text`. */
   async function choose(select: string, text: string): Promise<void> {

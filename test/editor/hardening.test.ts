@@ -13,24 +13,28 @@ import { driver, driverAvailable } from './helpers/driver';
 import { heardOnce } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const inPanel = (selector: string, timeout?: number) => ({ selector, frames: WV, ...(timeout ? { timeout } : {}) });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // The notifications centre lists the same message as its toast (toasts may not show headless).
 const MESSAGE = '.notifications-center .notification-list-item-message';
 
 describe('hardening: the editor (extension host)', function () {
   this.timeout(240_000);
   let w: World;
+  /** The default scope a person gets (workspace): a live session of the card's assistant in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
   const core = () => w.app.live!.core;
 
   before(async () => {
     w = await wire();
     await shortHold(w.sb); // no test here is about the hold (cards and ui-cards wait the real 5 s)
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
   });
   after(async () => {
+    workspaceScope?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('notifications.clearAll');
     await unwire(w);
@@ -62,7 +66,13 @@ describe('hardening: the editor (extension host)', function () {
       assert.equal(await driver.count({ selector: `${MESSAGE} a` }), 0, 'no anchor in the notification');
       assert.ok((await driver.text({ selector: `${MESSAGE}:has-text("Deploy?")` })).includes('[Open card]'), 'the card\'s words are shown as written');
       await driver.click({ selector: `${MESSAGE}:has-text("Deploy?")` });
-      await sleep(3_000);
+      // A line typed into the same terminal after the click: once the shell ran it, a sequence the
+      // click had sent (before it, in the terminal's order) would have run too.
+      const after = path.join(testEnv.workspace, 'after-click');
+      fs.rmSync(after, { force: true });
+      probe.sendText(`echo ran > ${JSON.stringify(after)}`);
+      await until('the shell ran the line typed after the click', () => fs.existsSync(after), 30_000);
+      fs.rmSync(after, { force: true });
       assert.equal(fs.existsSync(marker), false, 'the terminal received nothing');
       assert.equal((await sandboxCard(w, c.id)).status, 'pending');
     } finally {
@@ -102,11 +112,12 @@ describe('hardening: the editor (extension host)', function () {
     await driver.waitFor(inPanel('#title', 60_000));
     // The person is typing elsewhere; the panel gets focus and their `1`, Enter arrive at once.
     await vscode.commands.executeCommand('workbench.action.focusSideBar');
-    await sleep(700);
+    await until('the panel lost the focus', async () => (await driver.count({ selector: '.part.sidebar:focus-within' })) > 0 || undefined, 15_000);
     // `1` and Enter typed by the runner the moment the click gave the panel focus (two more
     // round trips from here could take longer than the quiet moment on a busy machine).
     await driver.click({ ...inPanel('#title'), thenType: '1\n' });
-    await sleep(1_000);
+    // The panel's quiet moment over: the keys typed in it were handled (dropped) before.
+    await driver.waitFor({ ...inPanel('body[data-keys="ready"]', 15_000), state: 'attached' });
     assert.equal(await driver.count(inPanel('.option.chosen')), 0, 'the key picked nothing');
     assert.equal((await sandboxCard(w, c.id)).status, 'pending', 'Enter answered nothing');
     // Now focused for a while: the same keys, typed into the focused panel, are the person's.
@@ -133,7 +144,9 @@ describe('hardening: the editor (extension host)', function () {
       await tree.view.reveal(tree.nodeOf(notice.cardId)!, { select: true, focus: true });
       await driver.hold('Enter', 3_000);
       await until('its panel', () => w.app.panels.get(notice.cardId)?.isReady(), 30_000);
-      await sleep(1_000);
+      // Ready only a quiet moment after the last repeat: every repeat was handled (dropped) before.
+      await driver.waitFor({ ...inPanel('body[data-keys="ready"]', 15_000), state: 'attached' });
+      assert.equal(await driver.count(inPanel('#countdown')), 0, 'no answer shown');
       assert.equal((await sandboxCard(w, notice.cardId)).status, 'pending', 'a held Enter answered nothing');
       // Pressed once, on purpose, the same key closes the notice.
       await driver.click(inPanel('#title'));
@@ -149,18 +162,26 @@ describe('hardening: the editor (extension host)', function () {
     const marker = path.join(os.tmpdir(), `assistant-cards-demo-pwned-${process.pid}-${Date.now()}`);
     const name = 'demo assistant: hostile';
     // The variable as it was before: terminals with commands, and a request with one tucked in.
-    for (const raw of [
-      JSON.stringify([{ name, command: `touch ${marker}` }]),
-      JSON.stringify({ baseUrl: `http://127.0.0.1:1; touch ${marker}`, machineFile: '/tmp/m.json', assistants: ['hostile'], command: `touch ${marker}` }),
-    ]) {
-      const opened = openDemoTerminals(w.app.log, raw, { extensionPath: vscode.extensions.getExtension('assistant-cards.assistant-cards')!.extensionPath });
-      assert.equal(opened, 0, raw);
-    }
-    await sleep(3_000);
+    const openedNames: string[] = [];
+    const listening = vscode.window.onDidOpenTerminal((t) => openedNames.push(t.name));
+    let barrier: vscode.Terminal | undefined;
     try {
+      for (const raw of [
+        JSON.stringify([{ name, command: `touch ${marker}` }]),
+        JSON.stringify({ baseUrl: `http://127.0.0.1:1; touch ${marker}`, machineFile: '/tmp/m.json', assistants: ['hostile'], command: `touch ${marker}` }),
+      ]) {
+        const opened = openDemoTerminals(w.app.log, raw, { extensionPath: vscode.extensions.getExtension('assistant-cards.assistant-cards')!.extensionPath });
+        assert.equal(opened, 0, raw);
+      }
+      // A terminal opened after the calls: once its opening is heard, any the calls opened was heard before it.
+      barrier = vscode.window.createTerminal({ name: 'hardening barrier' });
+      await until('the barrier terminal opened', () => openedNames.includes('hardening barrier'), 30_000);
+      assert.deepEqual(openedNames, ['hardening barrier'], 'no terminal opened by the calls');
       assert.equal(vscode.window.terminals.some((t) => t.name === name), false, 'no terminal opened');
       assert.equal(fs.existsSync(marker), false, 'nothing ran');
     } finally {
+      listening.dispose();
+      barrier?.dispose();
       for (const t of vscode.window.terminals) if (t.name === name) t.dispose();
       fs.rmSync(marker, { force: true });
     }

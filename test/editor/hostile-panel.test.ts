@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const inPanel = (selector: string, timeout?: number) => ({ selector, frames: WV, ...(timeout ? { timeout } : {}) });
@@ -13,13 +14,17 @@ const inPanel = (selector: string, timeout?: number) => ({ selector, frames: WV,
 describe('hostile panel (extension host, Playwright)', function () {
   this.timeout(240_000);
   let w: World | undefined;
+  /** The default scope a person gets (workspace): a live session of the card's assistant in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
 
   before(async function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
   });
   after(async () => {
+    workspaceScope?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);
   });

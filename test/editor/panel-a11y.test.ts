@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { onOldest } from './oldest-vscode';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable, type AxeViolation } from './helpers/driver';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 /** The theme setting, and the body class VS Code gives the webview in that theme. */
@@ -22,12 +23,15 @@ const THEMES = [
 describe('card panel accessibility (axe, every kind, five themes)', function () {
   this.timeout(240_000);
   let w: World | undefined;
+  /** The default scope a person gets (workspace): a live session of the card's assistant in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
   const cards: [kind: string, id: string][] = [];
 
   before(async function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
     const add = async (kind: string, card: Parameters<typeof newCard>[1]) => cards.push([kind, (await newCard(w!, card)).id]);
     await add('choice', { kind: 'choice', title: 'Which database?', summary: 'We need one for the sessions.', options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite' }], recommendedIds: ['pg'], blocking: true, urgency: 'today' });
     await add('multi-choice', { kind: 'choice', multi: true, title: 'Which checks run on every push?', options: [{ id: 'lint', label: 'Lint' }, { id: 'types', label: 'Types' }, { id: 'e2e', label: 'End-to-end' }] });
@@ -42,6 +46,7 @@ describe('card panel accessibility (axe, every kind, five themes)', function () 
     await until('every card in the model', () => cards.every(([, id]) => w!.app.live!.core.cards.get(id)), 60_000);
   });
   after(async () => {
+    workspaceScope?.dispose();
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);

@@ -9,18 +9,23 @@ import { driver, driverAvailable } from './helpers/driver';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { draftKey } from '../../src/editor/panel/panel-memory';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 describe('answers through the card panel, by role and text (Playwright)', function () {
   this.timeout(180_000);
   let w: World | undefined;
+  /** The default scope a person gets (workspace): a live session of the card's assistant in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
 
   before(async function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
     await shortHold(w.sb); // no test here is about the hold (cards and ui-cards wait the real 5 s)
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
   });
   after(async () => {
+    workspaceScope?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);
   });

@@ -13,6 +13,7 @@ import { driver, driverAvailable } from './helpers/driver';
 import { pick } from './helpers/quick-pick';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
 import { notificationButton, notificationText } from './helpers/notifications';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 type Place = 'panel' | 'notification' | 'palette';
 type Action = 'answer' | 'undo' | 'later' | 'handOver';
@@ -37,6 +38,8 @@ const HEARS = /hears it in (\d+) s/;
 describe('one press, one path: panel, notification and palette leave the same model (Playwright)', function () {
   this.timeout(240_000);
   let w: World;
+  /** The default scope a person gets (workspace): a live session of the card's assistant in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
   let helperName = '';
   const core = () => w.app.live!.core;
   const config = () => vscode.workspace.getConfiguration('assistantCards');
@@ -45,6 +48,7 @@ describe('one press, one path: panel, notification and palette leave the same mo
     if (!driverAvailable()) this.skip();
     w = await wire();
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
     helperName = 'Path helper';
     const helper = await w.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: helperName, app: 'codex', machineId: w.machineId });
     await w.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'helper main' });
@@ -56,7 +60,10 @@ describe('one press, one path: panel, notification and palette leave the same mo
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await awayFromThisWindow().catch(() => undefined);
   });
-  after(async () => { await unwire(w); });
+  after(async () => {
+    workspaceScope?.dispose();
+    await unwire(w);
+  });
 
   /**
    * Runs an Assistant Cards command as the palette runs it (no argument: the person picks), then

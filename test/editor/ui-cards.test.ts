@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { heard, newCard, sandboxCard, signingIn, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
+import { openFromTree } from './helpers/card-panel-ui';
 import { PICK_INPUT, typeInPick } from './helpers/quick-pick';
 import { notificationItem } from './helpers/notifications';
 import { holdEnd, pastOnSandbox, realHold, shortHold } from './helpers/hold';
@@ -43,19 +44,8 @@ describe('cards in the workbench (Playwright)', function () {
   /** A card's row in the tree; the tree may take a while when the core paces its reads. */
   const row = (title: string) => ({ selector: `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(title)})`, timeout: 60_000 });
 
-  async function openOnly(cardId: string, title: string): Promise<void> {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const row = `${SIDEBAR} .monaco-list-row:has-text(${JSON.stringify(title)})`;
-    // A click can land while the tree redraws that row (a busy machine, VS Code 1.93): the panel is
-    // the state to wait for, so click again until it is there (opening a card twice only shows it).
-    for (let attempt = 1; ; attempt++) {
-      await driver.click({ selector: row });
-      const ready = await until('its panel', () => app().panels.get(cardId)?.isReady(), 10_000).catch(() => undefined);
-      if (ready) break;
-      if (attempt === 4) throw new Error(`no panel for ${cardId} after ${attempt} clicks on its row`);
-    }
-    await driver.waitFor(inPanel('#title'));
-  }
+  /** Opens the card's panel by clicking its row, alone in the editor (a stray panel closed: the shared helper). */
+  const openOnly = (cardId: string, title: string): Promise<void> => openFromTree(w!, cardId, title);
 
   it('signs in with the device code, allowed on the approval page in a second tab', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');

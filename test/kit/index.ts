@@ -10,6 +10,9 @@
 //             (synchronous, for pure schedule tests); `advanceSettled`/`advanceUntil` await a
 //             `settle` between timers (a world's loopback requests). Its own time (`start`), or a
 //             sandbox's (`time`): then `sb.advance` moves only the service's side, firing nothing.
+// - clocks.ts the small clocks, so no test writes its own `{ now: () => … }`: `realClock`,
+//             `realHoldClock`, `fixedClock(at)`, `offsetClock(clock, ms)`, `nowOf(clock)` (a `now`
+//             option), `moveTo(manualClock, at)`, `immediateTimers(slept?)` (retries, no real wait).
 // - until.ts  `until(what, probe)`: waits (real time) for a state, never for time. `until(probe)`
 //             is the quick form for in-process state (3 ms polls, named by its source).
 // - computer.ts `setUpComputer`: this computer and its assistants through any control caller
@@ -19,6 +22,7 @@
 // would bundle the sandbox into every host test). Protocol helpers for the sandbox's own tests
 // (DPoP proofs, attestations, `signIn`, the sign-in-only server) stay in test/sandbox/helpers.ts.
 export { ManualClock, type ManualClockOptions, type TimeSource } from './clock';
+export { fixedClock, immediateTimers, moveTo, nowOf, offsetClock, realClock, realHoldClock } from './clocks';
 export { setUpComputer, type ComputerSetUp, type ControlCall } from './computer';
 export { until } from './until';
 export { ALL_SCOPES, answer, CountingTransport, key, makeWorld, settle, signInCore, type Logged, type World } from './world';

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { call, signIn, startSandbox } from './helpers';
 import { answer, key, makeWorld, type World } from '../kit';
+import { until } from '../kit/until';
 
 describe('sandbox control surface', () => {
   let w: World;
@@ -73,12 +74,11 @@ describe('sandbox control surface', () => {
       const c = (await call('POST', `${real.url}/_sandbox/cards`, { agentId: g.id, kind: 'approval', title: 'ok?' })).json;
       const me = await signIn(real.url, { machine: m, scopes: ['cards:read', 'cards:answer'] });
       await answer(me, c.id, { version: 1, approved: true });
-      const deadline = Date.now() + 10_000;
-      let heard: unknown[] = [];
-      while (Date.now() < deadline && heard.length === 0) {
-        await new Promise((r) => setTimeout(r, 200));
-        heard = (await call('GET', `${real.url}/_sandbox/cards/${c.id}/heard`)).json.heard;
-      }
+      // The hold (5 s of real time) ends by itself: the assistant hears the answer.
+      const heard = await until('the answer heard by the assistant once the real hold ended', async () => {
+        const h = (await call('GET', `${real.url}/_sandbox/cards/${c.id}/heard`)).json.heard as unknown[];
+        return h.length > 0 && h;
+      }, 10_000, 200);
       assert.equal(heard.length, 1);
     } finally {
       await real.close();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { RunningSandbox } from '../../src/sandbox/index';
 import { call, signIn, startSandbox } from './helpers';
+import { nowOf } from '../kit/clocks';
 
 describe('sandbox demo', () => {
   let sb: RunningSandbox;
@@ -26,13 +27,13 @@ describe('sandbox demo', () => {
     assert.equal(file.name, 'demo-pc');
     assert.equal(file.baseUrl, sb.url);
     assert.ok(file.privateJwk.d);
-    const me = await signIn(sb.url, { machine: file, now: () => sb.clock.now() });
+    const me = await signIn(sb.url, { machine: file, now: nowOf(sb.clock) });
     assert.equal((await me.request('GET', '/v1/cards')).status, 200);
   });
 
   it('seeds three assistants with agents and live sessions, and a dozen cards of every kind and state', async () => {
     const file = JSON.parse(readFileSync(join(dir, 'machine.json'), 'utf8'));
-    const me = await signIn(sb.url, { machine: file, now: () => sb.clock.now() });
+    const me = await signIn(sb.url, { machine: file, now: nowOf(sb.clock) });
     const assistants = (await me.request('GET', '/v1/assistants')).json.assistants;
     assert.equal(assistants.length, 3);
     for (const a of assistants) {

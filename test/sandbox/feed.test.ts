@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { dpopProof } from './helpers';
 import { ALL_SCOPES, answer, makeWorld, type World } from '../kit';
+import { nowOf } from '../kit/clocks';
+import { until } from '../kit/until';
 
 describe('sandbox change feed', () => {
   let w: World;
@@ -17,8 +19,7 @@ describe('sandbox change feed', () => {
   const waiters = () => (w.sb.sandbox.feed as unknown as { waiters: Set<unknown> }).waiters.size;
   /** Until the sandbox holds `n` waits: a long-poll sent is not yet one it listens for. */
   async function held(n = 1): Promise<void> {
-    for (let i = 0; i < 1000 && waiters() !== n; i++) await new Promise((r) => setTimeout(r, 5));
-    assert.equal(waiters(), n, 'waits held by the sandbox');
+    await until(`${n} wait(s) held by the sandbox`, () => waiters() === n, 5_000, 5);
   }
 
   it('starts from now without `after`, then lists changes in commit order with ids and types only', async () => {
@@ -119,7 +120,7 @@ describe('sandbox change feed', () => {
   it('a client that gives up on a wait frees it', async () => {
     const start = (await feed('')).json.cursor;
     const proof = await dpopProof(w.me.key, {
-      htm: 'GET', htu: `${w.url}/v1/changes`, nonce: w.me.nonce, accessToken: w.me.accessToken, now: () => w.sb.clock.now(),
+      htm: 'GET', htu: `${w.url}/v1/changes`, nonce: w.me.nonce, accessToken: w.me.accessToken, now: nowOf(w.clock),
     });
     const ac = new AbortController();
     const pending = fetch(`${w.url}/v1/changes?after=${start}&wait=25`, {

@@ -9,6 +9,8 @@ import type { Group } from '../../src/sync/contract';
 import { AnswersModel } from '../../src/sync/answers-model';
 import { testCardModel } from './card-model-ports';
 import { classesOf, RequestBudget } from '../../src/sync/budget';
+import { fixedClock, moveTo, nowOf } from '../kit/clocks';
+import { ManualClock } from '../kit/clock';
 
 const card = (id: string, o: Partial<Card> = {}): Card => ({ id, version: 1, status: 'pending', turn: 'you', kind: 'choice', title: id, ...o });
 
@@ -220,7 +222,7 @@ describe('sync: every row whole (rows past the list\'s first `whole` cards)', ()
     } as unknown as ApiClient;
     const m = testCardModel({ api, logger: silentLogger });
     m.setScope({ kind: 'machine' });
-    const answers = new AnswersModel({ api, cards: m, logger: silentLogger, beforeRead: async () => undefined, now: () => Date.parse('2026-01-10T00:00:00Z') });
+    const answers = new AnswersModel({ api, cards: m, logger: silentLogger, beforeRead: async () => undefined, now: nowOf(fixedClock('2026-01-10T00:00:00Z')) });
     await answers.loadFirst();
     await m.fullRead();
     await m.whenWhole();
@@ -283,13 +285,13 @@ describe('sync: request budget', () => {
   });
 
   it('background work waits once its share of a minute is used, until the window frees', () => {
-    let now = 0;
-    const b = new RequestBudget({ now: () => now });
+    const clock = new ManualClock({ start: 0 });
+    const b = new RequestBudget(clock);
     for (let i = 0; i < 3; i++) b.record('GET', '/v1/changes', true);
     assert.equal(b.delayFor(['wait']), 60_000);
-    now = 30_000;
+    moveTo(clock, 30_000);
     assert.equal(b.delayFor(['wait']), 30_000);
-    now = 60_001;
+    moveTo(clock, 60_001);
     assert.equal(b.delayFor(['wait']), 0);
     for (let i = 0; i < 119; i++) b.record('GET', '/v1/cards', false);
     assert.equal(b.delayFor(['read']), 0);
@@ -301,17 +303,17 @@ describe('sync: request budget', () => {
   });
 
   it('a share of the whole minute counts the person\'s reads; keeping room for others counts background ones only', () => {
-    let now = 0;
-    const b = new RequestBudget({ now: () => now });
+    const clock = new ManualClock({ start: 0 });
+    const b = new RequestBudget(clock);
     for (let i = 0; i < 149; i++) b.record('GET', '/v1/cards', false, true);
     assert.equal(b.delayUnder('read', 0.5), 0, '149 of 150');
     assert.equal(b.delayKeeping('read', 40), 0, 'the person\'s reads leave the background share alone');
-    now = 10_000;
+    moveTo(clock, 10_000);
     b.record('GET', '/v1/cards', false, true);
     assert.equal(b.delayUnder('read', 0.5), 50_000, 'until the first of the 150 leaves the minute');
     for (let i = 0; i < 79; i++) b.record('GET', '/v1/cards', false);
     assert.equal(b.delayKeeping('read', 40), 0, '79 background reads of 120, 40 kept');
-    now = 20_000;
+    moveTo(clock, 20_000);
     b.record('GET', '/v1/cards', false);
     assert.equal(b.delayKeeping('read', 40), 50_000, 'the 80th: until the first background read leaves the minute');
     assert.equal(b.delayFor(['read']), 0, 'the whole background share is not used yet');

@@ -25,6 +25,7 @@ import type { Press } from '../../src/sync/press';
 import { CountingTransport, until, makeWorld, settle, signInCore } from '../kit';
 import type { World } from '../kit';
 import { pipeToLoopback } from '../helpers/proxy';
+import { offsetClock } from '../kit/clocks';
 
 const MIN = 60_000;
 type Core = ReturnType<World['core']>;
@@ -330,7 +331,7 @@ describe('faults: the fault matrix', () => {
 
   for (const [label, offset] of [['ahead', 2 * MIN], ['behind', -2 * MIN]] as const) {
     it(`the computer's clock 2 minutes ${label}: sign-in, reads and an answer still work (the service's time is learned); heard once`, async () => {
-      const skewed = { now: () => w.sb.clock.now() + offset };
+      const skewed = offsetClock(w.clock, offset);
       const core = w.core({ clock: skewed });
       core.feed.setFocused(true);
       await signInCore(w, core);

@@ -2,17 +2,17 @@ import { strict as assert } from 'node:assert';
 import { HighStakesError } from '../../src/api/errors';
 import { createGestureMinter, GESTURE_FRESH_MS, Press, PressRefusedError, UserGesture } from '../../src/sync/press';
 import type { PressSender, SendContext } from '../../src/sync/press';
+import { ManualClock } from '../kit/clock';
 
 function setup() {
-  let now = 1_000_000;
-  const clock = { now: () => now };
+  const clock = new ManualClock({ start: 1_000_000 });
   const minter = createGestureMinter(clock);
   const calls: { id: string; version: number; type: string; ctx: SendContext }[] = [];
   const sender: PressSender = async (card, action, ctx) => {
     calls.push({ id: card.id, version: card.version, type: action.type, ctx });
     return { id: card.id, version: card.version + 1, status: 'answered' };
   };
-  return { clock, minter, calls, sender, tick: (ms: number) => (now += ms) };
+  return { clock, minter, calls, sender, tick: (ms: number) => clock.advance(ms) };
 }
 
 describe('sync: the press', () => {

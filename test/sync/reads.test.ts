@@ -31,9 +31,9 @@ describe('reads: coalesced, and the person\'s own', () => {
     const auth: RequestAuth = { accessToken: async () => 'at', renewAfterRejection: async () => 'at2', proof: async () => 'p' };
     const timers = new ManualClock({ start: 0 });
     const counted: { byPerson?: boolean }[] = [];
-    const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: { now: () => timers.now() }, timers, userAgent: 'u/1', onRequest: (i) => counted.push(i) });
+    const api = new ApiClient({ baseUrl: 'http://svc', transport, auth, clock: timers, timers, userAgent: 'u/1', onRequest: (i) => counted.push(i) });
     let budgetWaits = 0;
-    const reads = new CardReads({ api, clock: { now: () => timers.now() }, beforeBackgroundRead: async () => { budgetWaits++; } });
+    const reads = new CardReads({ api, clock: timers, beforeBackgroundRead: async () => { budgetWaits++; } });
     const release = async () => {
       for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
       while (waiting.length) waiting.shift()!();

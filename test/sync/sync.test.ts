@@ -119,14 +119,25 @@ describe('sync: live card model against the sandbox', () => {
     assert.deepEqual(states.slice(0, 2), ['offline', 'online']);
   });
 
-  it('a refused feed cursor: the feed starts again from now after one full read; no change lost', async () => {
+  it('a refused feed cursor: the feed starts again from now after one full read; no change lost (one made before the new cursor comes by that read, one after it by the feed)', async () => {
     const core = await signedIn();
     await until(() => core.transport.longPolls === 1);
     const fullReads = () => core.transport.log.filter((l) => l.path === '/v1/cards' && l.url.includes('status=pending')).length;
+    const polls = () => core.transport.log.filter((l) => l.path === '/v1/changes').length;
     const before = fullReads();
+    // The next poll's answer (empty, its cursor) is held back; a card made meanwhile is after that
+    // cursor, and the poll after it is refused for its cursor: only the full read can bring that card.
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', delayMs: 1_000, times: 1 });
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 400, code: 'invalid', times: 1 });
-    await w.advance(26_000); // the held poll ends; the next is refused for its cursor
-    await until(() => fullReads() > before);
+    const p0 = polls();
+    w.sb.advance(26_000); // the service's side only: the held poll ends; the next is sent and held
+    await until('the next long poll held by the service', () => polls() === p0 + 1 && core.transport.longPolls === 1, 10_000, 5);
+    w.sb.advance(26_000); // that one ends too, its answer held back by the fault
+    await w.held();
+    const gap = await w.card({ title: 'made before the new cursor' });
+    await until('the full read after the refusal answered', () => fullReads() > before, 10_000, 5);
+    assert.ok(core.transport.log.some((l) => l.path === '/v1/changes' && l.status === 400), 'the cursor was refused');
+    await w.advanceUntil(() => core.cards.get(gap.id) !== undefined, 1000, 60_000);
     const c = await w.card({ title: 'after the new cursor' });
     await w.advanceUntil(() => core.cards.get(c.id) !== undefined, 1000, 60_000);
     assert.equal(core.state.kind, 'online');
