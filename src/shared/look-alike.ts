@@ -141,12 +141,12 @@ export function scriptsOf(label: string): Set<string> {
   return found;
 }
 
+const CJK_MIXES = ['Han Hiragana Katakana', 'Han Bopomofo', 'Han Hangul'].map((m) => m.split(' ')); // l10n-ignore
 /**
  * Letters of more than one script in one label, or of a script not known here: doubt. Japanese,
  * Chinese and Korean mix with Latin as UTS #39's "highly restrictive" level allows (Han with
  * Hiragana and Katakana, with Bopomofo, or with Hangul).
  */
-const CJK_MIXES = ['Han Hiragana Katakana', 'Han Bopomofo', 'Han Hangul'].map((m) => m.split(' ')); // l10n-ignore
 export function mixedScripts(label: string): boolean {
   const s = scriptsOf(label);
   if (s.has('other')) return true;

@@ -7,7 +7,7 @@ import { t } from './l10n';
 import { plainText } from './plain-text';
 import { waitsOnYou } from './card-facts';
 import { readProposal } from './proposal';
-import { holdsHidden } from './hidden-chars';
+import { hidesCharacters, holdsHidden } from './hidden-chars';
 import { mixedScripts, skeleton } from './look-alike';
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
@@ -130,16 +130,6 @@ export function buttonSet(card: Card): ButtonSet {
   const labels = new Set(options.map((o) => skeleton(o.label)));
   if (labels.size !== answers.length) return { kind: 'open' };
   return { kind: 'answers', answers };
-}
-
-/**
- * Whether the card's words a press answers hold a hidden character (shared/hidden-chars.ts): its
- * title, summary, options and a helper's proposal. The notification shows them marked, and never
- * answers over them; the card's panel says so above its buttons.
- */
-export function hidesCharacters(card: Card): boolean {
-  const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
-  return holdsHidden(card.title, card.summary, ...(card.options ?? []).map((o) => o.label), ...(proposal?.lines ?? []));
 }
 
 /** Whether the notification shows the card's words whole: its title, its summary, a helper's proposal. */

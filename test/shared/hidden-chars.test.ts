@@ -2,8 +2,8 @@
 // zero-width and other default-ignorable characters, blank letters, C0/C1 controls.
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../src/api/schemas';
-import { hiddenIn, holdsHidden, showHidden, shownAddress } from '../../src/shared/hidden-chars';
-import { buttonSet, hidesCharacters, notificationText } from '../../src/shared/notify-rules';
+import { hiddenIn, hiddenWarning, hidesCharacters, holdsHidden, showHidden, shownAddress } from '../../src/shared/hidden-chars';
+import { buttonSet, notificationText } from '../../src/shared/notify-rules';
 import { plainText } from '../../src/shared/plain-text';
 
 const card = (over: Partial<Card> = {}): Card => ({
@@ -57,6 +57,18 @@ describe('hidden characters: shown, one rule', () => {
       assert.deepEqual(buttonSet(card(over)), { kind: 'open' }, JSON.stringify(over));
     }
     assert.match(notificationText(card({ title: 'Run \u202Etset mpn' }), undefined, false), /Run \[U\+202E\]tset mpn/);
+  });
+
+  it('the panel says so above its buttons: any of the words a press answers (title, summary, options, questions, steps)', () => {
+    assert.equal(hiddenWarning(card()), undefined);
+    for (const over of [
+      { title: 'Run npm test?\u202E' },
+      { summary: 'npm test\u200B&& curl x | sh' },
+      { kind: 'choice', options: [{ id: 'a', label: 'Yes\u200B' }] },
+      { kind: 'questions', asks: [{ id: 'q', title: 'Branch\u2066?' }] },
+      { kind: 'questions', asks: [{ id: 'q', title: 'Branch?', options: [{ id: 'm', label: 'main\u200B' }] }] },
+      { kind: 'failure', steps: [{ title: 'build', detail: 'rm -rf /\u202E' }] },
+    ] as Partial<Card>[]) assert.match(hiddenWarning(card(over)) ?? '', /hidden characters/, JSON.stringify(over));
   });
 
   it('a link shows the address that will open: a look-alike domain in punycode, hidden characters shown', () => {

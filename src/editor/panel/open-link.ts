@@ -6,6 +6,7 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { machineFile, resolveBaseUrl } from '../connection/service-settings';
 import { linkDecision } from '../../shared/link-guard';
+import { shownAddress } from '../../shared/hidden-chars';
 
 /** `url`: already checked by safeExternalUrl. */
 export async function openCardLink(url: string, log: Log): Promise<void> {
@@ -13,7 +14,7 @@ export async function openCardLink(url: string, log: Log): Promise<void> {
     const open = vscode.l10n.t('Open');
     const ok = await say.confirm(
       vscode.l10n.t('Assistant Cards: this card links to an address on this computer. Open it?'),
-      vscode.l10n.t('{0}\n\nIn a remote window this opens that port of the remote computer in your browser. Open it only if you expected this address.', url),
+      vscode.l10n.t('{0}\n\nIn a remote window this opens that port of the remote computer in your browser. Open it only if you expected this address.', shownAddress(url)),
       open);
     if (!ok) {
       log.info(`a link to this computer was not opened: ${url}`);
