@@ -62,7 +62,7 @@ export const vscodeStub = {
   Uri: { joinPath: (base: unknown, ...parts: string[]) => ({ base, path: parts.join('/') }), parse: (href: string) => ({ href, toString: () => href }) },
   env: { language: 'en', openExternal: async (_uri: unknown) => true },
   // No settings: every `get` gives undefined (the defaults).
-  workspace: { getConfiguration: () => ({ get: () => undefined }) },
+  workspace: { getConfiguration: () => ({ get: () => undefined, inspect: () => undefined }) },
   // English, as VS Code without a language pack: {0} and the like filled in.
   l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
 };
