@@ -77,7 +77,7 @@ export class App implements vscode.Disposable {
     this.cardLinks = new CardUriHandler({
       log: this.log,
       signedIn: () => !!this.live && isSignedIn(this.live.core.state),
-      openCard: (id) => this.openCard(id),
+      openCard: (id, opts) => this.openCard(id, opts),
       signIn: () => this.signIn(),
     });
     this.setup = {
