@@ -102,12 +102,18 @@ const LOOKS_LIKE: readonly (readonly [string, string])[] = [
 /** The Latin small capitals confusables.txt does not map (it maps ᴀ ᴄ ᴏ ᴠ ᴡ ᴢ ʏ ꜱ and a few more above). */
 const SMALL_CAPITALS = 'a\u1D00b\u0299c\u1D04d\u1D05e\u1D07f\uA730g\u0262h\u029Ci\u026Aj\u1D0Ak\u1D0Bl\u029Fm\u1D0Dn\u0274o\u1D0Fp\u1D18q\uA7AFr\u0280s\uA731t\u1D1Bu\u1D1Cv\u1D20w\u1D21y\u028Fz\u1D22';
 
-const FOLD = new Map<string, string>();
-for (const [to, from] of LOOKS_LIKE) for (const c of from) FOLD.set(c, to);
-for (let i = 0; i < SMALL_CAPITALS.length; i += 2) {
-  const to = SMALL_CAPITALS[i] as string;
-  const from = SMALL_CAPITALS[i + 1] as string;
-  if (!FOLD.has(from)) FOLD.set(from, to);
+/** Each look-alike to its ASCII letter: a constant table, made once. */
+const FOLD: ReadonlyMap<string, string> = foldTable();
+
+function foldTable(): Map<string, string> {
+  const fold = new Map<string, string>();
+  for (const [to, from] of LOOKS_LIKE) for (const c of from) fold.set(c, to);
+  for (let i = 0; i < SMALL_CAPITALS.length; i += 2) {
+    const to = SMALL_CAPITALS[i] as string;
+    const from = SMALL_CAPITALS[i + 1] as string;
+    if (!fold.has(from)) fold.set(from, to);
+  }
+  return fold;
 }
 
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
