@@ -193,6 +193,7 @@ export class App implements vscode.Disposable {
     return publicApi({
       waiting: () => (this.live && isSignedIn(this.live.core.state) ? this.waiting : 0),
       onDidChangeWaiting: this.waitingChanged.event,
+      holds: (id) => !!this.live?.core.cards.get(id),
       open: (id) => {
         if (!this.live || !isSignedIn(this.live.core.state)) return false;
         this.openCard(id, { preserveFocus: true });
