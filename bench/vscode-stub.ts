@@ -58,6 +58,7 @@ export const vscodeStub = {
     }),
   },
   commands: { executeCommand: async () => undefined },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   // What a card panel's html and icon need (test/editor-node/card-panel.test.ts), and its links.
   Uri: { joinPath: (base: unknown, ...parts: string[]) => ({ base, path: parts.join('/') }), parse: (href: string) => ({ href, toString: () => href }) },
   env: { language: 'en', openExternal: async (_uri: unknown) => true },

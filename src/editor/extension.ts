@@ -29,7 +29,7 @@ import { affectsNetwork, networkKey, networkSettings } from './connection/networ
 import { SandboxLauncher } from './connection/sandbox-launcher';
 import { vscodeSecretStore } from './sign-in/secret-storage';
 import { machineFile, resolveBaseUrl, startingScope, watchMachineFile } from './connection/service-settings';
-import { signInFlow, startSandboxFlow, type SetupHost } from './sign-in/setup-flows';
+import { signInFlow, startSandboxAskedFlow, startSandboxFlow, type SetupHost } from './sign-in/setup-flows';
 import { shownCode } from '../shared/plain-text';
 import { CardsStatusBar } from './cards/status-bar';
 import { registerCardLinks } from './assistants/terminal-links';
@@ -94,7 +94,8 @@ export class App implements vscode.Disposable {
         signIn: () => this.signIn(),
         signOut: () => this.signOut(),
         refreshState: () => this.refreshState(),
-        startSandbox: () => this.startSandbox(),
+        // The command (any extension or link can run it): confirmed while another service is in use (#37).
+        startSandbox: () => startSandboxAskedFlow(this.setup),
         timeZone: systemTimeZone,
         contextKeys: this.contextKeys,
       }),

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { withoutDeadAddress } from '../../shared/identity-address';
 import { createTransport } from '../../api/http';
@@ -23,6 +24,12 @@ export class SandboxLauncher implements vscode.Disposable {
   constructor(private readonly extensionUri: vscode.Uri, private readonly log: Log, private readonly workDir: string) {}
 
   get running(): string | undefined { return this.url; }
+
+  /** Whether `file` is in the sandbox's own folder (an identity file it made). */
+  owns(file: string): boolean {
+    const rel = path.relative(path.resolve(this.workDir), path.resolve(file));
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  }
 
   /** Blanks `url` in the sandbox-made identity file `file` (shared/identity-address.ts says why). */
   private forgetAddress(file: string, url: string): void {
