@@ -68,7 +68,8 @@ export class App implements vscode.Disposable {
     this.log = createLog();
     this.status = new CardsStatusBar();
     this.secrets = vscodeSecretStore(ctx.secrets);
-    this.launcher = new SandboxLauncher(ctx.extensionUri, this.log, path.join(ctx.globalStorageUri.fsPath, 'sandbox'));
+    // The sandbox ended: its address left its identity file; the window stops calling that port now (#37).
+    this.launcher = new SandboxLauncher(ctx.extensionUri, this.log, path.join(ctx.globalStorageUri.fsPath, 'sandbox'), () => void this.refreshState());
     this.auth = new CardsAuthProvider({ current: () => this.live?.core, signIn: () => this.signIn() });
     this.cardsView = new TreeViewSlot<CardsTreeNode>('assistantCards.cards');
     this.assistantsView = new TreeViewSlot<AssistantsTreeNode>('assistantCards.assistants');

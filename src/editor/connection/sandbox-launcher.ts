@@ -21,7 +21,8 @@ export class SandboxLauncher implements vscode.Disposable {
   private identity: string | undefined;
 
   /** `workDir`: the sandbox's own folder (identity files it makes go there). */
-  constructor(private readonly extensionUri: vscode.Uri, private readonly log: Log, private readonly workDir: string) {}
+  /** `exited`: told when the sandbox process ends, however it ended (the window stops calling its port at once). */
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: Log, private readonly workDir: string, private readonly exited: () => void = () => undefined) {}
 
   get running(): string | undefined { return this.url; }
 
@@ -78,6 +79,8 @@ export class SandboxLauncher implements vscode.Disposable {
       this.url = undefined;
       // However it ended (a SIGKILL gives it no chance to): its address leaves its identity file.
       if (this.identity) this.forgetAddress(this.identity, url);
+      // Not while the window closes (dispose): nothing is left to rebuild then.
+      if (this.child === child) this.exited();
     });
     this.log.info(`sandbox listening on ${url}`);
     if (demoFile) {
