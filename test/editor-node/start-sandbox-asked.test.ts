@@ -24,7 +24,11 @@ describe('Start Local Sandbox, run by anyone, asks while another service is in u
   let file = identity;
 
   before(() => {
-    window.showWarningMessage = async (text: string, o: { detail?: string }) => { asked.push(`${text} | ${o.detail ?? ''}`); return answer; };
+    window.showWarningMessage = async (text: string, ...buttons: unknown[]) => {
+      assert.ok(buttons.every((b) => typeof b === 'string'), 'a notification, never a modal (it would take the keyboard)');
+      asked.push(text);
+      return answer;
+    };
     window.showInformationMessage = async () => undefined;
     window.showErrorMessage = async () => undefined;
     window.withProgress = async (_o: unknown, task: () => Promise<unknown>) => task();

@@ -50,11 +50,12 @@ export async function startSandboxAskedFlow(host: SetupHost): Promise<void> {
   const file = machineFile();
   const current = resolveBaseUrl(file);
   if (current && !host.launcher.owns(file)) {
-    const ok = await say.confirm(
-      vscode.l10n.t('Assistant Cards: start the local sandbox and use it instead of {0}?', current),
-      vscode.l10n.t('This window then signs in to the local sandbox. Your identity file for {0} stays as it is; a service address in your settings is cleared.', current),
-      vscode.l10n.t('Start Sandbox'));
-    if (!ok) { host.log.info('sandbox: not started; the person kept the service in use'); return; }
+    // A notification, not a modal: the command may not be the person's (a modal would take the keyboard).
+    const start = vscode.l10n.t('Start Sandbox');
+    const picked = await say.warn(
+      vscode.l10n.t('Assistant Cards: start the local sandbox and use it instead of {0}? Your identity file for {0} stays as it is; a service address in your settings is cleared.', current),
+      start);
+    if (picked !== start) { host.log.info('sandbox: not started; the service in use stays'); return; }
   }
   await startSandboxFlow(host);
 }
