@@ -79,6 +79,9 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // jsonc-parser's `main` is a UMD build whose factory requires its own files by name, which a
+    // bundle does not hold: its ES module build instead (connect/cli-connector.ts edits settings with it).
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
     plugins: [lateModules, vscodeOnce],
     define: { __TEST_HANDLE__: testHandle ? 'true' : 'false' },
   },

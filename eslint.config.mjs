@@ -21,7 +21,7 @@ export default tseslint.config(
   },
   {
     // Only src/editor may import vscode: the rest is plain Node, tested without an editor.
-    files: ['src/api/**', 'src/auth/**', 'src/sync/**', 'src/sandbox/**', 'media/**'],
+    files: ['src/api/**', 'src/auth/**', 'src/sync/**', 'src/sandbox/**', 'src/bridge/**', 'media/**'],
     rules: { 'no-restricted-imports': ['error', { paths: ['vscode'] }] },
   },
   {
@@ -43,6 +43,21 @@ export default tseslint.config(
         paths: ['vscode'],
         patterns: [{ group: ['**/api/client*', '**/api/http*', '**/auth/*', '**/sync/*', '**/editor/*'] },
           { regex: '(^|/)bridge/(?!home$)', message: 'the sandbox knows of the bridge only where it announces itself (bridge/home).' }],
+      }],
+    },
+  },
+  {
+    // src/bridge runs beside the assistant CLIs (dist/bridge.js) and writes their settings: Node's
+    // own modules, the api's wire schemas and its own files; no client, sign-in, client core,
+    // sandbox, editor or webview code.
+    files: ['src/bridge/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/bridge runs outside the editor: no vscode.' }],
+        patterns: [
+          { regex: '(^|/)(auth|sync|sandbox|editor|shared)(/|$)', message: 'src/bridge imports Node, src/api schemas and its own files only.' },
+          { regex: '(^|/)api/(?!schemas$)', message: 'src/bridge imports Node, src/api schemas and its own files only.' },
+        ],
       }],
     },
   },

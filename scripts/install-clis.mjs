@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cacheDir } from './install-code-server.mjs';
+import { cacheDir, npmCli } from './install-code-server.mjs';
 
 /** The pinned versions (the npm `latest` of each when this was written). */
 export const CLAUDE_CODE_VERSION = '2.1.332';
@@ -69,16 +69,6 @@ export function codexPaths(version = CODEX_VERSION) {
   };
 }
 
-function npmCli() {
-  const candidates = [];
-  if (process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath)) candidates.push(process.env.npm_execpath);
-  const which = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
-  if (which) candidates.push(path.join(path.dirname(fs.realpathSync(which)), 'npm-cli.js'));
-  candidates.push('/usr/lib/node_modules/npm/bin/npm-cli.js', '/usr/local/lib/node_modules/npm/bin/npm-cli.js');
-  const found = candidates.find((c) => fs.existsSync(c));
-  if (!found) throw new Error('cannot find npm-cli.js; is npm installed?');
-  return found;
-}
 
 function installed(p) {
   return fs.existsSync(path.join(p.dir, '.complete')) && fs.existsSync(p.bin);

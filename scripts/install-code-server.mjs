@@ -54,7 +54,7 @@ export function codeServerPaths(target = TARGETS.current) {
 }
 
 /** npm's own CLI script, so it can be run by Node 24 (code-server's install checks npm's Node). */
-function npmCli() {
+export function npmCli() {
   const candidates = [];
   if (process.env.npm_execpath && /npm-cli\.js$/.test(process.env.npm_execpath)) candidates.push(process.env.npm_execpath);
   const which = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();

@@ -13,6 +13,5 @@ export function bridgeHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJ
 
 /** The file a running local service writes: its address and the key that lets assistants ask. */
 export const SERVICE_FILE = 'local-service.json';
-/** The hook command's folder inside the home, and the command's name there. */
+/** The hook command's folder inside the home (install.ts names the command in it). */
 export const BIN_DIR = 'bin';
-export const HOOK_COMMAND = process.platform === 'win32' ? 'assistant-cards-hook.cmd' : 'assistant-cards-hook';

@@ -18,6 +18,21 @@ function linuxProc(pid: number): Proc | undefined {
   }
 }
 
+/** Elsewhere (macOS, BSD): `ps`; the tty only as "has one or not". */
+function psProc(pid: number): Proc | undefined {
+  try {
+    const out = execFileSync('ps', ['-o', 'ppid=,tty=,comm=', '-p', String(pid)], { encoding: 'utf8', timeout: 500 }).trim();
+    const m = /^(\d+)\s+(\S+)\s+(.+)$/.exec(out);
+    if (!m) return undefined;
+    const tty = m[2]!;
+    return { ppid: Number(m[1]), ttyNr: tty === '?' || tty === '??' ? 0 : 1, comm: m[3]!.split('/').pop()!.replace(/^-/, '') };
+  } catch {
+    return undefined;
+  }
+}
+
+const proc = (pid: number): Proc | undefined => (process.platform === 'linux' ? linuxProc(pid) : psProc(pid));
+
 function linuxTtyName(nr: number): string | undefined {
   if (!nr) return undefined;
   const major = (nr >> 8) & 0xfff;
@@ -49,19 +64,20 @@ export function detectTty(pid = process.pid): string | undefined {
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'cmd.exe', 'powershell', 'pwsh']);
 
 /**
- * The process a hook's CLI runs as: the hook's parent, or above it while that is the `sh -c`
- * the CLI ran the hook in (it ends with the hook; the CLI lives on in the terminal).
+ * The process a hook's CLI runs as: the hook's parent, or above it while that is a shell the CLI
+ * ran the hook in (`sh -c`): it ends with the hook, while the CLI lives on in the terminal. A CLI
+ * runs its hooks without the terminal (measured: Claude Code's hook shell has no tty), so the
+ * climb stops only at a shell that has the terminal and a parent that has none: the terminal's
+ * own shell, under the editor's pty host (where `ask` run at a prompt starts).
  */
 export function cliProcess(start = process.ppid): number {
-  if (process.platform !== 'linux') return start;
+  if (process.platform === 'win32') return start;
   let pid = start;
   for (let i = 0; i < 4; i++) {
-    const p = linuxProc(pid);
+    const p = proc(pid);
     if (!p || !SHELLS.has(p.comm) || p.ppid <= 1) return pid;
-    const parent = linuxProc(p.ppid);
-    // The terminal's own shell has the pty host above it, which has no tty: stop there. A shell
-    // below a shell is the terminal's too.
-    if (!parent || SHELLS.has(parent.comm) || parent.ttyNr === 0 || parent.ttyNr !== p.ttyNr) return pid;
+    const parent = proc(p.ppid);
+    if (!parent || (p.ttyNr !== 0 && parent.ttyNr === 0)) return pid;
     pid = p.ppid;
   }
   return pid;
@@ -69,6 +85,8 @@ export function cliProcess(start = process.ppid): number {
 
 /** A hook's terminal: its CLI's process, the tty, and the program (`vscode` in an editor terminal). */
 export function hookTerminal(env: NodeJS.ProcessEnv = process.env): TerminalFacts {
-  const tty = detectTty();
-  return { pid: cliProcess(), ...(tty ? { tty } : {}), ...(env.TERM_PROGRAM ? { program: env.TERM_PROGRAM } : {}) };
+  const pid = cliProcess();
+  // The CLI's tty, not the hook's: the hook runs without one.
+  const tty = detectTty(pid) ?? detectTty();
+  return { pid, ...(tty ? { tty } : {}), ...(env.TERM_PROGRAM ? { program: env.TERM_PROGRAM } : {}) };
 }

@@ -28,6 +28,7 @@ import { problemMessage, problemText } from '../shared/problem-messages';
 import { safeExternalUrl } from '../shared/protocol';
 import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from '../shared/grant-scopes';
 import { nextCard } from '../shared/next-card';
+import type { CliConnector } from './connect/cli-connector';
 
 export { COMMAND_NAMES, commandId, type CommandName };
 
@@ -45,6 +46,8 @@ export interface CommandHost {
   timeZone(): string;
   /** The window's context keys (one per activation). */
   contextKeys: ContextKeys;
+  /** Connect and Disconnect of the assistant CLIs (connect/cli-connector.ts). */
+  cli: Pick<CliConnector, 'connect' | 'disconnect'>;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -219,7 +222,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     showLog: { always: () => log.show() },
     startSandbox: { always: () => host.startSandbox() },
-
+    // Hooks in the CLIs' user settings: whatever the connection state (they outlive a sign-in).
+    connectClaudeCode: { always: () => host.cli.connect('claude-code') },
+    connectCodex: { always: () => host.cli.connect('codex') },
+    disconnectClaudeCode: { always: () => host.cli.disconnect('claude-code') },
+    disconnectCodex: { always: () => host.cli.disconnect('codex') },
 
     openCard: {
       enabled: (p) => async (arg?: unknown) => {

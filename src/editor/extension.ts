@@ -34,6 +34,7 @@ import { shownCode } from '../shared/plain-text';
 import { CardsStatusBar } from './cards/status-bar';
 import { registerCardLinks } from './assistants/terminal-links';
 import { TreeViewSlot } from './base/tree-view-slot';
+import { CliConnector } from './connect/cli-connector';
 
 export const systemTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -52,6 +53,8 @@ export class App implements vscode.Disposable {
   readonly contextKeys = new ContextKeys();
   /** Card links into the editor (`vscode://assistant-cards.assistant-cards/card?id=…`): they open, never act. */
   readonly cardLinks: CardUriHandler;
+  /** Connect and Disconnect of Claude Code and Codex (their hook entries and the hook command). */
+  readonly connector: CliConnector;
   /** The live set of parts of the current client core; none while not set up. */
   live: LiveParts | undefined;
   private readonly secrets;
@@ -75,6 +78,7 @@ export class App implements vscode.Disposable {
     this.assistantsView = new TreeViewSlot<AssistantsTreeNode>('assistantCards.assistants');
     this.panels = new CardPanelManager({ log: this.log, extensionUri: ctx.extensionUri, workspaceState: ctx.workspaceState, contextKeys: this.contextKeys });
     this.answersView = new TreeViewSlot<AnswersNode>('assistantCards.answers');
+    this.connector = new CliConnector({ log: this.log, extensionPath: ctx.extensionUri.fsPath, version: extensionVersion(ctx) });
     this.cardLinks = new CardUriHandler({
       log: this.log,
       signedIn: () => !!this.live && isSignedIn(this.live.core.state),
@@ -86,7 +90,7 @@ export class App implements vscode.Disposable {
       settled: () => this.rebuilding, refreshState: () => this.refreshState(),
     };
     ctx.subscriptions.push(
-      this.cardsView, this.assistantsView, this.panels, this.answersView, this.waitingChanged,
+      this.cardsView, this.assistantsView, this.panels, this.answersView, this.waitingChanged, this.connector,
       this, this.log, this.status, this.auth, this.launcher, this.secrets,
       ...registerCommands({
         log: this.log,
@@ -99,6 +103,7 @@ export class App implements vscode.Disposable {
         startSandbox: () => startSandboxAskedFlow(this.setup),
         timeZone: systemTimeZone,
         contextKeys: this.contextKeys,
+        cli: this.connector,
       }),
       watchMachineFile(() => void this.refreshState()),
       registerCardLinks((id) => this.openCard(id)),
@@ -154,7 +159,7 @@ export class App implements vscode.Disposable {
       core = createClientCore({
         baseUrl, secretStore: this.secrets, machineFile: file, transportOptions: network,
         lockDir: this.ctx.globalStorageUri.fsPath,
-        appVersion: String((this.ctx.extension.packageJSON as { version?: unknown }).version ?? '0'),
+        appVersion: extensionVersion(this.ctx),
         logger: {
           info: (m, facts) => this.log.info(withFacts(m, facts)),
           warn: (m, facts) => this.log.warn(withFacts(m, facts)),
@@ -239,6 +244,8 @@ export class App implements vscode.Disposable {
   }
 }
 
+const extensionVersion = (ctx: vscode.ExtensionContext): string => String((ctx.extension.packageJSON as { version?: unknown }).version ?? '0');
+
 /** The core's log line with its facts; log.ts redacts the whole line again. */
 function withFacts(message: string, facts?: Record<string, unknown>): string {
   if (!facts || Object.keys(facts).length === 0) return message;
@@ -269,6 +276,8 @@ export function activate(context: vscode.ExtensionContext): AssistantCardsApi {
   const app = new App(context);
   shutdown = () => app.dispose();
   void app.refreshState();
+  // A hook command installed before is brought up to date in the background (never awaited here).
+  app.connector.refreshInstalled();
   const api = app.publicApi();
   if (context.extensionMode !== vscode.ExtensionMode.Test && !__TEST_HANDLE__) return api;
   const forTests: ExtensionApi = { ...api, app, assistants: () => app.live?.assistants };

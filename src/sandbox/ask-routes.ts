@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KNOWN_APPS } from '../api/constants';
 import type { Clock } from './context';
 import { iso, newId } from './ids';
-import type { Cards, NewCardInput } from './lifecycle';
+import type { Cards } from './lifecycle';
+import { cardInputOf } from './card-input';
 import type { CardRec, SandboxState } from './state';
 import { isObject } from './validate';
 
@@ -153,21 +154,9 @@ export function registerAsk(app: FastifyInstance, d: AskDeps): void {
       }
       const extra: Record<string, unknown> = {};
       if (isObject(b.fields)) for (const [k, v] of Object.entries(b.fields)) extra[k] = v;
-      const input: NewCardInput = {
-        agentId: session.agentId,
-        kind: b.kind,
-        title: b.title,
-        ...(typeof b.summary === 'string' ? { summary: b.summary } : {}),
-        ...(opts !== undefined ? { options: opts as { id: string; label: string }[] } : {}),
-        ...(Array.isArray(b.recommendedIds) ? { recommendedIds: b.recommendedIds.map(String) } : {}),
-        ...(typeof b.urgency === 'string' ? { urgency: b.urgency } : {}),
-        ...(typeof b.blocking === 'boolean' ? { blocking: b.blocking } : {}),
-        ...(typeof b.highStakes === 'boolean' ? { highStakes: b.highStakes } : {}),
-        ...(typeof b.multi === 'boolean' ? { multi: b.multi } : {}),
-        ...(asks !== undefined ? { asks: asks as NewCardInput['asks'] } : {}),
-        ...(Array.isArray(b.steps) ? { steps: b.steps as NewCardInput['steps'] } : {}),
-        extra,
-      };
+      // No area or thread from an assistant here: its cards are its own session's.
+      const { area: _area, threadId: _thread, ...fields } = b;
+      const input = cardInputOf(fields, session.agentId, extra);
       const card = cards.create(input);
       card.askedIn = b.sessionId;
       if (str(b.reason)) card.askedFor = b.reason;

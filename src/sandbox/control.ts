@@ -6,7 +6,8 @@ import { KNOWN_APPS } from '../api/constants';
 import type { Clock, SandboxContext } from './context';
 import type { Faults } from './faults';
 import { iso, newId } from './ids';
-import { HOLD_MS, isHoldMs, type Cards, type NewCardInput } from './lifecycle';
+import { HOLD_MS, isHoldMs, type Cards } from './lifecycle';
+import { cardInputOf } from './card-input';
 import type { Notices } from './notices';
 import type { Received } from './received';
 import type { SandboxState, WebhookRec } from './state';
@@ -120,23 +121,7 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     const known = new Set(['agentId', 'kind', 'title', 'summary', 'options', 'recommendedIds', 'urgency', 'blocking', 'highStakes', 'area', 'multi', 'asks', 'steps', 'threadId']);
     const extra: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(b)) if (!known.has(k)) extra[k] = v;
-    const input: NewCardInput = {
-      agentId: b.agentId,
-      kind: b.kind,
-      title: b.title,
-      ...(typeof b.summary === 'string' ? { summary: b.summary } : {}),
-      ...(opts !== undefined ? { options: opts as { id: string; label: string }[] } : {}),
-      ...(Array.isArray(b.recommendedIds) ? { recommendedIds: b.recommendedIds.map(String) } : {}),
-      ...(typeof b.urgency === 'string' ? { urgency: b.urgency } : {}),
-      ...(typeof b.blocking === 'boolean' ? { blocking: b.blocking } : {}),
-      ...(typeof b.highStakes === 'boolean' ? { highStakes: b.highStakes } : {}),
-      ...(b.area !== undefined ? { area: b.area as { id: string; name: string } } : {}),
-      ...(typeof b.multi === 'boolean' ? { multi: b.multi } : {}),
-      ...(Array.isArray(b.asks) ? { asks: b.asks as NewCardInput['asks'] } : {}),
-      ...(Array.isArray(b.steps) ? { steps: b.steps as NewCardInput['steps'] } : {}),
-      ...(typeof b.threadId === 'string' ? { threadId: b.threadId } : {}),
-      extra,
-    };
+    const input = cardInputOf(b, b.agentId, extra);
     const card = cards.create(input);
     return wholeCard(card, state, d.ctx.baseUrl(req), d.machines);
   });

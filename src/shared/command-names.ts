@@ -5,7 +5,7 @@ export const COMMAND_NAMES = [
   'handOver', 'takeBack', 'openInBrowser', 'showLog', 'focusTerminal', 'startSandbox', 'gotIt',
   'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard', 'clearFilter', 'showWholeComputer',
   'showThisWindow', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers', 'stopAnswerSearch',
-  'copySignInCode', 'cancelSignIn',
+  'copySignInCode', 'cancelSignIn', 'connectClaudeCode', 'connectCodex', 'disconnectClaudeCode', 'disconnectCodex',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

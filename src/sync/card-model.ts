@@ -93,12 +93,19 @@ export class CardModel implements CardModelView {
   private fillAgain = false;
 
   private readonly addedE = new Emitter<CardListEntry>();
+  private readonly unknownAskerE = new Emitter<Card>();
   private readonly changedE = new Emitter<CardChange>();
   private readonly removedE = new Emitter<CardRemoval>();
   private readonly countsE = new Emitter<Counts>();
   private readonly scopeE = new Emitter<CardScope>();
   private readonly filterE = new Emitter<CardFilter>();
   readonly added = this.addedE.event;
+  /**
+   * A card read for a change and left out of workspace scope because its assistant is not one the
+   * window knows of: a session may have just started in a terminal here (an assistant CLI's hook
+   * registers it), so the assistants are worth reading again now, not at the next minute.
+   */
+  readonly unknownAsker = this.unknownAskerE.event;
   readonly changed = this.changedE.event;
   readonly removed = this.removedE.event;
   readonly countsChanged = this.countsE.event;
@@ -299,6 +306,7 @@ export class CardModel implements CardModelView {
     const card = this.onLocalClock(read);
     this.touched.set(card.id, ++this.touchSeq);
     if (!this.inScope(card) || (card.status === 'done' && !this.doneLoaded)) {
+      if (this.scope.kind === 'workspace' && card.assistant && card.status !== 'done' && !isNotice(card)) this.unknownAskerE.fire(card);
       this.remove(card.id, false, card);
       return;
     }
@@ -335,7 +343,7 @@ export class CardModel implements CardModelView {
   }
 
   dispose(): void {
-    for (const e of [this.addedE, this.changedE, this.removedE, this.countsE, this.scopeE, this.filterE]) e.clear();
+    for (const e of [this.addedE, this.unknownAskerE, this.changedE, this.removedE, this.countsE, this.scopeE, this.filterE]) e.clear();
   }
 
   private async readStatus(

@@ -58,6 +58,8 @@ export interface CardEvents {
   changed: Event<CardChange>;
   removed: Event<CardRemoval>;
   countsChanged: Event<Counts>;
+  /** A card out of workspace scope whose assistant the window may not know yet (CardModel.unknownAsker). */
+  unknownAsker: Event<Card>;
 }
 
 /** One entry point per UI-facing concern. */

@@ -42,11 +42,15 @@ export interface RunOptions {
   box: Box;
   prompt: string;
   hooks?: HookSpec[];
+  /** The hooks object as written (Connect's entries), instead of `hooks`. */
+  hooksJson?: Record<string, unknown>;
   /** Kill the CLI (SIGKILL) after this long; the result says timedOut. */
   timeoutMs?: number;
   /** Added after the CLI's own non-interactive arguments, before the prompt. */
   extraArgs?: string[];
   env?: Record<string, string>;
+  /** Told the CLI's process id once it is spawned. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RunResult {
@@ -79,7 +83,7 @@ export function hooksObject(hooks: HookSpec[]): Record<string, unknown[]> {
 export function runClaude(o: RunOptions): Promise<RunResult> {
   const config = path.join(o.box.home, '.claude');
   fs.mkdirSync(config, { recursive: true });
-  fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({ hooks: hooksObject(o.hooks ?? []) }, null, 2));
+  fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({ hooks: o.hooksJson ?? hooksObject(o.hooks ?? []) }, null, 2));
   const args = ['-p', '--output-format', 'json', ...(o.extraArgs ?? []), o.prompt];
   return run(o, args, {
     HOME: o.box.home,
@@ -131,7 +135,7 @@ export function runCodex(o: RunOptions): Promise<RunResult> {
   const codexHome = path.join(o.box.home, '.codex');
   fs.mkdirSync(codexHome, { recursive: true });
   fs.writeFileSync(path.join(codexHome, 'config.toml'), codexConfig(o.model.url));
-  fs.writeFileSync(path.join(codexHome, 'hooks.json'), JSON.stringify({ hooks: hooksObject(o.hooks ?? []) }, null, 2));
+  fs.writeFileSync(path.join(codexHome, 'hooks.json'), JSON.stringify({ hooks: o.hooksJson ?? hooksObject(o.hooks ?? []) }, null, 2));
   const args = ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '--approve-for-me', ...(o.extraArgs ?? []), o.prompt];
   return run(o, args, { HOME: o.box.home, CODEX_HOME: codexHome, SCRIPTED_API_KEY: 'sk-scripted-model', RUST_LOG: 'error' });
 }
@@ -143,6 +147,7 @@ function run(o: RunOptions, args: string[], env: Record<string, string>): Promis
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(o.bin, args, { cwd: o.box.project, env: { ...base, ...env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) o.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -1,6 +1,6 @@
 // The real Claude Code and Codex (scripts/install-clis.mjs, the test cache) ask the person through
-// the bridge: their hooks run the bundled dist/bridge.js as a process, the local service makes the
-// card, the person answers through the person's API as the extension does, and the CLI acts on
+// the bridge as Connect sets it up: the launcher and the bundled bridge.js installed in a bin/
+// folder, the CLI's settings holding exactly Connect's entries; the local service makes the card, the person answers through the person's API as the extension does, and the CLI acts on
 // that answer against the scripted model. A stand-in alone proves nothing about the CLIs.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { RunningSandbox } from '../../src/sandbox';
-import { makeBox, runClaude, runCodex, type Box, type HookSpec, type RunResult } from './cli-run';
+import { makeBox, runClaude, runCodex, type Box, type RunResult } from './cli-run';
+import { entriesFor, hookCommand, type Cli } from '../../src/bridge/connect-settings';
+import { installHook } from '../../src/bridge/install';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
 import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
@@ -19,10 +21,7 @@ const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'inst
 
 interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string }
 
-const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'SessionEnd'];
-const TOOL_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse']);
-
-function suite(name: string, o: { app: string; install(i: InstallClis): Installed; run(x: Parameters<typeof runClaude>[0]): Promise<RunResult>; kind: 'claude' | 'codex' }) {
+function suite(name: string, o: { app: Cli; install(i: InstallClis): Installed; run(x: Parameters<typeof runClaude>[0]): Promise<RunResult>; kind: 'claude' | 'codex' }) {
   describe(`bridge: the real ${name} asks through a card`, function () {
     this.timeout(120_000);
     let bin = '';
@@ -57,15 +56,21 @@ function suite(name: string, o: { app: string; install(i: InstallClis): Installe
       box.dispose();
     });
 
-    const hooks = (waitS: number): HookSpec[] => EVENTS.map((event) => ({
-      event, timeout: waitS + 10, ...(TOOL_EVENTS.has(event) ? { matcher: '*' } : {}),
-      command: `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook ${o.app} --wait ${waitS}`,
-    }));
+    /** Connect's entries for the launcher installed in the box; a test's wait shortens PermissionRequest's numbers only. */
+    const hooks = async (waitS: number): Promise<Record<string, unknown>> => {
+      const { launcher } = await installHook({ binDir: path.join(box.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge });
+      const entries = entriesFor(o.app, hookCommand(launcher, o.app));
+      const pr = entries.PermissionRequest!.hooks[0]!;
+      pr.command = pr.command.replace(/--wait \d+$/, `--wait ${waitS}`);
+      pr.timeout = waitS + 10;
+      return Object.fromEntries(Object.entries(entries).map(([event, group]) => [event, [group]]));
+    };
+    let cliPid = 0;
     const run = (command: string, waitS = 60) => {
       model = undefined;
-      return startScriptedModel({ [o.kind]: [{ bash: command, escalate: true }, { text: 'All done.' }] }).then((m) => {
+      return startScriptedModel({ [o.kind]: [{ bash: command, escalate: true }, { text: 'All done.' }] }).then(async (m) => {
         model = m;
-        return o.run({ bin, model: m, box, prompt: 'Do it.', hooks: hooks(waitS), timeoutMs: 100_000, env: { ASSISTANT_CARDS_HOME: box.root } });
+        return o.run({ bin, model: m, box, prompt: 'Do it.', hooksJson: await hooks(waitS), timeoutMs: 100_000, env: { ASSISTANT_CARDS_HOME: box.root }, onSpawn: (pid) => { cliPid = pid; } });
       });
     };
     const approvalCard = () => until(`${name}'s approval card`, async () => {
@@ -88,8 +93,10 @@ function suite(name: string, o: { app: string; install(i: InstallClis): Installe
       assert.equal(shown.title, `${name} asks to run a command`);
       assert.ok(shown.summary?.includes(command), `the whole command on the card: ${shown.summary}`);
       assert.ok(shown.summary?.includes(`In: ${fs.realpathSync(box.project)}`) || shown.summary?.includes(`In: ${box.project}`), shown.summary);
-      const live = (await person.request('GET', '/v1/assistants')).json.assistants as { app: string; agents: { liveSessions: { cwd: string }[] }[] }[];
-      assert.ok(live.find((a) => a.app === o.app)?.agents.some((g) => g.liveSessions.length > 0), `${name}'s session is live`);
+      const live = (await person.request('GET', '/v1/assistants')).json.assistants as { app: string; agents: { liveSessions: { cwd: string; terminal?: { pid?: number } }[] }[] }[];
+      const sessions = live.find((a) => a.app === o.app)?.agents.flatMap((g) => g.liveSessions) ?? [];
+      // The terminal's process is the CLI's own, not the short-lived shell it ran the hook in.
+      assert.deepEqual(sessions.map((s) => s.terminal?.pid), [cliPid], `${name}'s session is live, reported as the CLI's process`);
       await answer(card.id, { approved: true });
       const r = await done;
       assert.equal(r.timedOut, false, r.stderr.slice(-2000));

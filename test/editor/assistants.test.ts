@@ -36,7 +36,7 @@ describe('assistants and their terminals (extension host, sandbox)', function ()
     const t = vscode.window.createTerminal({ name: `demo ${name}`, env: { ELECTRON_RUN_AS_NODE: '1' } });
     terminals.push(t);
     const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-    t.sendText(`${q(process.execPath)} ${q(path.join(testEnv.root, 'dist', 'sandbox.js'))} assistant --base ${w.sb.url} --name ${name} --machine ${w.machineId} --secret-file ${q(w.sb.secretFile)} --interval 1`, true);
+    t.sendText(`${q(process.execPath)} ${q(path.join(testEnv.root, 'dist', 'bridge.js'))} demo --base ${w.sb.url} --name ${name} --machine ${w.machineId} --service-file ${q(path.join(path.dirname(w.sb.secretFile), 'local-service.json'))} --interval 1`, true);
     return t;
   }
 

@@ -28,8 +28,16 @@ describe('lint holds the layer map', function () {
     assert.deepEqual(await restricted('src/shared/x.ts', "import { oneLine } from './format';\nexport const o = oneLine;\n"), []);
   });
 
+  it('src/bridge imports Node, src/api schemas and its own files only', async () => {
+    assert.equal((await restricted('src/bridge/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n")).length, 1);
+    for (const from of ['../sync', '../editor/base/say', '../api/client', '../auth/machine', '../sandbox/state', '../shared/format']) {
+      assert.equal((await restricted('src/bridge/x.ts', `import * as m from '${from}';\nexport const v = m;\n`)).length, 1, from);
+    }
+    assert.deepEqual(await restricted('src/bridge/x.ts', "import * as fs from 'node:fs';\nimport type { Card } from '../api/schemas';\nimport { bridgeHome } from './home';\nimport { parse } from 'jsonc-parser';\nexport type C = Card; export const v = [fs, bridgeHome, parse];\n"), []);
+  });
+
   it('only src/editor imports vscode', async () => {
-    for (const dir of ['src/sync', 'src/api', 'src/auth', 'src/sandbox', 'media/webview']) {
+    for (const dir of ['src/bridge', 'src/sync', 'src/api', 'src/auth', 'src/sandbox', 'media/webview']) {
       assert.equal((await restricted(`${dir}/x.ts`, "import * as vscode from 'vscode';\nexport const v = vscode;\n")).length, 1, dir);
     }
   });

@@ -76,9 +76,10 @@ describe('every editor sink of service text goes through plain-text', () => {
     assert.deepEqual(editorFiles().filter(({ text }) => /new vscode\.MarkdownString/.test(text)).map(({ f }) => f), []);
   });
 
-  it('no notification is modal (it would take the keyboard), but the confirmation a person\'s own link click asks for', () => {
-    // One modal: say.confirm, asked only when the person opened a link to an address on this computer.
+  it('no notification is modal (it would take the keyboard), but the confirmations a person\'s own press asks for', () => {
+    // One modal: say.confirm, asked only when the person opened a link to an address on this
+    // computer, or pressed Connect for an assistant CLI (which writes that CLI's settings).
     assert.deepEqual(editorFiles().filter(({ text }) => /modal\s*:\s*true/.test(text)).map(({ f }) => f), [path.join('base', 'say.ts')]);
-    assert.deepEqual(editorFiles().filter(({ text }) => /say\.confirm\(/.test(text)).map(({ f }) => f), [path.join('panel', 'open-link.ts')]);
+    assert.deepEqual(editorFiles().filter(({ text }) => /say\.confirm\b/.test(text)).map(({ f }) => f).sort(), [path.join('connect', 'cli-connector.ts'), path.join('panel', 'open-link.ts')]);
   });
 });

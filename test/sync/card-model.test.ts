@@ -108,6 +108,23 @@ describe('sync: card model', () => {
     assert.equal(m.get('req_o'), undefined);
   });
 
+  it('workspace scope: a card whose assistant is out of scope says so (unknownAsker: the window reads its assistants again); machine scope and notices do not', () => {
+    const { api } = fakeApi({});
+    const m = testCardModel({ api, logger: silentLogger });
+    const told: string[] = [];
+    m.unknownAsker((c) => told.push(c.id));
+    m.setScope({ kind: 'workspace', assistantIds: ['con_here'] });
+    m.upsert(card('req_here', { assistant: { id: 'con_here', name: 'Here', app: 'claude-code' } } as Partial<Card>));
+    m.upsert(card('req_new', { assistant: { id: 'con_new', name: 'Claude Code', app: 'claude-code' } } as Partial<Card>));
+    m.upsert(card('req_notice', { kind: 'update' }));
+    m.upsert(card('req_done', { status: 'done', assistant: { id: 'con_new', name: 'Claude Code', app: 'claude-code' } } as Partial<Card>));
+    assert.deepEqual(told, ['req_new']);
+    assert.deepEqual(m.list('pending').map((c) => c.id).sort(), ['req_here', 'req_notice']);
+    m.setScope({ kind: 'machine' });
+    m.upsert(card('req_other', { assistant: { id: 'con_new', name: 'Claude Code', app: 'claude-code' }, machine: { id: 'mch_x', name: 'x' } } as Partial<Card>));
+    assert.deepEqual(told, ['req_new']);
+  });
+
   it('workspace scope: notices (kind update, no assistant) are the person\'s and show in every window', async () => {
     const notice = card('req_n', { kind: 'update', assistant: undefined });
     const other = card('req_c', { assistant: { id: 'con_other', name: 'o', app: 'codex' } });

@@ -21,7 +21,7 @@ import type { TreeViewSlot } from '../base/tree-view-slot';
 /** What this feature needs of the client core (ClientCore of src/sync has all of it). */
 export interface AssistantsFeatureCore {
   assistants: AssistantsView;
-  cards: Pick<CardModelView, 'setScope' | 'get'> & Partial<Pick<CardModelView, 'whole'>>;
+  cards: Pick<CardModelView, 'setScope' | 'get'> & Partial<Pick<CardModelView, 'whole' | 'unknownAsker'>>;
   readonly state: ConnectionState;
   onDidChangeState: Event<ConnectionState>;
   presence?: PresenceControl;
@@ -126,9 +126,14 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
 /**
  * The change feed says nothing about assistants, so new live sessions are read (GET
  * /v1/assistants, ETag: mostly 304) when they are likely: a few seconds after a terminal opens (an
- * assistant started in it registers itself), when the window gains focus, and once a minute while
- * it has focus. One read a minute is a third of a percent of the reads limit.
+ * assistant started in it registers itself), when the window gains focus, once a minute while
+ * it has focus, and when a card comes whose assistant is out of this window's scope (an assistant
+ * CLI started in a terminal opened long before registers its session with its first hook: its
+ * first card must not wait for the minute). One read a minute is a third of a percent of the
+ * reads limit; the card-driven reads are at most one per UNKNOWN_ASKER_MS.
  */
+const UNKNOWN_ASKER_MS = 3_000;
+
 class AssistantsRefresher extends DisposableBase {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private lastAt = 0;
@@ -138,6 +143,7 @@ class AssistantsRefresher extends DisposableBase {
     this._register(vscode.window.onDidOpenTerminal(() => { this.after(3000); this.after(10_000); }));
     this._register(vscode.window.onDidChangeWindowState((s) => { if (s.focused && Date.now() - this.lastAt > 10_000) this.now(); }));
     const periodic = setInterval(() => { if (vscode.window.state.focused) this.now(); }, 60_000);
+    if (core.cards.unknownAsker) this._register(core.cards.unknownAsker(() => { if (Date.now() - this.lastAt > UNKNOWN_ASKER_MS) this.now(); }));
     this._register({ dispose: () => clearInterval(periodic) });
     this._register({ dispose: () => { for (const t of this.timers) clearTimeout(t); this.timers.clear(); } });
   }

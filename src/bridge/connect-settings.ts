@@ -1,0 +1,271 @@
+// What "Connect Claude Code" and "Connect Codex" add to the CLI's user settings, and how it is
+// added and taken away again, on the file's text: the hook entries of Assistant Cards and nothing
+// else, keeping every other byte (comments and formatting too: jsonc-parser edits only the spans
+// it changes). Pure and without `vscode`, so it is tested in plain Node (test/bridge/).
+//
+// Both CLIs read the same shape (Claude Code's `hooks`, which Codex follows in its hooks.json):
+//   {"hooks": {"<Event>": [{"matcher": "*", "hooks": [{"type": "command", "command": "…", "timeout": 600}]}]}}
+// Ours are recognised by their command, which names HOOK_NAME; everything else is the person's.
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
+
+export type Cli = 'claude-code' | 'codex';
+export const CLIS: readonly Cli[] = ['claude-code', 'codex'];
+
+/** What every hook command of ours names: how Disconnect (and a second Connect) knows them. */
+export const HOOK_NAME = 'assistant-cards-hook';
+
+/**
+ * How long a CLI waits on a PermissionRequest hook, in seconds: the person's answer on a card
+ * comes back within it, or the CLI decides as it would without us (docs/decisions.md "#35:
+ * connecting a CLI"). Claude Code shows its own prompt beside the hook (measured), so a long wait
+ * costs a person at its terminal nothing: ten minutes. Codex asks in its terminal only after the
+ * hook gives up: two minutes, enough to answer from the notification, short for one at the terminal.
+ */
+export const PERMISSION_TIMEOUT_S: Record<Cli, number> = { 'claude-code': 600, codex: 120 };
+/** The bridge gives up this much before the CLI's timeout: it withdraws the card and exits on its own terms. */
+export const WAIT_MARGIN_S = 10;
+/** The other events only tell the service what happened: the bridge answers them at once. */
+export const EVENT_TIMEOUT_S = 10;
+
+/** Events whose `matcher` is a tool name: ours match every tool. */
+const TOOL_EVENTS = new Set(['PermissionRequest', 'PostToolUse', 'PreToolUse']);
+
+/**
+ * The events each CLI runs our hook for. Claude Code: its hooks reference. Codex: the events a run
+ * of Codex 0.171 fired (SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
+ * Stop, SessionEnd: measured); Codex has no Notification event.
+ */
+export const EVENTS: Record<Cli, readonly string[]> = {
+  'claude-code': ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
+  codex: ['SessionStart', 'SessionEnd', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
+};
+
+export interface HookHandler { type: 'command'; command: string; timeout: number }
+export interface MatcherGroup { matcher?: string; hooks: HookHandler[] }
+
+/**
+ * The user settings file a CLI reads its hooks from. Claude Code: settings.json in
+ * `CLAUDE_CONFIG_DIR`, else ~/.claude. Codex: hooks.json in `CODEX_HOME`, else ~/.codex (Codex
+ * also reads inline `[hooks]` tables of config.toml; the JSON file keeps config.toml untouched).
+ */
+export function settingsFile(cli: Cli, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+  if (cli === 'claude-code') return path.join(env.CLAUDE_CONFIG_DIR ? path.resolve(env.CLAUDE_CONFIG_DIR) : path.join(home, '.claude'), 'settings.json');
+  return path.join(env.CODEX_HOME ? path.resolve(env.CODEX_HOME) : path.join(home, '.codex'), 'hooks.json');
+}
+
+/** A path as one word of the shell the CLI runs hooks with (sh -c; cmd.exe on Windows). */
+export function shellQuote(p: string, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return `"${p.replace(/"/g, '')}"`; // a Windows path holds no `"`
+  return /^[\w./:@%+=,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command of our hooks: the launcher in `<bridgeHome>/bin`, then `hook <cli>`. */
+export function hookCommand(launcher: string, cli: Cli, platform: NodeJS.Platform = process.platform): string {
+  return `${shellQuote(launcher, platform)} hook ${cli}`;
+}
+
+/** The entries Connect adds, per event: one matcher group holding one handler of ours. */
+export function entriesFor(cli: Cli, command: string): Record<string, MatcherGroup> {
+  const out: Record<string, MatcherGroup> = {};
+  for (const event of EVENTS[cli]) {
+    const handler: HookHandler = event === 'PermissionRequest'
+      ? { type: 'command', command: `${command} --wait ${PERMISSION_TIMEOUT_S[cli] - WAIT_MARGIN_S}`, timeout: PERMISSION_TIMEOUT_S[cli] }
+      : { type: 'command', command, timeout: EVENT_TIMEOUT_S };
+    // Codex's matcher is a regular expression ("*" is not one): left out, it matches everything there too.
+    out[event] = cli === 'claude-code' && TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [handler] } : { hooks: [handler] };
+  }
+  return out;
+}
+
+/** Why a file's text cannot be edited safely: the file is then left as it is. */
+export type Refusal =
+  | { kind: 'unparsable'; detail: string; line: number }
+  | { kind: 'unexpected'; detail: string };
+
+export type Plan =
+  | { ok: true; before: string; after: string; changed: boolean; events: string[] }
+  | { ok: false; refusal: Refusal };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isOurs = (h: unknown): boolean => isObject(h) && typeof h.command === 'string' && h.command.includes(HOOK_NAME);
+
+/** The text parsed, or why not (a syntax error, or a shape that is not settings). */
+function read(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; refusal: Refusal } {
+  if (text.trim() === '') return { ok: true, value: {} };
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    const line = text.slice(0, first.offset).split('\n').length;
+    return { ok: false, refusal: { kind: 'unparsable', detail: printParseErrorCode(first.error), line } };
+  }
+  if (!isObject(value)) return { ok: false, refusal: { kind: 'unexpected', detail: 'the file is not a JSON object' } };
+  if (value.hooks !== undefined && !isObject(value.hooks)) return { ok: false, refusal: { kind: 'unexpected', detail: '"hooks" is not an object' } };
+  for (const [event, groups] of Object.entries(value.hooks ?? {})) {
+    if (!Array.isArray(groups)) return { ok: false, refusal: { kind: 'unexpected', detail: `"hooks.${event}" is not a list` } };
+  }
+  return { ok: true, value };
+}
+
+/** The file's own indentation and line ends, so what is added looks like what is there. */
+export function formattingOf(text: string): FormattingOptions {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const indent = /^([ \t]+)\S/m.exec(text)?.[1];
+  if (indent?.startsWith('\t')) return { insertSpaces: false, tabSize: 1, eol };
+  return { insertSpaces: true, tabSize: indent ? indent.length : 2, eol };
+}
+
+/**
+ * `text` without the value at `p`: that span goes and nothing else moves (no reformatting). An
+ * array's last item goes with the comma and spacing before it, the inverse of `insertAt`
+ * (jsonc-parser's own removal keeps the character before `]`, which is wrong for `[a, b]`).
+ */
+function removeAt(text: string, p: JSONPath): string {
+  const index = p[p.length - 1];
+  const root = typeof index === 'number' ? parseTree(text) : undefined;
+  const list = root && findNodeAtLocation(root, p.slice(0, -1));
+  const items = list?.type === 'array' ? list.children ?? [] : [];
+  const node = typeof index === 'number' ? items[index] : undefined;
+  if (!list || !node || typeof index !== 'number') return applyEdits(text, modify(text, p, undefined, {}));
+  const prev = items[index - 1];
+  const next = items[index + 1];
+  const [from, to] = items.length === 1 ? [list.offset + 1, list.offset + list.length - 1]
+    : next ? [node.offset, next.offset]
+      : prev ? [prev.offset + prev.length, node.offset + node.length] : [node.offset, node.offset + node.length];
+  return text.slice(0, from) + text.slice(to);
+}
+
+/**
+ * `text` with `value` added at `p`, laid out like the file (`fmt`) from where it goes in; the
+ * person's text around it, even on the same line, is left as it was, so taking it out again
+ * (`removeAt`) gives back the very same text.
+ */
+function insertAt(text: string, p: JSONPath, value: unknown, fmt: FormattingOptions, isArrayInsertion: boolean): string {
+  const edits = modify(text, p, value, { isArrayInsertion });
+  const [edit] = edits;
+  if (edits.length !== 1 || !edit || edit.length !== 0) return applyEdits(text, modify(text, p, value, { isArrayInsertion, formattingOptions: fmt }));
+  const added = applyEdits(text, edits);
+  const end = edit.offset + edit.content.length;
+  const layout = format(added, { offset: edit.offset, length: edit.content.length }, fmt)
+    // Inside what was added, and a line break added just after it; never the person's own spacing.
+    .filter((f) => f.offset >= edit.offset && f.offset + f.length <= end && (f.offset < end || f.length === 0));
+  return applyEdits(added, layout);
+}
+
+/** `text` with the value at `p` replaced by `value`, laid out like the file. */
+const replaceAt = (text: string, p: JSONPath, value: unknown, fmt: FormattingOptions): string =>
+  applyEdits(text, modify(text, p, value, { formattingOptions: fmt }));
+
+/** The value of a text this module made (it parses: only its own edits were applied). */
+const readValue = (text: string): Record<string, unknown> => { const r = read(text); return r.ok ? r.value : {}; };
+
+/** The groups of `event` as they are in `value`. */
+const groupsOf = (value: Record<string, unknown>, event: string): unknown[] => {
+  const hooks = value.hooks;
+  const groups = isObject(hooks) ? hooks[event] : undefined;
+  return Array.isArray(groups) ? groups : [];
+};
+
+/** Exactly our entry: one group whose only handler is ours, as `entriesFor` makes it. */
+const sameEntry = (group: unknown, wanted: MatcherGroup): boolean => {
+  if (!isObject(group) || !Array.isArray(group.hooks) || group.hooks.length !== 1) return false;
+  const h: unknown = group.hooks[0];
+  const w = wanted.hooks[0];
+  return isObject(h) && !!w && h.type === w.type && h.command === w.command && h.timeout === w.timeout && group.matcher === wanted.matcher;
+};
+
+/**
+ * The text with every handler of ours removed: a group left empty goes, then an event's list
+ * left empty, then `hooks` left empty (only when our handlers emptied them: an empty list or
+ * `hooks` with other events stays). `only` limits it to some events.
+ */
+function removeOurs(text: string, only?: ReadonlySet<string>): { text: string; removed: string[] } {
+  let out = text;
+  const removed = new Set<string>();
+  const edit = (p: JSONPath) => { out = removeAt(out, p); };
+  const parsed = read(out);
+  if (!parsed.ok) return { text, removed: [] };
+  const events = Object.keys(isObject(parsed.value.hooks) ? parsed.value.hooks : {});
+  let emptied = false;
+  for (const event of events) {
+    if (only && !only.has(event)) continue;
+    const groups = groupsOf(parsed.value, event);
+    // From the end, so the indexes of what is still to remove stay true.
+    for (let g = groups.length - 1; g >= 0; g--) {
+      const group = groups[g];
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      const handlers = group.hooks as unknown[];
+      const ours = handlers.map((h, i) => (isOurs(h) ? i : -1)).filter((i) => i >= 0);
+      if (ours.length === 0) continue;
+      removed.add(event);
+      if (ours.length === handlers.length) edit(['hooks', event, g]);
+      else for (const i of ours.reverse()) edit(['hooks', event, g, 'hooks', i]);
+    }
+    if (removed.has(event) && groups.every((group) => isObject(group) && Array.isArray(group.hooks) && (group.hooks as unknown[]).every(isOurs))) {
+      edit(['hooks', event]);
+      emptied = true;
+    }
+  }
+  const after = read(out);
+  if (emptied && after.ok && isObject(after.value.hooks) && Object.keys(after.value.hooks).length === 0) edit(['hooks']);
+  return { text: out, removed: [...removed] };
+}
+
+/**
+ * Connect: the text with our entries for `cli` added (an older entry of ours, say with another
+ * command, is replaced). Connecting again when they are there changes nothing (`changed: false`).
+ * `text` undefined: the file does not exist yet.
+ */
+export function planConnect(text: string | undefined, cli: Cli, command: string): Plan {
+  const before = text ?? '';
+  const parsed = read(before);
+  if (!parsed.ok) return parsed;
+  const wanted = entriesFor(cli, command);
+  // An event is already done when it holds our entry exactly, and no other handler of ours.
+  const todo = Object.keys(wanted).filter((event) => {
+    const groups = groupsOf(parsed.value, event);
+    const ours = groups.flatMap((g) => (isObject(g) && Array.isArray(g.hooks) ? (g.hooks as unknown[]).filter(isOurs) : []));
+    return !(ours.length === 1 && groups.some((g) => sameEntry(g, wanted[event] as MatcherGroup)));
+  });
+  if (todo.length === 0) return { ok: true, before, after: before, changed: false, events: [] };
+  const fmt = formattingOf(before);
+  // A new file (or one that holds just `{}`): written whole, laid out like the entries shown.
+  if (/^\s*(\{\s*\})?\s*$/.test(before)) {
+    const fresh = JSON.stringify({ ...parsed.value, hooks: Object.fromEntries(todo.map((e) => [e, [wanted[e]]])) }, null, 2);
+    return { ok: true, before, after: `${fresh}\n`, changed: true, events: todo };
+  }
+  let out = removeOurs(before, new Set(todo)).text;
+  const now = read(out);
+  if (!now.ok) return now;
+  const hooks = now.value.hooks;
+  const ours = (events: string[]) => Object.fromEntries(events.map((e) => [e, [wanted[e]]]));
+  if (!isObject(hooks)) out = insertAt(out, ['hooks'], ours(todo), fmt, false);
+  // An empty container is replaced whole (an insertion into `{}` or `[]` has no layout to follow).
+  else if (Object.keys(hooks).length === 0) out = replaceAt(out, ['hooks'], ours(todo), fmt);
+  else {
+    for (const event of todo) {
+      const groups = hooks[event];
+      if (!Array.isArray(groups)) out = insertAt(out, ['hooks', event], [wanted[event]], fmt, false);
+      else if (groups.length === 0) out = replaceAt(out, ['hooks', event], [wanted[event]], fmt);
+      // Indexes of the groups before this one are unchanged by the edits of other events.
+      else out = insertAt(out, ['hooks', event, groupsOf(readValue(out), event).length], wanted[event], fmt, true);
+    }
+  }
+  return { ok: true, before, after: out, changed: out !== before, events: todo };
+}
+
+/** Disconnect: the text without any hook of ours (of any CLI's command), everything else kept. */
+export function planDisconnect(text: string | undefined): Plan {
+  const before = text ?? '';
+  const parsed = read(before);
+  if (!parsed.ok) return parsed;
+  const { text: after, removed } = removeOurs(before);
+  return { ok: true, before, after, changed: after !== before, events: removed };
+}
+
+/** What Connect adds, as the JSON text shown to the person before they accept. */
+export function entriesText(cli: Cli, command: string): string {
+  return JSON.stringify({ hooks: Object.fromEntries(Object.entries(entriesFor(cli, command)).map(([e, g]) => [e, [g]])) }, null, 2);
+}

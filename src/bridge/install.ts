@@ -1,0 +1,124 @@
+// The stable hook command: `<bridgeHome>/bin/assistant-cards-hook` (`.cmd` on Windows), a small
+// launcher that runs `<bridgeHome>/bin/bridge.js` (a copy of the extension's dist/bridge.js) with
+// the editor's own runtime, so no `node` need be on the PATH. The CLIs' settings name the launcher,
+// whose path never changes; the extension rewrites the launcher when its version or the runtime's
+// path changes, and copies bridge.js when it differs. No `vscode` here: the editor hands in what
+// it knows (its dist folder, process.execPath, its version).
+//
+// The runtime: process.execPath of the extension host. Desktop VS Code runs it in Electron, which
+// runs a script as plain Node when ELECTRON_RUN_AS_NODE=1 (as VS Code's own `code` CLI does); in
+// code-server and remote hosts it is Node itself, which ignores the variable.
+//
+// A broken install never fails loudly or slowly: with no bridge.js and no runtime the launcher
+// exits 0 printing nothing, and a hook that prints nothing leaves the CLI's own prompt in charge.
+import { constants as fsc, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { BIN_DIR } from './home';
+
+export const BRIDGE_FILE = 'bridge.js';
+
+/** The launcher's file name on `platform`. */
+export const launcherName = (platform: NodeJS.Platform): string => (platform === 'win32' ? 'assistant-cards-hook.cmd' : 'assistant-cards-hook');
+
+/** A word of sh in single quotes. */
+const sq = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A value of a cmd.exe `set "name=value"` (a `%` is doubled so it is not expanded). */
+const cmdValue = (s: string): string => s.replace(/%/g, '%%').replace(/"/g, '');
+
+export interface LauncherFacts {
+  /** `<bridgeHome>/bin`. */
+  binDir: string;
+  /** The extension host's process.execPath. */
+  runtime: string;
+  /** The extension's version (written in the launcher, so an update rewrites it). */
+  version: string;
+  platform: NodeJS.Platform;
+}
+
+/** The launcher's text. */
+export function launcherText({ binDir, runtime, version, platform }: LauncherFacts): string {
+  if (platform === 'win32') {
+    return [
+      '@echo off',
+      `rem Assistant Cards ${version}: the hook command of Claude Code and Codex. Written by the extension; rewritten when it changes.`,
+      'rem Runs bridge.js with the editor\'s runtime; when either is missing it prints nothing, and the CLI asks as usual.',
+      'setlocal',
+      `set "AC_BRIDGE=${cmdValue(path.win32.join(binDir, BRIDGE_FILE))}"`,
+      `set "AC_RUNTIME=${cmdValue(runtime)}"`,
+      'if not exist "%AC_BRIDGE%" exit /b 0',
+      'if not exist "%AC_RUNTIME%" exit /b 0',
+      'set ELECTRON_RUN_AS_NODE=1',
+      '"%AC_RUNTIME%" "%AC_BRIDGE%" %*',
+      '',
+    ].join('\r\n');
+  }
+  return [
+    '#!/bin/sh',
+    `# Assistant Cards ${version}: the hook command of Claude Code and Codex. Written by the extension; rewritten when it changes.`,
+    '# Runs bridge.js with the editor\'s runtime (node on the PATH when that is gone after an update);',
+    '# when it cannot, it prints nothing and exits 0, and the CLI asks as usual.',
+    `bridge=${sq(path.posix.join(binDir, BRIDGE_FILE))}`,
+    `runtime=${sq(runtime)}`,
+    '[ -f "$bridge" ] || exit 0',
+    '[ -x "$runtime" ] || runtime=$(command -v node 2>/dev/null) || exit 0',
+    'ELECTRON_RUN_AS_NODE=1 exec "$runtime" "$bridge" "$@"',
+    '',
+  ].join('\n');
+}
+
+export interface InstallFacts extends LauncherFacts {
+  /** The extension's dist/bridge.js (it may not exist in a build without the bridge). */
+  bridgeSource: string;
+}
+
+export interface Installed {
+  /** The launcher's path: what the CLIs' settings run. */
+  launcher: string;
+  /** The files written this time (none when everything was up to date). */
+  written: string[];
+  /** False when the extension has no dist/bridge.js to copy (the launcher then exits 0 quietly). */
+  bridge: boolean;
+}
+
+/** Writes `text` to `file` only when it differs, through a temporary file and a rename (other windows may write it too). */
+async function writeIfDifferent(file: string, content: Buffer, mode: number): Promise<boolean> {
+  const now = await fs.readFile(file).catch(() => undefined);
+  if (now && now.equals(content)) {
+    const st = await fs.stat(file);
+    if ((st.mode & 0o777) !== mode) await fs.chmod(file, mode);
+    return false;
+  }
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await fs.writeFile(tmp, content, { mode });
+    await fs.chmod(tmp, mode); // the umask may have taken bits off
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
+  return true;
+}
+
+/** Puts the launcher and bridge.js in `binDir`, writing only what changed. */
+export async function installHook(facts: InstallFacts): Promise<Installed> {
+  const { binDir, bridgeSource, platform } = facts;
+  await fs.mkdir(binDir, { recursive: true });
+  const written: string[] = [];
+  const bridge = await fs.readFile(bridgeSource).catch(() => undefined);
+  if (bridge) {
+    const to = path.join(binDir, BRIDGE_FILE);
+    if (await writeIfDifferent(to, bridge, 0o644)) written.push(to);
+  }
+  const launcher = path.join(binDir, launcherName(platform));
+  if (await writeIfDifferent(launcher, Buffer.from(launcherText(facts), 'utf8'), 0o755)) written.push(launcher);
+  return { launcher, written, bridge: !!bridge };
+}
+
+/** True when a launcher was installed before (a Connect ran on this computer). */
+export async function hookInstalled(binDir: string, platform: NodeJS.Platform): Promise<boolean> {
+  return fs.access(path.join(binDir, launcherName(platform)), fsc.F_OK).then(() => true, () => false);
+}
+
+/** `<home>/bin`. */
+export const binDirOf = (home: string): string => path.join(home, BIN_DIR);

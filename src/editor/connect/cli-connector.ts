@@ -1,0 +1,230 @@
+// "Connect Claude Code" / "Connect Codex" and their Disconnect: one press each (issue #35). Connect
+// installs the stable hook command (src/bridge/install.ts), shows the CLI's user settings before
+// and after in a diff editor, asks once (a modal naming the file and the events), and writes only
+// our hook entries (src/bridge/connect-settings.ts keeps the rest of the file, comments too).
+// Disconnect takes exactly those entries out again. A file that does not parse is never written:
+// the message names it and says what to do.
+//
+// At activation nothing is awaited: when a launcher was installed before (a Connect ran on this
+// computer), it and bridge.js are refreshed in the background, so an update of the extension or of
+// the editor's runtime path keeps the hook command the CLIs run working.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { DisposableBase } from '../base/disposable';
+import type { Log } from '../base/log';
+import { say } from '../base/say';
+import { bridgeHome } from '../../bridge/home';
+import { binDirOf, hookInstalled, installHook, launcherName, type Installed } from '../../bridge/install';
+import { hookCommand, PERMISSION_TIMEOUT_S, planConnect, planDisconnect, settingsFile, type Cli, type Plan, type Refusal } from '../../bridge/connect-settings';
+
+/** The scheme of the read-only before/after documents the diff editor shows. */
+export const PREVIEW_SCHEME = 'assistant-cards-settings';
+
+export type ConnectOutcome = 'connected' | 'already' | 'cancelled' | 'refused' | 'failed' | 'disconnected' | 'absent';
+
+export interface ConnectorDeps {
+  log: Log;
+  /** The extension's folder (dist/bridge.js is copied from it). */
+  extensionPath: string;
+  version: string;
+  /** The environment the file paths come from (tests point them at temporary folders). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The CLI's name as people know it: product names, not translated. */
+// l10n-ignore
+const CLI_NAME: Record<Cli, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+
+export class CliConnector extends DisposableBase {
+  /** The before/after texts the diff editor shows, by document address. */
+  private readonly previews = new Map<string, string>();
+  private providerRegistered = false;
+  /**
+   * Asks the person before Connect writes: a modal (say.confirm). The extension-host tests replace
+   * it through their handle, because VS Code refuses modal dialogs in its test mode.
+   */
+  ask: (question: string, detail: string, button: string) => Thenable<boolean> = say.confirm;
+  /** One Connect or Disconnect at a time: two presses would plan on the same text. */
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: ConnectorDeps) {
+    super();
+  }
+
+  private get env(): NodeJS.ProcessEnv { return this.deps.env ?? process.env; }
+  private get binDir(): string { return binDirOf(bridgeHome(this.env)); }
+
+  /** At activation: refresh the hook command when one was installed before. Never awaited there. */
+  refreshInstalled(): void {
+    setTimeout(() => {
+      void (async () => {
+        if (this.isDisposed || !(await hookInstalled(this.binDir, process.platform))) return;
+        const done = await this.install();
+        if (done.written.length) this.deps.log.info(`hook command refreshed: ${done.written.join(', ')}`);
+      })().catch((e: unknown) => this.deps.log.warn(`hook command refresh failed: ${String(e)}`));
+    }, 2_000);
+  }
+
+  private install(): Promise<Installed> {
+    return installHook({
+      binDir: this.binDir,
+      bridgeSource: path.join(this.deps.extensionPath, 'dist', 'bridge.js'),
+      runtime: process.execPath,
+      version: this.deps.version,
+      platform: process.platform,
+    });
+  }
+
+  connect(cli: Cli): Promise<ConnectOutcome> {
+    const run = this.running.then(() => this.connectNow(cli)).catch((e: unknown) => this.failed(CLI_NAME[cli], settingsFile(cli, this.env), e));
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  disconnect(cli: Cli): Promise<ConnectOutcome> {
+    const run = this.running.then(() => this.disconnectNow(cli)).catch((e: unknown) => this.failed(CLI_NAME[cli], settingsFile(cli, this.env), e));
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  private async connectNow(cli: Cli): Promise<ConnectOutcome> {
+    const file = settingsFile(cli, this.env);
+    const name = CLI_NAME[cli];
+    const text = await readText(file);
+    const plan = planConnect(text, cli, hookCommand(path.join(this.binDir, launcherName(process.platform)), cli));
+    if (!plan.ok) return this.refuse(name, file, plan.refusal);
+    if (!plan.changed) {
+      await this.install().catch((e: unknown) => this.deps.log.warn(`hook command: ${String(e)}`));
+      void say.info(vscode.l10n.t('Assistant Cards: {0} is connected already ({1}).', name, file));
+      return 'already';
+    }
+    const diff = await this.showDiff(cli, file, plan);
+    const connect = vscode.l10n.t('Connect');
+    const accepted = await this.ask(
+      vscode.l10n.t('Connect {0} to Assistant Cards?', name),
+      connectDetail(cli, file, plan.events),
+      connect,
+    );
+    await this.closeDiff(diff);
+    if (!accepted) { this.deps.log.info(`connect ${cli}: not accepted`); return 'cancelled'; }
+    // What the person saw is what is written: a file changed meanwhile is not written (Connect again shows the new text).
+    if ((await readText(file)) !== text) {
+      void say.warn(vscode.l10n.t('Assistant Cards: {0} changed while you looked at it. Nothing was written; connect again to see the change on the new text.', file));
+      return 'cancelled';
+    }
+    // The command first, then the settings that run it (an error: `connect` tells it, nothing else written).
+    const installed = await this.install();
+    if (!installed.bridge) this.deps.log.warn('this build has no dist/bridge.js: the hook command prints nothing until an update brings it');
+    await writeText(file, plan.after);
+    this.deps.log.info(`connect ${cli}: added hooks for ${plan.events.join(', ')} to ${file}`);
+    void say.info(cli === 'codex'
+      ? vscode.l10n.t('Assistant Cards: Codex is connected. When Codex starts next in a terminal, it asks you to review the new hooks: trust them, and its approvals come here as cards.')
+      : vscode.l10n.t('Assistant Cards: Claude Code is connected. Sessions started from now on ask here as cards; restart a running one to connect it too.'));
+    return 'connected';
+  }
+
+  private async disconnectNow(cli: Cli): Promise<ConnectOutcome> {
+    const file = settingsFile(cli, this.env);
+    const name = CLI_NAME[cli];
+    const text = await readText(file);
+    const plan = planDisconnect(text);
+    if (!plan.ok) return this.refuse(name, file, plan.refusal);
+    if (!plan.changed) {
+      void say.info(vscode.l10n.t('Assistant Cards: {0} was not connected; {1} holds no hook of Assistant Cards.', name, file));
+      return 'absent';
+    }
+    await writeText(file, plan.after);
+    this.deps.log.info(`disconnect ${cli}: removed hooks of ${plan.events.join(', ')} from ${file}`);
+    void say.info(vscode.l10n.t('Assistant Cards: {0} is disconnected. Its hooks of Assistant Cards were taken out of {1}; the rest of the file is as it was.', name, file));
+    return 'disconnected';
+  }
+
+  private refuse(name: string, file: string, r: Refusal): ConnectOutcome {
+    this.deps.log.warn(`${name}: ${file} not changed: ${r.kind} ${r.detail}`);
+    const open = vscode.l10n.t('Open File');
+    const text = r.kind === 'unparsable'
+      ? vscode.l10n.t('Assistant Cards: {0} could not be read as JSON (line {1}: {2}), so nothing was changed. Fix the file (or move it aside), then connect {3} again.', file, r.line, r.detail, name)
+      : vscode.l10n.t('Assistant Cards: {0} is not shaped like {1}\'s settings ({2}), so nothing was changed. Fix the file, then try again.', file, name, r.detail);
+    void say.error(text, open).then((x) => { if (x) void vscode.window.showTextDocument(vscode.Uri.file(file)); });
+    return 'refused';
+  }
+
+  private failed(name: string, file: string, e: unknown): ConnectOutcome {
+    this.deps.log.error(`${name}: ${file}: ${String(e)}`);
+    void say.error(vscode.l10n.t('Assistant Cards: could not change {0} for {1} ({2}). The log says more.', file, name, (e as Error).message ?? String(e)), vscode.l10n.t('Show Log'))
+      .then((x) => { if (x) this.deps.log.show(); });
+    return 'failed';
+  }
+
+  /** The settings before and after, side by side, read-only; the person reads them behind the question. */
+  private async showDiff(cli: Cli, file: string, plan: Extract<Plan, { ok: true }>): Promise<vscode.Uri> {
+    if (!this.providerRegistered) {
+      this.providerRegistered = true;
+      this._register(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, { provideTextDocumentContent: (uri) => this.previews.get(uri.toString()) ?? '' }));
+    }
+    const base = path.basename(file);
+    const stamp = Date.now();
+    const before = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${cli}/before/${base}`, query: String(stamp) });
+    const after = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${cli}/after/${base}`, query: String(stamp) });
+    this.previews.set(before.toString(), plan.before);
+    this.previews.set(after.toString(), plan.after);
+    const title = vscode.l10n.t('{0}: before and after connecting {1}', base, CLI_NAME[cli]);
+    try {
+      await vscode.commands.executeCommand('vscode.diff', before, after, title, { preview: true, preserveFocus: true });
+    } catch (e) {
+      this.deps.log.warn(`the settings diff did not open: ${String(e)}`);
+    }
+    return after;
+  }
+
+  private async closeDiff(after: vscode.Uri): Promise<void> {
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === after.toString());
+    if (tabs.length) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
+    for (const key of [...this.previews.keys()]) if (key.startsWith(`${PREVIEW_SCHEME}:`) && key.includes(after.query)) this.previews.delete(key);
+  }
+}
+
+/** The modal's detail: the file, what goes in it, and that nothing else changes. */
+function connectDetail(cli: Cli, file: string, events: string[]): string {
+  const others = events.filter((e) => e !== 'PermissionRequest');
+  const lines = [
+    vscode.l10n.t('Adds to {0}, under "hooks", one hook of Assistant Cards for each of: {1}.', file, events.join(', ')),
+  ];
+  if (events.includes('PermissionRequest')) {
+    lines.push(vscode.l10n.t('PermissionRequest waits up to {0} s for your answer on a card; if none comes, {1} asks in the terminal as usual.', PERMISSION_TIMEOUT_S[cli], CLI_NAME[cli]));
+  }
+  if (others.length) lines.push(vscode.l10n.t('The others only tell Assistant Cards what the session does.'));
+  lines.push(vscode.l10n.t('Nothing else in the file changes; the editor shows it before and after. Disconnect {0} takes these hooks out again.', CLI_NAME[cli]));
+  return lines.join('\n\n');
+}
+
+/** The file's text, or undefined when it does not exist. */
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Writes through a temporary file and a rename, into the file a link points at (settings kept in
+ * a dotfiles folder stay there), keeping the file's mode.
+ */
+async function writeText(file: string, text: string): Promise<void> {
+  const real = await fs.realpath(file).catch(() => file);
+  await fs.mkdir(path.dirname(real), { recursive: true });
+  const mode = await fs.stat(real).then((s) => s.mode & 0o777, () => 0o600);
+  const tmp = `${real}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await fs.writeFile(tmp, text, { mode });
+    await fs.chmod(tmp, mode);
+    await fs.rename(tmp, real);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
+}

@@ -1,0 +1,161 @@
+// The real Claude Code, interactive, in a terminal of this window (the default `workspace` scope),
+// asks to run a command; its PermissionRequest hook is the bundled bridge. The card shows in the
+// tree and the panel with the whole command, the notification names the CLI and the terminal, and
+// Approve pressed in the panel lets the CLI run it. The model is scripted (test/bridge).
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { driver } from './helpers/driver';
+import { inPanel, openFromTree } from './helpers/card-panel-ui';
+import { shortHold } from './helpers/hold';
+import { notificationButton, notificationText } from './helpers/notifications';
+import { testEnv } from './helpers/env';
+import { hooksObject } from '../bridge/cli-run';
+import { startScriptedModel, type ScriptedModel } from '../bridge/scripted-model';
+
+const TITLE = 'Claude Code asks to run a command';
+const EVENTS = ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop'];
+
+describe('the real Claude Code in a terminal of this window asks through a card', function () {
+  this.timeout(300_000);
+  let w: World | undefined;
+  let model: ScriptedModel | undefined;
+  let terminal: vscode.Terminal | undefined;
+  let box = '';
+  let bin = '';
+
+  before(function () {
+    this.timeout(600_000); // a first install downloads about 400 MB from the npm registry
+    const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'install-clis.mjs'), 'claude'], { encoding: 'utf8', timeout: 590_000 });
+    assert.equal(r.status, 0, r.stderr);
+    bin = (JSON.parse(r.stdout.trim().split('\n').pop()!) as { claude: { bin: string } }).claude.bin;
+  });
+
+  afterEach(async () => {
+    terminal?.dispose();
+    terminal = undefined;
+    await model?.close();
+    model = undefined;
+    await unwire(w);
+    w = undefined;
+    if (box) fs.rmSync(box, { recursive: true, force: true });
+  });
+
+  /** A sandbox, signed in, default scope; Claude Code started in a terminal of this window asking to run `command`. */
+  async function claudeAsks(command: string, waitS: number, o: { inModel?: boolean } = {}) {
+    w = await wire();
+    await signInApproved(w);
+    await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
+    await shortHold(w.sb);
+    const home = path.join(box, 'home');
+    const config = path.join(home, '.claude');
+    const project = path.join(box, 'shop');
+    fs.mkdirSync(config, { recursive: true });
+    fs.mkdirSync(project);
+    model = await startScriptedModel({ claude: [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
+    const bridge = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'bridge.js');
+    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook claude-code --wait ${waitS}`;
+    fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({
+      hooks: hooksObject(EVENTS.map((event) => ({ event, command: hook, timeout: waitS + 10, ...(event === 'PermissionRequest' || event === 'PostToolUse' ? { matcher: '*' } : {}) }))),
+    }));
+    const key = 'sk-ant-scripted-model-key-0001';
+    // What the first interactive start would ask: onboarding done, this key and this folder trusted.
+    fs.writeFileSync(path.join(config, '.claude.json'), JSON.stringify({
+      hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+      projects: { [project]: { hasTrustDialogAccepted: true } },
+    }));
+    terminal = vscode.window.createTerminal({
+      name: 'claude: shop', cwd: project, shellPath: bin, shellArgs: ['--permission-mode', 'default', 'Deploy it to staging.'],
+      env: {
+        HOME: home, CLAUDE_CONFIG_DIR: config, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: key,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1',
+        // The sandbox process announced itself in its --work folder, the identity file's.
+        ASSISTANT_CARDS_HOME: path.dirname(testEnv.machineFile),
+      },
+    });
+    terminal.show(true);
+    const core = w.app.live!.core;
+    const sb = w.sb;
+    // Each step a state with a bound; a timeout names it and keeps a screenshot of the window.
+    const step = async <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms: number): Promise<T> => {
+      try {
+        return await until(what, probe, ms);
+      } catch (e) {
+        await driver.screenshot(`real-claude-${what.replace(/\W+/g, '-')}`).catch(() => undefined);
+        throw e;
+      }
+    };
+    const cardId = await step('the approval card made on the service (Claude Code started, its hook ran)', async () => {
+      const { changes } = await sb.control<{ changes: { type: string; cardId: string }[] }>('GET', '/_sandbox/changes');
+      for (const c of changes.filter((x) => x.type === 'card.created')) {
+        const made = await sb.control<{ title: string }>('GET', `/_sandbox/cards/${c.cardId}`);
+        if (made.title === TITLE) return c.cardId;
+      }
+      return undefined;
+    }, 120_000);
+    if (o.inModel === false) return { core, sb, cardId, project };
+    // Workspace scope: the card counts once its live session is matched to this terminal.
+    const card = await step('the card in the model (its session matched to the terminal)', () => core.cards.list('pending').find((c) => c.id === cardId), 60_000)
+      .catch(async (e: unknown) => {
+        // What the matcher had to go on: the session's terminal facts, each terminal's pid, the process tree.
+        const sessions = core.assistants.list().flatMap((a) => a.agents.flatMap((g) => g.liveSessions));
+        const pids = await Promise.all(vscode.window.terminals.map(async (t) => `${t.name}=${String(await t.processId)}`));
+        const ps = spawnSync('ps', ['-eo', 'pid,ppid,tty,comm'], { encoding: 'utf8' }).stdout.split('\n').filter((l) => /claude|node|sh\b/.test(l)).join('\n');
+        throw new Error(`${(e as Error).message}\nsessions: ${JSON.stringify(sessions)}\nterminals: ${pids.join(', ')}\n${ps}`);
+      });
+    return { core, sb, cardId, card, project };
+  }
+
+  beforeEach(() => { box = fs.mkdtempSync(path.join(os.tmpdir(), 'real-claude-')); });
+
+  it('the card shows the whole command in tree, panel and notification (CLI and terminal named); Approve runs it', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const command = `touch ${marker} && echo "deployed to staging"`;
+    const { core, card, project } = await claudeAsks(command, 120);
+    if (!card) throw new Error('no card in the model');
+
+    // The notification: what asks, who, and in which terminal of this window; Show Terminal goes there.
+    const said = await notificationText(TITLE);
+    assert.match(said, /Claude Code/);
+    assert.match(said, /claude: shop/, `the terminal is named: ${said}`);
+    await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
+    await driver.click(notificationButton(TITLE, 'Show Terminal'));
+    await until('its terminal shown', () => vscode.window.activeTerminal === terminal || undefined, 10_000);
+
+    // The panel, opened from its row in the tree: the whole command and the folder.
+    await openFromTree(w!, card.id, TITLE);
+    const shown = await driver.text(inPanel('body'));
+    assert.ok(shown.includes(command), `the whole command in the panel: ${shown}`);
+    assert.ok(shown.includes(project), 'the folder it runs in');
+    await driver.screenshot('real-claude-approval');
+    await driver.click(inPanel('role=button[name="Approve"]'));
+    await until('the approved command ran', () => fs.existsSync(marker) || undefined, 60_000);
+    await until('the card done', () => !core.cards.list('pending').some((c) => c.id === card.id) || undefined, 30_000);
+  });
+
+  it('Decline with a note from the panel: nothing runs, and the note reaches the model', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const { card } = await claudeAsks(`touch ${marker}`, 120);
+    await openFromTree(w!, card!.id, TITLE);
+    await driver.fill(inPanel('textarea'), 'Not before the release notes are in.');
+    await driver.click(inPanel('role=button[name="Decline"]'));
+    await until('the note reached the model', () => model!.seenText('anthropic').includes('Not before the release notes are in.') || undefined, 60_000);
+    assert.equal(fs.existsSync(marker), false, 'the declined command did not run');
+  });
+
+  it('the hook\'s wait runs out: the card is withdrawn and the CLI\'s own prompt, answered in the terminal, decides', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    // The card lives only as long as the bridge's wait (3 s): it is watched on the service.
+    const { sb, cardId } = await claudeAsks(`touch ${marker}`, 3, { inModel: false });
+    await until('the card withdrawn on the service', async () => (await sb.control<{ status: string }>('GET', `/_sandbox/cards/${cardId}`)).status === 'done' || undefined, 30_000);
+    assert.equal(fs.existsSync(marker), false, 'nothing was answered for the person');
+    // Claude Code's own "Do you want to proceed?" is still there: the person answers it in the terminal.
+    terminal!.sendText('1', false);
+    await until('the command the person allowed in the terminal ran', () => fs.existsSync(marker) || undefined, 60_000);
+  });
+});
