@@ -58,11 +58,19 @@ export const vscodeStub = {
     }),
   },
   commands: { executeCommand: async () => undefined },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  // What watching the identity file needs (test/editor-node/identity-watch.test.ts plays the watcher).
+  RelativePattern: class { constructor(readonly base: unknown, readonly pattern: string) {} },
+  Disposable: { from: (...all: { dispose(): unknown }[]) => ({ dispose: () => { for (const d of all) d.dispose(); } }) },
   // What a card panel's html and icon need (test/editor-node/card-panel.test.ts), and its links.
-  Uri: { joinPath: (base: unknown, ...parts: string[]) => ({ base, path: parts.join('/') }), parse: (href: string) => ({ href, toString: () => href }) },
+  Uri: { joinPath: (base: unknown, ...parts: string[]) => ({ base, path: parts.join('/') }), parse: (href: string) => ({ href, toString: () => href }), file: (fsPath: string) => ({ fsPath }) },
   env: { language: 'en', openExternal: async (_uri: unknown) => true },
   // No settings: every `get` gives undefined (the defaults).
-  workspace: { getConfiguration: () => ({ get: () => undefined }) },
+  workspace: {
+    getConfiguration: () => ({ get: () => undefined, inspect: () => undefined }),
+    onDidChangeConfiguration: () => noop,
+    createFileSystemWatcher: () => ({ onDidCreate: () => noop, onDidChange: () => noop, onDidDelete: () => noop, dispose() {} }),
+  },
   // English, as VS Code without a language pack: {0} and the like filled in.
   l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) },
 };

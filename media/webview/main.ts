@@ -3,7 +3,7 @@
 // (view.ts) is rendered by lit-html. It never talks to the service.
 import { render } from 'lit-html';
 import { bundleTranslator, setLocale, setTranslator } from '../../src/shared/l10n';
-import { AnswerKeyGuard, ANSWER_KEYS_QUIET_MS, isHeldPress } from '../../src/shared/key-guard';
+import { AnswerKeyGuard, ANSWER_KEYS_QUIET_MS, isHeldPress, pressAllowed, UNASKED_CLICKS_QUIET_MS } from '../../src/shared/key-guard';
 import type { FromWebview, Notice, Request, ToWebview } from '../../src/shared/protocol';
 import * as act from './actions';
 import { announcement, holdLeft, nextReadyAt, reduce, initialState, waitsOnYou, type PanelEvent, type PanelState } from './state';
@@ -50,6 +50,20 @@ function armKeys(): void {
   }, ANSWER_KEYS_QUIET_MS);
 }
 window.addEventListener('focus', armKeys);
+
+// A panel the person did not open (a card link, another extension) appeared under their pointer:
+// for a moment a click lands on nothing (`data-clicks="quiet"`, then `"ready"`; absent until then).
+const clickGuard = new AnswerKeyGuard(() => Date.now(), UNASKED_CLICKS_QUIET_MS);
+let clickTimer: ReturnType<typeof setTimeout> | undefined;
+function armClicks(): void {
+  clickGuard.arm();
+  document.body.dataset.clicks = 'quiet';
+  clearTimeout(clickTimer);
+  clickTimer = setTimeout(function ready() {
+    if (clickGuard.allows()) document.body.dataset.clicks = 'ready';
+    else clickTimer = setTimeout(ready, 50);
+  }, UNASKED_CLICKS_QUIET_MS);
+}
 document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') armKeys(); });
 
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
@@ -81,14 +95,15 @@ function send(r: act.PressResult): void {
 const hooks: ViewHooks = {
   input: dispatch,
   press: (e, what, guarded = false) => {
-    // A keyboard activation of a focused button (detail 0) waits out the quiet moment; a click counts.
-    if (guarded && (e as MouseEvent).detail === 0 && !keyGuard.allows()) { e.preventDefault(); return; }
+    // A keyboard activation of a focused button (detail 0) waits out the quiet moment; a click
+    // counts, unless the panel just appeared without the person opening it.
+    if (!pressAllowed(e as MouseEvent, guarded, keyGuard, clickGuard)) { e.preventDefault(); return; }
     send(what(state));
   },
   post,
   request,
   // A keyboard activation of the focused button (detail 0) waits like N; a click counts.
-  next: (e) => { if (!openNext((e as MouseEvent).detail === 0)) e.preventDefault(); },
+  next: (e) => { if (!clickGuard.allows() || !openNext((e as MouseEvent).detail === 0)) e.preventDefault(); },
 };
 
 /**
@@ -133,6 +148,7 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
   const m = ev.data;
   if (!m || typeof m !== 'object') return;
   if (m.type === 'words') { setTranslator(bundleTranslator(m.bundle)); setLocale(m.locale); }
+  if (m.type === 'guardClicks') { armClicks(); return; }
   dispatch(m);
 });
 

@@ -184,6 +184,7 @@ function step(s: PanelState, e: PanelEvent, localNow: number): PanelState {
     }
     case 'gone': return { ...s, gone: e.message };
     case 'next': return { ...s, next: e.next };
+    case 'guardClicks': return s; // main.ts guards the clicks; nothing to show
     case 'pick': {
       const cur = new Set(s.draft.choiceIds ?? []);
       if (e.multi) { if (cur.has(e.optionId)) cur.delete(e.optionId); else cur.add(e.optionId); } else { cur.clear(); cur.add(e.optionId); }

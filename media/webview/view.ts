@@ -14,6 +14,7 @@ import { readProposal } from '../../src/shared/proposal';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
 import { elsewhereNote } from '../../src/shared/card-computer';
+import { hiddenWarning, shownAddress } from '../../src/shared/hidden-chars';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, nextOffered, problemInBanner, hostNow, waitsOnYou } from './state';
@@ -180,6 +181,7 @@ function body(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   if (!waitsOnYou(c) || !s.allowed.answer) return nothing;
   if (c.kind === 'update') return updateBody(s, c, on, now);
   const off = disabled(s);
+  const hidden = hiddenWarning(c);
   let parts: Part[];
   switch (c.kind) {
     case 'choice': parts = [optionsList(s, c, !!c.multi, on)]; break;
@@ -192,6 +194,7 @@ function body(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   return html`<section class="answer">
     ${parts}
     ${textArea(s, 'note', t('Note to the assistant (optional)'), 2, on)}
+    ${hidden ? html`<div class="banner hidden-chars" id="hidden-chars" role="note">${hidden}</div>` : nothing}
     <div class="actions">
       ${c.kind === 'approval'
         ? html`<button class="primary" data-key="approve" ?disabled=${off} @click=${(e: Event) => on.press(e, (x) => act.answer(x, { approved: true }), true)}>${t('Approve')}</button>
@@ -282,9 +285,13 @@ function updateBody(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   </section>`;
 }
 
-/** A link's text is its address (never card-chosen words), so where it goes is always visible. */
+/**
+ * A link's text is its address (never card-chosen words), as it will open: a look-alike domain in
+ * punycode, hidden characters shown (shared/hidden-chars.ts), so where it goes is always visible.
+ */
 function linkText(url: string): string {
-  return url.length > 200 ? `${url.slice(0, 199)}…` : url;
+  const shown = shownAddress(url);
+  return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
 }
 
 // ----- Later -----

@@ -255,6 +255,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         if (!waitsOnYou(card)) { void say.info(vscode.l10n.t('Assistant Cards: this card no longer waits on you.')); return; }
         const pick = await pickAnswer(card);
         if (!pick) return;
+        if (pick.kind === 'open') { host.openCard(card.id); return; } // words a pick cannot show whole: the panel shows them
         const out = await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
         if (pick.kind === 'answer') afterAnswer(core, out, card);
       },

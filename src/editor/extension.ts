@@ -29,7 +29,7 @@ import { affectsNetwork, networkKey, networkSettings } from './connection/networ
 import { SandboxLauncher } from './connection/sandbox-launcher';
 import { vscodeSecretStore } from './sign-in/secret-storage';
 import { machineFile, resolveBaseUrl, startingScope, watchMachineFile } from './connection/service-settings';
-import { signInFlow, startSandboxFlow, type SetupHost } from './sign-in/setup-flows';
+import { signInFlow, startSandboxAskedFlow, startSandboxFlow, type SetupHost } from './sign-in/setup-flows';
 import { shownCode } from '../shared/plain-text';
 import { CardsStatusBar } from './cards/status-bar';
 import { registerCardLinks } from './assistants/terminal-links';
@@ -71,7 +71,8 @@ export class App implements vscode.Disposable {
     this.log = createLog();
     this.status = new CardsStatusBar();
     this.secrets = vscodeSecretStore(ctx.secrets);
-    this.launcher = new SandboxLauncher(ctx.extensionUri, this.log, path.join(ctx.globalStorageUri.fsPath, 'sandbox'));
+    // The sandbox ended: its address left its identity file; the window stops calling that port now (#37).
+    this.launcher = new SandboxLauncher(ctx.extensionUri, this.log, path.join(ctx.globalStorageUri.fsPath, 'sandbox'), () => void this.refreshState());
     this.auth = new CardsAuthProvider({ current: () => this.live?.core, signIn: () => this.signIn() });
     this.cardsView = new TreeViewSlot<CardsTreeNode>('assistantCards.cards');
     this.assistantsView = new TreeViewSlot<AssistantsTreeNode>('assistantCards.assistants');
@@ -81,7 +82,7 @@ export class App implements vscode.Disposable {
     this.cardLinks = new CardUriHandler({
       log: this.log,
       signedIn: () => !!this.live && isSignedIn(this.live.core.state),
-      openCard: (id) => this.openCard(id),
+      openCard: (id, opts) => this.openCard(id, opts),
       signIn: () => this.signIn(),
     });
     this.setup = {
@@ -98,7 +99,8 @@ export class App implements vscode.Disposable {
         signIn: () => this.signIn(),
         signOut: () => this.signOut(),
         refreshState: () => this.refreshState(),
-        startSandbox: () => this.startSandbox(),
+        // The command (any extension or link can run it): confirmed while another service is in use (#37).
+        startSandbox: () => startSandboxAskedFlow(this.setup),
         timeZone: systemTimeZone,
         contextKeys: this.contextKeys,
         cli: this.connector,
@@ -198,6 +200,7 @@ export class App implements vscode.Disposable {
     return publicApi({
       waiting: () => (this.live && isSignedIn(this.live.core.state) ? this.waiting : 0),
       onDidChangeWaiting: this.waitingChanged.event,
+      holds: (id) => !!this.live?.core.cards.get(id),
       open: (id) => {
         if (!this.live || !isSignedIn(this.live.core.state)) return false;
         this.openCard(id, { preserveFocus: true });

@@ -12,7 +12,10 @@ export interface AssistantCardsApi {
   waitingCount(): number;
   /** Fires with the new count when it changes. */
   readonly onDidChangeWaiting: vscode.Event<number>;
-  /** Opens the card's panel in the editor, without acting on it. False for a malformed id or when signed out. */
+  /**
+   * Opens the card's panel in the editor, without acting on it. False for a malformed id, an id
+   * that is not one of the cards this window holds, or when signed out.
+   */
   open(cardId: string): Promise<boolean>;
 }
 
@@ -20,6 +23,8 @@ export interface AssistantCardsApi {
 export interface PublicApiSource {
   waiting(): number;
   onDidChangeWaiting: vscode.Event<number>;
+  /** Whether the signed-in set holds this card (the cards the tree can list). */
+  holds(cardId: string): boolean;
   /** Opens the card when a signed-in set of parts exists; false otherwise. */
   open(cardId: string): boolean;
 }
@@ -31,6 +36,8 @@ export function publicApi(source: PublicApiSource): AssistantCardsApi {
     waitingCount: () => source.waiting(),
     onDidChangeWaiting: (listener: (n: number) => unknown, thisArgs?: unknown, disposables?: vscode.Disposable[]) =>
       source.onDidChangeWaiting(listener, thisArgs, disposables),
-    open: (cardId: string) => Promise.resolve(typeof cardId === 'string' && isCardId(cardId) ? source.open(cardId) : false),
+    // Only a card this window holds (#37): each unknown id opened a panel and spent the person's
+    // read allowance as their own read, as often as any extension called.
+    open: (cardId: string) => Promise.resolve(typeof cardId === 'string' && isCardId(cardId) && source.holds(cardId) ? source.open(cardId) : false),
   });
 }

@@ -15,6 +15,10 @@ import { seedDone } from './seed-done';
 import { isObject, PATTERNS } from './validate';
 import { appName, wholeCard, type MachineNames } from './wire';
 
+/** The most one clock advance moves (ten years), and the last instant an ISO time can name (9999-12-31T23:59:59.999Z). */
+const MAX_ADVANCE_MS = 10 * 366 * 24 * 3600_000;
+const LAST_MS = 253_402_300_799_999;
+
 export interface ControlDeps {
   ctx: SandboxContext;
   state: SandboxState;
@@ -227,7 +231,10 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
   app.post('/_sandbox/clock/advance', async (req, reply) => {
     const b = req.body;
     if (!d.clock.advance) return fail(reply, 409, 'the sandbox runs on real time; start it with --manual-clock');
-    if (!isObject(b) || !Number.isFinite(b.ms) || (b.ms as number) < 0) return fail(reply, 400, 'ms must be a non-negative number');
+    // Bounded (#37): 1e300 moved the clock past any date, and every later answer failed to write its time.
+    if (!isObject(b) || !Number.isFinite(b.ms) || (b.ms as number) < 0 || (b.ms as number) > MAX_ADVANCE_MS || d.clock.now() + (b.ms as number) > LAST_MS) {
+      return fail(reply, 400, `ms must be a number of milliseconds from 0 to ${MAX_ADVANCE_MS} (ten years), and the clock stay before the year 10000`);
+    }
     const now = d.clock.advance(b.ms as number);
     return { now: iso(now), ms: now };
   });

@@ -117,8 +117,12 @@ export interface ExportHeader {
   notRead: string[];
 }
 
-/** One exported record: stable English field names, card words kept (on one line). */
+/** One exported record: stable English field names, card words kept (on one line); every field through the one cell rule. */
 export function exportRecord(r: AnswerRow, o: { messageIds: boolean; timeZone?: string }): Record<string, unknown> {
+  return everyLine(record(r, o)) as Record<string, unknown>;
+}
+
+function record(r: AnswerRow, o: { messageIds: boolean; timeZone?: string }): Record<string, unknown> {
   const who = r.who;
   return {
     card: r.id,
@@ -141,13 +145,30 @@ export function exportRecord(r: AnswerRow, o: { messageIds: boolean; timeZone?: 
   };
 }
 
+/**
+ * The one cell rule: one line, every hidden character (C0, C1, bidi, zero-width, U+2028/U+2029)
+ * shown as `[U+XXXX]` (shared/hidden-chars.ts), so no field of the file can move, hide or end a line.
+ */
 function line(s: string): string {
   return oneLine(s, 10_000);
 }
 
+/** Every string in a value (ids, times, names, the header's too) through `line`. */
+function everyLine(v: unknown): unknown {
+  if (typeof v === 'string') return line(v);
+  if (Array.isArray(v)) return v.map(everyLine);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, everyLine(x)]));
+  return v;
+}
+
+/** One JSON line; U+2028 and U+2029 escaped too (JSON allows them raw; JavaScript and some readers end a line there). */
+function jsonLine(v: unknown): string {
+  return JSON.stringify(v).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
 export function answersJsonl(header: ExportHeader, rows: readonly AnswerRow[], o: { timeZone?: string } = {}): string {
-  const out = [JSON.stringify({ export: 'assistant-cards-answers', ...header })];
-  for (const r of rows) out.push(JSON.stringify(exportRecord(r, { messageIds: header.messageIds, timeZone: o.timeZone })));
+  const out = [jsonLine(everyLine({ export: 'assistant-cards-answers', ...header }))];
+  for (const r of rows) out.push(jsonLine(exportRecord(r, { messageIds: header.messageIds, timeZone: o.timeZone })));
   return `${out.join('\n')}\n`;
 }
 

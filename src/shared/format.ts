@@ -1,4 +1,5 @@
 // Small pure formatters shared by the tree, the status bar and the card panel. No `vscode` here.
+import { showHidden } from './hidden-chars';
 import { displayLocale, relativeTimeFormat, t } from './l10n';
 
 /** "just now", "5 minutes ago", "yesterday": Intl in VS Code's display language. */
@@ -51,9 +52,10 @@ export function seen(count: number | undefined, lastAt: string | undefined, nowM
 /** A one-line, bounded version of untrusted text for tree labels and notifications. */
 export function oneLine(text: string | undefined, max = 120): string {
   if (!text) return '';
-  // Strip control and bidi-override characters so a title cannot reorder or hide what follows.
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  // Line breaks and tabs are spaces; every other hidden character (bidi controls, zero-width,
+  // C0/C1 controls) is shown as a mark, `[U+202E]`, so a title can neither reorder nor hide what
+  // follows, nor pass unseen (shared/hidden-chars.ts: the one rule).
+  const clean = showHidden(text.replace(/[\t\n\r]+/g, ' ')).replace(/\s+/g, ' ').trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 

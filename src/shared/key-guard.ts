@@ -29,3 +29,20 @@ export function isHeldPress(e: { repeat: boolean; key: string; ctrlKey: boolean;
   if (!e.repeat || !ACTING_KEYS.test(e.key)) return false;
   return !typing || (e.key === 'Enter' && (e.ctrlKey || e.metaKey));
 }
+
+/**
+ * How long a click lands on nothing after a panel appears that the person did not open (a card
+ * link, another extension, a command called with a bare id): the person was clicking at something
+ * else where it appeared. Longer than the keys' moment: a pointer is already on its way.
+ */
+export const UNASKED_CLICKS_QUIET_MS = 1000;
+
+/**
+ * Whether a press in the panel may act: a keyboard activation of a focused button (`detail` 0)
+ * waits out the keys' moment when the press is `guarded` (it answers); a click waits out the
+ * clicks' moment (armed only when a panel appeared unasked), whatever it presses.
+ */
+export function pressAllowed(e: { detail: number }, guarded: boolean, keys: AnswerKeyGuard, clicks: AnswerKeyGuard): boolean {
+  if (e.detail === 0) return !guarded || keys.allows();
+  return clicks.allows();
+}

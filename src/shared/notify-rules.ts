@@ -7,6 +7,8 @@ import { t } from './l10n';
 import { plainText } from './plain-text';
 import { waitsOnYou } from './card-facts';
 import { readProposal } from './proposal';
+import { hidesCharacters, holdsHidden } from './hidden-chars';
+import { mixedScripts, skeleton } from './look-alike';
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
 export type NotifySetting = 'blocking' | 'all' | 'off';
@@ -76,13 +78,15 @@ export function ownButtonWords(): string[] {
   return [t('Open'), t('Show Terminal'), t('Undo'), t('Accept proposal'), t('Approve'), t('Decline'), t('Open Next')];
 }
 
-/** Letters and digits only, folded: "  OPEN ", "Open!", "Ｏｐｅｎ" and "Show-terminal" read as our own words. */
-const folded = (s: string) => s.normalize('NFKC').toLocaleLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-
-/** Whether a label could be taken for one of the notification's own buttons. */
+/**
+ * Whether a label could be taken for one of the notification's own buttons, judged by what the eye
+ * sees: the confusable skeletons match (Cyrillic "Оpen", small capitals "ᴏᴘᴇɴ", "Open" with a blank
+ * letter, "  OPEN ", "Ｏｐｅｎ", "Show-terminal"), or there is doubt: letters of mixed scripts, a
+ * hidden character, nothing to read. Any of these leaves the notification with Open only.
+ */
 export function imitatesOwnButton(label: string): boolean {
-  const f = folded(label);
-  return f === '' || ownButtonWords().some((w) => folded(w) === f);
+  const f = skeleton(label);
+  return f === '' || mixedScripts(label) || holdsHidden(label) || ownButtonWords().some((w) => skeleton(w) === f);
 }
 
 export interface AnswerButton {
@@ -96,14 +100,15 @@ export type ButtonSet = { kind: 'answers'; answers: AnswerButton[] } | { kind: '
 
 /**
  * Answers as buttons only when one press says all, over words the notification shows whole (its
- * title, its summary, a helper's proposal; see `notificationText`): an approval, or a single choice
- * with up to three options whose labels are shown whole, told apart, and none of which reads as
- * the notification's own buttons. High stakes: never (their own page decides); everything else
+ * title, its summary, a helper's proposal; see `notificationText`) and holding no hidden character
+ * (`hidesCharacters`): an approval, or a single choice with up to three options whose labels are
+ * shown whole, told apart by what the eye sees (their skeletons differ), and none of which reads
+ * as the notification's own buttons (`imitatesOwnButton`). High stakes: never (their own page decides); everything else
  * (more options, several choices, questions, failures, text) opens. A card a `loop` helper
  * returned with a proposal that fits it: "Accept proposal", one press (answering otherwise is Open).
  */
 export function buttonSet(card: Card): ButtonSet {
-  if (card.highStakes || !shownWhole(card)) return { kind: 'open' };
+  if (card.highStakes || !shownWhole(card) || hidesCharacters(card)) return { kind: 'open' };
   const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
   if (proposal) {
     return proposal.accept
@@ -122,7 +127,7 @@ export function buttonSet(card: Card): ButtonSet {
     if (label === undefined || imitatesOwnButton(label)) return { kind: 'open' };
     answers.push({ label, answer: { choiceIds: [o.id] } });
   }
-  const labels = new Set(answers.map((a) => folded(a.label)));
+  const labels = new Set(options.map((o) => skeleton(o.label)));
   if (labels.size !== answers.length) return { kind: 'open' };
   return { kind: 'answers', answers };
 }

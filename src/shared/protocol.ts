@@ -75,7 +75,9 @@ export type ToWebview =
   | { type: 'problem'; requestId?: string; problem: ShownProblem }
   | { type: 'gone'; message: string }
   /** The card that comes next once this one no longer waits on the person (none: nothing else waits). */
-  | { type: 'next'; next?: NextCard };
+  | { type: 'next'; next?: NextCard }
+  /** The panel appeared without the person opening it (a card link, another extension): clicks wait a moment. */
+  | { type: 'guardClicks' };
 
 const MAX_TEXT = 10_000;
 const text = z.string().check(z.maxLength(MAX_TEXT));

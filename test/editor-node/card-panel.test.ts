@@ -56,7 +56,7 @@ function world(o: { nextAfter?: () => undefined; pageUrl?: (card: { id: string; 
     if (posted.some(test)) resolve(); else waiters.push({ test, resolve });
   });
   return {
-    model, panel, card, shows,
+    model, panel, card, shows, posted,
     reads: () => reads,
     serviceHas: (c: Card) => { onService = c; },
   };
@@ -97,6 +97,19 @@ describe('card panel: what a model change shows', () => {
     for (let i = 0; i < 500; i++) w.model.upsert(w.card(1, { id: `req_many${i}` }));
     await Promise.resolve();
     assert.equal(looks, 2, 'one look for the 500 cards the read added');
+    w.panel.dispose();
+  });
+});
+
+describe('card panel: opened without the person (#37)', () => {
+  it('a panel that appeared unasked tells its webview to guard clicks: once ready, or at once when it already is', async () => {
+    const w = world();
+    w.panel.guardClicks();
+    assert.equal(w.posted.some((m) => m.type === 'guardClicks'), false, 'not before the webview listens');
+    await w.panel.onMessage({ type: 'ready' });
+    assert.equal(w.posted.filter((m) => m.type === 'guardClicks').length, 1, 'told with its first words');
+    w.panel.guardClicks();
+    assert.equal(w.posted.filter((m) => m.type === 'guardClicks').length, 2, 'revealed again by a link: told again');
     w.panel.dispose();
   });
 });

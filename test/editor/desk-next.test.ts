@@ -171,6 +171,9 @@ describe('one card after another, and card links (Playwright, default settings)'
       return app().panels.get(c.id)?.isReady();
     }, 60_000);
     await driver.waitFor(inPanel('#title:text-is("Opened from a link?")'));
+    // #37: any page or program can fire the link: the panel guards clicks for a moment, then lets them through.
+    await driver.waitFor({ ...inPanel('body[data-clicks]'), state: 'attached' });
+    await driver.waitFor({ ...inPanel('body[data-clicks="ready"]'), state: 'attached' });
     await shot('card-from-uri');
     assert.equal((await sandboxCard(w!, c.id)).status, 'pending', 'a link never answers');
     assert.deepEqual(await heard(w!, c.id), []);

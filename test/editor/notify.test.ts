@@ -102,6 +102,28 @@ describe('notify: answer from the notification, returns, offline told once (exte
     assert.deepEqual(await notification('Which one opens?'), ['Open'], 'one Open, ours: no option poses as it');
   });
 
+  // #37: the outside review's list; each became an answering button beside the real Open on main.
+  const LOOK_ALIKES: readonly string[] = [
+    '\u041Epen', '\u039Fpen', 'Op\u0435n', 'Open\u3164', 'Open\uFFA0', '\u1D0F\u1D18\u1D07\u0274', 'Und\u043E', '\u0410pprove', 'Sh\u043Ew Terminal',
+  ];
+  it('a button that only looks like one of its own (Cyrillic, Greek, blank letters, small capitals), or two that look alike: Open only (#37)', async () => {
+    const cases = [...LOOK_ALIKES.map((l) => [l, 'Postgres']), ['Yes', 'Y\u0435s']];
+    for (const [i, labels] of cases.entries()) {
+      const title = `Look-alike ${i + 1}: which one?`;
+      await newCard(w, { kind: 'choice', title, blocking: true, options: labels.map((label, j) => ({ id: `o${j}`, label })) });
+      assert.deepEqual(await notification(title), ['Open'], JSON.stringify(labels));
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
+    }
+  });
+
+  it('an approval whose words hold a hidden bidi control: shown as a mark, Open only (#37)', async () => {
+    await newCard(w, { kind: 'approval', title: 'Run the tests? npm test \u202Ehs | moc.elpmaxe//:sptth lruc &&', blocking: true });
+    const title = 'Run the tests? npm test [U+202E]hs';
+    assert.deepEqual(await notification(title), ['Open'], 'no Approve over hidden characters');
+    await driver.screenshot('notify-hidden-bidi', { selector: notificationItem(title) });
+  });
+
   it('an approval answered from its notification, then undone from the next one', async () => {
     const c = await newCard(w, { kind: 'approval', title: 'Run the migration now?', blocking: true });
     assert.deepEqual((await notification('Run the migration now?')).slice(0, 3), ['Approve', 'Decline', 'Open']);

@@ -55,6 +55,11 @@ describe('sandbox control surface', () => {
     assert.equal(r.json.ms, before.ms + 1500);
     assert.equal(Date.parse(r.json.now), before.ms + 1500);
     assert.equal((await w.ctl('POST', '/_sandbox/clock/advance', { ms: -1 })).status, 400);
+    // #37: 1e300 put the clock past any date for good; it is refused and the clock still tells its time.
+    for (const ms of [1e300, 11 * 366 * 24 * 3600_000]) assert.equal((await w.ctl('POST', '/_sandbox/clock/advance', { ms })).status, 400, String(ms));
+    const after = await w.ctl('GET', '/_sandbox/clock');
+    assert.equal(after.status, 200);
+    assert.equal(after.json.ms, before.ms + 1500, 'a refused advance moved nothing');
     const real = await startSandbox({ port: 0 });
     try {
       assert.equal((await call('POST', `${real.url}/_sandbox/clock/advance`, { ms: 1 })).status, 409);

@@ -31,7 +31,8 @@ describe('formatting', () => {
 
   it('makes untrusted text one bounded, direction-safe line', () => {
     assert.equal(oneLine('a\nb\t c'), 'a b c');
-    assert.equal(oneLine('safe\u202Eexe.txt'), 'safe exe.txt');
+    assert.equal(oneLine('safe\u202Eexe.txt'), 'safe[U+202E]exe.txt', 'a bidi override is shown, not obeyed');
+    assert.equal(oneLine('rm -rf\u200B /tmp/x\u0085\u0007'), 'rm -rf[U+200B] /tmp/x[U+0085][U+0007]', 'zero-width, C1 and C0 are shown');
     assert.equal(oneLine('x'.repeat(500), 10), `${'x'.repeat(9)}…`);
   });
 

@@ -19,7 +19,7 @@ describe('hand-over picks', () => {
 
   it('says what hears means, and shows an unknown value as text', () => {
     assert.equal(hearsWords('while-working', 'Codex'), 'Codex hears it while it works, after the 5 s to take it back.');
-    assert.equal(hearsWords('at-\u202Enight\n', 'Codex'), 'Codex hears it: at- night.');
+    assert.equal(hearsWords('at-\u202Enight\n', 'Codex'), 'Codex hears it: at-[U+202E]night.');
     assert.match(hearsWords(undefined, ''), /^The helper gets it/);
   });
 

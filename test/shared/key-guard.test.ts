@@ -1,7 +1,24 @@
 import * as assert from 'node:assert/strict';
-import { ANSWER_KEYS_QUIET_MS, AnswerKeyGuard, isHeldPress } from '../../src/shared/key-guard';
+import { ANSWER_KEYS_QUIET_MS, AnswerKeyGuard, isHeldPress, pressAllowed, UNASKED_CLICKS_QUIET_MS } from '../../src/shared/key-guard';
 
 describe('answer key guard', () => {
+  it('a panel the person did not open: a click lands on nothing for a moment; keys wait as always (#37)', () => {
+    let t = 0;
+    const keys = new AnswerKeyGuard(() => t);
+    const clicks = new AnswerKeyGuard(() => t, UNASKED_CLICKS_QUIET_MS);
+    const click = { detail: 1 };
+    const key = { detail: 0 };
+    assert.equal(pressAllowed(click, true, keys, clicks), true, 'a panel the person opened: a click counts');
+    keys.arm();
+    clicks.arm();
+    t = 700;
+    assert.equal(pressAllowed(key, true, keys, clicks), true, 'keys: their own 600 ms');
+    assert.equal(pressAllowed(click, true, keys, clicks), false, 'a click 700 ms after the panel appeared unasked');
+    assert.equal(pressAllowed(click, false, keys, clicks), false, 'whatever it presses');
+    t = UNASKED_CLICKS_QUIET_MS;
+    assert.equal(pressAllowed(click, true, keys, clicks), true, 'then it counts');
+  });
+
   it('is quiet for 600 ms after a card shows, then lets keys through', () => {
     let t = 1_000;
     const g = new AnswerKeyGuard(() => t);

@@ -17,9 +17,16 @@ describe('link guard: loopback links from card text', () => {
     }
   });
 
-  it('a loopback link opens at once when the service itself is on loopback (the sandbox\'s own card pages)', () => {
+  it('a loopback link opens at once only on the service\'s own origin (the sandbox\'s own card pages)', () => {
     assert.equal(linkDecision('http://127.0.0.1:43123/cards/req_1', sandbox), 'open');
-    assert.equal(linkDecision('http://localhost:3000/', 'http://localhost:43123'), 'open');
+    assert.equal(linkDecision('http://127.0.0.1:43123/device?user_code=ABCD', sandbox), 'open');
+  });
+
+  it('another local address asks first even while the service is on loopback: another port, name or scheme (#37)', () => {
+    for (const url of ['http://localhost:22/', 'http://127.0.0.1:22/', 'http://localhost:43123/', 'https://127.0.0.1:43123/', 'http://[::1]:43123/']) {
+      assert.equal(linkDecision(url, sandbox), 'confirm', url);
+    }
+    assert.equal(linkDecision('http://localhost:3000/', 'http://localhost:43123'), 'confirm');
   });
 
   it('other addresses open at once, whatever the service', () => {

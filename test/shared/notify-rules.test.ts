@@ -122,7 +122,7 @@ describe('notification rules', () => {
     assert.ok(long.length <= 30 && long.endsWith('…'), long);
     const [hostile] = (buttonSet(card({ options: [{ id: 'h', label: '[x](command:rm) $(zap)' }] })) as { answers: { label: string }[] }).answers;
     assert.ok(hostile && !live(hostile.label), hostile?.label);
-    assert.equal(shortLabel('a\nb\u202ec'), 'a b c', 'one line, no bidi override');
+    assert.equal(shortLabel('a\nb\u202ec'), 'a b[U+202E]c', 'one line, the bidi override shown, not obeyed');
   });
 
   it('who and where: the assistant (and agent) and the terminal, as plain text', () => {

@@ -143,6 +143,33 @@ describe('answer export: JSON Lines and CSV', () => {
   });
 });
 
+describe('answer export: the last characters (#37)', () => {
+  // eslint-disable-next-line no-control-regex
+  const HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u200b\u202a-\u202e\u2066-\u2069]/;
+  const sly = rowOf(card({
+    id: 'req_1', title: 'Deploy\u0085now\u2028\u202Etxt.exe',
+    options: [{ id: 'a', label: 'Yes\u009B2J' }, { id: 'b', label: 'No' }],
+    answer: { choiceIds: ['a'], text: 'ok\u2029' },
+    history: [{ at: ASKED, type: 'asked', by: 'assistant' }, { at: ASKED, type: 'answ\u0085ered', by: 'person', appName: 'App\u2028', machine: { id: 'mch_laptop', name: 'lap\u200Btop' } }],
+  }));
+  const slyHeader: ExportHeader = { ...header, signedInAs: { name: 'Sandbox\u2028Person\u0085', userId: 'usr_x' }, filter: 'db\u2029', notRead: ['page\u0085 2'] };
+
+  it('JSON Lines: no C1, no raw U+2028/U+2029, no hidden character in any field, the header too', () => {
+    const text = answersJsonl(slyHeader, [sly]);
+    assert.doesNotMatch(text.replace(/\n/g, ''), HIDDEN);
+    const [head, rec] = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal((head!.signedInAs as { name: string }).name, 'Sandbox[U+2028]Person[U+0085]');
+    assert.equal(rec!.asked, 'Deploy[U+0085]now[U+2028][U+202E]txt.exe');
+    assert.ok(JSON.stringify(rec!.steps).includes('answ[U+0085]ered'), JSON.stringify(rec!.steps));
+  });
+
+  it('CSV: every cell through the one rule', () => {
+    const csv = answersCsv(slyHeader, [sly]);
+    assert.doesNotMatch(csv.replace(/\r\n/g, ''), HIDDEN);
+    assert.ok(csv.includes('lap[U+200B]top'));
+  });
+});
+
 describe('answer words: when', () => {
   it('says a time as format.ts dateTime does, in the zone asked', () => {
     for (const zone of ['UTC', 'Asia/Tokyo', undefined]) assert.equal(whenWords(ASKED, zone), dateTime(ASKED, zone));

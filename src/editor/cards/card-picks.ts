@@ -10,6 +10,7 @@ import { localDateTimeToIso } from '../../shared/format';
 import { helperChoices, markedFailedStep } from '../../shared/hand-over';
 import { plainText } from '../../shared/plain-text';
 import { readProposal } from '../../shared/proposal';
+import { paletteShowsWhole, paletteTitle } from '../../shared/palette-rules';
 
 interface CardPickItem extends vscode.QuickPickItem { id?: string }
 
@@ -43,11 +44,16 @@ export async function pickCard(
   return pick?.id;
 }
 
-type AnswerPick = { kind: 'answer'; body: Record<string, unknown> } | { kind: 'gotIt' } | undefined;
+type AnswerPick = { kind: 'answer'; body: Record<string, unknown> } | { kind: 'gotIt' } | { kind: 'open' } | undefined;
 
-/** Asks the person for an answer to a card, by kind. */
+/**
+ * Asks the person for an answer to a card, by kind, over its words shown whole: the pick's title
+ * is the card's title and summary. Words that do not fit a pick, or hold a hidden character: no
+ * pick, `open` (the card's panel shows them all; shared/palette-rules.ts).
+ */
 export async function pickAnswer(card: Card): Promise<AnswerPick> {
-  const title = plainText(card.title, 100);
+  if (!paletteShowsWhole(card)) return { kind: 'open' };
+  const title = paletteTitle(card);
   const proposed = await pickProposal(card);
   if (proposed === 'cancelled') return undefined;
   if (proposed && proposed !== 'answerYourself') return { kind: 'answer', body: proposed };
@@ -124,12 +130,12 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
 async function pickProposal(card: Card): Promise<Record<string, unknown> | 'cancelled' | 'answerYourself' | undefined> {
   const view = readProposal(card);
   if (!view) return undefined;
-  const words = view.lines.map((l) => plainText(l, 200)).join(' · ');
+  const words = plainText(view.lines.join(' · '), Number.MAX_SAFE_INTEGER);
   const items: (vscode.QuickPickItem & { id: 'accept' | 'yourself' })[] = [
     ...(view.accept ? [{ label: vscode.l10n.t('$(check) Accept the helper\'s proposal'), detail: words, id: 'accept' as const }] : []),
     { label: vscode.l10n.t('$(edit) Answer otherwise'), ...(view.accept ? {} : { detail: words }), id: 'yourself' as const },
   ];
-  const p = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('The helper proposes: {0}', plainText(card.title, 80)), placeHolder: words });
+  const p = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('The helper proposes: {0}', paletteTitle(card)), placeHolder: words });
   if (!p) return 'cancelled';
   return p.id === 'accept' && view.accept ? { ...view.accept } : 'answerYourself';
 }
@@ -146,7 +152,7 @@ async function pickFailedStep(card: Card): Promise<number | undefined | 'cancell
     index: i,
   }));
   const qp = vscode.window.createQuickPick<(typeof items)[number]>();
-  qp.title = vscode.l10n.t('Which step failed? {0}', plainText(card.title, 80));
+  qp.title = vscode.l10n.t('Which step failed? {0}', paletteTitle(card));
   qp.placeholder = vscode.l10n.t('Pick the step that failed');
   qp.items = items;
   const active = marked !== undefined ? items[marked] : undefined;

@@ -10,12 +10,17 @@ import { CONTEXT, type ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
 import type { TerminalMatcher } from '../assistants/terminals';
+import { ownValue, SCOPE_ORDER } from '../../shared/own-setting';
 
 export type ScopeSetting = 'workspace' | 'machine' | 'everywhere';
 
+/**
+ * The scope from the person's own settings: a folder's `.vscode/settings.json` may narrow it,
+ * never widen it (an `everywhere` there would make the next sign-in ask to read every card;
+ * shared/own-setting.ts).
+ */
 export function scopeSetting(): ScopeSetting {
-  const v = vscode.workspace.getConfiguration('assistantCards').get<string>('scope');
-  return v === 'machine' || v === 'everywhere' ? v : 'workspace';
+  return ownValue(vscode.workspace.getConfiguration('assistantCards').inspect('scope'), SCOPE_ORDER, 'workspace');
 }
 
 /** This computer as the sign-in names it, and when that may have changed. */
@@ -75,15 +80,18 @@ export class ScopeController extends DisposableBase {
     this.cards.setScope(scope);
   }
 
-  /** The view-title toggle: workspace -> machine, machine or everywhere -> workspace. Stored where the scope is set now. */
+  /**
+   * The view-title toggle: workspace -> machine, machine or everywhere -> workspace. Stored in the
+   * person's own settings (a folder's value cannot widen it), and in the folder's too where one is
+   * set (so a narrower folder value does not hold the toggle back).
+   */
   async toggle(): Promise<ScopeSetting> {
     const next: ScopeSetting = scopeSetting() === 'workspace' ? 'machine' : 'workspace';
     const config = vscode.workspace.getConfiguration('assistantCards');
     const inspect = config.inspect<string>('scope');
-    const target = inspect?.workspaceFolderValue !== undefined || inspect?.workspaceValue !== undefined
-      ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
     this.terminal = undefined;
-    await config.update('scope', next, target);
+    await config.update('scope', next, vscode.ConfigurationTarget.Global);
+    if (inspect?.workspaceFolderValue !== undefined || inspect?.workspaceValue !== undefined) await config.update('scope', next, vscode.ConfigurationTarget.Workspace);
     this.apply();
     return next;
   }

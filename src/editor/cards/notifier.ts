@@ -16,8 +16,17 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { hearsIn } from '../../shared/format';
 import { thisComputer } from '../../shared/this-computer';
-import { answeredText, buttonSet, isReturn, notificationText, notifySetting, wantsNotification, withMoreWaiting, type AnswerButton } from '../../shared/notify-rules';
+import { answeredText, buttonSet, isReturn, notificationText, wantsNotification, withMoreWaiting, type AnswerButton, type NotifySetting } from '../../shared/notify-rules';
 import { nextCard, type NextCard } from '../../shared/next-card';
+import { NOTIFY_ORDER, ownValue } from '../../shared/own-setting';
+
+/**
+ * `assistantCards.notify` from the person's own settings: a folder's `.vscode/settings.json` may
+ * make it louder, never quieter (an `off` there would silence blocking cards; shared/own-setting.ts).
+ */
+export function notifySettingNow(): NotifySetting {
+  return ownValue(vscode.workspace.getConfiguration('assistantCards').inspect('notify'), NOTIFY_ORDER, 'blocking');
+}
 import { problemMessage, problemText } from '../../shared/problem-messages';
 
 const SHOWN_MS = 30_000;
@@ -62,7 +71,7 @@ export class CardNotifier extends DisposableBase {
 
   private consider(c: CardListEntry, returned: boolean): void {
     if (this.isDisposed) return;
-    const setting = notifySetting(vscode.workspace.getConfiguration('assistantCards').get('notify'));
+    const setting = notifySettingNow();
     if (!wantsNotification(setting, c) || !this.here()) return;
     if (Date.now() < this.showingUntil) { if (c.blocking === true) this.untold.add(c.id); return; }
     this.untold.clear();

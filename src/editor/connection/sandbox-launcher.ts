@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { withoutDeadAddress } from '../../shared/identity-address';
 import { createTransport } from '../../api/http';
@@ -20,9 +21,16 @@ export class SandboxLauncher implements vscode.Disposable {
   private identity: string | undefined;
 
   /** `workDir`: the sandbox's own folder (identity files it makes go there). */
-  constructor(private readonly extensionUri: vscode.Uri, private readonly log: Log, private readonly workDir: string) {}
+  /** `exited`: told when the sandbox process ends, however it ended (the window stops calling its port at once). */
+  constructor(private readonly extensionUri: vscode.Uri, private readonly log: Log, private readonly workDir: string, private readonly exited: () => void = () => undefined) {}
 
   get running(): string | undefined { return this.url; }
+
+  /** Whether `file` is in the sandbox's own folder (an identity file it made). */
+  owns(file: string): boolean {
+    const rel = path.relative(path.resolve(this.workDir), path.resolve(file));
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  }
 
   /** Blanks `url` in the sandbox-made identity file `file` (shared/identity-address.ts says why). */
   private forgetAddress(file: string, url: string): void {
@@ -71,6 +79,8 @@ export class SandboxLauncher implements vscode.Disposable {
       this.url = undefined;
       // However it ended (a SIGKILL gives it no chance to): its address leaves its identity file.
       if (this.identity) this.forgetAddress(this.identity, url);
+      // Not while the window closes (dispose): nothing is left to rebuild then.
+      if (this.child === child) this.exited();
     });
     this.log.info(`sandbox listening on ${url}`);
     if (demoFile) {

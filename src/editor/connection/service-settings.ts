@@ -44,7 +44,9 @@ export function watchMachineFile(changed: () => void): vscode.Disposable {
     watcher?.dispose();
     const file = machineFile();
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)));
-    watcher = vscode.Disposable.from(w, w.onDidCreate(changed), w.onDidDelete(changed));
+    // A change too (#37): a stopped sandbox blanks the address in its file, and a window that
+    // went on calling that port sent the person's DPoP proofs to whoever bound it next.
+    watcher = vscode.Disposable.from(w, w.onDidCreate(changed), w.onDidChange(changed), w.onDidDelete(changed));
   };
   watch();
   const sub = vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('assistantCards.machineFile')) watch(); });

@@ -67,14 +67,24 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
     return subs;
   }
 
-  /** Opens (or reveals) the panel of a card; `preserveFocus` when the person did not ask for it. None while no set is attached. */
+  /**
+   * Opens (or reveals) the panel of a card; `preserveFocus` when the person did not ask for it (a
+   * card link, another extension, a command called with a bare id): then it takes no keyboard, and
+   * a click in it lands on nothing for a moment. None while no set is attached.
+   */
   open(cardId: string, column: vscode.ViewColumn = vscode.ViewColumn.Active, preserveFocus = false): CardPanel | undefined {
     const existing = this.panels.get(cardId);
-    if (existing) { existing.panel.reveal(column, preserveFocus); return existing; }
+    if (existing) {
+      existing.panel.reveal(column, preserveFocus);
+      if (preserveFocus) existing.guardClicks();
+      return existing;
+    }
     const live = this.attached?.live;
     if (!live) return undefined;
     const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, vscode.l10n.t('Card'), { viewColumn: column, preserveFocus }, this.options());
-    return this.adopt(cardId, panel, live);
+    const opened = this.adopt(cardId, panel, live);
+    if (preserveFocus) opened.guardClicks();
+    return opened;
   }
 
   get(cardId: string): CardPanel | undefined { return this.panels.get(cardId); }

@@ -57,6 +57,8 @@ export class CardPanel extends DisposableBase {
   /** Aborted when the panel closes: the person moved on, the press being sent retries no more. */
   private readonly movedOn = new AbortController();
   private ready = false;
+  /** The panel appeared without the person opening it: its webview guards clicks once it is ready. */
+  private unasked = false;
   /** Whether the connection was online when the card was last shown (canAct follows it). */
   private shownOnline: boolean | undefined;
   /** What this webview was last told comes next (`next` undefined: none); undefined until told after its `ready`. */
@@ -131,6 +133,12 @@ export class CardPanel extends DisposableBase {
   /** The card as the panel last showed it. */
   shown(): Card | undefined { return this.card; }
   isReady(): boolean { return this.ready; }
+
+  /** The panel appears without the person opening it: a click in it lands on nothing for a moment (now, or once it is ready). */
+  guardClicks(): void {
+    this.unasked = true;
+    if (this.ready) this.post({ type: 'guardClicks' });
+  }
 
   private loading: Promise<void> | undefined;
   private loadAgain = false;
@@ -232,6 +240,7 @@ export class CardPanel extends DisposableBase {
       case 'ready':
         this.ready = true;
         this.post({ type: 'words', bundle: vscode.l10n.bundle, locale: vscode.env.language });
+        if (this.unasked) this.post({ type: 'guardClicks' });
         this.toldNext = undefined;
         this.tellNext();
         // The card, or the opening read under way (it shows the card once in), or a read now.

@@ -1,6 +1,8 @@
 // Links into the editor: `vscode://assistant-cards.assistant-cards/card?id=req_…` (from the phone,
 // the service's card page, a chat) opens that card's panel here. It only opens: no press, no
-// answer; the panel then shows the card as the service has it (or says it is gone). A link that
+// answer; the panel then shows the card as the service has it (or says it is gone), without taking
+// the keyboard, its clicks guarded for a moment: any web page or local program can fire a link,
+// so the person did not necessarily follow one (#37). A link that
 // names no card is told plainly; the link's text is never shown (anyone can write one).
 import * as vscode from 'vscode';
 import { say } from '../base/say';
@@ -13,8 +15,11 @@ export type CardLinkOutcome = 'opened' | 'bad-id' | 'unknown' | 'signed-out';
 export interface CardUriDeps {
   log: Log;
   signedIn: () => boolean;
-  /** Opens (or shows) the card's panel, with the keyboard: the person followed the link. */
-  openCard: (id: string) => void;
+  /**
+   * Opens (or shows) the card's panel without the keyboard, clicks guarded for a moment: any web
+   * page or local program can fire a link, so the person did not necessarily open it.
+   */
+  openCard: (id: string, opts: { preserveFocus: true }) => void;
   /** The sign-in flow; resolves once it ended (signed in or not). */
   signIn: () => Promise<unknown>;
 }
@@ -45,13 +50,13 @@ export class CardUriHandler {
       return 'bad-id';
     }
     this.deps.log.info(`card link: opening ${read.id}`);
-    if (this.deps.signedIn()) { this.deps.openCard(read.id); return 'opened'; }
+    if (this.deps.signedIn()) { this.deps.openCard(read.id, { preserveFocus: true }); return 'opened'; }
     // Not signed in: say so and offer the sign-in; the card opens once it is done.
     const signIn = vscode.l10n.t('Sign In');
     void say.info(vscode.l10n.t('Assistant Cards: sign in to open the card from this link.'), signIn).then(async (picked) => {
       if (picked !== signIn) return;
       await this.deps.signIn();
-      if (this.deps.signedIn()) this.deps.openCard(read.id);
+      if (this.deps.signedIn()) this.deps.openCard(read.id, { preserveFocus: true });
     });
     return 'signed-out';
   }

@@ -6,17 +6,21 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { machineFile, resolveBaseUrl } from '../connection/service-settings';
 import { linkDecision } from '../../shared/link-guard';
+import { shownAddress } from '../../shared/hidden-chars';
 
-/** `url`: already checked by safeExternalUrl. */
-export async function openCardLink(url: string, log: Log): Promise<void> {
+/**
+ * `url`: already checked by safeExternalUrl. `question`: what the confirm asks (a card's link by
+ * default; the sign-in's page names itself).
+ */
+export async function openCardLink(url: string, log: Log | undefined, question = vscode.l10n.t('Assistant Cards: this card links to an address on this computer. Open it?')): Promise<void> {
   if (linkDecision(url, resolveBaseUrl(machineFile())) === 'confirm') {
     const open = vscode.l10n.t('Open');
     const ok = await say.confirm(
-      vscode.l10n.t('Assistant Cards: this card links to an address on this computer. Open it?'),
-      vscode.l10n.t('{0}\n\nIn a remote window this opens that port of the remote computer in your browser. Open it only if you expected this address.', url),
+      question,
+      vscode.l10n.t('{0}\n\nIn a remote window this opens that port of the remote computer in your browser. Open it only if you expected this address.', shownAddress(url)),
       open);
     if (!ok) {
-      log.info(`a link to this computer was not opened: ${url}`);
+      log?.info(`a link to this computer was not opened: ${url}`);
       return;
     }
   }

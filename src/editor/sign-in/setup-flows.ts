@@ -7,11 +7,11 @@ import type { LiveParts } from '../live-parts';
 import type { Log } from '../base/log';
 import type { SandboxLauncher } from '../connection/sandbox-launcher';
 import { say } from '../base/say';
-import { machineFile } from '../connection/service-settings';
+import { machineFile, resolveBaseUrl } from '../connection/service-settings';
 
 export interface SetupHost {
   log: Log;
-  launcher: SandboxLauncher;
+  launcher: Pick<SandboxLauncher, 'start' | 'owns'>;
   live(): LiveParts | undefined;
   /** Resolves once a rebuild under way (if any) is done. */
   settled(): Promise<void>;
@@ -38,6 +38,26 @@ export async function signInFlow(host: SetupHost): Promise<Me | undefined> {
   const me = await live.signIn(host.log);
   if (me) void vscode.authentication.getSession('assistant-cards', [], { silent: true }).then(undefined, () => undefined);
   return me;
+}
+
+/**
+ * The "Start Local Sandbox" command: it takes no arguments, so any extension or command link can
+ * run it (#37). While this window is set up for a service that is not the sandbox's (an address
+ * in the settings, or the person's identity file naming one), the person confirms first, shown
+ * the address this window leaves; nothing changes otherwise.
+ */
+export async function startSandboxAskedFlow(host: SetupHost): Promise<void> {
+  const file = machineFile();
+  const current = resolveBaseUrl(file);
+  if (current && !host.launcher.owns(file)) {
+    // A notification, not a modal: the command may not be the person's (a modal would take the keyboard).
+    const start = vscode.l10n.t('Start Sandbox');
+    const picked = await say.warn(
+      vscode.l10n.t('Assistant Cards: start the local sandbox and use it instead of {0}? Your identity file for {0} stays as it is; a service address in your settings is cleared.', current),
+      start);
+    if (picked !== start) { host.log.info('sandbox: not started; the service in use stays'); return; }
+  }
+  await startSandboxFlow(host);
 }
 
 export async function startSandboxFlow(host: SetupHost): Promise<void> {

@@ -11,6 +11,7 @@ import { safeExternalUrl } from '../../shared/protocol';
 import { EVERY_CARD_SCOPE } from '../../shared/grant-scopes';
 import { scopeSetting } from '../cards/card-scope';
 import { shownCode } from '../../shared/plain-text';
+import { openCardLink } from '../panel/open-link';
 
 /**
  * One interactive sign-in of a core at a time: its live set keeps the one under way
@@ -73,5 +74,6 @@ export async function copyCodeAndOpen(state: ConnectionState): Promise<void> {
   if (state.kind !== 'signing-in') return;
   await vscode.env.clipboard.writeText(state.userCode);
   const page = safeExternalUrl(state.verificationUriComplete ?? state.verificationUri);
-  if (page) await vscode.env.openExternal(vscode.Uri.parse(page, true));
+  // Through the links' guard (#37): a sign-in page at another local address is confirmed first.
+  if (page) await openCardLink(page, undefined, vscode.l10n.t('Assistant Cards: the sign-in page is at an address on this computer other than the service. Open it?'));
 }
