@@ -23,7 +23,8 @@
 //   ASSISTANT_CARDS_TEST_DRIVER     http://127.0.0.1:<port> of the Playwright bridge (code-server only)
 //   ASSISTANT_CARDS_TEST_RESULTS / _LOG / _GREP  for the in-host mocha (test/editor/index.ts)
 //   plus every --env NAME=value and every ASSISTANT_CARDS_TEST_* of this process.
-// Exit code 0 when every test passed. The results file holds {passed, failed, pending, failures}.
+// Exit code 0 when every test passed. The results file holds {passed, failed, pending, failures,
+// tests: [{title, file, ms, state, window}], windows: [{window, seconds}]}.
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -596,13 +597,17 @@ export async function runHostTests(opts) {
   const indexJs = opts.build ? await build({ dist: opts.distBuild && !(process.env.ASSISTANT_CARDS_DIST_BUILT === '1' && fs.existsSync(path.join(root, 'dist', 'extension.js'))) }) : path.resolve(opts.index);
   // test-electron has no untrusted or pseudo window of its own: it runs the trusted suite only.
   const windows = opts.electron ? ['trusted'] : WINDOWS[opts.window ?? 'all'];
-  const results = { passed: 0, failed: 0, pending: 0, failures: [] };
+  // `tests`: each test's time, with its window; `windows`: each window's wall time (the run's timings file).
+  const results = { passed: 0, failed: 0, pending: 0, failures: [], tests: [], windows: [] };
   for (const kind of windows) {
+    const started = Date.now();
     const r = await runWindow(opts, indexJs, kind);
     results.passed += r.passed;
     results.failed += r.failed;
     results.pending += r.pending ?? 0;
     results.failures.push(...(r.failures ?? []));
+    results.tests.push(...(r.tests ?? []).map((t) => ({ ...t, window: kind })));
+    results.windows.push({ window: kind, seconds: Math.round((Date.now() - started) / 100) / 10 });
   }
   if (windows.length > 1) say(`${results.passed} passed, ${results.failed} failed, ${results.pending} pending in all`);
   if (opts.results) fs.writeFileSync(opts.results, JSON.stringify(results, null, 2));

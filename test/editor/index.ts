@@ -44,15 +44,22 @@ export async function run(): Promise<void> {
   }
 
   const failures: { title: string; error: string }[] = [];
+  // Each test's time, for the run's timings file (scripts/test.mjs writes artifacts/test-times.json).
+  const tests: { title: string; file?: string; ms: number; state: string }[] = [];
   const stats = await new Promise<Mocha.Stats>((resolve, reject) => {
     try {
       const runner = mocha.run(() => resolve(runner.stats ?? { passes: 0, failures: 1, pending: 0 } as Mocha.Stats));
       runner.on('fail', (test, err: Error) => failures.push({ title: test.fullTitle(), error: err?.message ?? String(err) }));
+      runner.on('test end', (test) => {
+        if (test.state === 'passed' || test.state === 'failed') {
+          tests.push({ title: test.fullTitle(), ...(test.file ? { file: `test/editor/${path.relative(__dirname, test.file).replace(/\.js$/, '.ts')}` } : {}), ms: test.duration ?? 0, state: test.state });
+        }
+      });
     } catch (e) {
       reject(e);
     }
   });
-  const results = { passed: stats.passes, failed: stats.failures, pending: stats.pending, failures };
+  const results = { passed: stats.passes, failed: stats.failures, pending: stats.pending, failures, tests };
   if (resultsFile) fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2));
   if (stats.failures > 0) throw new Error(`${stats.failures} extension-host test(s) failed`);
 }
