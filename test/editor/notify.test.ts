@@ -44,6 +44,9 @@ describe('notify: answer from the notification, returns, offline told once (exte
   });
   beforeEach(async () => {
     await atThisWindow();
+    // The notifier tells a card only in the window the person is at: focused, and the change
+    // feed's owner (a lease this window claims when it gets focus; afterEach took the focus away).
+    await until('this window is where the person is (focused, the change feed\'s owner)', () => w.app.live!.notifier.here() || undefined, 30_000);
     await vscode.commands.executeCommand('notifications.clearAll');
     await until('no card notification showing', () => !w.app.live!.notifier.isShowing());
   });
