@@ -271,6 +271,8 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     return f;
   });
   app.get('/_sandbox/faults', async () => ({ faults: d.faults.all() }));
+  // Responses held by a delayMs fault finish now.
+  app.post('/_sandbox/faults/release', async () => ({ released: d.faults.release() }));
   app.delete('/_sandbox/faults', async () => {
     d.faults.reset();
     return { faults: [] };
