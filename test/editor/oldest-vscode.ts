@@ -19,8 +19,10 @@
 // panel-answers (Esc and an input method in a webview), press-paths (the same press from a
 // webview, a notification and quick picks), terminal-match (a terminal's tty from its shell),
 // two-windows (a second window, its focus, a reload through the webview serializer), ui-cards
-// (the person's whole walk), views-rebuild (a TreeView made again: blank on 1.93 once), and the
-// Restricted Mode and pseudo-locale windows.
+// (the person's whole walk), views-rebuild (a TreeView made again: blank on 1.93 once), desk-next
+// (a card link through VS Code's URI handler; run alone there, its card link test did not see its
+// notification under the centre's earlier ones in the first full run, so the file stays whole), and
+// the Restricted Mode and pseudo-locale windows.
 
 /** Files left out whole on the oldest VS Code, with the reason. */
 export const LEFT_OUT_ON_OLDEST: Readonly<Record<string, string>> = {
@@ -48,10 +50,6 @@ export const PARTLY_ON_OLDEST: Readonly<Record<string, { runs: RegExp; why: stri
   'after-an-hour.test.js': {
     runs: /sign-in: the code lives|\(dark\)|two assistants asking the same question/,
     why: 'the sign-in\'s progress notification and welcome, the tree moving with Undo while held and a notice\'s Got it in one theme (the light one repeats them for the pictures), and a tree row\'s tooltip run here; the history is the panel\'s own markup',
-  },
-  'desk-next.test.js': {
-    runs: /a card link opens the card/,
-    why: 'a card link goes through VS Code\'s URI handler; the next card in the panel is the panel\'s own keys, Open Next is a notification button as in notify, and the read-only API is a plain object',
   },
   'panel-paths.test.js': {
     runs: /printed in a real terminal|a notice \(no assistant\)/,
