@@ -23,7 +23,8 @@
 //   ASSISTANT_CARDS_TEST_DRIVER     http://127.0.0.1:<port> of the Playwright bridge (code-server only)
 //   ASSISTANT_CARDS_TEST_RESULTS / _LOG / _GREP  for the in-host mocha (test/editor/index.ts)
 //   plus every --env NAME=value and every ASSISTANT_CARDS_TEST_* of this process.
-// Exit code 0 when every test passed. The results file holds {passed, failed, pending, failures}.
+// Exit code 0 when every test passed. The results file holds {passed, failed, pending, failures,
+// tests: [{title, file, ms, state, window}], windows: [{window, seconds}]}.
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -357,19 +358,37 @@ async function bridgeOp(ctx, req) {
   }
 }
 
+/** What a bridge op that timed out waited for, in words, and where the screenshot of its page is. */
+async function timedOut(ctx, req) {
+  const what = `${req.op === 'waitFor' ? `"${req.selector}" to be ${req.state ?? 'visible'}` : `"${req.selector ?? 'the page'}" to ${req.op}`}${req.frames?.length ? ` inside ${req.frames.join(' > ')}` : ''} on the ${req.page ?? 'workbench'} page within ${(req.timeout ?? 15_000) / 1000} s`;
+  const page = ctx.pages.get(req.page ?? 'workbench');
+  let shot = '';
+  try {
+    const file = path.join(root, 'artifacts', 'timeouts', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.op}-${String(req.selector ?? '').replace(/[^\w-]+/g, '_').slice(0, 60)}.png`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await page?.screenshot({ path: file, timeout: 10_000 });
+    if (page) shot = `; screenshot ${path.relative(root, file)}`;
+  } catch { /* the page is gone: the words alone */ }
+  return `timed out waiting for ${what}${shot}`;
+}
+
 function startBridge(ctx) {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer((httpReq, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', async () => {
+    httpReq.on('data', (c) => { body += c; });
+    httpReq.on('end', async () => {
       let status = 200;
       let out;
+      let req;
       try {
-        if (req.method !== 'POST' || req.url !== '/op') throw Object.assign(new Error('POST /op only'), { status: 404 });
-        out = await bridgeOp(ctx, JSON.parse(body));
+        if (httpReq.method !== 'POST' || httpReq.url !== '/op') throw Object.assign(new Error('POST /op only'), { status: 404 });
+        req = JSON.parse(body);
+        out = await bridgeOp(ctx, req);
       } catch (e) {
         status = e.status ?? 500;
         out = { error: e instanceof Error ? e.message : String(e) };
+        // A wait that ran out names the state it waited for and keeps a picture of the page.
+        if (e?.name === 'TimeoutError' && req) out.error = `${await timedOut(ctx, req)}: ${out.error}`;
       }
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(out));
@@ -535,7 +554,11 @@ async function runCodeServer(opts, d, indexJs, kind) {
     ];
     const url = `${base}/?folder=${encodeURIComponent(d.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     say(`code-server ${target.codeServer} (VS Code ${target.vscode}) ${base}, ${kind} window, workspace ${d.workspace}`);
-    await page.goto(url);
+    // The workbench's document, not its every script loaded ('load', 30 s by default, outlasted on a
+    // loaded machine): the suite's own start is what the run waits for next.
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 }).catch((e) => {
+      throw new Error(`the workbench page's document never loaded from ${base} within 120 s: ${e.message}`);
+    });
     const timeout = new Promise((r) => setTimeout(() => r('timeout'), TIMEOUT_MS).unref());
     const code = await Promise.race([exited, timeout]);
     if (code === 'timeout') say(`no result within ${TIMEOUT_MS / 1000} s; see ${path.join(d.tmp, 'code-server.log')}`);
@@ -596,13 +619,17 @@ export async function runHostTests(opts) {
   const indexJs = opts.build ? await build({ dist: opts.distBuild && !(process.env.ASSISTANT_CARDS_DIST_BUILT === '1' && fs.existsSync(path.join(root, 'dist', 'extension.js'))) }) : path.resolve(opts.index);
   // test-electron has no untrusted or pseudo window of its own: it runs the trusted suite only.
   const windows = opts.electron ? ['trusted'] : WINDOWS[opts.window ?? 'all'];
-  const results = { passed: 0, failed: 0, pending: 0, failures: [] };
+  // `tests`: each test's time, with its window; `windows`: each window's wall time (the run's timings file).
+  const results = { passed: 0, failed: 0, pending: 0, failures: [], tests: [], windows: [] };
   for (const kind of windows) {
+    const started = Date.now();
     const r = await runWindow(opts, indexJs, kind);
     results.passed += r.passed;
     results.failed += r.failed;
     results.pending += r.pending ?? 0;
     results.failures.push(...(r.failures ?? []));
+    results.tests.push(...(r.tests ?? []).map((t) => ({ ...t, window: kind })));
+    results.windows.push({ window: kind, seconds: Math.round((Date.now() - started) / 100) / 10 });
   }
   if (windows.length > 1) say(`${results.passed} passed, ${results.failed} failed, ${results.pending} pending in all`);
   if (opts.results) fs.writeFileSync(opts.results, JSON.stringify(results, null, 2));

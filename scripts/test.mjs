@@ -14,7 +14,10 @@
 //   npm test -- --tiers unit,host      (a subset, same closing line; `node` is `unit`)
 //   npm test -- --grep <regex>         (filters the unit, host and e2e tests)
 //   npm test -- --jobs 1               (one tier at a time, output as it comes)
-import { spawn, spawnSync } from 'node:child_process';
+// Every run writes artifacts/test-times.json (`--times <file>` elsewhere): each tier's wall time,
+// each test's time (unit, host, host-min, e2e), and the 1-minute load average sampled every 5 s;
+// the run ends by printing the 20 slowest tests.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +35,7 @@ const known = ['typecheck', 'lint', 'unit', 'host', 'host-min', 'e2e'];
 for (const t of tiers) if (!known.includes(t)) { console.error(`unknown tier "${t}" (known: ${known.join(', ')})`); process.exit(2); }
 const jobs = Math.max(1, Number(arg('--jobs') ?? 3) || 3);
 const grep = arg('--grep');
+const timesFile = path.resolve(root, arg('--times') ?? path.join('artifacts', 'test-times.json'));
 const bin = (pkg, rel) => path.join(root, 'node_modules', pkg, rel);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-test-'));
 // The assistants' home (local-service.json, the hook command) of every test run is its own: a
@@ -39,6 +43,13 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-test-'));
 process.env.ASSISTANT_CARDS_HOME ??= path.join(tmp, 'assistants-home');
 
 const summary = [];
+/** The timings file's content: tiers as they end, tests as each tier reports them, the load through the run. */
+const startedAt = Date.now();
+const times = { startedAt: new Date(startedAt).toISOString(), cores: os.cpus().length, jobs, grep: grep ?? null, tiers: [], load: [], tests: [] };
+const sampleLoad = () => times.load.push({ s: Math.round((Date.now() - startedAt) / 1000), load1: Math.round(os.loadavg()[0] * 100) / 100 });
+sampleLoad();
+const loadTimer = setInterval(sampleLoad, 5000);
+loadTimer.unref();
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -47,8 +58,13 @@ function banner(name) {
   console.log(`\n=== ${name} ${'='.repeat(Math.max(0, 70 - name.length))}`);
 }
 
+/** Runs a check to its end, output as it comes; asynchronous, so the load is still sampled meanwhile. */
 function run(args) {
-  return spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } });
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } });
+    child.on('error', (e) => { console.error(e.message); resolve({ status: 1, signal: null }); });
+    child.on('close', (status, signal) => resolve({ status, signal }));
+  });
 }
 
 function readCounts(file) {
@@ -59,18 +75,22 @@ function readCounts(file) {
   return undefined;
 }
 
-function oneCheck(name, args) {
+async function oneCheck(name, args) {
   banner(name);
   const t = Date.now();
-  const r = run(args);
+  const r = await run(args);
   const ok = r.status === 0;
   if (ok) passed++; else failed++;
-  summary.push(`${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  const seconds = (Date.now() - t) / 1000;
+  summary.push(`${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${seconds.toFixed(1)} s`);
+  times.tiers.push({ tier: name.split(' ')[0], seconds: round1(seconds), ok });
 }
 
 /** A counting tier's result: its counts (a tier that never reported, or exited badly, failed). */
-function addCounts(name, status, resultsFile, seconds) {
+function addCounts(name, status, resultsFile, seconds, tier) {
   let c = readCounts(resultsFile);
+  for (const x of c?.tests ?? []) times.tests.push({ tier, ...x });
+  times.tiers.push({ tier, seconds: round1(seconds), passed: c?.passed ?? 0, failed: c?.failed ?? 1, pending: c?.pending ?? 0, ...(c?.windows ? { windows: c.windows } : {}) });
   if (!c) c = { passed: 0, failed: 1 }; // it crashed before reporting: that is a failure
   else if (status !== 0 && c.failed === 0) c = { ...c, failed: 1 }; // reported clean but exited badly
   passed += c.passed;
@@ -85,6 +105,26 @@ function addCounts(name, status, resultsFile, seconds) {
 /** The closing line: `N passed, M failed`, and `, K skipped` when a test was skipped (pending). */
 function closingLine() {
   return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+}
+
+const round1 = (x) => Math.round(x * 10) / 10;
+
+/** Writes the timings file and returns the lines naming the `n` slowest tests. */
+function writeTimes(n = 20) {
+  sampleLoad();
+  clearInterval(loadTimer);
+  times.seconds = round1((Date.now() - startedAt) / 1000);
+  const loads = times.load.map((l) => l.load1);
+  times.loadSummary = loads.length ? { min: Math.min(...loads), max: Math.max(...loads), mean: round1(loads.reduce((a, b) => a + b, 0) / loads.length) } : null;
+  times.tests.sort((a, b) => b.ms - a.ms);
+  try {
+    fs.mkdirSync(path.dirname(timesFile), { recursive: true });
+    fs.writeFileSync(timesFile, JSON.stringify(times, null, 2));
+  } catch (e) { return [`timings file not written: ${e.message}`]; }
+  if (times.tests.length === 0) return [];
+  const out = [`${Math.min(n, times.tests.length)} slowest tests (all times in ${path.relative(root, timesFile)}; load average ${times.loadSummary ? `${times.loadSummary.min}-${times.loadSummary.max}, mean ${times.loadSummary.mean}` : 'not sampled'}):`];
+  for (const t of times.tests.slice(0, n)) out.push(`  ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.tier}${t.window && t.window !== 'trusted' ? `/${t.window}` : ''}  ${t.title.slice(0, 140)}`);
+  return out;
 }
 
 function lines(text, n) {
@@ -124,8 +164,8 @@ const vscodeReady = !wantsVscode
     if (min) ensureCodeServer({ target: TARGETS.min });
   }));
 
-if (tiers.includes('typecheck')) oneCheck('typecheck (tsc --noEmit)', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
-if (tiers.includes('lint')) oneCheck('lint (eslint .)', [bin('eslint', 'bin/eslint.js'), '.']);
+if (tiers.includes('typecheck')) await oneCheck('typecheck (tsc --noEmit)', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
+if (tiers.includes('lint')) await oneCheck('lint (eslint .)', [bin('eslint', 'bin/eslint.js'), '.']);
 
 const reporter = (out) => ['--reporter', path.join(root, 'scripts', 'mocha-count-reporter.cjs'), '--reporter-option', `out=${out}`];
 const grepArgs = grep ? ['--grep', grep] : [];
@@ -133,22 +173,22 @@ const grepArgs = grep ? ['--grep', grep] : [];
 const counting = [];
 if (tiers.includes('host') && vscodeReady) {
   const out = path.join(tmp, 'host.json');
-  counting.push({ name: 'host: extension-host tests (VS Code 1.139)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--results', out, ...grepArgs], out });
+  counting.push({ tier: 'host', name: 'host: extension-host tests (VS Code 1.139)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--results', out, ...grepArgs], out });
 }
 if (min && vscodeReady) {
   const out = path.join(tmp, 'host-min.json');
-  counting.push({ name: 'host-min: extension-host tests (VS Code 1.93)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--vscode', 'min', '--results', out, ...grepArgs], out });
+  counting.push({ tier: 'host-min', name: 'host-min: extension-host tests (VS Code 1.93)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--vscode', 'min', '--results', out, ...grepArgs], out });
 }
 if (tiers.includes('unit')) {
   const out = path.join(tmp, 'unit.json');
-  counting.push({ name: 'unit: plain-Node tests (mocha)', args: [bin('mocha', 'bin/mocha.js'), ...reporter(out), ...grepArgs], out });
+  counting.push({ tier: 'unit', name: 'unit: plain-Node tests (mocha)', args: [bin('mocha', 'bin/mocha.js'), ...reporter(out), ...grepArgs], out });
 }
 if (tiers.includes('e2e') && vscodeReady) {
   const out = path.join(tmp, 'e2e.json');
   counting.push({
     // Beside the host tiers, its host run leaves their dist/ as they built it (host-test.mjs).
     env: tiers.includes('host') || min ? { ASSISTANT_CARDS_DIST_BUILT: '1' } : {},
-    name: 'e2e: npm start on a fresh clone, the VSIX installed, tests alone (mocha)',
+    name: 'e2e: npm start on a fresh clone, the VSIX installed, tests alone (mocha)', tier: 'e2e',
     args: [bin('mocha', 'bin/mocha.js'), '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--exit', '--forbid-only', ...reporter(out), ...grepArgs, 'test/e2e/**/*.test.ts'],
     out,
   });
@@ -186,13 +226,15 @@ async function runAll() {
   // The summary in the tiers' own order, whatever order they ended in.
   for (const tier of counting) {
     const r = done.find((d) => d.tier === tier);
-    if (r) addCounts(tier.name, r.status, tier.out, r.seconds);
+    if (r) addCounts(tier.name, r.status, tier.out, r.seconds, tier.tier);
   }
 }
 
 await runAll();
 
 fs.rmSync(tmp, { recursive: true, force: true });
+const slowest = writeTimes();
+if (slowest.length) console.log(`\n${slowest.join('\n')}`);
 console.log(`\n${summary.join('\n')}\n`);
 console.log(closingLine());
 process.exit(failed > 0 ? 1 : 0);

@@ -1,13 +1,33 @@
-// The sandbox's clocks: real time, or a manual clock that moves only when told
-// (`--manual-clock`, POST /_sandbox/clock/advance), so tests of holds, Later and limits are exact.
+// The sandbox's clocks: real time (which a test may move forward at once, POST
+// /_sandbox/clock/jump), or a manual clock that moves only when told (`--manual-clock`, POST
+// /_sandbox/clock/advance), so tests of holds, Later and limits are exact.
 import type { Clock } from './context';
 
 export class RealClock implements Clock {
+  /** How far `jump` has moved this clock ahead of the computer's. */
+  private ahead = 0;
+  private readonly listeners: (() => void)[] = [];
+
   now(): number {
-    return Date.now();
+    return Date.now() + this.ahead;
   }
-  onAdvance(_listener: () => void): void {
-    // Real time moves by itself; timed work is driven by timers (see timeline.ts).
+
+  /**
+   * Moves the time forward by `ms` at once, then runs on (POST /_sandbox/clock/jump): a test of a
+   * minute-long wait (the end of Later) takes seconds. Timed work that falls due runs at its own
+   * time. Apps' DPoP proofs carry their computer's time: a jump past the 60 s window makes them
+   * look stale (a client then corrects its time from the service's Date).
+   */
+  jump(ms: number): number {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('jump takes a non-negative number of ms');
+    this.ahead += ms;
+    for (const l of this.listeners) l();
+    return this.now();
+  }
+
+  /** Timed work is driven by timers (see timeline.ts); after a jump it catches up here. */
+  onAdvance(listener: () => void): void {
+    this.listeners.push(listener);
   }
 }
 

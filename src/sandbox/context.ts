@@ -9,6 +9,8 @@ export interface Clock {
   now(): number;
   /** Only on a manual clock. */
   advance?(ms: number): number;
+  /** Only on the real clock: forward by `ms` at once, then on with real time (tests). */
+  jump?(ms: number): number;
   /** Called after the clock moves, so timed work (holds, Later, presence) can catch up. */
   onAdvance?(listener: () => void): void;
 }

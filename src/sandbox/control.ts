@@ -239,6 +239,15 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     return { now: iso(now), ms: now };
   });
 
+  // The real clock forward at once (a test of the end of Later need not wait the minute).
+  app.post('/_sandbox/clock/jump', async (req, reply) => {
+    const b = req.body;
+    if (!d.clock.jump) return fail(reply, 409, 'the sandbox runs on a manual clock; move it with /_sandbox/clock/advance');
+    if (!isObject(b) || !Number.isFinite(b.ms) || (b.ms as number) < 0) return fail(reply, 400, 'ms must be a non-negative number');
+    const now = d.clock.jump(b.ms as number);
+    return { now: iso(now), ms: now };
+  });
+
   // A test that is not about the hold asks for a shorter one; the client follows `undoUntil`.
   app.get('/_sandbox/hold', async () => ({ ms: cards.hold() }));
   app.post('/_sandbox/hold', async (req, reply) => {
@@ -254,6 +263,8 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     return f;
   });
   app.get('/_sandbox/faults', async () => ({ faults: d.faults.all() }));
+  // Responses held by a delayMs fault finish now.
+  app.post('/_sandbox/faults/release', async () => ({ released: d.faults.release() }));
   app.delete('/_sandbox/faults', async () => {
     d.faults.reset();
     return { faults: [] };

@@ -60,15 +60,35 @@ export class Faults {
     return this.held;
   }
 
+  /** The early ends of the responses held now (`release`). */
+  private readonly releases = new Set<() => void>();
+
   /** Holds a response `ms` before its finish runs, counted in `holding` until the finish is done. */
   async hold(ms: number, finish: () => void): Promise<void> {
     this.held++;
+    let release: (() => void) | undefined;
     try {
-      await new Promise((r) => setTimeout(r, ms));
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, ms);
+        release = () => { clearTimeout(timer); r(); };
+        this.releases.add(release);
+      });
       finish();
     } finally {
+      if (release) this.releases.delete(release);
       this.held--;
     }
+  }
+
+  /**
+   * Lets every held response finish now (POST /_sandbox/faults/release): a test holds one as long
+   * as it needs (a long delayMs) and ends the hold when its check is done, not after a guessed time.
+   */
+  release(): number {
+    const now = [...this.releases];
+    this.releases.clear();
+    for (const r of now) r();
+    return now.length;
   }
 
   reset(): void {

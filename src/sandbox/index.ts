@@ -77,6 +77,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     },
     async close() {
       sandbox.stop();
+      sandbox.faults.release(); // a held response ends with the sandbox, not minutes later
       await sandbox.app.close();
     },
   };

@@ -236,13 +236,22 @@ describe('packaging: the VSIX', function () {
     });
     try {
       const page = await browser.newPage();
-      await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+      // The state wanted is the workbench's document, not its every script and image loaded
+      // ('load', Playwright's default, 30 s): on a loaded 2-core machine that outlasted 30 s
+      // (#36). Activation and the status bar item are waited for below, each by name.
+      await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`, { waitUntil: 'domcontentloaded', timeout: 120_000 }).catch((e: unknown) => {
+        throw new Error(`the workbench page's document never loaded from code-server at ${base} within 120 s: ${(e as Error).message}`);
+      });
       // The extension host's log names every extension it activates.
       const activated = new RegExp(`ExtensionService#_doActivateExtension ${extensionId.replace('.', '\\.')}\\b`);
       await until(`the extension host log showing ${extensionId} activated`, () => walk(path.join(userData, 'logs'))
         .filter((f) => /exthost/.test(f) && f.endsWith('.log')).some((f) => activated.test(fs.readFileSync(f, 'utf8'))), 90_000, 500);
       // And it did its first work: its status bar item is on screen.
-      await page.locator('[id$="assistantCards.status"], [aria-label*="Assistant Cards"]').first().waitFor({ timeout: 30_000 });
+      await page.locator('[id$="assistantCards.status"], [aria-label*="Assistant Cards"]').first().waitFor({ timeout: 60_000 }).catch(async (e: unknown) => {
+        const shot = path.join(root, 'artifacts', 'vsix-no-status-item.png');
+        await page.screenshot({ path: shot }).catch(() => undefined);
+        throw new Error(`the extension's status bar item never showed in the workbench within 60 s (screenshot ${path.relative(root, shot)}): ${(e as Error).message}`);
+      });
       // What another extension gets: the read-only API, frozen, and nothing that reaches the
       // context, the secrets, the client core or a press.
       await until('the probe extension to write what it got', () => fs.existsSync(probeOut), 60_000, 250);

@@ -6,13 +6,28 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { App, ExtensionApi } from '../../src/editor/extension';
-import { driver } from './helpers/driver';
+import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
 import { startSandboxProcess, type RunningSandbox } from './helpers/sandbox';
 import { setUpComputer } from '../kit/computer';
-import { until } from '../kit/until';
+import { until as kitUntil } from '../kit/until';
 
-export { until };
+/**
+ * The kit's wait (a state, named, with a bound); when it runs out under code-server, the failure
+ * also names a screenshot of the workbench at that moment (artifacts/timeout-*.png).
+ */
+export const until = (async (...args: Parameters<typeof kitUntil>) => {
+  try {
+    return await (kitUntil as (...a: unknown[]) => Promise<unknown>)(...args);
+  } catch (e) {
+    if (driverAvailable() && e instanceof Error && e.message.startsWith('timed out waiting for')) {
+      const what = typeof args[0] === 'string' ? args[0] : 'a probe';
+      const shot = await driver.screenshot(`timeout-${new Date().toISOString().replace(/[:.]/g, '-')}-${what.replace(/\W+/g, '-').slice(0, 50)}`).catch(() => undefined);
+      if (shot) e.message += `; screenshot ${shot.path}`;
+    }
+    throw e;
+  }
+}) as typeof kitUntil;
 
 export const EXTENSION_ID = 'assistant-cards.assistant-cards';
 

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Group } from '../../src/sync';
-import { atThisWindow, awayFromThisWindow, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { atThisWindow, awayFromThisWindow, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { pick } from './helpers/quick-pick';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
@@ -158,15 +158,47 @@ describe('one press, one path: panel, notification and palette leave the same mo
     return { moves: () => [...moves], dispose: () => sub.dispose() };
   }
 
+  /**
+   * An undo row needs the real 5 s hold still running when its undo lands. On a loaded machine
+   * (1.93, load 8-14 on two cores: #36) answering from a place, reading what it said and walking
+   * to the undo took longer than the hold, and the undo was refused (the wait for "undone" ran
+   * out at 60 s). That is the state looked for: the assistant heard the answer, so the hold ran out
+   * before the undo landed. Then the row runs again on a new card, at most three times, each
+   * miss named in the log; any other failure fails at once.
+   */
+  async function holdRanOut(id: string | undefined): Promise<boolean> {
+    return id !== undefined && (await heard(w, id)).length > 0;
+  }
+
   for (const [place, action] of ROWS) {
     it(`${action} from the ${place}: the model and the tree move at once, in one update, and the hold is the model's`, async () => {
+      const tries = action === 'undo' ? 3 : 1;
+      for (let attempt = 1; ; attempt++) {
+        let id: string | undefined;
+        try {
+          await row(place, action, attempt, (cardId) => { id = cardId; });
+          return;
+        } catch (e) {
+          if (attempt >= tries || !(await holdRanOut(id))) throw e;
+          console.log(`    (${action} from the ${place}, try ${attempt} of ${tries}: the 5 s hold ran out before the undo landed; again on a new card. ${(e as Error).message.split('\n')[0]})`);
+          await vscode.commands.executeCommand('notifications.clearAll');
+          await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+          await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        }
+      }
+    });
+  }
+
+  async function row(place: Place, action: Action, attempt: number, made: (id: string) => void): Promise<void> {
+    {
       // Only the place under test speaks: other places' notifications would cover the centre.
       await config().update('notify', place === 'notification' ? 'blocking' : 'off', vscode.ConfigurationTarget.Global);
       await vscode.commands.executeCommand('notifications.clearAll');
       if (place === 'notification') await atThisWindow();
       await until('no card notification showing', () => !w.app.live!.notifier.isShowing());
-      const title = `Path ${action} from the ${place}`;
+      const title = `Path ${action} from the ${place}${attempt > 1 ? ` (try ${attempt})` : ''}`;
       const c = await newCard(w, { kind: 'choice', title, blocking: true, options: [{ id: 'a', label: 'Alpha' }, { id: 'b', label: 'Beta' }] });
+      made(c.id);
       await until('the card in the model', () => core().cards.get(c.id));
       // Undo needs an answer on hold first, from the same place.
       if (action === 'undo') {
@@ -214,6 +246,6 @@ describe('one press, one path: panel, notification and palette leave the same mo
       } finally {
         watch.dispose();
       }
-    });
+    }
   }
 });

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { createTransport } from '../../src/api/http';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/api/http';
 import type { Scope } from '../../src/api/schemas';
+import { DpopKey } from '../../src/auth/dpop';
 import { MemorySecretStore } from '../../src/auth/secret-store';
 import type { SecretStore } from '../../src/auth/secret-store';
 import type { RunningSandbox } from '../../src/sandbox/index';
@@ -74,14 +75,53 @@ export class CountingTransport implements HttpTransport {
 
 const realDelay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Lets loopback work finish: no short request in flight for a few consecutive real ticks. */
+/**
+ * DPoP proofs being signed now, by any client in this process. A request's proof is signed (on
+ * the thread pool) before the request is sent, with the clock's time as its `iat`: a clock moved
+ * in between makes a request the service refuses for its time (issue #36: a proof 61 s old after
+ * `advance(2 min)` on a loaded machine). So a proof being signed is work in flight: `settle` waits
+ * for it, and then for its request. Counted at the one place proofs are made (`DpopKey.proof`,
+ * for /v1 and the token endpoint alike); the count is all the wrapper adds.
+ */
+let proofsSigning = 0;
+const COUNTED = Symbol.for('assistant-cards.kit.countedProof');
+{
+  const proto = DpopKey.prototype as DpopKey & { [COUNTED]?: true };
+  if (!proto[COUNTED]) {
+    const sign = proto.proof;
+    proto.proof = async function counted(this: DpopKey, input) {
+      proofsSigning++;
+      try {
+        return await sign.call(this, input);
+      } finally {
+        proofsSigning--;
+      }
+    };
+    proto[COUNTED] = true;
+  }
+}
+
+/** The bound on a proof being signed: past it, `settle` fails and says so (a proof never waits on the clock). */
+const PROOF_BOUND_MS = 30_000;
+
+/**
+ * Lets loopback work finish: no DPoP proof being signed and no short request in flight, for a few
+ * consecutive real ticks. A request still in flight after `maxMs` is let be (a delayMs fault holds
+ * its answer until the clock moves); a proof still being signed is waited for up to 30 s, then
+ * named in the failure.
+ */
 export async function settle(transports: CountingTransport[], maxMs = 3000): Promise<void> {
   if (transports.length === 0) return; // nothing of a client's to finish (a world with no core yet)
-  const end = Date.now() + maxMs;
+  const start = Date.now();
   let quiet = 0;
-  while (Date.now() < end && quiet < 4) {
+  for (;;) {
     await realDelay(3);
-    quiet = transports.every((t) => t.inFlight === 0) ? quiet + 1 : 0;
+    const signing = proofsSigning;
+    quiet = signing === 0 && transports.every((t) => t.inFlight === 0) ? quiet + 1 : 0;
+    if (quiet >= 4) return;
+    const spent = Date.now() - start;
+    if (signing === 0 && spent >= maxMs) return;
+    if (spent >= PROOF_BOUND_MS) throw new Error(`settle: ${signing} DPoP proof(s) still being signed after ${PROOF_BOUND_MS} ms; the clock was not moved`);
   }
 }
 

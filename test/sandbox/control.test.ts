@@ -69,6 +69,35 @@ describe('sandbox control surface', () => {
     }
   });
 
+  it('clock: jump moves the real clock forward at once, and what falls due runs then; a manual clock refuses it', async () => {
+    assert.equal((await w.ctl('POST', '/_sandbox/clock/jump', { ms: 1000 })).status, 409, 'a manual clock moves by advance');
+    const real = await startSandbox({ port: 0 });
+    try {
+      const m = (await call('POST', `${real.url}/_sandbox/machines`, { name: 'pc' })).json;
+      const a = (await call('POST', `${real.url}/_sandbox/assistants`, { name: 'a', app: 'codex', machineId: m.id })).json;
+      const g = (await call('POST', `${real.url}/_sandbox/agents`, { assistantId: a.id, name: 'main' })).json;
+      const c = (await call('POST', `${real.url}/_sandbox/cards`, { agentId: g.id, kind: 'approval', title: 'ok?' })).json;
+      const me = await signIn(real.url, { machine: m, scopes: ['cards:read', 'cards:later'] });
+      const until = new Date(Date.now() + 61_000).toISOString();
+      const later = await me.request('POST', `/v1/cards/${c.id}/later`, { body: { until }, headers: { 'idempotency-key': key() } });
+      assert.equal(later.status, 200, later.text);
+      for (const bad of [{}, { ms: -1 }, { ms: 'x' }]) assert.equal((await call('POST', `${real.url}/_sandbox/clock/jump`, bad)).status, 400, JSON.stringify(bad));
+      assert.equal((await call('GET', `${real.url}/_sandbox/cards/${c.id}`)).json.status, 'snoozed');
+      const before = Date.now();
+      const j = await call('POST', `${real.url}/_sandbox/clock/jump`, { ms: 61_000 });
+      assert.equal(j.status, 200, j.text);
+      assert.ok(j.json.ms >= before + 61_000 && j.json.ms <= Date.now() + 61_000, `jumped: ${j.json.now}`);
+      // Later's end fell within the jump: the card is back now, not a minute from now.
+      assert.equal((await call('GET', `${real.url}/_sandbox/cards/${c.id}`)).json.status, 'pending');
+      // And the clock runs on from there.
+      const clock = (await call('GET', `${real.url}/_sandbox/clock`)).json;
+      assert.equal(clock.manual, false);
+      assert.ok(clock.ms >= j.json.ms, 'time never runs back');
+    } finally {
+      await real.close();
+    }
+  });
+
   it('the real clock runs holds and Later by itself', async function () {
     this.timeout(15_000);
     const real = await startSandbox({ port: 0 });

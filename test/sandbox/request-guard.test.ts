@@ -166,6 +166,8 @@ describe('sandbox request guard: Host, Origin, JSON-only control, identity file 
       ['POST', '/_sandbox/cards', json({ agentId: 'agt_x', kind: 'text', title: 'x' })],
       ['DELETE', '/_sandbox/sessions/x', undefined],
       ['POST', '/_sandbox/hold', json({ ms: 0 })],
+      ['POST', '/_sandbox/clock/jump', json({ ms: 0 })],
+      ['POST', '/_sandbox/faults/release', undefined],
       ['PUT', '/_sandbox/apps/app_x/testers', json({ testers: [] })],
       ['POST', '/%5Fsandbox/machines', json({ name: 'planted', writeTo: target })],
     ];

@@ -257,6 +257,13 @@ describe('the press rule: against the sandbox', () => {
     assert.equal(sent.length, 1, `${action.type}: one press, one request at the sandbox`);
     const keyed = core.transport.log.filter((l) => l.headers['idempotency-key'] === p.idempotencyKey);
     assert.equal(keyed.length, 1, 'sent with its own key, once');
+    // What the person is shown next: the model at the version this press made (the feed brings
+    // it). A next press from an older version is a conflict by design (#36: on a loaded machine
+    // the feed came after the undo's answer, and the second answer named the answered version).
+    const made = (out as { version: number }).version;
+    await w.advanceUntil(() => (core.cards.get(seen.id)?.version ?? -1) >= made, 100, 3000).catch(() => {
+      throw new Error(`${action.type}: the model never showed version ${made} of the card (it holds ${core.cards.get(seen.id)?.version}) within 3 s of clock time`);
+    });
     return { press: p, result: out as { version: number }, path: sent[0]!.path };
   }
 
