@@ -29,6 +29,8 @@ export interface CardAsk {
   steps?: { title: string; state?: string; detail?: string }[];
   /** What it is asked for (`permission`, `waiting`, `question`): settle() closes cards by it. */
   reason?: string;
+  /** The session's open cards asked for these reasons close as this one is asked (one request, not two). */
+  settles?: string[];
 }
 
 export interface Heard { at: string; type: 'answer' | 'message' | 'helper-answer'; body: Record<string, unknown> }

@@ -89,12 +89,10 @@ export async function runHook(o: HookOptions): Promise<string> {
       case 'Notification':
         await register();
         if (aboutPermission(e)) return '';
-        await asker.settle(sessionId, ['waiting']);
-        await asker.ask(sessionId, waitingCard(o.app, e));
+        await asker.ask(sessionId, { ...waitingCard(o.app, e), settles: ['waiting'] });
         return '';
       case 'PermissionRequest':
         await register();
-        await asker.settle(sessionId, ['waiting']);
         return await permission(asker, sessionId, o, e);
       default:
         // SessionStart and anything else: the session is live.
@@ -111,8 +109,11 @@ async function permission(asker: Asker, sessionId: string, o: HookOptions, e: Ho
   // Claude Code's question tool asks through the same request: its questions become the card.
   const questions = e.tool_name === 'AskUserQuestion' ? questionsOf(e.tool_input) : undefined;
   const input = (e.tool_input && typeof e.tool_input === 'object' ? e.tool_input : {}) as Record<string, unknown>;
-  const card = await asker.ask(sessionId, questions ? questionCard(o.app, questions)
-    : permissionCard(o.app, { tool_name: e.tool_name, tool_input: e.tool_input, cwd: e.cwd }));
+  // Asking again means it is no longer waiting for input: that card closes as this one is asked.
+  const card = await asker.ask(sessionId, {
+    ...(questions ? questionCard(o.app, questions) : permissionCard(o.app, { tool_name: e.tool_name, tool_input: e.tool_input, cwd: e.cwd })),
+    settles: ['waiting'],
+  });
   let answered = false;
   try {
     const r = await asker.wait(card.id, Date.now() + o.waitMs, o.signal);

@@ -2,6 +2,8 @@
 // a sandbox started with --announce) names its address and the ask key. Plain fetch with short
 // bounds: a hook must never hold its CLI up because the service is gone or hung.
 import { readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import * as path from 'node:path';
 import { bridgeHome, SERVICE_FILE } from './home';
 
@@ -26,25 +28,44 @@ export class ServiceError extends Error {
 /** A plain call's bound: the service is local, so a second is plenty (the issue: answer within a second). */
 export const CALL_TIMEOUT_MS = 800;
 
+/**
+ * Plain node:http with one kept-alive connection: a hook is a new process per event, and Node's
+ * fetch costs it tens of milliseconds to load before the first request (the card's way to the
+ * tree is measured: `npm run bench`, permissionToTreeP95Ms).
+ */
 export class ServiceLink {
-  constructor(readonly info: ServiceInfo) {}
+  private readonly agent: http.Agent;
+  constructor(readonly info: ServiceInfo) {
+    this.agent = new (info.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 1 });
+  }
 
   async call<T>(method: string, route: string, body?: unknown, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
     const bound = AbortSignal.timeout(o.timeoutMs ?? CALL_TIMEOUT_MS);
     const signal = o.signal ? AbortSignal.any([bound, o.signal]) : bound;
-    let res: Response;
-    try {
-      res = await fetch(`${this.info.url}${route}`, {
-        method,
-        headers: { authorization: `Bearer ${this.info.askKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const url = new URL(`${this.info.url}${route}`);
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = (url.protocol === 'https:' ? https : http).request(url, {
+        method, agent: this.agent, signal,
+        headers: {
+          authorization: `Bearer ${this.info.askKey}`,
+          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
       });
-    } catch (e) {
+      req.on('error', reject);
+      req.end(payload);
+    }).catch((e: unknown) => {
       throw new ServiceError(`cannot reach the local service at ${this.info.url} (${(e as Error).message}); is it running?`, 0);
-    }
-    const text = await res.text();
-    if (!res.ok) throw new ServiceError(`${method} ${route} answered ${res.status}: ${text.slice(0, 300)}`, res.status);
+    });
+    if (status < 200 || status >= 300) throw new ServiceError(`${method} ${route} answered ${status}: ${text.slice(0, 300)}`, status);
     return (text ? JSON.parse(text) : {}) as T;
   }
+
+  /** Lets the process end: the kept-alive connection is closed. */
+  close(): void { this.agent.destroy(); }
 }

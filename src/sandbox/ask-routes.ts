@@ -155,8 +155,12 @@ export function registerAsk(app: FastifyInstance, d: AskDeps): void {
       const extra: Record<string, unknown> = {};
       if (isObject(b.fields)) for (const [k, v] of Object.entries(b.fields)) extra[k] = v;
       // No area or thread from an assistant here: its cards are its own session's.
-      const { area: _area, threadId: _thread, ...fields } = b;
+      const { area: _area, threadId: _thread, settles: _settles, ...fields } = b;
       const input = cardInputOf(fields, session.agentId, extra);
+      // What the new card ends (`settles`: reasons): the CLI asking again means it went on.
+      if (Array.isArray(b.settles) && b.settles.every(str)) {
+        for (const c of sessionCards(b.sessionId)) if ((b.settles as string[]).includes(c.askedFor ?? '')) cards.withdraw(c);
+      }
       const card = cards.create(input);
       card.askedIn = b.sessionId;
       if (str(b.reason)) card.askedFor = b.reason;

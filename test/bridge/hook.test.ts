@@ -118,6 +118,12 @@ describe('hook bridge', function () {
     assert.equal((await pending()).filter((x) => x.kind === 'update').length, 1, 'a permission notice adds no card of its own');
     await hook(event('UserPromptSubmit', { prompt: 'go on' }));
     assert.equal((await card(c.id)).status, 'done');
+    // Waiting again, then asking a permission: the CLI went on, the waiting card closes.
+    await hook(event('Notification', { message: 'Claude is waiting for your input', notification_type: 'idle_prompt' }));
+    const again = await until('the second waiting card', async () => (await pending()).find((x) => x.kind === 'update'), 10_000);
+    const printed = hook(bash('ls'), { waitMs: 300 });
+    await until('the waiting card closed by the permission request', async () => (await card(again.id)).status === 'done' || undefined, 10_000);
+    assert.equal(await printed, '');
   });
 
   it('a permission answered in the terminal instead: the next hook (PostToolUse) closes its card', async () => {

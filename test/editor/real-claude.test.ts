@@ -15,7 +15,7 @@ import { shortHold } from './helpers/hold';
 import { notificationButton, notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
 import { hooksObject } from '../bridge/cli-run';
-import { startScriptedModel, type ScriptedModel } from '../bridge/scripted-model';
+import { startScriptedModel, type ScriptedModel, type Step } from '../bridge/scripted-model';
 
 const TITLE = 'Claude Code asks to run a command';
 const EVENTS = ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop'];
@@ -47,7 +47,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   });
 
   /** A sandbox, signed in, default scope; Claude Code started in a terminal of this window asking to run `command`. */
-  async function claudeAsks(command: string, waitS: number, o: { inModel?: boolean } = {}) {
+  async function claudeAsks(command: string, waitS: number, o: { inModel?: boolean; steps?: Step[]; title?: string } = {}) {
     w = await wire();
     await signInApproved(w);
     await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
@@ -57,7 +57,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     const project = path.join(box, 'shop');
     fs.mkdirSync(config, { recursive: true });
     fs.mkdirSync(project);
-    model = await startScriptedModel({ claude: [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
+    model = await startScriptedModel({ claude: o.steps ?? [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
     const bridge = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'bridge.js');
     const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook claude-code --wait ${waitS}`;
     fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({
@@ -90,11 +90,12 @@ describe('the real Claude Code in a terminal of this window asks through a card'
         throw e;
       }
     };
-    const cardId = await step('the approval card made on the service (Claude Code started, its hook ran)', async () => {
+    const title = o.title ?? TITLE;
+    const cardId = await step('the card made on the service (Claude Code started, its hook ran)', async () => {
       const { changes } = await sb.control<{ changes: { type: string; cardId: string }[] }>('GET', '/_sandbox/changes');
       for (const c of changes.filter((x) => x.type === 'card.created')) {
         const made = await sb.control<{ title: string }>('GET', `/_sandbox/cards/${c.cardId}`);
-        if (made.title === TITLE) return c.cardId;
+        if (made.title === title) return c.cardId;
       }
       return undefined;
     }, 120_000);
@@ -157,5 +158,16 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     // Claude Code's own "Do you want to proceed?" is still there: the person answers it in the terminal.
     terminal!.sendText('1', false);
     await until('the command the person allowed in the terminal ran', () => fs.existsSync(marker) || undefined, 60_000);
+  });
+
+  it('its question tool (AskUserQuestion) is a choice card; the option picked in the panel is the answer Claude Code gets', async () => {
+    const questions = [{ question: 'Which region should staging use?', header: 'Region', multiSelect: false,
+      options: [{ label: 'eu-west-1', description: 'Ireland' }, { label: 'us-east-1', description: 'Virginia' }] }];
+    const { card } = await claudeAsks('', 120, { title: questions[0]!.question, steps: [{ tool: 'AskUserQuestion', input: { questions } }, { text: 'Noted.' }] });
+    await openFromTree(w!, card!.id, questions[0]!.question);
+    await driver.click(inPanel('label.option:has-text("us-east-1")'));
+    await driver.click(inPanel('#answer'));
+    await until('the answer reached the model', () => /us-east-1/.test(model!.seenText('anthropic').split('Which region should staging use?').slice(2).join(' ')) || undefined, 60_000);
+    assert.match(model!.seenText('anthropic'), /questions have been answered/);
   });
 });
