@@ -51,7 +51,8 @@ export interface DemoAssistant {
 export const DEMO_SCRIPT: readonly (CardAsk & { kind: string; title: string })[] = [
   {
     kind: 'choice', title: 'Which store should the cache use?', blocking: true, urgency: 'now',
-    summary: 'The session cache needs a home before I wire up the login flow.',
+    // Short enough that the palette shows it whole (shared/palette-rules.ts): npm start answers it there.
+    summary: 'The session cache needs a home.',
     options: [{ id: 'sqlite', label: 'SQLite file' }, { id: 'redis', label: 'Redis' }, { id: 'memory', label: 'In memory' }],
     recommendedIds: ['sqlite'],
   },

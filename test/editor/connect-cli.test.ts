@@ -100,7 +100,8 @@ describe('connect a CLI (Claude Code)', function () {
     assert.deepEqual(Object.keys(hooks).sort(), ['Notification', 'PermissionRequest', 'PostToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     const launcher = path.join(dir, 'home', 'bin', process.platform === 'win32' ? 'assistant-cards-hook.cmd' : 'assistant-cards-hook');
     const command = hooks.PermissionRequest?.[0]?.hooks[0]?.command ?? '';
-    assert.ok(command.endsWith(' hook claude-code') && command.includes(launcher), command);
+    // PermissionRequest's command gives the bridge its wait, 10 s under the hook's timeout.
+    assert.ok(command.endsWith(' hook claude-code --wait 590') && command.includes(launcher), command);
     assert.equal(hooks.Stop?.[0]?.hooks[0]?.command, 'say done', 'the person\'s Stop hook first, as it was');
 
     // The launcher: this extension host's runtime, as Node.

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { atThisWindow, EXTENSION_ID, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver } from './helpers/driver';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
@@ -121,6 +121,8 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     if (!card) throw new Error('no card in the model');
 
     // The notification: what asks, who, and in which terminal of this window; Show Terminal goes there.
+    // It is told in the window the person is at: this one, focused.
+    await atThisWindow();
     const said = await notificationText(TITLE);
     assert.match(said, /Claude Code/);
     assert.match(said, /claude: shop/, `the terminal is named: ${said}`);
