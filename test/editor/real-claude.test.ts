@@ -52,6 +52,9 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     await signInApproved(w);
     await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
     await shortHold(w.sb);
+    // A card is told in the window the person is at when it comes: this one, focused (an earlier
+    // test may have left it unfocused).
+    await atThisWindow();
     const home = path.join(box, 'home');
     const config = path.join(home, '.claude');
     const project = path.join(box, 'shop');
@@ -121,8 +124,6 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     if (!card) throw new Error('no card in the model');
 
     // The notification: what asks, who, and in which terminal of this window; Show Terminal goes there.
-    // It is told in the window the person is at: this one, focused.
-    await atThisWindow();
     const said = await notificationText(TITLE);
     assert.match(said, /Claude Code/);
     assert.match(said, /claude: shop/, `the terminal is named: ${said}`);
