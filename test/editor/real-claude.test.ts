@@ -55,6 +55,8 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     // A card is told in the window the person is at when it comes: this one, focused (an earlier
     // test may have left it unfocused).
     await atThisWindow();
+    // Earlier notifications (the sign-in's) cleared: the card's own is the one the center shows.
+    await vscode.commands.executeCommand('notifications.clearAll');
     const home = path.join(box, 'home');
     const config = path.join(home, '.claude');
     const project = path.join(box, 'shop');
