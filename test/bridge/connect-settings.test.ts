@@ -215,8 +215,16 @@ describe('connect-settings: any settings file (property)', () => {
       const again = planConnect(connected, cli, command);
       assert.ok(again.ok && !again.changed, 'connecting twice adds nothing');
       const parsed = JSON.parse(connected) as Record<string, unknown>;
-      assert.deepEqual({ ...parsed, hooks: undefined }, { ...value, hooks: undefined }, 'everything else as it was');
+      // Compared with what the file held (JSON: a generated -0 is written as 0).
+      assert.deepEqual({ ...parsed, hooks: undefined }, { ...(JSON.parse(text) as Record<string, unknown>), hooks: undefined }, 'everything else as it was');
       assert.equal(after(planDisconnect(connected)), text);
     }), { numRuns: 300 });
+  });
+
+  it('a value JSON cannot keep apart (-0) is compared as the file holds it (CI seed 1849567336)', () => {
+    const text = `${JSON.stringify({ ' ': -0 }, null, 0)}\n`;
+    const connected = after(planConnect(text, 'claude-code', hookCommand(LAUNCHER, 'claude-code', 'linux')));
+    assert.deepEqual({ ...(JSON.parse(connected) as Record<string, unknown>), hooks: undefined }, { ...(JSON.parse(text) as Record<string, unknown>), hooks: undefined });
+    assert.equal(after(planDisconnect(connected)), text);
   });
 });
