@@ -65,7 +65,4 @@ export class ServiceLink {
     if (status < 200 || status >= 300) throw new ServiceError(`${method} ${route} answered ${status}: ${text.slice(0, 300)}`, status);
     return (text ? JSON.parse(text) : {}) as T;
   }
-
-  /** Lets the process end: the kept-alive connection is closed. */
-  close(): void { this.agent.destroy(); }
 }
