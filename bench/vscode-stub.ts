@@ -45,6 +45,8 @@ export const vscodeStub = {
   ThemeIcon,
   ThemeColor,
   TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  // The palette's picks (test/editor-node/palette-answer.test.ts plays the person on them).
+  QuickPickItemKind: { Separator: -1, Default: 0 },
   window: {
     createTreeView: () => ({
       badge: undefined as unknown,

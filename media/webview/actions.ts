@@ -7,6 +7,7 @@ import { t } from '../../src/shared/l10n';
 import type { ActionRequest, AnswerPayload, Notice, ShownProblem } from '../../src/shared/protocol';
 import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
+import { withNote } from '../../src/shared/answer-choices';
 import type { PanelState } from './state';
 import { canAnswer, canGoNext, completeForEnter, disabled, nextOffered, waitsOnYou } from './state';
 
@@ -16,10 +17,7 @@ export type PressResult = { post: ActionRequest } | { refuse: ShownProblem } | u
 /** An answer with the note the person wrote (if any). */
 export function answer(s: PanelState, b: AnswerPayload): PressResult {
   if (disabled(s) || !s.allowed.answer) return undefined;
-  const body = { ...b };
-  const note = s.draft.note?.trim();
-  if (note) { body.note = { text: note }; body.via = 'text'; }
-  return { post: { type: 'answer', version: s.shownVersion, body } };
+  return { post: { type: 'answer', version: s.shownVersion, body: withNote(b, s.draft.note) } };
 }
 
 /** The Answer button (and Enter): the form's picks and words. */

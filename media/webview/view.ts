@@ -9,7 +9,8 @@ import type { Card } from '../../src/api/schemas';
 import { ago, dateTime, seen } from '../../src/shared/format';
 import { historyLine } from '../../src/shared/history-line';
 import { t } from '../../src/shared/l10n';
-import { markedFailedStep } from '../../src/shared/hand-over';
+import { helperNameOf, markedFailedStep } from '../../src/shared/hand-over';
+import { laterPresets } from '../../src/shared/answer-choices';
 import { readProposal } from '../../src/shared/proposal';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
@@ -162,7 +163,7 @@ const countdownText = (s: PanelState, left: number) => (s.card?.status === 'dele
 function proposal(s: PanelState, c: Card, on: ViewHooks): Part {
   const p = readProposal(c);
   if (!p) return nothing;
-  const by = p.helper ? helperName(s, p.helper.assistantId, p.helper.agentId) : t('The helper');
+  const by = (p.helper ? helperName(s, p.helper.assistantId, p.helper.agentId) : undefined) ?? t('The helper');
   const asks = waitsOnYou(c) && s.allowed.answer;
   return html`<section class="proposal" id="proposal" aria-labelledby="proposal-title">
     <h2 id="proposal-title">${v(t('{0} proposes', by))}</h2>
@@ -309,9 +310,7 @@ function laterSection(s: PanelState, c: Card, on: ViewHooks): Part {
   const later = (until: string) => (e: Event) => on.press(e, (x) => act.later(x, until));
   return html`<section class="later" id="later"><h2>${t('Later')}</h2>
     <div class="actions">
-      <button data-key="later-1h" ?disabled=${off} @click=${later('1h')}>${t('In 1 hour')}</button>
-      <button data-key="later-tonight" ?disabled=${off} @click=${later('tonight')}>${t('Tonight (6 PM)')}</button>
-      <button data-key="later-tomorrow" ?disabled=${off} @click=${later('tomorrow')}>${t('Tomorrow (8 AM)')}</button>
+      ${laterPresets().map((p) => html`<button data-key=${`later-${p.until}`} ?disabled=${off} @click=${later(p.until)}>${p.label}</button>`)}
     </div>
     <div class="actions">
       <input type="date" data-key="later-date" .value=${live(s.draft.laterDate ?? '')} ?disabled=${off} aria-label=${t('Date')}
@@ -332,7 +331,7 @@ function handOverSection(s: PanelState, c: Card, on: ViewHooks): Part {
   if (c.status === 'delegated') {
     const to = c.delegatedTo;
     return html`<section class="handover"><h2>${t('With a helper')}</h2>
-      ${to ? html`<p>${v(t('Handed to {0}, mode {1}.', helperName(s, to.assistantId, to.agentId), to.mode === 'loop' ? t('loop (its answer comes to you first)') : t('freely')))}</p>` : nothing}
+      ${to ? html`<p>${v(t('Handed to {0}, mode {1}.', helperName(s, to.assistantId, to.agentId) ?? t('a helper'), to.mode === 'loop' ? t('loop (its answer comes to you first)') : t('freely')))}</p>` : nothing}
       <button data-key="takeBack" ?disabled=${off} @click=${(e: Event) => on.press(e, act.takeBack, true)}>${t('Take back')}</button>
     </section>`;
   }
@@ -378,10 +377,9 @@ function handOverSection(s: PanelState, c: Card, on: ViewHooks): Part {
   </section>`;
 }
 
-function helperName(s: PanelState, assistantId: string, agentId?: string): string {
-  const a = s.assistants?.find((x) => x.id === assistantId);
-  const g = a?.agents.find((x) => x.id === agentId);
-  return `${a?.name ?? assistantId}${agentId ? ` · ${g?.name ?? agentId}` : ''}`;
+/** The helper by name once the assistants are read; "a helper" until then (never its id). */
+function helperName(s: PanelState, assistantId: string, agentId?: string): string | undefined {
+  return helperNameOf(s.assistants, assistantId, agentId);
 }
 
 // ----- Write to the assistant -----

@@ -28,3 +28,18 @@ export function markedFailedStep(card: Pick<Card, 'steps'>): number | undefined 
   const i = (card.steps ?? []).findIndex((s) => s.state === 'failed');
   return i >= 0 ? i : undefined;
 }
+
+/**
+ * A helper's name from the assistants read: the assistant's, and its agent's when known. Undefined
+ * until the list is read, or when the helper is not in it: a helper is never named by its id (#38).
+ */
+export function helperNameOf(
+  list: readonly { id: string; name: string; agents: readonly { id: string; name: string }[] }[] | undefined,
+  assistantId: string,
+  agentId?: string,
+): string | undefined {
+  const a = list?.find((x) => x.id === assistantId);
+  if (!a) return undefined;
+  const g = agentId ? a.agents.find((x) => x.id === agentId) : undefined;
+  return g ? `${a.name} · ${g.name}` : a.name;
+}

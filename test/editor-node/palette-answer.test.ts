@@ -50,3 +50,61 @@ describe('the palette answers only over words shown whole', () => {
     assert.deepEqual(pick, { kind: 'open' });
   });
 });
+
+/**
+ * Plays the person through the picks and boxes: each step of `script` is the words of the row to
+ * pick (the first row whose label holds them) or, for an input box, the words typed. Records each
+ * pick's labels.
+ */
+async function walking(card: Card, script: string[]): Promise<{ pick: Awaited<ReturnType<typeof pickAnswer>>; rows: string[][] }> {
+  const window = vscode.window as unknown as Record<string, unknown>;
+  const before = { showQuickPick: window.showQuickPick, showInputBox: window.showInputBox };
+  const rows: string[][] = [];
+  const steps = [...script];
+  window.showQuickPick = async (items: readonly { label: string; kind?: number }[], o?: { canPickMany?: boolean }) => {
+    const labels = items.filter((i) => i.kind !== -1).map((i) => i.label);
+    rows.push(labels);
+    const want = steps.shift();
+    const row = want === undefined ? undefined : items.find((i) => i.kind !== -1 && i.label.includes(want));
+    return o?.canPickMany && row ? [row] : row;
+  };
+  window.showInputBox = async () => steps.shift();
+  try {
+    return { pick: await pickAnswer(card), rows };
+  } finally {
+    Object.assign(window, before);
+  }
+}
+
+describe('the palette answers as the panel does (#38)', () => {
+  const kinds: [string, Partial<Card>][] = [
+    ['an approval', { kind: 'approval' }],
+    ['a single choice', { kind: 'choice', options: [{ id: 'a', label: 'Alpha' }, { id: 'b', label: 'Beta' }] }],
+    ['a multiple choice', { kind: 'choice', multi: true, options: [{ id: 'a', label: 'Alpha' }, { id: 'b', label: 'Beta' }] }],
+    ['a question in words', { kind: 'text' }],
+    ['questions', { kind: 'questions', asks: [{ id: 'q', title: 'Name?' }] }],
+    ['a failure without steps', { kind: 'failure' }],
+  ];
+  for (const [name, over] of kinds) {
+    it(`"You decide" for ${name}, as the panel offers it`, async () => {
+      const { pick } = await walking(approval(over), ['You decide']);
+      assert.deepEqual(pick, { kind: 'answer', body: { theyDecide: true } });
+    });
+  }
+
+  it('an answer carries a note, as from the panel (note.text, via text); a blank note is none', async () => {
+    const noted = await walking(approval(), ['Add a note', '  ship it after lunch ', 'Approve']);
+    assert.deepEqual(noted.pick, { kind: 'answer', body: { approved: true, note: { text: 'ship it after lunch' }, via: 'text' } });
+    assert.ok(noted.rows[1]!.some((l) => l.includes('Change the note')), 'the pick again, the note named');
+    const multi = await walking(approval(kinds[2]![1]), ['Add a note', 'both, please', 'Pick the options', 'Alpha']);
+    assert.deepEqual(multi.pick, { kind: 'answer', body: { choiceIds: ['a'], note: { text: 'both, please' }, via: 'text' } });
+    const blank = await walking(approval(kinds[1]![1]), ['Add a note', '   ', 'Beta']);
+    assert.deepEqual(blank.pick, { kind: 'answer', body: { choiceIds: ['b'] } });
+  });
+
+  it('a notice offers Got it only: no "You decide", no note', async () => {
+    const { pick, rows } = await walking(approval({ kind: 'update' }), ['Got it']);
+    assert.deepEqual(pick, { kind: 'gotIt' });
+    assert.deepEqual(rows, [['$(pass) Got it']]);
+  });
+});

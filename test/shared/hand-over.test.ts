@@ -2,7 +2,8 @@
 // fewer scopes may be offered: plain Node (no vscode), also run in the host.
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../src/api/schemas';
-import { hearsWords, helperChoices, markedFailedStep } from '../../src/shared/hand-over';
+import { hearsWords, helperChoices, helperNameOf, markedFailedStep } from '../../src/shared/hand-over';
+import { laterPresets, withNote } from '../../src/shared/answer-choices';
 import { problemMessage } from '../../src/shared/problem-messages';
 import { readProposal } from '../../src/shared/proposal';
 import { allowedBy, canHandOver, EVERYTHING, missingScopes, notAllowedNote } from '../../src/shared/grant-scopes';
@@ -84,5 +85,23 @@ describe('scopes the person did not allow', () => {
 
   it('insufficient_scope names the scope', () => {
     assert.match(problemMessage('insufficient_scope', { scope: 'cards:delegate' }).message, /lacks the permission cards:delegate/);
+  });
+});
+
+describe('the panel\'s and the palette\'s shared words (#38)', () => {
+  it('a helper is named from the assistants read, never by its id: undefined until read, or when not among them', () => {
+    const list = [{ id: 'con_h', name: 'Codex helper', agents: [{ id: 'ag_r', name: 'reviewer' }] }];
+    assert.equal(helperNameOf(undefined, 'con_h'), undefined, 'not read yet');
+    assert.equal(helperNameOf(list, 'con_other', 'ag_x'), undefined, 'not among them');
+    assert.equal(helperNameOf(list, 'con_h'), 'Codex helper');
+    assert.equal(helperNameOf(list, 'con_h', 'ag_r'), 'Codex helper · reviewer');
+    assert.equal(helperNameOf(list, 'con_h', 'ag_gone'), 'Codex helper', 'an agent not read: the assistant only, no id');
+  });
+
+  it('Later\'s presets as the service reads them, in one set of words; a note as the panel sends it', () => {
+    assert.deepEqual(laterPresets().map((p) => p.until), ['1h', 'tonight', 'tomorrow']);
+    assert.deepEqual(laterPresets().map((p) => p.label), ['In 1 hour', 'Tonight (6 PM)', 'Tomorrow (8 AM)']);
+    assert.deepEqual(withNote({ approved: true }, ' after lunch '), { approved: true, note: { text: 'after lunch' }, via: 'text' });
+    assert.deepEqual(withNote({ theyDecide: true }, '  '), { theyDecide: true });
   });
 });

@@ -11,6 +11,8 @@ import { helperChoices, markedFailedStep } from '../../shared/hand-over';
 import { plainText } from '../../shared/plain-text';
 import { readProposal } from '../../shared/proposal';
 import { paletteShowsWhole, paletteTitle } from '../../shared/palette-rules';
+import { laterPresets, withNote } from '../../shared/answer-choices';
+import type { AnswerPayload } from '../../shared/protocol';
 
 interface CardPickItem extends vscode.QuickPickItem { id?: string }
 
@@ -44,12 +46,34 @@ export async function pickCard(
   return pick?.id;
 }
 
-type AnswerPick = { kind: 'answer'; body: Record<string, unknown> } | { kind: 'gotIt' } | { kind: 'open' } | undefined;
+type AnswerPick = { kind: 'answer'; body: AnswerPayload } | { kind: 'gotIt' } | { kind: 'open' } | undefined;
+
+/** A row the answer's picks add to the card's own: "You decide" and the note, as the panel offers them. */
+type Extra = 'decide' | 'note';
+interface ExtraItem extends vscode.QuickPickItem { extra?: Extra }
+
+/** "You decide" and "Add a note…" (the note so far in its description), after the card's own rows. */
+function extraRows(note: string | undefined): ExtraItem[] {
+  return [
+    { label: '', kind: vscode.QuickPickItemKind.Separator },
+    { label: vscode.l10n.t('$(sparkle) You decide'), description: vscode.l10n.t('hand the decision back to the assistant'), extra: 'decide' },
+    note
+      ? { label: vscode.l10n.t('$(comment) Change the note…'), description: plainText(note, 80), extra: 'note' }
+      : { label: vscode.l10n.t('$(comment) Add a note…'), description: vscode.l10n.t('words for the assistant with your answer'), extra: 'note' },
+  ];
+}
+
+/** The note to the assistant, as the panel's "Note to the assistant (optional)"; undefined when Esc keeps the one before. */
+async function askNote(title: string, note: string | undefined): Promise<string | undefined> {
+  return vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Note to the assistant (optional)'), value: note ?? '' });
+}
 
 /**
  * Asks the person for an answer to a card, by kind, over its words shown whole: the pick's title
  * is the card's title and summary. Words that do not fit a pick, or hold a hidden character: no
- * pick, `open` (the card's panel shows them all; shared/palette-rules.ts).
+ * pick, `open` (the card's panel shows them all; shared/palette-rules.ts). As in the panel (#38),
+ * every kind but a notice offers "You decide", and any answer can carry a note: "Add a note…"
+ * asks for it, then the same pick shows again.
  */
 export async function pickAnswer(card: Card): Promise<AnswerPick> {
   if (!paletteShowsWhole(card)) return { kind: 'open' };
@@ -57,19 +81,74 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
   const proposed = await pickProposal(card);
   if (proposed === 'cancelled') return undefined;
   if (proposed && proposed !== 'answerYourself') return { kind: 'answer', body: proposed };
-  const theyDecide: vscode.QuickPickItem = { label: vscode.l10n.t('$(sparkle) You decide'), description: vscode.l10n.t('hand the decision back to the assistant') };
+  if (card.kind === 'update') {
+    const ok = await vscode.window.showQuickPick([{ label: vscode.l10n.t('$(pass) Got it'), description: vscode.l10n.t('close this notice') }], { title });
+    return ok ? { kind: 'gotIt' } : undefined;
+  }
+  let note: string | undefined;
+  for (;;) {
+    const step = await answerStep(card, title, note);
+    if (step === undefined) return undefined;
+    if (step === 'note') {
+      const typed = await askNote(title, note);
+      if (typed !== undefined) note = typed.trim() || undefined;
+      continue;
+    }
+    return { kind: 'answer', body: withNote(step === 'decide' ? { theyDecide: true } : step, note) };
+  }
+}
+
+/** One round of the answer's picks: the answer, "You decide", the note asked for, or undefined when cancelled. */
+async function answerStep(card: Card, title: string, note: string | undefined): Promise<AnswerPayload | Extra | undefined> {
+  const extra = extraRows(note);
+  const options = card.options ?? [];
+  if (card.kind === 'approval') {
+    const p = await vscode.window.showQuickPick<ExtraItem & { approved?: boolean }>([
+      { label: vscode.l10n.t('$(check) Approve'), approved: true }, { label: vscode.l10n.t('$(close) Decline'), approved: false }, ...extra,
+    ], { title });
+    if (!p) return undefined;
+    return p.extra ?? { approved: p.approved === true };
+  }
+  if (card.kind !== 'failure' && card.kind !== 'questions' && options.length && !card.multi) {
+    const p = await vscode.window.showQuickPick<ExtraItem & { id?: string }>([...optionRows(card), ...extra], { title, placeHolder: vscode.l10n.t('Pick an option') });
+    if (!p) return undefined;
+    return p.extra ?? (p.id ? { choiceIds: [p.id] } : undefined);
+  }
+  if (card.kind === 'failure' && card.steps?.length) {
+    // The steps pick leads, the card's own mark active; "You decide" and the note follow the steps.
+    const failedStep = await pickFailedStep(card, extra);
+    if (failedStep === 'cancelled') return undefined;
+    if (typeof failedStep !== 'number') return failedStep;
+    return failureRest(card, title, failedStep);
+  }
+  // Kinds answered in several steps or in words: first how (answer, "You decide", a note).
+  const how = await vscode.window.showQuickPick<ExtraItem>([{ label: answerWayLabel(card) }, ...extra], { title });
+  if (!how) return undefined;
+  if (how.extra) return how.extra;
+  return answerOwnWay(card, title);
+}
+
+/** The first pick's "answer" row, in the words of what follows it (answerOwnWay). */
+function answerWayLabel(card: Card): string {
+  if (card.kind === 'questions') return vscode.l10n.t('$(edit) Answer the questions…');
+  if (card.kind === 'failure') return vscode.l10n.t('$(edit) Answer…');
+  if (card.options?.length) return vscode.l10n.t('$(checklist) Pick the options…');
+  return vscode.l10n.t('$(edit) Write the answer…');
+}
+
+/** The card's options as rows: numbered, the recommended ones marked. */
+function optionRows(card: Card): (vscode.QuickPickItem & { id: string })[] {
+  const rec = new Set(card.recommendedIds ?? []);
+  return (card.options ?? []).map((o, i) => ({
+    label: `${i < 9 ? `${i + 1}. ` : ''}${plainText(o.label, 200)}`,
+    description: rec.has(o.id) ? vscode.l10n.t('★ recommended') : '',
+    id: o.id,
+  }));
+}
+
+/** The answer itself, by kind, after "Answer…" in the first pick. */
+async function answerOwnWay(card: Card, title: string): Promise<AnswerPayload | undefined> {
   switch (card.kind) {
-    case 'update': {
-      const ok = await vscode.window.showQuickPick([{ label: vscode.l10n.t('$(pass) Got it'), description: vscode.l10n.t('close this notice') }], { title });
-      return ok ? { kind: 'gotIt' } : undefined;
-    }
-    case 'approval': {
-      const p = await vscode.window.showQuickPick([
-        { label: vscode.l10n.t('$(check) Approve'), id: true }, { label: vscode.l10n.t('$(close) Decline'), id: false }, { ...theyDecide, id: 'decide' },
-      ] as (vscode.QuickPickItem & { id: boolean | string })[], { title });
-      if (!p) return undefined;
-      return p.id === 'decide' ? { kind: 'answer', body: { theyDecide: true } } : { kind: 'answer', body: { approved: p.id } };
-    }
     case 'questions': {
       const answers: Record<string, string> = {};
       for (const ask of card.asks ?? []) {
@@ -82,45 +161,34 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
         if (v === undefined) return undefined;
         answers[ask.id] = v;
       }
-      return { kind: 'answer', body: { answers } };
+      return { answers };
     }
-    case 'failure': {
-      const failedStep = await pickFailedStep(card);
-      if (failedStep === 'cancelled') return undefined;
-      const options = card.options ?? [];
-      let choiceIds: string[] | undefined;
-      if (options.length) {
-        const p = await vscode.window.showQuickPick(options.map((o) => ({ label: plainText(o.label, 200), id: o.id })), { title, placeHolder: vscode.l10n.t('Pick an option') });
-        if (!p) return undefined;
-        choiceIds = [p.id];
-      }
-      const text = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('What to tell the assistant (optional)') });
-      if (text === undefined) return undefined;
-      const body: Record<string, unknown> = { ...(failedStep !== undefined ? { failedStep } : {}), ...(choiceIds ? { choiceIds } : {}), ...(text.trim() ? { text, via: 'text' } : {}) };
-      // The service needs something to hear: with no steps, no options and no words, nothing is sent.
-      return Object.keys(body).length ? { kind: 'answer', body } : undefined;
-    }
+    case 'failure': return failureRest(card, title, undefined);
     default: {
-      const options = card.options ?? [];
-      if (options.length) {
-        const rec = new Set(card.recommendedIds ?? []);
-        const items = options.map((o, i) => ({
-          label: `${i < 9 ? `${i + 1}. ` : ''}${plainText(o.label, 200)}`,
-          description: rec.has(o.id) ? '★ recommended' : '',
-          id: o.id,
-        }));
-        if (card.multi) {
-          const p = await vscode.window.showQuickPick(items, { title, canPickMany: true, placeHolder: vscode.l10n.t('Pick one or more') });
-          return p?.length ? { kind: 'answer', body: { choiceIds: p.map((x) => x.id) } } : undefined;
-        }
-        const p = await vscode.window.showQuickPick([...items, { ...theyDecide, id: '' }], { title, placeHolder: vscode.l10n.t('Pick an option') });
-        if (!p) return undefined;
-        return p.id ? { kind: 'answer', body: { choiceIds: [p.id] } } : { kind: 'answer', body: { theyDecide: true } };
+      if (card.options?.length) {
+        const p = await vscode.window.showQuickPick(optionRows(card), { title, canPickMany: true, placeHolder: vscode.l10n.t('Pick one or more') });
+        return p?.length ? { choiceIds: p.map((x) => x.id) } : undefined;
       }
       const text = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('Your answer'), validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Write an answer')) });
-      return text === undefined ? undefined : { kind: 'answer', body: { text, via: 'text' } };
+      return text === undefined ? undefined : { text, via: 'text' };
     }
   }
+}
+
+/** A failure's answer after its step: an option (when it offers some) and words for the assistant. */
+async function failureRest(card: Card, title: string, failedStep: number | undefined): Promise<AnswerPayload | undefined> {
+  const options = card.options ?? [];
+  let choiceIds: string[] | undefined;
+  if (options.length) {
+    const p = await vscode.window.showQuickPick(options.map((o) => ({ label: plainText(o.label, 200), id: o.id })), { title, placeHolder: vscode.l10n.t('Pick an option') });
+    if (!p) return undefined;
+    choiceIds = [p.id];
+  }
+  const text = await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('What to tell the assistant (optional)') });
+  if (text === undefined) return undefined;
+  const body: AnswerPayload = { ...(failedStep !== undefined ? { failedStep } : {}), ...(choiceIds ? { choiceIds } : {}), ...(text.trim() ? { text, via: 'text' as const } : {}) };
+  // The service needs something to hear: with no steps, no options and no words, nothing is sent.
+  return Object.keys(body).length ? body : undefined;
 }
 
 /**
@@ -140,25 +208,27 @@ async function pickProposal(card: Card): Promise<Record<string, unknown> | 'canc
   return p.id === 'accept' && view.accept ? { ...view.accept } : 'answerYourself';
 }
 
-/** The step that failed, as the person says; the card's own mark is the one picked by default. */
-async function pickFailedStep(card: Card): Promise<number | undefined | 'cancelled'> {
+/** The step that failed, as the person says; the card's own mark is the one picked by default. `extra`: rows after the steps. */
+async function pickFailedStep(card: Card, extra: readonly ExtraItem[]): Promise<number | Extra | 'cancelled'> {
   const steps = card.steps ?? [];
-  if (!steps.length) return undefined;
-  const marked = markedFailedStep(card);
-  const items = steps.map((st, i) => ({
+  const items: (ExtraItem & { index?: number })[] = steps.map((st, i) => ({
     label: `${i + 1}. ${plainText(st.title, 150)}`,
-    description: [st.state ? plainText(st.state, 20) : '', i === marked ? vscode.l10n.t('the card marks this one') : ''].filter(Boolean).join(' · '),
+    description: [st.state ? plainText(st.state, 20) : '', i === markedFailedStep(card) ? vscode.l10n.t('the card marks this one') : ''].filter(Boolean).join(' · '),
     ...(st.detail ? { detail: plainText(st.detail, 200) } : {}),
     index: i,
   }));
-  const qp = vscode.window.createQuickPick<(typeof items)[number]>();
+  const marked = markedFailedStep(card);
+  const qp = vscode.window.createQuickPick<ExtraItem & { index?: number }>();
   qp.title = vscode.l10n.t('Which step failed? {0}', paletteTitle(card));
   qp.placeholder = vscode.l10n.t('Pick the step that failed');
-  qp.items = items;
+  qp.items = [...items, ...extra];
   const active = marked !== undefined ? items[marked] : undefined;
   if (active) qp.activeItems = [active];
-  const picked = await new Promise<number | 'cancelled'>((resolve) => {
-    qp.onDidAccept(() => resolve(qp.selectedItems[0]?.index ?? qp.activeItems[0]?.index ?? 'cancelled'));
+  const picked = await new Promise<number | Extra | 'cancelled'>((resolve) => {
+    qp.onDidAccept(() => {
+      const row = qp.selectedItems[0] ?? qp.activeItems[0];
+      resolve(row?.extra ?? row?.index ?? 'cancelled');
+    });
     qp.onDidHide(() => resolve('cancelled'));
     qp.show();
   });
@@ -168,9 +238,9 @@ async function pickFailedStep(card: Card): Promise<number | undefined | 'cancell
 
 /** "1h", "tonight", "tomorrow" or an ISO time from a typed local date and time. */
 export async function pickLater(timeZone: string): Promise<string | undefined> {
-  const p = await vscode.window.showQuickPick([
-    { label: vscode.l10n.t('In 1 hour'), id: '1h' }, { label: vscode.l10n.t('Tonight'), description: '6:00 PM', id: 'tonight' },
-    { label: vscode.l10n.t('Tomorrow'), description: '8:00 AM', id: 'tomorrow' }, { label: vscode.l10n.t('Pick a date and time…'), id: 'custom' },
+  // The panel's own presets and words (shared/answer-choices.ts).
+  const p = await vscode.window.showQuickPick<vscode.QuickPickItem & { id: string }>([
+    ...laterPresets().map((x) => ({ label: x.label, id: x.until })), { label: vscode.l10n.t('Pick a date and time…'), id: 'custom' },
   ], { title: vscode.l10n.t('Later (time zone {0})', timeZone) });
   if (!p) return undefined;
   if (p.id !== 'custom') return p.id;

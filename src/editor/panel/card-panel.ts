@@ -15,7 +15,7 @@ import type { ActionMessage, FromWebview, ToWebview } from '../../shared/protoco
 import { isActionName, parseFromWebview, safeExternalUrl } from '../../shared/protocol';
 import { panelHtml } from './panel-html';
 import { openCardLink } from './open-link';
-import { hearsWords, helperChoices } from '../../shared/hand-over';
+import { hearsWords, helperChoices, helperNameOf } from '../../shared/hand-over';
 import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from '../../shared/grant-scopes';
 import { sameNext, type NextCard } from '../../shared/next-card';
 import { elsewhereName } from '../../shared/card-computer';
@@ -354,11 +354,9 @@ export class CardPanel extends DisposableBase {
     }
   }
 
-  /** The helper's name as the assistants list gave it (the id when it is not there). */
+  /** The helper's name as the assistants list gave it; blank when it is not there ("The helper", never its id). */
   private helperName(assistantId: string, agentId?: string): string {
-    const a = this.deps.core.assistants.list().find((x) => x.id === assistantId);
-    const g = a?.agents.find((x) => x.id === agentId);
-    return plainText(`${a?.name ?? assistantId}${agentId ? ` · ${g?.name ?? agentId}` : ''}`, 80);
+    return plainText(helperNameOf(this.deps.core.assistants.list(), assistantId, agentId) ?? '', 80);
   }
 
   /** The history names a message by its id only: keep the words sent from here. */
