@@ -14,9 +14,10 @@
 // provider with more scopes; a tree row's hover), hand-over (multi-step quick picks by keyboard,
 // Back), hardening (markdown in notifications, keys reaching a webview as it gets focus, a
 // terminal's sendText), harness (the runner's promises: on 1.93 the environment comes through
-// code-server's own), keybindings (this VS Code's own default keys), notify (notifications and
-// their buttons, window focus), panel-a11y (two themes there: Light+ and High Contrast),
-// panel-answers (Esc and an input method in a webview), press-paths (the same press from a
+// code-server's own), keybindings (this VS Code's own default keys), notify and notify-told (notifications and
+// their buttons, window focus; #38: what arrives while one shows), panel-a11y (two themes there: Light+ and High Contrast),
+// panel-answers (Esc and an input method in a webview), palette-as-panel (#38: quick picks with
+// separators, an input box between two picks, the panel's words beside them), press-paths (the same press from a
 // webview, a notification and quick picks), terminal-match (a terminal's tty from its shell),
 // two-windows (a second window, its focus, a reload through the webview serializer), ui-cards
 // (the person's whole walk), views-rebuild (a TreeView made again: blank on 1.93 once), desk-next

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../src/api/schemas';
-import { answeredText, buttonSet, byThePersonHere, isReturn, moreWaitingText, notificationText, notifySetting, proposalWords, shortLabel, wantsNotification, who, withMoreWaiting } from '../../src/shared/notify-rules';
+import { answeredText, buttonSet, byThePersonHere, isReturn, moreWaitingText, notificationText, stillWaitingText, notifySetting, proposalWords, shortLabel, wantsNotification, who, withMoreWaiting } from '../../src/shared/notify-rules';
 
 const HOSTILE = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"}) $(check)';
 const live = (s: string) => /\]\(/.test(s) || /\$\(/.test(s);
@@ -152,5 +152,13 @@ describe('notification rules', () => {
     assert.equal(withMoreWaiting('Claude asks: Merge?', undefined), 'Claude asks: Merge?');
     const c = card({ kind: 'choice', options: [{ id: 'a', label: 'open next' }, { id: 'b', label: 'Skip' }] });
     assert.deepEqual(buttonSet(c), { kind: 'open' });
+  });
+
+  it('the cards told once a notification ends (#38): "N more wait", blocking only when every one counted blocks; plain', () => {
+    assert.equal(stillWaitingText({ more: 0, title: 'Deploy?' }), 'Assistant Cards: 1 more blocking card waits; next: Deploy?');
+    assert.equal(stillWaitingText({ more: 2, title: 'Deploy?', allBlocking: false }), 'Assistant Cards: 3 more cards wait; next: Deploy?');
+    assert.equal(moreWaitingText(1, 'Lint?', false), '1 more card waits; next: Lint?');
+    assert.equal(withMoreWaiting('Claude asks: Merge?', { more: 0, title: 'Lint?', allBlocking: false }), 'Claude asks: Merge? · 1 more card waits; next: Lint?');
+    assert.ok(!live(stillWaitingText({ more: 1, title: HOSTILE, allBlocking: false })));
   });
 });

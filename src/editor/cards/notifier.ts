@@ -3,10 +3,11 @@
 // and where, and for an approval or a small single choice it offers the answers as buttons: one
 // press answers the version this notification showed, then the next notification offers Undo for
 // the hold. Anything else offers Open. Which cards and which buttons: shared/notify-rules.ts.
-// Never more than one card notification at a time: later arrivals while one shows are skipped, the
-// tree and the status bar still count them. Blocking cards that arrive together (within a moment of
-// the first, or while its notification shows) are told in it: how many more wait, and "Open Next". A toast hides by itself after a while but its promise
-// stays open until dismissed, so "shows" ends at dismissal or after SHOWN_MS.
+// Never more than one card notification at a time, and every card told once (#38): cards that
+// arrive while one gathers or shows get none of their own; those that arrived before it showed are
+// counted in it ("N more wait", "Open Next"), and those still untold when it ends are told then,
+// once, in one notification of their own with Open Next. A toast hides by itself after a while
+// but its promise stays open until dismissed, so "shows" ends at dismissal or after SHOWN_MS.
 import * as vscode from 'vscode';
 import type { Card, CardListEntry } from '../../api/schemas';
 import type { ClientCore } from '../../sync';
@@ -16,7 +17,7 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { hearsIn } from '../../shared/format';
 import { thisComputer } from '../../shared/this-computer';
-import { answeredText, buttonSet, isReturn, notificationText, wantsNotification, withMoreWaiting, type AnswerButton, type NotifySetting } from '../../shared/notify-rules';
+import { answeredText, buttonSet, isReturn, notificationText, stillWaitingText, wantsNotification, withMoreWaiting, type AnswerButton, type MoreWaiting, type NotifySetting } from '../../shared/notify-rules';
 import { nextCard, type NextCard } from '../../shared/next-card';
 import { NOTIFY_ORDER, ownValue } from '../../shared/own-setting';
 
@@ -40,8 +41,13 @@ interface Button extends vscode.MessageItem { run: () => void | Promise<void> }
 
 export class CardNotifier extends DisposableBase {
   private showingUntil = 0;
-  /** Blocking cards that arrived while the current notification gathered or showed (not told on their own). */
+  private endTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Cards that arrived while the current notification gathered or showed, in arrival order. */
+  private readonly burst = new Set<string>();
+  /** Of `burst`, those no notification has counted yet: told when it ends. */
   private readonly untold = new Set<string>();
+  /** Untold cards whose notification ended while this window was not where the person is: told when it is again. */
+  private readonly owed = new Set<string>();
 
   constructor(
     private readonly core: ClientCore,
@@ -55,6 +61,8 @@ export class CardNotifier extends DisposableBase {
     this._register(core.cards.added((c) => this.consider(c, false)));
     // The person's own press in this window (Back, Take back, Undo) is not a return to tell them of.
     this._register(core.cards.changed(({ card, previous, pressedHere }) => { if (!pressedHere && isReturn(previous, card, thisComputer(core.state))) this.consider(card, true); }));
+    this._register(vscode.window.onDidChangeWindowState((w) => { if (w.focused) this.tellOwed(); }));
+    this._register({ dispose: () => clearTimeout(this.endTimer) });
   }
 
   /**
@@ -66,26 +74,77 @@ export class CardNotifier extends DisposableBase {
     return vscode.window.state.focused && this.core.feed.isOwner();
   }
 
-  /** Whether a card notification (or the Undo after its answer) still shows. */
+  /** Whether a card notification (or the Undo after its answer, or the one telling the rest) still shows. */
   isShowing(): boolean { return Date.now() < this.showingUntil; }
 
   private consider(c: CardListEntry, returned: boolean): void {
     if (this.isDisposed) return;
     const setting = notifySettingNow();
     if (!wantsNotification(setting, c) || !this.here()) return;
-    if (Date.now() < this.showingUntil) { if (c.blocking === true) this.untold.add(c.id); return; }
-    this.untold.clear();
-    const until = Date.now() + SHOWN_MS;
-    this.showingUntil = until;
-    void this.show(c, returned)
-      .catch((e: unknown) => this.log.warn(`notification for ${c.id}: ${String(e)}`))
-      .then(() => { if (this.showingUntil === until) this.showingUntil = 0; });
+    // Under `all` a card that does not block is counted too: every card wanted is told once.
+    if (this.isShowing()) { this.burst.add(c.id); this.untold.add(c.id); return; }
+    this.begin(() => this.show(c, returned));
   }
 
-  /** The next of the blocking cards that came with `shownId` and still wait (the tree's order), or none. */
-  private nextOfBurst(shownId: string): NextCard | undefined {
-    if (this.untold.size === 0) return undefined;
-    return nextCard(this.core.cards.list('pending').filter((c) => this.untold.has(c.id)), [shownId]);
+  /**
+   * One notification shows (or gathers) from now until `run` ends or SHOWN_MS pass, whichever
+   * comes first; then the cards that arrived meanwhile and are still untold are told.
+   */
+  private begin(run: () => Promise<void>): void {
+    this.burst.clear();
+    this.untold.clear();
+    // Cards owed from a notification that ended while the person was elsewhere come with this one.
+    for (const id of this.owed) { this.burst.add(id); this.untold.add(id); }
+    this.owed.clear();
+    const until = Date.now() + SHOWN_MS;
+    this.showingUntil = until;
+    clearTimeout(this.endTimer);
+    this.endTimer = setTimeout(() => this.end(until), SHOWN_MS);
+    void run()
+      .catch((e: unknown) => this.log.warn(`card notification: ${String(e)}`))
+      .then(() => this.end(until));
+  }
+
+  /** The notification begun at `until` ended: the cards still untold are told now, once. */
+  private end(until: number): void {
+    if (this.showingUntil !== until || this.isDisposed) return;
+    this.showingUntil = 0;
+    clearTimeout(this.endTimer);
+    for (const id of this.untold) this.owed.add(id);
+    this.untold.clear();
+    this.burst.clear();
+    this.tellOwed();
+  }
+
+  /** The untold cards, told now in one notification when this window is where the person is (else when it is again). */
+  private tellOwed(): void {
+    if (!this.owed.size || this.isShowing() || this.isDisposed || !this.here()) return;
+    const rest = [...this.owed];
+    this.owed.clear();
+    this.begin(() => this.tellRest(rest));
+  }
+
+  /** "N more wait; next: …" with Open Next: the cards no notification told, those that still wait. */
+  private async tellRest(ids: readonly string[]): Promise<void> {
+    const next = this.nextOf(ids, []);
+    if (!next) return;
+    // Opens only: its one button is not an answer (and `Button.run` stays the answer buttons' one caller).
+    const openNext = { title: vscode.l10n.t('Open Next') };
+    if (await say.choose(stillWaitingText(next), openNext) === openNext) this.open(next.id);
+  }
+
+  /**
+   * The next of `ids` that still wait (the tree's order), with how many more and whether all
+   * block; undefined when none waits. Those counted are told.
+   */
+  private nextOf(ids: Iterable<string>, exclude: readonly string[]): (NextCard & MoreWaiting) | undefined {
+    const set = new Set(ids);
+    if (!set.size) return undefined;
+    const waiting = this.core.cards.list('pending').filter((c) => set.has(c.id) && !exclude.includes(c.id));
+    const next = nextCard(waiting, exclude);
+    if (!next) return undefined;
+    for (const c of waiting) this.untold.delete(c.id);
+    return { ...next, allBlocking: waiting.every((c) => c.blocking === true) };
   }
 
   /** "Open Next": opens the card the notification named. */
@@ -110,7 +169,8 @@ export class CardNotifier extends DisposableBase {
       : [];
     buttons.push({ title: vscode.l10n.t('Open'), run: () => this.open(card.id) });
     if (terminal) buttons.push({ title: vscode.l10n.t('Show Terminal'), run: () => terminal.show(false) });
-    const next = this.nextOfBurst(card.id);
+    // The cards that came with it so far are counted here; later ones are told when it ends.
+    const next = this.nextOf(this.burst, [card.id]);
     if (next) buttons.push(this.openNextButton(next));
     const picked = await say.choose(withMoreWaiting(notificationText(card, terminal?.name, returned), next), ...buttons);
     await picked?.run();
@@ -129,8 +189,8 @@ export class CardNotifier extends DisposableBase {
     }
     this.contextKeys.noteAnswered(out);
     const text = answeredText(shown, button.said ?? button.label, hearsIn(out.holdUntil, Date.now()));
-    // The answer covers this card only; the others that came with it are one press away.
-    const next = this.nextOfBurst(shown.id);
+    // Those told above again (the answer covers its own card only), and any that arrived since, told now.
+    const next = this.nextOf(this.burst, [shown.id]);
     // Undo runs only on its own click (the press rule's static map reads this shape: test/sync/press-rule.test.ts).
     const undo = { title: vscode.l10n.t('Undo') };
     const openNext = { title: vscode.l10n.t('Open Next') };
