@@ -58,7 +58,7 @@ describe('the palette answers as the panel does: You decide, a note, Later\'s wo
   ];
   it('"You decide" for every kind the panel offers it for, each heard as theyDecide', async () => {
     for (const [i, [name, card]] of KINDS.entries()) {
-      const title = `You decide ${i + 1}: ${name}?`;
+      const title = `Hand back ${i + 1}: ${name}?`; // not the row's words: the card pick's row would match them
       const c = await newCard(w, { title, ...card });
       await until('the card in the model', () => core().cards.get(c.id));
       await palette('answer', [title, 'You decide']);
