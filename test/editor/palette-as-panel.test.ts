@@ -50,7 +50,7 @@ describe('the palette answers as the panel does: You decide, a note, Later\'s wo
     await driver.waitFor(inPanel('#title'));
   }
 
-  const KINDS: [string, Record<string, unknown>][] = [
+  const KINDS: [string, { kind: string; [k: string]: unknown }][] = [
     ['a multiple choice', { kind: 'choice', multi: true, options: [{ id: 'a', label: 'Alpha' }, { id: 'b', label: 'Beta' }] }],
     ['a question in words', { kind: 'text' }],
     ['questions', { kind: 'questions', asks: [{ id: 'q1', title: 'Which port?' }, { id: 'q2', title: 'Which host?' }] }],
