@@ -1,5 +1,6 @@
 // The real Claude Code, interactive, in a terminal of this window (the default `workspace` scope),
-// asks to run a command; its PermissionRequest hook is the bundled bridge. The card shows in the
+// asks to run a command. It was connected as a person connects it (the Connect command, one press),
+// so its hooks are the launcher and bridge Connect installed. The card shows in the
 // tree and the panel with the whole command, the notification names the CLI and the terminal, and
 // Approve pressed in the panel lets the CLI run it. The model is scripted (test/bridge).
 import * as assert from 'node:assert/strict';
@@ -14,11 +15,12 @@ import { inPanel, openFromTree } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { notificationButton, notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
-import { hooksObject } from '../bridge/cli-run';
+import { connectThroughCommand, shortenPermissionWait } from './helpers/connect';
 import { startScriptedModel, type ScriptedModel, type Step } from '../bridge/scripted-model';
 
 const TITLE = 'Claude Code asks to run a command';
-const EVENTS = ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop'];
+/** The wait Connect gives Claude Code's PermissionRequest (10 s under its 600 s timeout). */
+const CONNECT_WAIT_S = 590;
 
 describe('the real Claude Code in a terminal of this window asks through a card', function () {
   this.timeout(300_000);
@@ -55,19 +57,18 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     // A card is told in the window the person is at when it comes: this one, focused (an earlier
     // test may have left it unfocused).
     await atThisWindow();
-    // Earlier notifications (the sign-in's) cleared: the card's own is the one the center shows.
-    await vscode.commands.executeCommand('notifications.clearAll');
     const home = path.join(box, 'home');
     const config = path.join(home, '.claude');
     const project = path.join(box, 'shop');
     fs.mkdirSync(config, { recursive: true });
     fs.mkdirSync(project);
     model = await startScriptedModel({ claude: o.steps ?? [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
-    const bridge = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'bridge.js');
-    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook claude-code --wait ${waitS}`;
-    fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({
-      hooks: hooksObject(EVENTS.map((event) => ({ event, command: hook, timeout: waitS + 10, ...(event === 'PermissionRequest' || event === 'PostToolUse' ? { matcher: '*' } : {}) }))),
-    }));
+    // Connected as a person connects it: the Connect command, one press. Its hook command runs the
+    // launcher Connect installed (bridge.js beside it, run with this extension host's runtime).
+    await connectThroughCommand(w.app, 'claude-code', { CLAUDE_CONFIG_DIR: config, ASSISTANT_CARDS_HOME: path.join(box, 'assistant-cards') });
+    if (waitS !== CONNECT_WAIT_S) shortenPermissionWait(path.join(config, 'settings.json'), waitS);
+    // Earlier notifications (the sign-in's, Connect's) cleared: the card's own is the one the center shows.
+    await vscode.commands.executeCommand('notifications.clearAll');
     const key = 'sk-ant-scripted-model-key-0001';
     // What the first interactive start would ask: onboarding done, this key and this folder trusted.
     fs.writeFileSync(path.join(config, '.claude.json'), JSON.stringify({
@@ -122,7 +123,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   it('the card shows the whole command in tree, panel and notification (CLI and terminal named); Approve runs it', async () => {
     const marker = path.join(box, 'deployed.txt');
     const command = `touch ${marker} && echo "deployed to staging"`;
-    const { core, card, project } = await claudeAsks(command, 120);
+    const { core, card, project } = await claudeAsks(command, CONNECT_WAIT_S);
     if (!card) throw new Error('no card in the model');
 
     // The notification: what asks, who, and in which terminal of this window; Show Terminal goes there.
@@ -146,7 +147,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
 
   it('Decline with a note from the panel: nothing runs, and the note reaches the model', async () => {
     const marker = path.join(box, 'deployed.txt');
-    const { card } = await claudeAsks(`touch ${marker}`, 120);
+    const { card } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
     await openFromTree(w!, card!.id, TITLE);
     await driver.fill(inPanel('textarea'), 'Not before the release notes are in.');
     await driver.click(inPanel('role=button[name="Decline"]'));
@@ -168,7 +169,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   it('its question tool (AskUserQuestion) is a choice card; the option picked in the panel is the answer Claude Code gets', async () => {
     const questions = [{ question: 'Which region should staging use?', header: 'Region', multiSelect: false,
       options: [{ label: 'eu-west-1', description: 'Ireland' }, { label: 'us-east-1', description: 'Virginia' }] }];
-    const { card } = await claudeAsks('', 120, { title: questions[0]!.question, steps: [{ tool: 'AskUserQuestion', input: { questions } }, { text: 'Noted.' }] });
+    const { card } = await claudeAsks('', CONNECT_WAIT_S, { title: questions[0]!.question, steps: [{ tool: 'AskUserQuestion', input: { questions } }, { text: 'Noted.' }] });
     await openFromTree(w!, card!.id, questions[0]!.question);
     await driver.click(inPanel('label.option:has-text("us-east-1")'));
     await driver.click(inPanel('#answer'));
