@@ -53,6 +53,10 @@ export const PARTLY_ON_OLDEST: Readonly<Record<string, { runs: RegExp; why: stri
     runs: /sign-in: the code lives|\(dark\)|two assistants asking the same question/,
     why: 'the sign-in\'s progress notification and welcome, the tree moving with Undo while held and a notice\'s Got it in one theme (the light one repeats them for the pictures), and a tree row\'s tooltip run here; the history is the panel\'s own markup',
   },
+  'real-claude.test.js': {
+    runs: /whole command in tree, panel and notification|Decline with a note|wait runs out|question tool/,
+    why: 'a real CLI in a terminal, its notification, Show Terminal, the panel\'s Approve, Decline with a note, an answer in the terminal and a choice card run here; a prompt answered in the terminal while its card is open and the waiting card are the bridge and the service, the same on both',
+  },
   'panel-paths.test.js': {
     runs: /printed in a real terminal|a notice \(no assistant\)/,
     why: 'Ctrl+click on a terminal link and a link opened from the panel (1.93 asks before opening an address) run here, in both scopes; the other paths are the panel\'s own forms and the core\'s requests',

@@ -49,7 +49,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   });
 
   /** A sandbox, signed in, default scope; Claude Code started in a terminal of this window asking to run `command`. */
-  async function claudeAsks(command: string, waitS: number, o: { inModel?: boolean; steps?: Step[]; title?: string } = {}) {
+  async function claudeAsks(command: string, waitS: number, o: { inModel?: boolean; steps?: Step[]; title?: string; idleMs?: number } = {}) {
     w = await wire();
     await signInApproved(w);
     await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
@@ -74,6 +74,8 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     fs.writeFileSync(path.join(config, '.claude.json'), JSON.stringify({
       hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
       projects: { [project]: { hasTrustDialogAccepted: true } },
+      // How long Claude Code waits idle before its Notification hook says it waits for input (60 s by default).
+      ...(o.idleMs !== undefined ? { messageIdleNotifThresholdMs: o.idleMs } : {}),
     }));
     terminal = vscode.window.createTerminal({
       name: 'claude: shop', cwd: project, shellPath: bin, shellArgs: ['--permission-mode', 'default', 'Deploy it to staging.'],
@@ -175,5 +177,24 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     await driver.click(inPanel('#answer'));
     await until('the answer reached the model', () => /us-east-1/.test(model!.seenText('anthropic').split('Which region should staging use?').slice(2).join(' ')) || undefined, 60_000);
     assert.match(model!.seenText('anthropic'), /questions have been answered/);
+  });
+
+  it('a prompt answered in its terminal instead: the command runs and its card closes', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const { core, card } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
+    // Claude Code's own "Do you want to proceed?" shows beside the hook: the person answers there.
+    terminal!.sendText('1', false);
+    await until('the command the person allowed in the terminal ran', () => fs.existsSync(marker) || undefined, 60_000);
+    await until('its card closed in the window', () => !core.cards.list('pending').some((c) => c.id === card!.id) || undefined, 30_000);
+  });
+
+  it('waiting for input (its Notification hook): a card that does not block, closed by typing in its terminal', async () => {
+    const WAITS = 'Claude Code waits for you in its terminal';
+    const { core, sb, card, cardId } = await claudeAsks('', CONNECT_WAIT_S, { title: WAITS, idleMs: 1_000, steps: [{ text: 'Staging or production next?' }] });
+    assert.equal((await sb.control<{ blocking: boolean }>('GET', `/_sandbox/cards/${cardId}`)).blocking, false, 'it does not block');
+    assert.ok(card, 'in the tree of this window');
+    terminal!.sendText('Staging, please.', true);
+    await until('the waiting card closed by what was typed', () => !core.cards.list('pending').some((c) => c.id === cardId) || undefined, 60_000);
+    assert.match(model!.seenText('anthropic'), /Staging, please\./, 'what was typed reached Claude Code');
   });
 });
