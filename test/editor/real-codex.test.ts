@@ -103,7 +103,7 @@ describe('the real Codex in a terminal of this window asks through a card', func
     return { core, card, project };
   }
 
-  it('the card shows the whole command and the folder in the panel; Approve runs it', async () => {
+  it('its session under this terminal; the whole command and the folder in the panel; Approve runs it; its end removes the session', async () => {
     const marker = path.join(box, 'deployed.txt');
     const command = `touch ${marker} && echo "deployed to staging"`;
     const { core, card, project } = await codexAsks(command);
@@ -118,6 +118,12 @@ describe('the real Codex in a terminal of this window asks through a card', func
     await driver.click(inPanel('role=button[name="Approve"]'));
     await until('the approved command ran', () => fs.existsSync(marker) || undefined, 60_000);
     await until('the card done', () => !core.cards.list('pending').some((c) => c.id === card.id) || undefined, 30_000);
+    // Its work done, `codex exec` ends: its SessionEnd hook ran before it exited, so the view, read
+    // again, has no live session of it.
+    await until('Codex exited in its terminal', () => terminal!.exitStatus, 60_000);
+    await core.assistants.refresh();
+    const left = core.assistants.list().filter((a) => a.app === 'codex').flatMap((a) => a.agents.flatMap((g) => g.liveSessions));
+    assert.deepEqual(left, [], 'the session\'s end removed it');
   });
 
   it('Decline with a note from the panel: nothing runs, and the note reaches the model', async () => {
