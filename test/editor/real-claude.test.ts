@@ -197,4 +197,21 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     await until('the waiting card closed by what was typed', () => !core.cards.list('pending').some((c) => c.id === cardId) || undefined, 60_000);
     assert.match(model!.seenText('anthropic'), /Staging, please\./, 'what was typed reached Claude Code');
   });
+
+  it('Later keeps Claude Code waiting; words written to it from the panel are what it reads, and nothing runs', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const { sb, card, cardId } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
+    await openFromTree(w!, card!.id, TITLE);
+    await driver.click(inPanel('button:has-text("In 1 hour")'));
+    await driver.waitFor(inPanel('.notice:has-text("Put in Later")'));
+    await driver.click(inPanel('button:has-text("Back now")'));
+    await driver.waitFor(inPanel('#field-message'));
+    // Later answered nothing: the hook still waits on the same card.
+    assert.notEqual((await sb.control<{ status: string }>('GET', `/_sandbox/cards/${cardId}`)).status, 'done', 'the card still open');
+    assert.equal(fs.existsSync(marker), false, 'nothing ran while it was in Later');
+    await driver.fill(inPanel('#field-message'), 'Use the blue-green script instead.');
+    await driver.click(inPanel('button:has-text("Send")'));
+    await until('the words reached the model', () => model!.seenText('anthropic').includes('Use the blue-green script instead.') || undefined, 60_000);
+    assert.equal(fs.existsSync(marker), false, 'the command did not run');
+  });
 });
