@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { atThisWindow, EXTENSION_ID, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver } from './helpers/driver';
-import { inPanel, openFromTree } from './helpers/card-panel-ui';
+import { chooseInPanel, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { notificationButton, notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
@@ -213,5 +213,24 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     await driver.click(inPanel('button:has-text("Send")'));
     await until('the words reached the model', () => model!.seenText('anthropic').includes('Use the blue-green script instead.') || undefined, 60_000);
     assert.equal(fs.existsSync(marker), false, 'the command did not run');
+  });
+
+  it('handed to a helper that answers freely: the helper\'s answer is the one Claude Code gets', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const { card, cardId } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
+    const sb = w!.sb;
+    const helper = await sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex helper', app: 'codex', machineId: w!.machineId });
+    await openFromTree(w!, card!.id, TITLE);
+    await driver.click(inPanel('button:has-text("Hand over…")'));
+    await driver.waitFor({ ...inPanel('select[data-key="handover-assistant"] option:has-text("Codex helper")'), state: 'attached' });
+    await chooseInPanel('select[data-key="handover-assistant"]', 'Codex helper');
+    assert.match(await driver.text(inPanel('select[data-key="handover-mode"] option:checked')), /^freely/);
+    await driver.click(inPanel('button[data-key="handover-send"]'));
+    await driver.waitFor(inPanel('#status :text("hears it while it works")'));
+    assert.equal(fs.existsSync(marker), false, 'handing over answered nothing');
+    assert.equal((await sb.control<{ delegatedTo?: { assistantId: string } }>('GET', `/_sandbox/cards/${cardId}`)).delegatedTo?.assistantId, helper.id, 'with the helper');
+    // The helper may answer once the hold to take it back is over (the test's short hold).
+    await until('the helper answered', () => sb.control('POST', `/_sandbox/cards/${cardId}/helper-answer`, { approved: true }).then(() => true, () => undefined), 30_000);
+    await until('the command the helper approved ran', () => fs.existsSync(marker) || undefined, 60_000);
   });
 });
