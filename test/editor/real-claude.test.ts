@@ -195,7 +195,8 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     assert.ok(card, 'in the tree of this window');
     terminal!.sendText('Staging, please.', true);
     await until('the waiting card closed by what was typed', () => !core.cards.list('pending').some((c) => c.id === cardId) || undefined, 60_000);
-    assert.match(model!.seenText('anthropic'), /Staging, please\./, 'what was typed reached Claude Code');
+    // UserPromptSubmit runs before Claude Code sends the words on: they reach the model after.
+    await until('what was typed reached Claude Code', () => /Staging, please\./.test(model!.seenText('anthropic')) || undefined, 60_000);
   });
 
   it('Later keeps Claude Code waiting; words written to it from the panel are what it reads, and nothing runs', async () => {
