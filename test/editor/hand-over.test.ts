@@ -7,7 +7,7 @@ import type { Card } from '../../src/api/schemas';
 import { problemMessage } from '../../src/shared/problem-messages';
 import { heard, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
-import { openFromTree } from './helpers/card-panel-ui';
+import { chooseInPanel, openFromTree } from './helpers/card-panel-ui';
 import { PICK_INPUT } from './helpers/quick-pick';
 import { realHold, shortHold } from './helpers/hold';
 
@@ -46,13 +46,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
   const openOnly = (cardId: string, title: string): Promise<void> => openFromTree(w!, cardId, title);
 
   /** Moves a select's choice with the arrow keys until the chosen option starts with `text`. */
-  async function choose(select: string, text: string): Promise<void> {
-    for (let i = 0; i < 10; i++) {
-      if ((await driver.text(inPanel(`${select} option:checked`))).startsWith(text)) return;
-      await driver.press('ArrowDown', inPanel(select));
-    }
-    throw new Error(`${select}: no option ${text}`);
-  }
+  const choose = chooseInPanel;
 
   before(async function () {
     if (!driverAvailable()) this.skip();

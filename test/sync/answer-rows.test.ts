@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { Card } from '../../src/api/schemas';
 import { newestFirst, rowMatches, rowOf } from '../../src/sync/answer-rows';
-import { answersCsv, answersJsonl, answerWords, csvCell, waitedWords, whenWords, whoWords, type ExportHeader } from '../../src/shared/answer-words';
+import { answersCsv, answersJsonl, answerWords, csvCell, waitedWords, whenWords, whoWords, type ExportHeader } from '../../src/words/answer-words';
 import { dateTime } from '../../src/shared/format';
 
 const ASKED = '2026-11-20T10:00:00.000Z';

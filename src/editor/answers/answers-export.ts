@@ -10,7 +10,7 @@ import type { AnswerRow } from '../../sync';
 import { namesOf } from './answers-view';
 import type { Log } from '../base/log';
 import { say } from '../base/say';
-import { answersCsv, answersJsonl, searchWords, type ExportHeader } from '../../shared/answer-words';
+import { answersCsv, answersJsonl, searchWords, type ExportHeader } from '../../words/answer-words';
 import { plainText } from '../../shared/plain-text';
 
 type Format = 'jsonl' | 'csv';

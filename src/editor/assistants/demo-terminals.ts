@@ -4,7 +4,7 @@
 // installed extension too.)
 import * as vscode from 'vscode';
 import type { Log } from '../base/log';
-import { demoTerminalsFor } from '../../shared/demo-terminals';
+import { demoTerminalsFor } from '../../words/demo-terminals';
 
 /** `npm start` says where its sandbox is through this variable (see docs/decisions.md). */
 export const DEMO_TERMINALS_ENV = 'ASSISTANT_CARDS_DEMO_TERMINALS';

@@ -4,8 +4,8 @@
 // and, in CSV, never as a formula (a cell starting with = + - @ gets a leading ').
 import type { AnswerGiven, AnswerRow, AnswerSearch, Outcome, Who, WhoKey } from '../sync';
 import { whoKey } from '../sync';
-import { oneLine } from './format';
-import { displayLocale, t } from './l10n';
+import { oneLine } from '../shared/format';
+import { displayLocale, t } from '../shared/l10n';
 
 export function whoWords(w: Who): string {
   switch (w.kind) {
