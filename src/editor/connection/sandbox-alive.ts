@@ -9,7 +9,7 @@
 // No `vscode` here: the client core's transport is wrapped, and tests run it in plain Node.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { NetworkError } from '../../api/errors';
+import { NetworkError } from '../../sync';
 import { REFUSED_BEFORE_CONNECT, type HttpTransport } from '../../api/http';
 import { type SandboxProcess, sandboxServing, withoutDeadAddress } from '../../shared/identity-address';
 
