@@ -35,6 +35,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCodeServer, targetNamed } from './install-code-server.mjs';
 import { PSEUDO_LOCALE, writePseudo } from './l10n-pseudo.mjs';
+import { stageExtension } from './package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium';
@@ -89,12 +90,16 @@ function walk(dir, out = []) {
   return out;
 }
 
-/** dist/ through esbuild.mjs, then the host tests to out/test/editor (vscode, mocha and the ESM-only proxy package external). */
+/**
+ * dist/ through esbuild.mjs, as `npm run build` makes it (no test handle: the trusted and pseudo
+ * windows run the extension in VS Code's test mode, where activate() gives the tests the app),
+ * then the host tests to out/host-test-<pid> (vscode, mocha and the ESM-only proxy package external).
+ * The Restricted Mode window's VSIX is built apart, with the handle (installForRestrictedMode).
+ */
 async function build({ dist = true } = {}) {
-  // --test-handle: activate() gives the tests the app in the Restricted Mode window too (its VSIX runs outside VS Code's test mode).
   // --no-dist-build: another run beside this one built dist/ already, and its windows load it now.
-  const r = dist ? spawnSync(process.execPath, ['esbuild.mjs', '--test-handle'], { cwd: root, stdio: 'inherit' }) : { status: 0 };
-  if (r.status !== 0) throw new Error('node esbuild.mjs --test-handle failed');
+  const r = dist ? spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' }) : { status: 0 };
+  if (r.status !== 0) throw new Error('node esbuild.mjs failed');
   const esbuild = await import('esbuild');
   const testDir = path.join(root, 'test', 'editor');
   const entries = walk(testDir).filter((f) => f.endsWith('.test.ts') || f === path.join(testDir, 'index.ts'));
@@ -417,8 +422,13 @@ async function waitHttp(url, ms, isDead) {
  */
 function installForRestrictedMode(cs, d) {
   const vsix = path.join(d.tmp, 'assistant-cards.vsix');
+  // The package files and the tests' own build (--test-handle: activate() gives the tests the app,
+  // though the installed VSIX runs outside VS Code's test mode), in this window's own folder:
+  // never in the repository's dist/, which a development window loads (#37).
+  const stageDir = path.join(d.tmp, 'test-handle-extension');
+  stageExtension(stageDir, ['--test-handle']);
   const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const pack = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const pack = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix], { cwd: stageDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (pack.status !== 0) throw new Error(`vsce package failed: ${pack.stderr || pack.stdout}`);
   const install = spawnSync(cs.node, [cs.entry, '--user-data-dir', d.userData, '--extensions-dir', d.extensions, '--install-extension', vsix], {
     encoding: 'utf8', env: { ...process.env, HOME: d.home },

@@ -233,9 +233,15 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         // A row of the Answers view the person clicked: theirs, like the cards tree's.
         if (p.answers.owns(arg)) { host.openCard(arg.id); return; }
         const target = targetOf(arg, p.tree);
+        if (target.from === 'elsewhere') {
+          // A bare id (a command link, another extension): only a card this window holds opens, and
+          // without taking the keyboard; an unknown one makes no panel and spends no read (#37).
+          if (target.id && p.core.cards.get(target.id)) host.openCard(target.id, { preserveFocus: true });
+          else log.info(`open card: ignored ${target.id ? `${target.id}, a card this window does not hold` : 'an argument that is no card id'}`);
+          return;
+        }
         const id = target.from === 'pick' ? await pickCard(p.core, GROUPS, vscode.l10n.t('Open a card')) : target.id;
-        // Opened from elsewhere, the panel shows without taking the keyboard from the person.
-        if (id) host.openCard(id, { preserveFocus: target.from === 'elsewhere' });
+        if (id) host.openCard(id);
       },
     },
     nextCard: {

@@ -34,6 +34,8 @@ export const LEFT_OUT_ON_OLDEST: Readonly<Record<string, string>> = {
     'our panel\'s rendering of hostile text and its own CSP (the browser enforces it, not VS Code); the webview\'s frame on 1.93 shows ui-cards\' hostile card, and panel-answers and hardening send it keys',
   'start-sandbox.test.js':
     'identity files written by our code and settings written through the configuration API, the same on both (as sign-in-slots)',
+  'dead-sandbox.test.js':
+    'our transport asking whether the sandbox\'s process lives, and settings read through the configuration API, the same on both (as start-sandbox)',
   'real-codex.test.js':
     'what differs from Claude Code is Codex\'s hook contract, the same on every editor (the unit tier drives it too); a real CLI in a terminal of this window, its card in the tree and the panel and the press run on 1.93 in real-claude',
   'terminal-links.test.js':
