@@ -12,6 +12,7 @@ import { newCard, signInApproved, signingIn, unwire, until, wire, type World } f
 import { driver, driverAvailable } from './helpers/driver';
 import { notificationButton } from './helpers/notifications';
 import { pick, pickRow } from './helpers/quick-pick';
+import { onOldest } from './oldest-vscode';
 import { inPanel, SIDEBAR } from './helpers/card-panel-ui';
 
 describe('the whole desk: every computer, every row whole (Playwright)', function () {
@@ -156,7 +157,7 @@ describe('the whole desk: every computer, every row whole (Playwright)', functio
     for (const row of ['This window\'s cards', 'This computer\'s cards', 'Every computer\'s cards']) await driver.waitFor(pickRow(row, title));
     await driver.waitFor(pickRow('(in force)', title));
     assert.match(await driver.text(pickRow('(in force)', title)), /Every computer's cards/, 'the scope in force is marked');
-    await driver.screenshot('scope-three-way');
+    await driver.screenshot(`scope-three-way${onOldest() ? '-1.93' : ''}`);
     await pick('This computer\'s cards', title);
     await until('the scope is this computer', () => config().get('scope') === 'machine');
     await driver.waitFor({ ...button('Showing This Computer\'s Cards: Choose the Scope…'), state: 'attached' });
@@ -181,7 +182,7 @@ describe('the whole desk: every computer, every row whole (Playwright)', functio
     void vscode.commands.executeCommand('assistantCards.scopeComputer');
     await driver.waitFor(pickRow('Every computer\'s cards', title));
     assert.match(await driver.text(pickRow('(in force)', title)), /This computer's cards/);
-    await driver.screenshot('scope-three-way-from-computer');
+    await driver.screenshot(`scope-three-way-from-computer${onOldest() ? '-1.93' : ''}`);
     await pick('This window\'s cards', title);
     await until('the scope is this window', () => config().get('scope') === 'workspace');
   });

@@ -306,7 +306,6 @@ type SearchItem = vscode.QuickPickItem & { dim?: SearchDim; value?: string };
  */
 export async function pickAnswerSearch(tree: AnswersTree, core: Pick<ClientCore, 'answers'>): Promise<void> {
   const reading = new AbortController();
-  const read = core.answers.readAll({ signal: reading.signal, scan: true }).catch(() => false);
   try {
     const cur = core.answers.getSearch();
     const words = await vscode.window.showInputBox({
@@ -316,6 +315,7 @@ export async function pickAnswerSearch(tree: AnswersTree, core: Pick<ClientCore,
       ignoreFocusOut: true,
     });
     if (words === undefined) return;
+    const read = core.answers.readAll({ signal: reading.signal, scan: true }).catch(() => false);
     const picked = await pickValues(core, cur, read);
     if (!picked) return;
     const of = (dim: SearchDim) => picked.filter((p) => p.dim === dim && p.value).map((p) => p.value!);
@@ -369,15 +369,22 @@ async function pickValues(core: Pick<ClientCore, 'answers'>, cur: AnswerSearch, 
     return items;
   };
   let reading = true;
+  let shown = '';
   const show = (): void => {
     const p = core.answers.readProgress();
     qp.busy = reading && !p.whole;
     qp.title = p.whole ? title : reading
       ? vscode.l10n.t('{0} · reading the 30 days for more: {1} of {2} days read', title, p.daysRead, p.days)
       : vscode.l10n.t('{0} · values of {1} of {2} days read', title, p.daysRead, p.days);
+    // The items change only when a value comes that was not there: a person ticking one is not
+    // undone by a redraw for every page read.
+    const items = build();
+    const values = items.map((i) => `${i.dim ?? ''}\u0000${i.value ?? i.label}`).join('\u0001');
+    if (values === shown) return;
+    shown = values;
     const selected = qp.selectedItems;
     const active = qp.activeItems;
-    qp.items = build();
+    qp.items = items;
     qp.selectedItems = selected;
     qp.activeItems = active;
   };
