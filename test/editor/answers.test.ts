@@ -283,7 +283,9 @@ describe('answers view: who answered what, from where (Playwright)', function ()
 
     // Every answer of the 30 days, read on from the first page.
     const t0 = Date.now();
-    const { text: csv, own } = await exportVia('CSV', 'No', csvFile, (t) => fs.existsSync(`${csvFile}.about.json`) && t.endsWith('\r\n'));
+    // Whole: the file beside it (written last) read as JSON, and as many rows as it says.
+    const aboutOf = (): { rows?: number } | undefined => { try { return JSON.parse(fs.readFileSync(`${csvFile}.about.json`, 'utf8')) as { rows?: number }; } catch { return undefined; } };
+    const { text: csv, own } = await exportVia('CSV', 'No', csvFile, (t) => t.endsWith('\r\n') && aboutOf()?.rows === t.trimEnd().split('\r\n').length - 1);
     const ms = Date.now() - t0;
     // The dialog started outside the workspace, at a name of its own.
     const inWorkspace = path.relative(testEnv.workspace, own.replace(/^~(?=\/)/, os.homedir()));
