@@ -300,7 +300,7 @@ type SearchItem = vscode.QuickPickItem & { dim?: SearchDim; value?: string };
 /**
  * The search, in two steps: words (in the question, the answer, or the names of its assistant,
  * area, computer and app), then any assistants, areas, computers, apps and who. The values offered
- * are every one of the 30 days: from the moment the search opens, the rest of the 30 days is read
+ * are every one of the 30 days: from the moment the second step shows, the rest of the 30 days is read
  * (as a search reads on, under its share of the reads), and the pick fills in as they come, saying
  * how far it got. Closing it stops the reading; Esc at either step keeps the search as it was.
  */
