@@ -330,6 +330,31 @@ async function bridgeOp(ctx, req) {
         return out;
       }), props) };
     }
+    case 'liveRegions':
+      // The live regions of the element's document (what a screen reader speaks as it changes:
+      // aria-live other than off, an implicitly live role, <output>), and, from the first call on,
+      // every text each one came to hold (an observer the call leaves in the document).
+      return await locatorOf(page, req).first().evaluate((el) => {
+        const doc = el.ownerDocument;
+        const w = doc.defaultView;
+        const live = () => [...doc.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="marquee"], [role="timer"], output')]
+          .filter((e) => e.getAttribute('aria-live') !== 'off');
+        if (!w.__liveSaid) {
+          w.__liveSaid = [];
+          new w.MutationObserver((records) => {
+            const changed = new Set();
+            for (const r of records) {
+              const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+              for (const region of live()) if (region === node || region.contains(node)) changed.add(region);
+            }
+            for (const region of changed) w.__liveSaid.push({ region: region.id || region.tagName, text: region.textContent ?? '' });
+          }).observe(doc.documentElement, { subtree: true, childList: true, characterData: true });
+        }
+        return {
+          regions: live().map((e) => ({ id: e.id, role: e.getAttribute('role'), live: e.getAttribute('aria-live'), text: e.textContent ?? '' })),
+          said: w.__liveSaid,
+        };
+      }, undefined, { timeout });
     case 'axe': {
       // axe-core in the runner's Playwright page, limited to one element (inside `frames`, for a webview).
       const { default: AxeBuilder } = await import('@axe-core/playwright');

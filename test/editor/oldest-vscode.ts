@@ -16,7 +16,8 @@
 // terminal's sendText), harness (the runner's promises: on 1.93 the environment comes through
 // code-server's own), keybindings (this VS Code's own default keys), notify (notifications and
 // their buttons, window focus), panel-a11y (two themes there: Light+ and High Contrast),
-// panel-answers (Esc and an input method in a webview), press-paths (the same press from a
+// panel-answers (Esc and an input method in a webview), panel-live (the webview's document
+// and its one live region as the 1.93 frame holds them), press-paths (the same press from a
 // webview, a notification and quick picks), terminal-match (a terminal's tty from its shell),
 // two-windows (a second window, its focus, a reload through the webview serializer), ui-cards
 // (the person's whole walk), views-rebuild (a TreeView made again: blank on 1.93 once), desk-next

@@ -1,5 +1,5 @@
 // Opens the demo terminals `npm start` asks for. What runs in them is built by
-// shared/demo-terminals.ts: the bundled demo assistant against a loopback sandbox, never a
+// words/demo-terminals.ts: the bundled demo assistant against a loopback sandbox, never a
 // command from the environment. (`npm start --code-server` installs the VSIX, so this runs in an
 // installed extension too.)
 import * as vscode from 'vscode';
