@@ -14,6 +14,7 @@ import { newCard, signInApproved, unwire, until, wire, type World } from './card
 import { pick, PICK_INPUT, pickRow } from './helpers/quick-pick';
 import { driver, driverAvailable } from './helpers/driver';
 import { defaultTheme, theme } from './helpers/theme';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { testEnv } from './helpers/env';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
@@ -23,6 +24,8 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   this.timeout(300_000);
   let w: World | undefined;
   let seeded: { computers: { id: string; name: string }[] } | undefined;
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
 
   before(async function () {
     if (!driverAvailable()) this.skip();
@@ -32,8 +35,10 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     w = await wire();
     seeded = await w.sb.control('POST', '/_sandbox/seed/done', { count: 1000, days: 30, machineId: w.machineId });
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
   });
   after(async () => {
+    workspaceScope?.dispose();
     await collapseAnswers().catch(() => undefined);
     await defaultTheme();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
