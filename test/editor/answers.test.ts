@@ -19,6 +19,7 @@ import { pick, PICK_INPUT, pickRow, typeInPick } from './helpers/quick-pick';
 import { notificationButton, notificationItem } from './helpers/notifications';
 import { driver, driverAvailable } from './helpers/driver';
 import { defaultTheme, theme } from './helpers/theme';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { testEnv } from './helpers/env';
 import { onOldest } from './oldest-vscode';
 
@@ -29,6 +30,8 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   this.timeout(300_000);
   let w: World | undefined;
   let seeded: { computers: { id: string; name: string }[] } | undefined;
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
 
   before(async function () {
     if (!driverAvailable()) this.skip();
@@ -40,8 +43,10 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     // One more, about 15 days back, in an area no other card has: the search's pick must offer it.
     await w.sb.control('POST', '/_sandbox/seed/done', { count: 1, days: 30, machineId: w.machineId, area: { id: 'prj_seed-archive', name: 'Archive' } });
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
   });
   after(async () => {
+    workspaceScope?.dispose();
     await collapseAnswers().catch(() => undefined);
     await defaultTheme();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
