@@ -3,17 +3,24 @@
 // scripts/l10n-pseudo.mjs, each message ⟦áççéñţéď⟧). The tree, the status bar, a notification and
 // the card panel are read as a person sees them: any plain English word left is one of ours that
 // bypassed l10n (a glued fragment, a literal). The service's own text (card titles, option labels,
-// the names of the assistant, agent and computer) is exempt by name; the titles are Greek.
+// the names of the assistant, agent and computer) is exempt by name; the titles are Greek. The
+// default scope: the assistant runs in a terminal of this window (its name Greek too).
 // Screenshots: artifacts/pseudo-*.png.
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { atThisWindow, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { notificationItem } from './helpers/notifications';
+import { intoWorkspaceScope, type WorkspaceScope } from './helpers/workspace-scope';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 const TITLE = 'Ποια βάση δεδομένων;';
+/** The name of the terminal the assistant runs in: the person's, not ours. */
+const TERMINAL = 'τερματικό';
+/** The person's own words on screen: the terminal's folder (the session's cwd, in the Assistants view). */
+const PERSONS_TEXT: string[] = [];
 /** What the service says, shown as it came: not ours to translate. */
 const SERVICE_TEXT = [TITLE, 'Πρώτη', 'Δεύτερη', 'Η υπηρεσία χρειάζεται αποθήκη.', 'Claude Code', 'claude-code', 'Claude', 'host-test computer', 'main'];
 /**
@@ -25,7 +32,7 @@ const NOT_WORDS = [/Assistant Cards/g, /\b[AP]M\b/g, new RegExp(Intl.DateTimeFor
 /** The plain English words left in `text` once the service's text and the exempt names are out. */
 function englishIn(text: string): string[] {
   let rest = text;
-  for (const s of SERVICE_TEXT) rest = rest.split(s).join(' ');
+  for (const s of [...SERVICE_TEXT, ...PERSONS_TEXT]) rest = rest.split(s).join(' ');
   for (const re of NOT_WORDS) rest = rest.replace(re, ' ');
   return rest.match(/[A-Za-z]{2,}/g) ?? [];
 }
@@ -38,13 +45,18 @@ function assertNoEnglish(where: string, text: string): void {
 describe('the pseudo-locale: every word of ours is translated (qps-ploc window)', function () {
   this.timeout(240_000);
   let w: World | undefined;
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal. */
+  let workspaceScope: WorkspaceScope | undefined;
 
   before(async function () {
     if (!driverAvailable()) this.skip();
     w = await wire();
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w, [w.agentId], TERMINAL);
+    PERSONS_TEXT.push(path.basename(String((workspaceScope.terminal.creationOptions as vscode.TerminalOptions).cwd)));
   });
   after(async () => {
+    workspaceScope?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('notifications.clearAll');
     await unwire(w);

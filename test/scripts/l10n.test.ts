@@ -13,7 +13,7 @@ import * as l10n from '../../src/shared/l10n';
 import { historyLine } from '../../src/shared/history-line';
 
 const root = path.resolve(__dirname, '..', '..');
-const FOLDERS = ['src/editor', 'src/shared', 'media/webview'];
+const FOLDERS = ['src/editor', 'src/shared', 'src/words', 'media/webview'];
 // Words: whitespace between letters (a phrase), or one capitalised word (a button).
 const isWords = (s: string) => (/[A-Za-z]{2,}/.test(s) && /[A-Za-z][^\S\n]*\S*\s+\S*[A-Za-z]/.test(s.trim())) || /^[A-Z][a-z]{2,}[.!?…]?$/.test(s.trim());
 /** Attribute and option names whose values are not words for people. */

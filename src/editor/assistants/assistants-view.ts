@@ -8,7 +8,7 @@ import type { Agent, Assistant, LiveSession } from '../../api/schemas';
 import { DisposableBase } from '../base/disposable';
 import { ago } from '../../shared/format';
 import { plainLines, plainText } from '../../shared/plain-text';
-import { spokenAgent, spokenAssistant, spokenGoneAssistantItem, spokenSession } from '../../shared/spoken';
+import { spokenAgent, spokenAssistant, spokenGoneAssistantItem, spokenSession } from '../../words/spoken';
 import type { TerminalMatcher } from './terminals';
 import type { TreeViewSlot } from '../base/tree-view-slot';
 
