@@ -128,7 +128,7 @@ function statusArea(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${p ? html`<div class="problem">
       <strong>${v(p.message)}</strong> <span>${v(p.next)}</span>
       ${p.detail ? html`<p class="detail">${v(t('The service says: {0}', p.detail))}</p>` : nothing}
-      ${p.fields?.length ? html`<ul class="fields">${repeat(p.fields, (f) => f.field, (f) => html`<li>${v(`${f.field}: ${f.reason}`)}</li>`)}</ul>` : nothing}
+      ${p.fields?.length ? html`<ul class="fields">${repeat(p.fields, (f) => f.field, (f) => html`<li>${v(t('{0}: {1}', f.field, f.reason))}</li>`)}</ul>` : nothing}
       ${p.url ? html`<button data-key="problem-open" @click=${() => on.post({ type: 'openInBrowser' })}>${t('Open in browser')}</button>` : nothing}
     </div>` : nothing}
   </section>`;

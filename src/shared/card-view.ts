@@ -20,7 +20,7 @@ export interface CardLook {
 const KIND_ICON: Record<string, string> = {
   choice: 'list-selection',
   approval: 'pass',
-  text: 'comment',
+  text: 'comment', // l10n-ignore: a codicon id
   questions: 'question',
   failure: 'error',
   update: 'bell',
@@ -92,9 +92,10 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   if (summary) tip.push(plainText(summary, 500));
   tip.push(parts.join(' · '));
   if (c.highStakes) tip.push(t('High stakes: can only be answered in the browser.'));
+  const title = plainText(c.title, 120 - (asker ? asker.length + 2 : 0)) || t('(no title)');
 
   return {
-    label: `${asker ? `${asker}: ` : ''}${plainText(c.title, 120 - (asker ? asker.length + 2 : 0)) || t('(no title)')}`,
+    label: asker ? t('{0}: {1}', asker, title) : title,
     description: parts.join(' · '),
     tooltip: tip.filter(Boolean).join('\n'),
     icon,

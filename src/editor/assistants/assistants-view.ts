@@ -92,7 +92,7 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       terminal ? { command: FOCUS_TERMINAL, title: vscode.l10n.t('Go to terminal'), arguments: [el] } : undefined;
 
     if (el.kind === 'assistant') {
-      if (!assistant) return gone('(gone)');
+      if (!assistant) return gone(vscode.l10n.t('(gone)'));
       const live = assistant.agents.some((g) => g.state === 'live' || g.liveSessions.length > 0);
       const terminal = this.matcher.terminalFor({ assistantId: assistant.id });
       const item = new vscode.TreeItem(plainText(assistant.name, 80) || vscode.l10n.t('(no name)'),
@@ -121,7 +121,7 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     }
 
     if (el.kind === 'agent') {
-      if (!agent) return gone('(gone)');
+      if (!agent) return gone(vscode.l10n.t('(gone)'));
       const terminal = this.matcher.terminalFor({ assistantId: el.assistantId, agentId: agent.id });
       const live = agent.liveSessions.length > 0;
       const item = new vscode.TreeItem(plainText(agent.name, 80) || vscode.l10n.t('(no name)'), live
@@ -140,7 +140,7 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       return item;
     }
 
-    if (!session) return gone('(ended)');
+    if (!session) return gone(vscode.l10n.t('(ended)'));
     const match = this.matcher.terminalOf(session.appSessionId);
     const item = new vscode.TreeItem(plainText(path.basename(session.cwd) || session.cwd, 80) || vscode.l10n.t('(no folder)'), vscode.TreeItemCollapsibleState.None);
     item.id = `s:${el.assistantId}/${el.agentId}/${session.appSessionId}`;

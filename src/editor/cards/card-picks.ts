@@ -106,7 +106,7 @@ export async function pickAnswer(card: Card): Promise<AnswerPick> {
         const rec = new Set(card.recommendedIds ?? []);
         const items = options.map((o, i) => ({
           label: `${i < 9 ? `${i + 1}. ` : ''}${plainText(o.label, 200)}`,
-          description: rec.has(o.id) ? '★ recommended' : '',
+          description: rec.has(o.id) ? vscode.l10n.t('★ recommended') : '',
           id: o.id,
         }));
         if (card.multi) {
