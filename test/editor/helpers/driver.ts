@@ -66,6 +66,8 @@ export const driver = {
   /** axe-core on the page (or inside `frames`): the violations, with their impact. */
   axe: async (t: Partial<Target> = {}) => (await op<{ violations: AxeViolation[] }>({ op: 'axe', ...t })).violations,
   count: async (t: Target) => (await op<{ count: number }>({ op: 'count', ...t })).count,
+  /** Words cut by their box, or lying over other words, inside the element `t` (the runner's `clipped`): none is `[]`. */
+  clipped: async (t: Target) => (await op<{ clipped: string[] }>({ op: 'clipped', ...t })).clipped,
   /** Opens `url` in a new tab named `page` (for example the sandbox's approval page). */
   open: (page: string, url: string) => op<{ ok: true }>({ op: 'open', page, url }),
   close: (page: string) => op<{ ok: true }>({ op: 'close', page }),
