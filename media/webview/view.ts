@@ -11,6 +11,7 @@ import { historyLine } from '../../src/shared/history-line';
 import { t } from '../../src/shared/l10n';
 import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
+import { stepStateWords } from '../../src/shared/card-view';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
 import { elsewhereNote } from '../../src/shared/card-computer';
@@ -250,7 +251,7 @@ function stepsList(s: PanelState, c: Card, on: ViewHooks): Part {
     ${(c.steps ?? []).map((x, i) => html`<label class="step step-${safeClass(x.state ?? 'unknown')}${i === chosen ? ' chosen' : ''}" for=${`step-${i}`}>
       <input type="radio" name="failed-step" id=${`step-${i}`} data-key=${`step-${i}`} .checked=${live(i === chosen)} ?disabled=${off}
         @change=${() => on.input({ type: 'pickStep', index: i })}>
-      <span class="label">${v(`${i + 1}. ${x.title}`)}</span>${x.state ? html`<span class="badge">${v(x.state)}</span>` : nothing}
+      <span class="label">${v(`${i + 1}. ${x.title}`)}</span>${x.state ? html`<span class="badge">${v(stepStateWords(x.state))}</span>` : nothing}
       ${i === marked ? html`<span class="muted">${t('(the card marks this one)')}</span>` : nothing}
       ${x.detail ? html`<div class="muted detail">${v(x.detail)}</div>` : nothing}
     </label>`)}

@@ -104,3 +104,14 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   };
 }
 
+/** A plan step's state: ours in words when we know it, else the service's own word (an open set). */
+export function stepStateWords(state: string): string {
+  switch (state) {
+    case 'done': return t('done');
+    case 'failed': return t('failed');
+    case 'pending': return t('pending');
+    case 'running': return t('running');
+    case 'skipped': return t('skipped');
+    default: return state;
+  }
+}

@@ -13,7 +13,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { atThisWindow, EXTENSION_ID, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { atThisWindow, EXTENSION_ID, newCard, type NewCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { inPanel, WV } from './helpers/card-panel-ui';
 import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
@@ -32,17 +32,17 @@ const SERVICE_TEXT = ['Assistant Cards for VS Code', TITLE, 'Πρώτη', 'Δε�
   'Codex helper', 'Codex', 'codex', 'reviewer', 'Βοηθός'];
 /**
  * The product's name stays (VS Code's convention); Intl's date for a locale it lacks falls back to
- * English AM/PM; the person's time zone is shown by its IANA id (`UTC`, `Europe/Berlin`).
+ * English AM/PM and month names; the person's time zone is shown by its IANA id (`UTC`, `Europe/Berlin`).
  */
-const NOT_WORDS = [/Assistant Cards/g, /\b[AP]M\b/g, new RegExp(Intl.DateTimeFormat().resolvedOptions().timeZone.replace(/[^\w/]/g, '\\$&'), 'g')];
+const NOT_WORDS = [/Assistant Cards/g, /\b[AP]M\b/g, /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/g, new RegExp(Intl.DateTimeFormat().resolvedOptions().timeZone.replace(/[^\w/]/g, '\\$&'), 'g')];
 
 /** The plain English words left in `text` once the service's text and the exempt names are out. */
 function englishIn(text: string): string[] {
   let rest = text;
   for (const s of SERVICE_TEXT) rest = rest.split(s).join(' ');
   for (const re of NOT_WORDS) rest = rest.replace(re, ' ');
-  // Card ids (req_…) and codicons ($(bell)) are not words.
-  rest = rest.replace(/\breq_[\w-]+/g, ' ').replace(/\$\([^)]*\)/g, ' ');
+  // The service's ids (req_…, con_…, agt_…, mch_…), codicons ($(bell)) and a file's extension are not words.
+  rest = rest.replace(/(req|con|agt|mch|ses|wh)_[\w-]+/g, ' ').replace(/\$\([^)]*\)/g, ' ').replace(/\.(jsonl|csv)\b/g, ' ');
   return rest.match(/[A-Za-z]{2,}/g) ?? [];
 }
 
@@ -94,6 +94,8 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
   let helper: { id: string } | undefined;
   const app = () => w!.app;
   const core = () => app().live!.core;
+  /** A card whose urgency is the service's word in Greek too (the sandbox's default is `today`). */
+  const card = (body: NewCard) => newCard(w!, { urgency: 'σήμερα', ...body });
 
   before(async function () {
     if (!driverAvailable()) this.skip();
@@ -116,7 +118,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
     assert.equal(vscode.env.language, LOCALE, 'VS Code\'s display language is the window\'s');
     await atThisWindow();
     await vscode.commands.executeCommand('notifications.clearAll');
-    const c = await newCard(w!, {
+    const c = await card({
       kind: 'choice', title: TITLE, summary: 'Η υπηρεσία χρειάζεται αποθήκη.', blocking: true, urgency: 'σήμερα',
       options: [{ id: 'a', label: 'Πρώτη' }, { id: 'b', label: 'Δεύτερη' }], recommendedIds: ['a'],
     });
@@ -166,7 +168,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
       ['high-stakes', { kind: 'approval', title: 'Πληρωμή', highStakes: true }],
     ];
     for (const [name, body] of kinds) {
-      const c = await newCard(w!, body as never);
+      const c = await card(body as never);
       await until(`the ${name} card`, () => core().cards.get(c.id));
       await readPanel(w!, c.id, name);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -174,7 +176,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
 
     // The hand-over form, its assistants loaded.
     await shortHold(w!.sb);
-    const c = await newCard(w!, { kind: 'choice', title: TITLE, options: [{ id: 'a', label: 'Πρώτη' }, { id: 'b', label: 'Δεύτερη' }] });
+    const c = await card({ kind: 'choice', title: TITLE, options: [{ id: 'a', label: 'Πρώτη' }, { id: 'b', label: 'Δεύτερη' }] });
     await until('the card', () => core().cards.get(c.id));
     await readPanel(w!, c.id, 'forms');
     await driver.click(inPanel('[data-key=handover-open]'));
@@ -185,7 +187,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
     await driver.click(inPanel('[data-key=handover-cancel]'));
 
     // A problem: the service refuses the press.
-    await w!.sb.control('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, method: 'POST', status: 503, code: 'server_error', times: 1 });
+    await w!.sb.control('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, method: 'POST', status: 400, code: 'invalid', times: 1 });
     await driver.click(inPanel('[data-key=opt-0]'));
     await driver.click(inPanel('[data-key=answer]'));
     await driver.waitFor(inPanel('#status .problem', 30_000));
@@ -202,7 +204,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     // Put off: Later's "back" section.
-    const later = await newCard(w!, { kind: 'text', title: 'Για αργότερα' });
+    const later = await card({ kind: 'text', title: 'Για αργότερα' });
     await until('the card', () => core().cards.get(later.id));
     await readPanel(w!, later.id, 'later');
     await driver.click(inPanel('[data-key=later-1h]'));
@@ -213,7 +215,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     // Handed over in loop mode, and the helper's proposal.
-    const loop = await newCard(w!, { kind: 'choice', title: 'Βοηθός', options: [{ id: 'a', label: 'Πρώτη' }, { id: 'b', label: 'Δεύτερη' }] });
+    const loop = await card({ kind: 'choice', title: 'Βοηθός', options: [{ id: 'a', label: 'Πρώτη' }, { id: 'b', label: 'Δεύτερη' }] });
     await until('the card', () => core().cards.get(loop.id));
     const shown = { ...await core().cards.whole(loop.id), version: loop.version };
     const out = await core().act(core().gestures.fromUiEvent('test:delegate'), shown, { type: 'delegate', to: { assistantId: helper!.id }, mode: 'loop' });
@@ -227,7 +229,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
   });
 
   it('quick picks: a card to answer, its options (★ recommended), Later, hand over, the filter', async () => {
-    const c = await newCard(w!, { kind: 'choice', title: TITLE, options: [{ id: 'a', label: 'Πρώτη' }, { id: 'b', label: 'Δεύτερη' }], recommendedIds: ['a'] });
+    const c = await card({ kind: 'choice', title: TITLE, options: [{ id: 'a', label: 'Πρώτη' }, { id: 'b', label: 'Δεύτερη' }], recommendedIds: ['a'] });
     await until('the card', () => core().cards.get(c.id));
     const pickOf = async (command: string, name: string, andThen?: () => Promise<void>) => {
       void vscode.commands.executeCommand(command);
@@ -254,7 +256,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
   });
 
   it('tooltips and words read aloud: the Cards, Assistants and Answers views', async () => {
-    const c = await newCard(w!, { kind: 'choice', title: TITLE, blocking: true, options: [{ id: 'a', label: 'Πρώτη' }] });
+    const c = await card({ kind: 'choice', title: TITLE, blocking: true, options: [{ id: 'a', label: 'Πρώτη' }] });
     await until('the card', () => core().cards.get(c.id));
     const tree = app().live!.tree;
     const words: string[] = [];
@@ -273,7 +275,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
 
   it('the Answers view, its tooltips and its export\'s words', async () => {
     await shortHold(w!.sb);
-    const c = await newCard(w!, { kind: 'choice', title: TITLE, options: [{ id: 'a', label: 'Πρώτη' }, { id: 'b', label: 'Δεύτερη' }] });
+    const c = await card({ kind: 'choice', title: TITLE, options: [{ id: 'a', label: 'Πρώτη' }, { id: 'b', label: 'Δεύτερη' }] });
     await until('the card', () => core().cards.get(c.id));
     const out = await core().act(core().gestures.fromUiEvent('test:answers'), await core().cards.whole(c.id), { type: 'answer', answer: { choiceIds: ['a'] } });
     assert.ok(out.ok, JSON.stringify(out));
@@ -309,6 +311,8 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
   });
 
   it('the walkthrough: its title, steps and pages', async () => {
+    // The side bar closed: the editor is wide enough for the walkthrough to show its page beside the steps.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#assistantCards.gettingStarted`, false);
     const page = '.gettingStartedContainer';
     await driver.waitFor({ selector: `${page} .getting-started-category`, timeout: 60_000 }).catch(() => driver.waitFor({ selector: page, timeout: 30_000 }));
@@ -318,9 +322,11 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
     assertNoEnglish('the walkthrough\'s steps', steps);
     // The first step's page (Markdown, in its own frame), localized where VS Code looks for it.
     const md = WV; // the only webview open (each test closes its editors)
-    await driver.waitFor({ selector: 'h2', frames: md, timeout: 60_000 });
+    await driver.waitFor({ selector: 'h2', frames: md, state: 'attached', timeout: 60_000 });
     const words = await driver.text({ selector: 'body', frames: md });
     assertNoEnglish('the walkthrough\'s page', words.replace(/`[^`]*`|~?\/[\w./%\\-]+|%APPDATA%[\\\w.-]+|assistantCards\.\w+|127\.0\.0\.1/g, ' '));
     if (!PSEUDO) assert.ok(words.includes(LOCALE === 'de' ? 'Identität' : 'ID'), `the page is the ${LOCALE} one:\n${words}`);
+    await driver.screenshot(`${SHOT}-walkthrough-page`);
+    await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
   });
 });

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { say } from '../base/say';
 import type { Card, CardListEntry } from '../../api/schemas';
 import type { ClientCore, Group } from '../../sync';
-import { lookOf } from '../../shared/card-view';
+import { lookOf, stepStateWords } from '../../shared/card-view';
 import { localDateTimeToIso } from '../../shared/format';
 import { helperChoices, markedFailedStep } from '../../shared/hand-over';
 import { plainText } from '../../shared/plain-text';
@@ -147,7 +147,7 @@ async function pickFailedStep(card: Card): Promise<number | undefined | 'cancell
   const marked = markedFailedStep(card);
   const items = steps.map((st, i) => ({
     label: `${i + 1}. ${plainText(st.title, 150)}`,
-    description: [st.state ? plainText(st.state, 20) : '', i === marked ? vscode.l10n.t('the card marks this one') : ''].filter(Boolean).join(' · '),
+    description: [st.state ? plainText(stepStateWords(st.state), 20) : '', i === marked ? vscode.l10n.t('the card marks this one') : ''].filter(Boolean).join(' · '),
     ...(st.detail ? { detail: plainText(st.detail, 200) } : {}),
     index: i,
   }));
