@@ -11,7 +11,7 @@ import { historyLine } from '../../src/shared/history-line';
 import { t } from '../../src/shared/l10n';
 import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
-import { stepStateWords } from '../../src/shared/card-view';
+import { severityWords, stepStateWords } from '../../src/shared/card-view';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
 import { elsewhereNote } from '../../src/shared/card-computer';
@@ -99,7 +99,7 @@ function kindLabel(c: Card): string {
     case 'text': return t('question');
     case 'questions': return t('questions');
     case 'failure': return t('failed step');
-    case 'update': return c.severity ? t('notice · {0}', c.severity) : t('notice');
+    case 'update': return c.severity ? t('notice · {0}', severityWords(c.severity)) : t('notice');
     default: return c.kind;
   }
 }
@@ -270,7 +270,7 @@ function textArea(s: PanelState, field: 'text' | 'note' | 'message', label: stri
 
 function updateBody(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   const facts: string[] = [];
-  if (c.severity) facts.push(t('severity {0}', c.severity));
+  if (c.severity) facts.push(t('severity {0}', severityWords(c.severity)));
   facts.push(seen(c.count, c.lastAt ?? c.createdAt, now));
   if (c.firstAt) facts.push(t('first {0}', ago(c.firstAt, now)));
   if (c.worker) facts.push(t('worker {0}', c.worker));

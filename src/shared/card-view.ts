@@ -115,3 +115,14 @@ export function stepStateWords(state: string): string {
     default: return state;
   }
 }
+
+/** A notice's severity: ours in words when we know it, else the service's own word (an open set). */
+export function severityWords(severity: string): string {
+  switch (severity) {
+    case 'critical': return t('critical');
+    case 'error': return t('error');
+    case 'warning': return t('warning');
+    case 'info': return t('info');
+    default: return severity;
+  }
+}

@@ -29,7 +29,7 @@ const SHOT = PSEUDO ? 'pseudo' : LOCALE;
 const TITLE = 'Ποια βάση δεδομένων;';
 /** What the service says, shown as it came: not ours to translate. */
 const SERVICE_TEXT = ['Assistant Cards for VS Code', TITLE, 'Πρώτη', 'Δεύτερη', 'Τρίτη', 'Η υπηρεσία χρειάζεται αποθήκη.', 'Claude Code', 'claude-code', 'Claude', 'host-test computer', 'main',
-  'Codex helper', 'Codex', 'codex', 'reviewer', 'Βοηθός'];
+  'Codex helper', 'Codex', 'codex', 'reviewer', 'Βοηθός', 'webhook'];
 /**
  * The product's name stays (VS Code's convention); Intl's date for a locale it lacks falls back to
  * English AM/PM and month names; the person's time zone is shown by its IANA id (`UTC`, `Europe/Berlin`).
@@ -41,8 +41,8 @@ function englishIn(text: string): string[] {
   let rest = text;
   for (const s of SERVICE_TEXT) rest = rest.split(s).join(' ');
   for (const re of NOT_WORDS) rest = rest.replace(re, ' ');
-  // The service's ids (req_…, con_…, agt_…, mch_…), codicons ($(bell)) and a file's extension are not words.
-  rest = rest.replace(/(req|con|agt|mch|ses|wh)_[\w-]+/g, ' ').replace(/\$\([^)]*\)/g, ' ').replace(/\.(jsonl|csv)\b/g, ' ');
+  // A card's web address, the service's ids (req_…, con_…, agt_…, mch_…), codicons ($(bell)) and a file's extension are not words.
+  rest = rest.replace(/https?:\/\/\S+/g, ' ').replace(/(req|con|agt|mch|ses|wh)_[\w-]+/g, ' ').replace(/\$\([^)]*\)/g, ' ').replace(/\.(jsonl|csv)\b/g, ' ');
   return rest.match(/[A-Za-z]{2,}/g) ?? [];
 }
 
