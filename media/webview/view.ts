@@ -11,7 +11,7 @@ import { historyLine } from '../../src/shared/history-line';
 import { t } from '../../src/shared/l10n';
 import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
-import { severityWords, stepStateWords } from '../../src/shared/card-view';
+import { agentStateWords, severityWords, stepStateWords } from '../../src/shared/card-view';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
 import { elsewhereNote } from '../../src/shared/card-computer';
@@ -361,7 +361,7 @@ function handOverSection(s: PanelState, c: Card, on: ViewHooks): Part {
       <select data-key="handover-agent" aria-label=${t('Agent')}
         @change=${(e: Event) => on.input({ type: 'pickAgent', agentId: (e.target as HTMLSelectElement).value })}>
         <option value="" ?selected=${agent === ''}>${t('any agent')}</option>
-        ${repeat(agents, (g) => g.id, (g) => html`<option value=${g.id} ?selected=${g.id === agent}>${v(`${g.name} (${g.state})`)}</option>`)}
+        ${repeat(agents, (g) => g.id, (g) => html`<option value=${g.id} ?selected=${g.id === agent}>${v(t('{0} ({1})', g.name, agentStateWords(g.state)))}</option>`)}
       </select>
       <select data-key="handover-mode" aria-label=${t('Mode')}
         @change=${(e: Event) => on.input({ type: 'pickMode', mode: (e.target as HTMLSelectElement).value === 'loop' ? 'loop' : 'freely' })}>

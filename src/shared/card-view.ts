@@ -126,3 +126,13 @@ export function severityWords(severity: string): string {
     default: return severity;
   }
 }
+
+/** An agent's state: ours in words when we know it, else the service's own word (an open set). */
+export function agentStateWords(state: string): string {
+  switch (state) {
+    case 'live': return t('live');
+    case 'recent': return t('recent');
+    case 'quiet': return t('quiet');
+    default: return state;
+  }
+}

@@ -32,9 +32,10 @@ const SERVICE_TEXT = ['Assistant Cards for VS Code', TITLE, 'Πρώτη', 'Δε�
   'Codex helper', 'Codex', 'codex', 'reviewer', 'Βοηθός', 'webhook'];
 /**
  * The product's name stays (VS Code's convention); Intl's date for a locale it lacks falls back to
- * English AM/PM and month names; the person's time zone is shown by its IANA id (`UTC`, `Europe/Berlin`).
+ * English AM/PM, month names and "5 minutes ago"; the person's time zone is shown by its IANA id (`UTC`, `Europe/Berlin`).
  */
-const NOT_WORDS = [/Assistant Cards/g, /\b[AP]M\b/g, /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/g, new RegExp(Intl.DateTimeFormat().resolvedOptions().timeZone.replace(/[^\w/]/g, '\\$&'), 'g')];
+const NOT_WORDS = [/Assistant Cards/g, /\b[AP]M\b/g, /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/g,
+  /\b\d+ (second|minute|hour|day|week|month|year)s? ago\b/g, /\bin \d+ (second|minute|hour|day|week|month|year)s?\b/g, new RegExp(Intl.DateTimeFormat().resolvedOptions().timeZone.replace(/[^\w/]/g, '\\$&'), 'g')];
 
 /** The plain English words left in `text` once the service's text and the exempt names are out. */
 function englishIn(text: string): string[] {

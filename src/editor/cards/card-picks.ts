@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { say } from '../base/say';
 import type { Card, CardListEntry } from '../../api/schemas';
 import type { ClientCore, Group } from '../../sync';
-import { lookOf, stepStateWords } from '../../shared/card-view';
+import { agentStateWords, lookOf, stepStateWords } from '../../shared/card-view';
 import { localDateTimeToIso } from '../../shared/format';
 import { helperChoices, markedFailedStep } from '../../shared/hand-over';
 import { plainText } from '../../shared/plain-text';
@@ -199,7 +199,7 @@ export async function pickHelper(core: ClientCore, card: Card): Promise<{ assist
   const agents = list.find((x) => x.id === a.id)?.agents ?? [];
   let agent: { id: string; label: string } | undefined;
   if (agents.length) {
-    const g = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any agent'), id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(x.state, 20), id: x.id }))], { title: vscode.l10n.t('Which agent of {0}', a.label) });
+    const g = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any agent'), id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(agentStateWords(x.state), 20), id: x.id }))], { title: vscode.l10n.t('Which agent of {0}', a.label) });
     if (!g) return undefined;
     agent = g.id ? { id: g.id, label: g.label } : undefined;
   }
