@@ -11,7 +11,7 @@ import { historyLine } from '../../src/shared/history-line';
 import { t } from '../../src/shared/l10n';
 import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
-import { agentStateWords, severityWords, stepStateWords } from '../../src/shared/card-view';
+import { agentStateWords, severityWords, stepStateWords, urgencyWords } from '../../src/shared/card-view';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
 import { elsewhereNote } from '../../src/shared/card-computer';
@@ -68,7 +68,7 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   if (c.assistant) meta.push(c.agent ? `${c.assistant.name} · ${c.agent.name}` : c.assistant.name);
   if (c.area) meta.push(c.area.name);
   if (c.machine) meta.push(c.machine.name);
-  if (c.urgency) meta.push(c.urgency);
+  if (c.urgency) meta.push(urgencyWords(c.urgency));
   if (c.createdAt) meta.push(t('asked {0}', ago(c.createdAt, now)));
   return html`<header>
     <div class="badges">

@@ -72,7 +72,7 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
     const at = field(c, 'changedAt');
     if (at) parts.push(ago(at, nowMs));
   }
-  if (c.urgency) parts.push(plainText(c.urgency, 20));
+  if (c.urgency) parts.push(plainText(urgencyWords(c.urgency), 20));
   if (c.blocking) parts.push(t('blocking'));
   if (c.highStakes) parts.push(t('high stakes'));
 
@@ -134,5 +134,14 @@ export function agentStateWords(state: string): string {
     case 'recent': return t('recent');
     case 'quiet': return t('quiet');
     default: return state;
+  }
+}
+
+/** A card's urgency: ours in words for the values the spec's examples and our bridge use, else the service's own word. */
+export function urgencyWords(urgency: string): string {
+  switch (urgency) {
+    case 'now': return t('now');
+    case 'today': return t('today');
+    default: return urgency;
   }
 }

@@ -2,7 +2,7 @@
 // one plain sentence that names what the item is, whose it is, where it stands and when, without
 // the icons and separators the eye reads. Pure, so it is tested without an editor.
 import { t } from './l10n';
-import { agentStateWords } from './card-view';
+import { agentStateWords, urgencyWords } from './card-view';
 import type { Agent, Assistant, CardListEntry, LiveSession } from '../api/schemas';
 import type { ConnectionState, Counts } from '../sync/contract';
 import { ago, seen, until } from './format';
@@ -38,7 +38,7 @@ function cardState(c: CardListEntry, nowMs: number, timeZone?: string): string {
 export function spokenCard(c: CardListEntry, nowMs: number, timeZone?: string): string {
   const title = plainText(c.title, 200) || t('(no title)');
   const state = cardState(c, nowMs, timeZone);
-  const urgency = c.urgency ? t('urgency {0}', plainText(c.urgency, 20)) : undefined;
+  const urgency = c.urgency ? t('urgency {0}', plainText(urgencyWords(c.urgency), 20)) : undefined;
   const blocking = c.blocking ? t('blocking') : undefined;
   const stakes = c.highStakes ? t('high stakes, answered only in the browser') : undefined;
   if (c.kind === 'update') {
