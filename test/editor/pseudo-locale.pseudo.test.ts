@@ -29,7 +29,7 @@ const SHOT = PSEUDO ? 'pseudo' : LOCALE;
 const TITLE = 'Ποια βάση δεδομένων;';
 /** What the service says, shown as it came: not ours to translate. */
 const SERVICE_TEXT = ['Assistant Cards for VS Code', TITLE, 'Πρώτη', 'Δεύτερη', 'Τρίτη', 'Η υπηρεσία χρειάζεται αποθήκη.', 'Claude Code', 'claude-code', 'Claude', 'host-test computer', 'main',
-  'Codex helper', 'Codex', 'codex', 'reviewer', 'Βοηθός', 'webhook',
+  'Codex helper (loop)', 'Codex helper', 'Codex', 'codex', 'reviewer', 'Βοηθός', 'webhook',
   'Injected fault'];
 /**
  * The product's name stays (VS Code's convention); Intl's date for a locale it lacks falls back to
