@@ -1,6 +1,7 @@
 // Bundles the extension (cjs, vscode external), the sandbox (node) and the webview (browser).
 // `--release` minifies; `--watch` rebuilds on change. Source maps always (external files).
 import * as esbuild from 'esbuild';
+import path from 'node:path';
 
 const release = process.argv.includes('--release');
 const watch = process.argv.includes('--watch');
@@ -9,9 +10,17 @@ const watch = process.argv.includes('--watch');
 // a release: `npm run package` builds with --release and without it.
 const testHandle = process.argv.includes('--test-handle') && !release;
 // `--outdir DIR`: the bundles somewhere else than dist/ (npm run package builds its VSIX apart, so
-// a package never rewrites the dist/ a running test window loads).
+// a package never rewrites the dist/ a running test window loads). The test handle's build goes
+// to its own folder, never to dist/ (#37): dist/ is what a development window (F5, a window
+// opened on this folder as the extension under development) loads, where any other extension
+// may call activate(); the handle there would hand out the whole app.
+const TEST_HANDLE_OUT = path.join('out', 'test-handle', 'dist');
 const outIndex = process.argv.indexOf('--outdir');
-const out = outIndex > 0 ? process.argv[outIndex + 1] : 'dist';
+const out = outIndex > 0 ? process.argv[outIndex + 1] : testHandle ? TEST_HANDLE_OUT : 'dist';
+if (testHandle && path.resolve(out) === path.resolve('dist')) {
+  console.error('esbuild.mjs: --test-handle never builds into dist/ (a development window loads it); give another --outdir');
+  process.exit(2);
+}
 
 const common = {
   bundle: true,

@@ -28,6 +28,7 @@
 // Exit code 0 when every test passed. The results file holds {passed, failed, pending, failures,
 // tests: [{title, file, ms, state, window}], windows: [{window, seconds}]}.
 import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -37,6 +38,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCodeServer, targetNamed } from './install-code-server.mjs';
 import { PSEUDO_LOCALE, writePseudo } from './l10n-pseudo.mjs';
+import { stageExtension } from './package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium';
@@ -93,12 +95,16 @@ function walk(dir, out = []) {
   return out;
 }
 
-/** dist/ through esbuild.mjs, then the host tests to out/test/editor (vscode, mocha and the ESM-only proxy package external). */
+/**
+ * dist/ through esbuild.mjs, as `npm run build` makes it (no test handle: the trusted and pseudo
+ * windows run the extension in VS Code's test mode, where activate() gives the tests the app),
+ * then the host tests to out/host-test-<pid> (vscode, mocha and the ESM-only proxy package external).
+ * The Restricted Mode window's VSIX is built apart, with the handle (installForRestrictedMode).
+ */
 async function build({ dist = true } = {}) {
-  // --test-handle: activate() gives the tests the app in the Restricted Mode window too (its VSIX runs outside VS Code's test mode).
   // --no-dist-build: another run beside this one built dist/ already, and its windows load it now.
-  const r = dist ? spawnSync(process.execPath, ['esbuild.mjs', '--test-handle'], { cwd: root, stdio: 'inherit' }) : { status: 0 };
-  if (r.status !== 0) throw new Error('node esbuild.mjs --test-handle failed');
+  const r = dist ? spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' }) : { status: 0 };
+  if (r.status !== 0) throw new Error('node esbuild.mjs failed');
   const esbuild = await import('esbuild');
   const testDir = path.join(root, 'test', 'editor');
   const entries = walk(testDir).filter((f) => f.endsWith('.test.ts') || f === path.join(testDir, 'index.ts'));
@@ -233,6 +239,14 @@ function locatorOf(page, req) {
   return scope.locator(req.selector);
 }
 
+/** axe-core's script, the one @axe-core/playwright injects (read once). */
+let axeScript;
+function axeSource() {
+  const fromPlaywright = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'));
+  axeScript ??= fromPlaywright('axe-core').source;
+  return axeScript;
+}
+
 /** How many times each page has loaded: a test sees that "Reload Window" did reload a tab. */
 const loads = new WeakMap();
 
@@ -329,11 +343,48 @@ async function bridgeOp(ctx, req) {
         return out;
       }), props) };
     }
+    case 'liveRegions':
+      // The live regions of the element's document (what a screen reader speaks as it changes:
+      // aria-live other than off, an implicitly live role, <output>), and, from the first call on,
+      // every text each one came to hold (an observer the call leaves in the document).
+      return await locatorOf(page, req).first().evaluate((el) => {
+        const doc = el.ownerDocument;
+        const w = doc.defaultView;
+        const live = () => [...doc.querySelectorAll('[aria-live], [role="status"], [role="alert"], [role="log"], [role="marquee"], [role="timer"], output')]
+          .filter((e) => e.getAttribute('aria-live') !== 'off');
+        if (!w.__liveSaid) {
+          w.__liveSaid = [];
+          new w.MutationObserver((records) => {
+            const changed = new Set();
+            for (const r of records) {
+              const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+              for (const region of live()) if (region === node || region.contains(node)) changed.add(region);
+            }
+            for (const region of changed) w.__liveSaid.push({ region: region.id || region.tagName, text: region.textContent ?? '' });
+          }).observe(doc.documentElement, { subtree: true, childList: true, characterData: true });
+        }
+        return {
+          regions: live().map((e) => ({ id: e.id, role: e.getAttribute('role'), live: e.getAttribute('aria-live'), text: e.textContent ?? '' })),
+          said: w.__liveSaid,
+        };
+      }, undefined, { timeout });
     case 'axe': {
-      // axe-core in the runner's Playwright page, limited to one element (inside `frames`, for a webview).
-      const { default: AxeBuilder } = await import('@axe-core/playwright');
-      const scope = req.frames?.length ? { fromFrames: [...req.frames, req.selector ?? 'html'] } : (req.selector ?? 'html');
-      const result = await new AxeBuilder({ page }).include(scope).analyze();
+      // axe-core's own rules on one element, run inside the document that holds it (through
+      // `frames`, for a webview): the same check as @axe-core/playwright's include, without its
+      // injecting axe into every frame of the workbench and finishing in a new tab (5-15 s a
+      // card under load instead of about one).
+      let frame = page.mainFrame();
+      for (const f of req.frames ?? []) {
+        const el = await frame.locator(f).first().elementHandle({ timeout });
+        frame = await el?.contentFrame();
+        if (!frame) throw new Error(`axe: no document in ${f}`);
+      }
+      if (!await frame.evaluate(() => typeof globalThis.axe?.run === 'function')) await frame.evaluate(axeSource());
+      const result = await frame.evaluate((sel) => {
+        const el = globalThis.document.querySelector(sel);
+        if (!el) throw new Error(`axe: nothing matches ${sel}`);
+        return globalThis.axe.run(el, { resultTypes: ['violations'] });
+      }, req.selector ?? 'html');
       return {
         violations: result.violations.map((v) => ({
           id: v.id, impact: v.impact ?? null, help: v.help,
@@ -464,8 +515,13 @@ async function waitHttp(url, ms, isDead) {
  */
 function installForRestrictedMode(cs, d) {
   const vsix = path.join(d.tmp, 'assistant-cards.vsix');
+  // The package files and the tests' own build (--test-handle: activate() gives the tests the app,
+  // though the installed VSIX runs outside VS Code's test mode), in this window's own folder:
+  // never in the repository's dist/, which a development window loads (#37).
+  const stageDir = path.join(d.tmp, 'test-handle-extension');
+  stageExtension(stageDir, ['--test-handle']);
   const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const pack = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const pack = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '-o', vsix], { cwd: stageDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (pack.status !== 0) throw new Error(`vsce package failed: ${pack.stderr || pack.stdout}`);
   const install = spawnSync(cs.node, [cs.entry, '--user-data-dir', d.userData, '--extensions-dir', d.extensions, '--install-extension', vsix], {
     encoding: 'utf8', env: { ...process.env, HOME: d.home },

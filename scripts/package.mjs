@@ -43,14 +43,23 @@ export function vsixFiles(dir = STAGE) {
   return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
 }
 
-/** The repository's package files and a release build, in STAGE. */
-function stage() {
-  fs.rmSync(STAGE, { recursive: true, force: true });
-  fs.mkdirSync(STAGE, { recursive: true });
+/**
+ * The repository's package files in `dir`, and a build of esbuild.mjs with `buildArgs` in its
+ * dist/: a release for the VSIX, or the tests' own build (`--test-handle`) for the Restricted Mode
+ * window's VSIX (scripts/host-test.mjs), which then never passes through the repository's dist/.
+ */
+export function stageExtension(dir, buildArgs) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
   // The pseudo-locale's files (scripts/l10n-pseudo.mjs) are for tests, never for people.
   const forPeople = (src) => !PSEUDO.test(path.basename(src));
-  for (const f of STAGED) if (fs.existsSync(path.join(root, f))) fs.cpSync(path.join(root, f), path.join(STAGE, f), { recursive: true, filter: forPeople });
-  run(['esbuild.mjs', '--release', '--outdir', path.join(STAGE, 'dist')]);
+  for (const f of STAGED) if (fs.existsSync(path.join(root, f))) fs.cpSync(path.join(root, f), path.join(dir, f), { recursive: true, filter: forPeople });
+  run(['esbuild.mjs', ...buildArgs, '--outdir', path.join(dir, 'dist')]);
+}
+
+/** The repository's package files and a release build, in STAGE. */
+function stage() {
+  stageExtension(STAGE, ['--release']);
 }
 
 export function packageVsix() {

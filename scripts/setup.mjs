@@ -3,6 +3,7 @@
 // code-server) Debian's packages. Each step that fails says which step, why, and what to do next.
 // Only node: built-ins here: this file runs before node_modules exists.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,14 +33,36 @@ export function ensureNode() {
   }
 }
 
+/** Written into node_modules after our `npm ci`: the hash of the package-lock.json it installed. */
+const INSTALLED_LOCK = '.assistant-cards-installed-lock';
+
+const readOrUndefined = (file) => {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+const lockHash = (dir) => {
+  try {
+    return createHash('sha256').update(fs.readFileSync(path.join(dir, 'package-lock.json'))).digest('hex');
+  } catch {
+    return undefined;
+  }
+};
+
 /**
- * Why `npm ci` must run, or undefined when node_modules is current. npm writes
- * node_modules/.package-lock.json on every install; a lockfile newer than it (a pull, a checkout)
- * means the installed tree may not be the locked one.
+ * Why `npm ci` must run, or undefined when node_modules is current. The lockfile our last install
+ * installed is known by its hash: the same lockfile with a new date (a checkout, a new worktree)
+ * needs nothing. Without that record, npm's node_modules/.package-lock.json (written on every
+ * install) older than the lockfile means the installed tree may not be the locked one.
  */
 export function dependenciesStale(dir = root) {
   const installed = fs.statSync(path.join(dir, 'node_modules', '.package-lock.json'), { throwIfNoEntry: false });
   if (!installed) return 'node_modules is missing';
+  const recorded = readOrUndefined(path.join(dir, 'node_modules', INSTALLED_LOCK));
+  if (recorded !== undefined) return recorded.trim() === lockHash(dir) ? undefined : 'package-lock.json changed since the last install';
   const lock = fs.statSync(path.join(dir, 'package-lock.json'), { throwIfNoEntry: false });
   if (lock && lock.mtimeMs > installed.mtimeMs) return 'package-lock.json is newer than node_modules';
   return undefined;
@@ -56,6 +79,12 @@ function npmCommand() {
 export function ensureDependencies(dir = root) {
   const why = dependenciesStale(dir);
   if (!why) return;
+  // npm ci empties node_modules first: through a link, that is another checkout's tree.
+  const modules = path.join(dir, 'node_modules');
+  if (fs.lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new SetupError(`${why}, and node_modules is a link to ${fs.realpathSync(modules)}: it is not reinstalled from here, ` +
+      'because npm ci would empty the tree it points at. Run `npm ci` in the project that owns it, or replace the link with a folder of its own.');
+  }
   say(`${why}: installing the dependencies (npm ci)`);
   const [cmd, pre] = npmCommand();
   // --prefer-offline: a second clone on this machine installs from npm's cache.
@@ -64,6 +93,8 @@ export function ensureDependencies(dir = root) {
     throw new SetupError(`installing the dependencies failed (npm ci, exit ${r.status ?? r.signal ?? r.error?.message}; its output is above).\n` +
       'Check that this machine reaches the npm registry and that package-lock.json is intact, then run the command again.');
   }
+  const hash = lockHash(dir);
+  if (hash) fs.writeFileSync(path.join(modules, INSTALLED_LOCK), `${hash}\n`);
 }
 
 const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;

@@ -61,6 +61,12 @@ export interface TransportOptions {
   connectTimeoutMs?: number;
   /** For tests: a dispatcher to use instead. */
   dispatcher?: Dispatcher;
+  /**
+   * Asked right before each new connection to a loopback address; an error it returns refuses
+   * the connection, nothing sent. A request queued on a connection that dropped is sent again on
+   * a new one: this is where a local sandbox found gone stops even that (src/editor/connection/sandbox-alive.ts).
+   */
+  beforeConnect?: () => Error | undefined;
 }
 
 export const LONG_POLL_SECONDS = 25;
@@ -133,6 +139,20 @@ export function bypassesProxy(url: string): boolean {
   }
 }
 
+/** The loopback agent's options: `beforeConnect` asked before undici's own connector. */
+function directOptions(opts: TransportOptions) {
+  const { common } = agentOptions(opts);
+  const check = opts.beforeConnect;
+  if (!check) return common;
+  const connector = undici().buildConnector(common.connect);
+  const connect: typeof connector = (o, callback) => {
+    const refused = check();
+    if (refused) callback(refused, null);
+    else connector(o, callback);
+  };
+  return { ...common, connect };
+}
+
 export function createTransport(opts: TransportOptions = {}): HttpTransport {
   checkOptions(opts);
   // Made at the first request (see undici() above): one through the proxy (if any), one direct for loopback.
@@ -143,7 +163,7 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
   const dispatcherFor = (url: string): Dispatcher => {
     if (opts.dispatcher) return opts.dispatcher;
     if (!bypassesProxy(url)) return (proxied ??= createDispatcher(opts));
-    direct ??= new (undici().Agent)(agentOptions(opts).common);
+    direct ??= new (undici().Agent)(directOptions(opts));
     return direct;
   };
   return {
@@ -183,11 +203,15 @@ export function createTransport(opts: TransportOptions = {}): HttpTransport {
 
 interface SocketError { code?: string; message?: string; address?: string; hostname?: string; port?: number; cause?: SocketError }
 
+/** The code of an error `beforeConnect` returns: no connection was made. */
+export const REFUSED_BEFORE_CONNECT = 'ERR_REFUSED_BEFORE_CONNECT';
+
 /** Failures before any byte of the request left: no connection (or no tunnel) was made. */
 const BEFORE_SENDING = new Set([
   'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN',
   'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'ERR_INVALID_URL',
+  REFUSED_BEFORE_CONNECT,
 ]);
 
 /**
@@ -223,6 +247,8 @@ export function describe(e: unknown, proxy?: string): string {
       return `the proxy ${p.shown} cannot be reached (${code ?? 'network error'}); check the http.proxy setting`;
     }
   }
+  // A refusal made here says why in its own words.
+  if (code === REFUSED_BEFORE_CONNECT) return err.message ?? code;
   return code ?? err.message ?? 'network error';
 }
 

@@ -31,3 +31,8 @@ declare module 'undici/lib/api/api-connect' {
 declare module 'undici/lib/core/util' {
   export function parseURL(url: string | URL): URL;
 }
+declare module 'undici/lib/core/connect' {
+  import type { buildConnector } from 'undici';
+  const build: typeof buildConnector;
+  export = build;
+}

@@ -9,6 +9,7 @@ import Dispatcher from 'undici/lib/dispatcher/dispatcher';
 import apiConnect from 'undici/lib/api/api-connect';
 import apiRequest from 'undici/lib/api/api-request';
 import { parseURL } from 'undici/lib/core/util';
+import buildConnector from 'undici/lib/core/connect';
 import type { Dispatcher as DispatcherTypes } from 'undici';
 
 // undici's index puts its five API methods on Dispatcher.prototype on load. The extension uses
@@ -16,7 +17,7 @@ import type { Dispatcher as DispatcherTypes } from 'undici';
 // (stream, pipeline and upgrade are left out: nothing here calls them.)
 Object.assign(Dispatcher.prototype, { request: apiRequest, connect: apiConnect });
 
-export { Agent, EnvHttpProxyAgent, ProxyAgent };
+export { Agent, EnvHttpProxyAgent, ProxyAgent, buildConnector };
 
 export type RequestOptions = Omit<DispatcherTypes.RequestOptions, 'origin' | 'path'>;
 

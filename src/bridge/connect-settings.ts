@@ -28,6 +28,12 @@ export const PERMISSION_TIMEOUT_S: Record<Cli, number> = { 'claude-code': 600, c
 export const WAIT_MARGIN_S = 10;
 /** The other events only tell the service what happened: the bridge answers them at once. */
 export const EVENT_TIMEOUT_S = 10;
+/**
+ * Codex 0.171 clamps a SessionEnd hook's timeout to 3 s and prints a warning in the person's
+ * terminal at every start when it is longer (measured): ours asks for 3 s (the bridge's calls give
+ * up after 0.8 s).
+ */
+export const CODEX_SESSION_END_TIMEOUT_S = 3;
 
 /** Events whose `matcher` is a tool name: ours match every tool. */
 const TOOL_EVENTS = new Set(['PermissionRequest', 'PostToolUse', 'PreToolUse']);
@@ -72,7 +78,7 @@ export function entriesFor(cli: Cli, command: string): Record<string, MatcherGro
   for (const event of EVENTS[cli]) {
     const handler: HookHandler = event === 'PermissionRequest'
       ? { type: 'command', command: `${command} --wait ${PERMISSION_TIMEOUT_S[cli] - WAIT_MARGIN_S}`, timeout: PERMISSION_TIMEOUT_S[cli] }
-      : { type: 'command', command, timeout: EVENT_TIMEOUT_S };
+      : { type: 'command', command, timeout: cli === 'codex' && event === 'SessionEnd' ? CODEX_SESSION_END_TIMEOUT_S : EVENT_TIMEOUT_S };
     // Codex's matcher is a regular expression ("*" is not one): left out, it matches everything there too.
     out[event] = cli === 'claude-code' && TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [handler] } : { hooks: [handler] };
   }

@@ -19,6 +19,7 @@ import type { Log } from './base/log';
 import type { ContextKeys } from './context-keys';
 import { openCardLink } from './panel/open-link';
 import { scopeSetting } from './cards/card-scope';
+import { pickScope } from './cards/scope-pick';
 import { isCardId, waitsOnYou } from '../shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from '../shared/command-names';
 import { hearsIn } from '../shared/format';
@@ -92,6 +93,12 @@ function assistantsNotKnown(): void {
 async function toggleScopeSetting(): Promise<void> {
   const config = vscode.workspace.getConfiguration('assistantCards');
   await config.update('scope', scopeSetting() === 'workspace' ? 'machine' : 'workspace', vscode.ConfigurationTarget.Global);
+}
+
+/** The disabled form of the scope pick: the setting alone. */
+async function chooseScopeSetting(): Promise<void> {
+  const next = await pickScope();
+  if (next) await vscode.workspace.getConfiguration('assistantCards').update('scope', next, vscode.ConfigurationTarget.Global);
 }
 
 export function registerCommands(host: CommandHost): vscode.Disposable[] {
@@ -210,6 +217,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     });
   };
 
+  /** The scope buttons' pick of the three scopes (the live set's scope follows the setting). */
+  const chooseScope: TwoForms = {
+    enabled: ({ assistants }) => async () => { const next = await pickScope(); if (next) await assistants.scope.set(next); },
+    disabled: chooseScopeSetting,
+  };
   const commands: Record<CommandName, Command> = {
     signIn: { always: () => host.signIn() },
     signOut: { always: () => host.signOut() },
@@ -233,9 +245,15 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         // A row of the Answers view the person clicked: theirs, like the cards tree's.
         if (p.answers.owns(arg)) { host.openCard(arg.id); return; }
         const target = targetOf(arg, p.tree);
+        if (target.from === 'elsewhere') {
+          // A bare id (a command link, another extension): only a card this window holds opens, and
+          // without taking the keyboard; an unknown one makes no panel and spends no read (#37).
+          if (target.id && p.core.cards.get(target.id)) host.openCard(target.id, { preserveFocus: true });
+          else log.info(`open card: ignored ${target.id ? `${target.id}, a card this window does not hold` : 'an argument that is no card id'}`);
+          return;
+        }
         const id = target.from === 'pick' ? await pickCard(p.core, GROUPS, vscode.l10n.t('Open a card')) : target.id;
-        // Opened from elsewhere, the panel shows without taking the keyboard from the person.
-        if (id) host.openCard(id, { preserveFocus: target.from === 'elsewhere' });
+        if (id) host.openCard(id);
       },
     },
     nextCard: {
@@ -351,9 +369,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       enabled: ({ tree, assistants }) => () => { void tree.setFilter({}); assistants.scope.clearTerminal(); },
       disabled: () => undefined,
     },
-    // The view title's scope button, one per scope so its icon shows the scope in force.
-    showWholeComputer: { always: () => (scopeSetting() === 'workspace' ? formOf(commands.toggleScope)() : undefined) },
-    showThisWindow: { always: () => (scopeSetting() === 'workspace' ? undefined : formOf(commands.toggleScope)()) },
+    // The view title's scope button, one per scope so its icon shows the scope in force; each
+    // offers all three.
+    scopeWindow: chooseScope,
+    scopeComputer: chooseScope,
+    scopeEverywhere: chooseScope,
     focusTerminal: { enabled: ({ assistants }) => assistants.commands.focusTerminal, disabled: assistantsNotKnown },
     cardsOfActiveTerminal: { enabled: ({ assistants }) => assistants.commands.cardsOfActiveTerminal, disabled: assistantsNotKnown },
     toggleScope: { enabled: ({ assistants }) => assistants.commands.toggleScope, disabled: toggleScopeSetting },

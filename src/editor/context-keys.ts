@@ -12,7 +12,7 @@ export const CONTEXT = {
   answersSearched: 'assistantCards.answersSearched',
   /** True while the cards tree shows the cards of one terminal only (the clear-filter button shows). */
   terminalScope: 'assistantCards.terminalScope',
-  /** The scope setting in force, `workspace` or `machine` (which scope button, so which icon, shows). */
+  /** The scope setting in force, `workspace`, `machine` or `everywhere` (which scope button, so which icon, shows). */
   scope: 'assistantCards.scope',
   /** True when signed in and no card is in any group (the "nothing waits" welcome shows). */
   noCards: 'assistantCards.noCards',

@@ -27,10 +27,12 @@ import { createLog, type Log } from './base/log';
 import { setLocale, setTranslator } from '../shared/l10n';
 import { affectsNetwork, networkKey, networkSettings } from './connection/network-settings';
 import { SandboxLauncher } from './connection/sandbox-launcher';
+import { forgetDeadSandbox, sandboxOf, whileSandboxLives, type SandboxProcess } from './connection/sandbox-alive';
+import { createTransport } from '../api/http';
 import { vscodeSecretStore } from './sign-in/secret-storage';
 import { machineFile, resolveBaseUrl, startingScope, watchMachineFile } from './connection/service-settings';
 import { signInFlow, startSandboxAskedFlow, startSandboxFlow, type SetupHost } from './sign-in/setup-flows';
-import { shownCode } from '../shared/plain-text';
+import { plainText, shownCode } from '../shared/plain-text';
 import { CardsStatusBar } from './cards/status-bar';
 import { registerCardLinks } from './assistants/terminal-links';
 import { TreeViewSlot } from './base/tree-view-slot';
@@ -65,6 +67,8 @@ export class App implements vscode.Disposable {
   /** The demo terminals `npm start` asks for open once per extension host, with the first core. */
   private demoTerminalsAsked = false;
   private waiting = 0;
+  /** Addresses whose sandbox was found gone in this window: not called again unless a live sandbox's file names them (#37). */
+  private readonly goneSandboxes = new Set<string>();
   private readonly waitingChanged = new vscode.EventEmitter<number>();
 
   constructor(readonly ctx: vscode.ExtensionContext) {
@@ -144,7 +148,10 @@ export class App implements vscode.Disposable {
     const file = machineFile();
     const baseUrl = resolveBaseUrl(file);
     const network = networkSettings();
-    const key = `${baseUrl ?? ''}|${file}|${fs.existsSync(file)}|${networkKey(network)}`;
+    // A sandbox's address is called only while the process its identity file names lives (#37);
+    // a new sandbox at the same address (a new process) is a new live set.
+    const sandbox = baseUrl ? sandboxOf(file, baseUrl) : undefined;
+    const key = `${baseUrl ?? ''}|${file}|${fs.existsSync(file)}|${networkKey(network)}|${sandbox?.pid ?? ''}`;
     if (this.live && this.live.key === key) return;
     void this.live?.dispose();
     this.live = undefined;
@@ -154,10 +161,21 @@ export class App implements vscode.Disposable {
       this.onState({ kind: 'not-set-up', reason: 'missing' });
       return;
     }
+    if (!sandbox && this.goneSandboxes.has(baseUrl)) {
+      // The setting still names a sandbox found gone, and no live sandbox's file vouches for the
+      // address again: whatever listens there now is not called (#37).
+      this.log.warn(`not calling ${baseUrl}: the local sandbox there has ended; start one again, or change assistantCards.baseUrl`);
+      this.onState({ kind: 'offline', since: Date.now(), lastError: vscode.l10n.t('the local sandbox at {0} has stopped', plainText(baseUrl, 100)) });
+      return;
+    }
     let core: ClientCore;
     try {
       core = createClientCore({
         baseUrl, secretStore: this.secrets, machineFile: file, transportOptions: network,
+        ...(sandbox ? {
+          transport: whileSandboxLives((beforeConnect) => createTransport({ ...network, beforeConnect }), sandbox, () => this.sandboxGone(file, baseUrl, sandbox, key),
+            vscode.l10n.t('the local sandbox (process {0}) has ended; this window no longer calls its address', sandbox.pid)),
+        } : {}),
         lockDir: this.ctx.globalStorageUri.fsPath,
         appVersion: extensionVersion(this.ctx),
         logger: {
@@ -187,6 +205,20 @@ export class App implements vscode.Disposable {
       this.demoTerminalsAsked = true;
       openDemoTerminals(this.log, process.env[DEMO_TERMINALS_ENV], this.ctx);
     }
+  }
+
+  /**
+   * The sandbox serving this window's address is gone (another window's, `npm start`'s, or one
+   * killed outright): nothing more was sent there; its address leaves the identity file (every
+   * window watching it looks again) and the person is told why the cards went.
+   */
+  private sandboxGone(file: string, baseUrl: string, sandbox: SandboxProcess, key: string): void {
+    this.goneSandboxes.add(baseUrl);
+    const blanked = forgetDeadSandbox(file, baseUrl, sandbox);
+    this.log.warn(`the local sandbox at ${baseUrl} (process ${sandbox.pid}) has ended: this window stopped calling it${blanked ? `; its address left ${file}` : ''}`);
+    if (this.live && this.live.key !== key) return; // a live set made since (a new sandbox) has nothing to tell
+    void say.warn(vscode.l10n.t('Assistant Cards: the local sandbox at {0} has stopped. This window no longer calls that address.', plainText(baseUrl, 100)));
+    void this.refreshState();
   }
 
   /** What waits on the person: the status bar, and the public API's count. */

@@ -20,7 +20,7 @@ import type { Me } from '../api/schemas';
 import { CardNotifier } from './cards/notifier';
 import { OfflineNotice } from './connection/offline-notice';
 import { scopeSetting } from './cards/card-scope';
-import { thisComputer } from '../shared/this-computer';
+import { thisComputer } from '../words/this-computer';
 import type { TreeViewSlot } from './base/tree-view-slot';
 
 /** Signed in: online, or offline with the sign-in kept. The one test of it in the editor. */

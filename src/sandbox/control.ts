@@ -173,7 +173,11 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     if (typeof days !== 'number' || !(days > 0 && days <= 30)) return fail(reply, 400, 'days must be a number above 0, at most 30');
     const machine = str(b.machineId) ? d.machines(b.machineId) : undefined;
     if (!machine) return fail(reply, 400, 'machineId must name a computer made with POST /_sandbox/machines');
-    return seedDone(state, d.notices, d.clock.now(), { count, days, machine: { id: machine.id, name: machine.name } });
+    const area = b.area;
+    if (area !== undefined && !(isObject(area) && typeof area.id === 'string' && /^prj_[A-Za-z0-9-]+$/.test(area.id) && typeof area.name === 'string' && area.name.length <= 200)) {
+      return fail(reply, 400, 'area must be {id: "prj_...", name}');
+    }
+    return seedDone(state, d.notices, d.clock.now(), { count, days, machine: { id: machine.id, name: machine.name }, ...(area ? { area: { id: area.id as string, name: area.name as string } } : {}) });
   });
 
   /** What a helper assistant can see: delegated to it, past the hold. */

@@ -1,14 +1,14 @@
 // `--demo`: a person's computer (its identity file written or adopted), three assistants with
 // agents and live sessions on it, and a dozen cards covering every kind, urgency, high stakes,
 // Later, a helper, done, and notices from a webhook (one of them Cloudflare's payload).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { existingFileRefusal } from './identity-places';
 import { SCOPES } from '../api/constants';
 import type { Grant } from './context';
 import { newId } from './ids';
-import { newIdentity, publicOf, readIdentity, writeIdentity } from './machine-file';
+import { identityText, newIdentity, publicOf, readIdentity, writeIdentity } from './machine-file';
 import { parseNotice } from './notices';
 import type { Sandbox } from './server';
 
@@ -59,9 +59,10 @@ export function seedDemo(sb: Sandbox, baseUrl: string, opts: DemoOptions = {}): 
   if (!identity) {
     identity = newIdentity(opts.machineName ?? hostname(), baseUrl);
     writeIdentity(machineFile, identity);
-  } else if (identity.baseUrl !== baseUrl) {
+  } else {
+    // Written again at the same address too when it names another run's process (#37).
     identity = { ...identity, baseUrl };
-    writeIdentity(machineFile, identity);
+    if (readFileSync(machineFile, 'utf8') !== identityText(identity)) writeIdentity(machineFile, identity);
   }
   sb.ctx.identitiesWritten?.note(machineFile, identity.id, baseUrl);
   sb.auth.machines.set(identity.id, { id: identity.id, name: identity.name, publicJwk: publicOf(identity.privateJwk) });

@@ -2,7 +2,7 @@
 // adopting one, so the sandbox knows the computer's public key.
 import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { newId } from './ids';
 
@@ -14,6 +14,25 @@ export interface PrivateJwk { kty: 'EC'; crv: 'P-256'; x: string; y: string; d: 
 export interface Identity { id: string; name: string; baseUrl: string; privateJwk: PrivateJwk; madeBy?: string }
 
 export const MADE_BY_SANDBOX = 'sandbox';
+
+/**
+ * The process serving a sandbox-made file's address, written beside it (#37): a window using the
+ * address stops calling it the moment this process is gone, however it ended (a SIGKILL blanks
+ * nothing), before another program can take the freed port (src/editor/connection/sandbox-alive.ts).
+ * `host` says on which computer the pid means something.
+ */
+export interface SandboxProcess { pid: number; host: string }
+
+export function thisSandboxProcess(): SandboxProcess {
+  return { pid: process.pid, host: hostname() };
+}
+
+/** The file's JSON: a live address carries the process serving it; a blank one carries none. */
+export function identityText(identity: Identity): string {
+  const { id, name, baseUrl, privateJwk } = identity;
+  const body = { id, name, baseUrl, privateJwk, madeBy: MADE_BY_SANDBOX, ...(baseUrl ? { sandbox: thisSandboxProcess() } : {}) };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
 
 export function defaultMachineFile(): string {
   if (process.platform === 'win32') {
@@ -45,9 +64,8 @@ export function readIdentity(path: string): Identity | undefined {
 
 /** Writes a sandbox-made identity file (marked so), readable by its owner only. */
 export function writeIdentity(path: string, identity: Identity): void {
-  identity = { ...identity, madeBy: MADE_BY_SANDBOX };
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(path, identityText(identity), { mode: 0o600 });
   chmodSync(path, 0o600); // an existing file keeps its old mode otherwise
 }
 

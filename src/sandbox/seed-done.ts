@@ -15,6 +15,8 @@ export interface SeedDoneInput {
   days: number;
   /** The computer whose assistants ask (a machine sign-in there sees the cards). */
   machine: { id: string; name: string };
+  /** Every card in this area (default: API and Web by turns). */
+  area?: { id: string; name: string };
 }
 
 export interface SeedDoneResult {
@@ -34,7 +36,7 @@ const QUESTIONS: { title: string; options: { id: string; label: string }[] }[] =
 ];
 
 export function seedDone(state: SandboxState, notices: Notices, now: number, input: SeedDoneInput): SeedDoneResult {
-  const areas = [{ id: 'prj_seed-api', name: 'API' }, { id: 'prj_seed-web', name: 'Web' }];
+  const areas = input.area ? [{ ...input.area }] : [{ id: 'prj_seed-api', name: 'API' }, { id: 'prj_seed-web', name: 'Web' }];
   const assistant = (name: string, app: string) => {
     const rec = { id: newId('con'), name, app, machineId: input.machine.id, hears: 'while-working', createdAt: now };
     state.assistants.set(rec.id, rec);
@@ -44,7 +46,7 @@ export function seedDone(state: SandboxState, notices: Notices, now: number, inp
   };
   const askers = [assistant('api', 'claude-code'), assistant('web', 'cursor')];
   const helpers = [assistant('reviewer', 'codex'), assistant('tester', 'gemini-cli')];
-  const hook = notices.createWebhook('deploys', areas[1]!);
+  const hook = notices.createWebhook('deploys', areas[areas.length - 1]!);
   const computers = [input.machine, { id: 'mch_seed-desktop', name: 'desktop' }, { id: 'mch_seed-build-box', name: 'build-box' }];
   const origin = (machine: { id: string; name: string } | undefined): Origin => ({
     grantId: 'apg_seed', appId: machine ? 'app_seed-editor' : 'app_seed-phone', clientId: 'assistant-cards-seed',

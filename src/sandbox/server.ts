@@ -235,6 +235,10 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
 
   app.addHook('onSend', async (req, reply, payload) => {
     let out = payload;
+    // Its own time, as any service's Date says (RFC 9110): a client whose proof was refused for
+    // its time corrects from it. Node's own Date is this computer's, wrong after a jump or on a
+    // manual clock.
+    reply.header('Date', new Date(clock.now()).toUTCString());
     if (isV1(req.url)) {
       reply.header('Service-Version', SERVICE_VERSION);
       reply.header('DPoP-Nonce', auth.currentNonce());

@@ -3,8 +3,8 @@
 export const COMMAND_NAMES = [
   'signIn', 'signOut', 'refresh', 'openCard', 'answer', 'undo', 'writeToAssistant', 'later', 'back',
   'handOver', 'takeBack', 'openInBrowser', 'showLog', 'focusTerminal', 'startSandbox', 'gotIt',
-  'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard', 'clearFilter', 'showWholeComputer',
-  'showThisWindow', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers', 'stopAnswerSearch',
+  'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard', 'clearFilter', 'scopeWindow',
+  'scopeComputer', 'scopeEverywhere', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers', 'stopAnswerSearch',
   'copySignInCode', 'cancelSignIn', 'connectClaudeCode', 'connectCodex', 'disconnectClaudeCode', 'disconnectCodex',
 ] as const;
 

@@ -78,6 +78,15 @@ export function widerSignInNote(scopes: readonly string[] | undefined, wantsEver
 }
 
 /**
+ * The person left every computer's cards, but this sign-in may still see them: what it may still
+ * do, and what one press does about it. Undefined when it may not (or it is not known).
+ */
+export function narrowerSignInNote(scopes: readonly string[] | undefined, wantsEverywhere: boolean): string | undefined {
+  if (wantsEverywhere || !scopes?.includes(EVERY_CARD_SCOPE)) return undefined;
+  return t('This sign-in may still {0}, which the scope chosen does not need. Sign in again to give that back: the new sign-in asks for this computer\'s cards only.', scopeWords(EVERY_CARD_SCOPE));
+}
+
+/**
  * What this sign-in cannot do and how to change that, or undefined when nothing is missing. The
  * views show it as plain text.
  */

@@ -1,7 +1,7 @@
 // One row of the Answers view per card: what was asked, what was answered, who (and from which
 // app and computer), when, and how long the card waited for it. Read from the card's history
 // (`by`, `app`, `appName`, `machine`) and its `answer` (decisions.md "Answers"). Pure data, no
-// words: src/editor/shared/answer-words.ts says it to the person and writes the export.
+// words: src/words/answer-words.ts says it to the person and writes the export.
 import type { Card, CardListEntry, HistoryEntry, Named } from '../api/schemas';
 import { isLight } from './card-filter';
 
@@ -182,17 +182,23 @@ export interface AnswerSearch {
   areas?: readonly string[];
   /** The computer the answer came from, or the asking assistant's. */
   machines?: readonly string[];
+  /** The app the answer came from (its `app_` id), or the asking assistant's (the spec's app enum). */
+  apps?: readonly string[];
   who?: readonly WhoKey[];
 }
 
 export function isSearchEmpty(s: AnswerSearch): boolean {
-  return !s.words?.trim() && !s.assistants?.length && !s.areas?.length && !s.machines?.length && !s.who?.length;
+  return !s.words?.trim() && !s.assistants?.length && !s.areas?.length && !s.machines?.length && !s.apps?.length && !s.who?.length;
 }
 
-/** The words a row can be found by: its question and its answer. */
+/**
+ * The words a row can be found by: its question, its answer, and the names of its assistant,
+ * area, computers and apps (the words the row shows).
+ */
 export function searchText(row: AnswerRow): string {
   const a = row.answer;
-  const parts = [row.title];
+  const who = row.who.kind === 'person' ? row.who : undefined;
+  const parts = [row.title, row.assistant?.name ?? '', row.assistant?.app ?? '', row.area?.name ?? '', row.machine?.name ?? '', who?.machine?.name ?? '', who?.appName ?? ''];
   if (a) {
     for (const c of a.choices) parts.push(c.label ?? c.id);
     for (const q of a.asks) parts.push(q.ask, q.answer);
@@ -212,6 +218,10 @@ export function rowMatches(row: AnswerRow, s: AnswerSearch): boolean {
   if (s.machines?.length) {
     const from = row.who.kind === 'person' ? row.who.machine?.id : undefined;
     if (!(from && s.machines.includes(from)) && !(row.machine && s.machines.includes(row.machine.id))) return false;
+  }
+  if (s.apps?.length) {
+    const from = row.who.kind === 'person' ? row.who.appId : undefined;
+    if (!(from && s.apps.includes(from)) && !(row.assistant && s.apps.includes(row.assistant.app))) return false;
   }
   if (s.who?.length && !s.who.includes(whoKey(row.who))) return false;
   return true;

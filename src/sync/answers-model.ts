@@ -70,6 +70,14 @@ export interface AnswersView {
   /** Stops a search reading on (the rows read stay); `searchFurther` goes on from there. */
   stopSearching(): void;
   searchFurther(): Promise<void>;
+  /** How far back the done list is read: `daysRead` of `days`, `whole` once all of it is. */
+  readProgress(): { daysRead: number; days: number; whole: boolean };
+  /**
+   * Reads on, page after page, until the 30 days are read (an export, the search's pick): until
+   * `signal` aborts, the service refuses a page (kept as a problem), or a new first read or a
+   * sign-out drops what is read. True when the 30 days are read whole.
+   */
+  readAll(o: { signal: AbortSignal; scan?: boolean }): Promise<boolean>;
   /** What the service refused in the last reads (told in the view, never a silent gap). */
   problems(): readonly AnswersProblem[];
   /** Rows changed: `ids` when only those (live updates), undefined for everything. */
@@ -167,9 +175,40 @@ export class AnswersModel implements AnswersView {
 
   searchProgress(): SearchProgress | undefined {
     if (isSearchEmpty(this.search)) return undefined;
-    const daysRead = this.next === null ? ANSWERS_DAYS
-      : this.reach === undefined ? 0 : Math.max(0, Math.min(ANSWERS_DAYS, Math.floor((this.now() - this.reach) / DAY_MS)));
-    return { running: this.scan !== undefined, stopped: this.scanStopped, daysRead, days: ANSWERS_DAYS };
+    return { running: this.scan !== undefined, stopped: this.scanStopped, daysRead: this.daysRead(), days: ANSWERS_DAYS };
+  }
+
+  readProgress(): { daysRead: number; days: number; whole: boolean } {
+    return { daysRead: this.daysRead(), days: ANSWERS_DAYS, whole: this.next === null };
+  }
+
+  private daysRead(): number {
+    if (this.next === null) return ANSWERS_DAYS;
+    return this.reach === undefined ? 0 : Math.max(0, Math.min(ANSWERS_DAYS, Math.floor((this.now() - this.reach) / DAY_MS)));
+  }
+
+  async readAll(o: { signal: AbortSignal; scan?: boolean }): Promise<boolean> {
+    if (!this.isStarted) await this.loadFirst();
+    const generation = this.generation;
+    const parent = this.abort.signal;
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    parent.addEventListener('abort', onAbort, { once: true });
+    o.signal.addEventListener('abort', onAbort, { once: true });
+    if (o.signal.aborted) stop.abort();
+    // Asked again after a refusal: from where it stopped; the problem goes once the page answers.
+    this.refused = this.refused.filter((p) => p.what !== 'page');
+    try {
+      while (!stop.signal.aborted && generation === this.generation && this.next !== null) {
+        if (this.inFlight) { await this.inFlight; continue; }
+        await this.page(generation, stop.signal, { scan: o.scan ?? false });
+        if (this.refused.some((p) => p.what === 'page')) break;
+      }
+    } finally {
+      parent.removeEventListener('abort', onAbort);
+      o.signal.removeEventListener('abort', onAbort);
+    }
+    return !stop.signal.aborted && generation === this.generation && this.next === null;
   }
 
   stopSearching(): void {

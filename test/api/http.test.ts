@@ -7,7 +7,7 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Agent, EnvHttpProxyAgent, ProxyAgent } from 'undici';
 import { MalformedResponseError, NetworkError } from '../../src/api/errors';
-import { bypassesProxy, createDispatcher, createTransport, MAX_RESPONSE_BYTES } from '../../src/api/http';
+import { bypassesProxy, createDispatcher, createTransport, MAX_RESPONSE_BYTES, REFUSED_BEFORE_CONNECT } from '../../src/api/http';
 import { systemCertificates } from '../../src/api/system-certificates';
 import { deadPort, startProxy } from '../helpers/proxy';
 import { until } from '../kit/until';
@@ -194,6 +194,31 @@ describe('api http: agent, proxies, timeouts', () => {
     const t = createTransport();
     await assert.rejects(t.send({ method: 'GET', url: `http://127.0.0.1:${port}/v1/me`, headers: {} }), (e: unknown) => e instanceof NetworkError && /ECONNREFUSED/.test(e.message));
     await t.close();
+  });
+
+  it('beforeConnect is asked before each new loopback connection; its refusal connects nothing and is never sent (#37)', async () => {
+    let connections = 0;
+    const srv = http.createServer((_req, res) => res.end('ok'));
+    srv.on('connection', () => { connections++; });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1/me`;
+    let asked = 0;
+    const allowing = createTransport({ beforeConnect: () => { asked++; return undefined; } });
+    const refusing = createTransport({ beforeConnect: () => Object.assign(new Error('the local sandbox has ended'), { code: REFUSED_BEFORE_CONNECT }) });
+    try {
+      assert.equal((await allowing.send({ method: 'GET', url, headers: {} })).text, 'ok');
+      assert.equal((await allowing.send({ method: 'GET', url, headers: {} })).text, 'ok');
+      assert.ok(asked >= 1);
+      assert.equal(asked, connections, 'asked once for each connection made');
+      const before = connections;
+      await assert.rejects(refusing.send({ method: 'GET', url, headers: {} }), (e: unknown) =>
+        e instanceof NetworkError && !e.mayHaveArrived && /the local sandbox has ended/.test(e.message));
+      assert.equal(connections, before, 'the refusal made no connection');
+    } finally {
+      await allowing.close();
+      await refusing.close();
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
   });
 });
 

@@ -55,6 +55,8 @@ describe('connect-settings: the hook entries of Claude Code and Codex', () => {
     assert.deepEqual(Object.keys(hooks), ['SessionStart', 'SessionEnd', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
     assert.deepEqual(hooks.PermissionRequest, [{ hooks: [{ type: 'command', command: `${LAUNCHER} hook codex --wait 110`, timeout: PERMISSION_TIMEOUT_S.codex }] }]);
     assert.ok(Object.values(hooks).every((groups) => groups.every((g) => g.matcher === undefined)));
+    // Codex clamps a longer SessionEnd timeout to 3 s, warning in the terminal at each start.
+    assert.deepEqual(hooks.SessionEnd, [{ hooks: [{ type: 'command', command: CODEX, timeout: 3 }] }]);
   });
 
   it('the settings files: CLAUDE_CONFIG_DIR and CODEX_HOME move them, else ~/.claude/settings.json and ~/.codex/hooks.json', () => {

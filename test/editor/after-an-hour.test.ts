@@ -1,4 +1,5 @@
-// What an hour of real use showed, in the workbench (Playwright under code-server): the sign-in
+// What an hour of real use showed, in the workbench (Playwright under code-server), in the default
+// scope (the asking assistants live in terminals of this window): the sign-in
 // code in one progress notification (Copy and Open) that ends with the flow, and in the welcome
 // (Copy and Open, Cancel); the tree moving in the same update as the panel's result (and
 // offering Undo while held); a card picked up leaving the tree within the feed's latency; words
@@ -11,6 +12,7 @@ import { newCard, signingIn, unwire, until, wire, type World, signInStateFor } f
 import { driver, driverAvailable } from './helpers/driver';
 import { defaultTheme, theme } from './helpers/theme';
 import { notificationItem, notificationText } from './helpers/notifications';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
@@ -28,9 +30,15 @@ describe('after an hour of use (Playwright)', function () {
     // (run alone, a test found the Explorer in the side bar).
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
   });
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal, once signed in. */
+  let workspaceScope: vscode.Disposable | undefined;
   // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
-  beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^sign-in: the code/); });
+  beforeEach(async function () {
+    await signInStateFor(w!, this.currentTest?.title, /^sign-in: the code/);
+    if (!workspaceScope && w!.app.live?.core.state.kind === 'online') workspaceScope = await intoWorkspaceScope(w!);
+  });
   after(async () => {
+    workspaceScope?.dispose();
     await defaultTheme();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);
@@ -163,20 +171,26 @@ describe('after an hour of use (Playwright)', function () {
   it('two assistants asking the same question differ in the tree (label and tooltip)', async () => {
     const other = await w!.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex', app: 'codex', machineId: w!.machineId });
     const otherAgent = await w!.sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: other.id, name: 'api' });
-    const q = 'Should the migration run before the deploy or after it, given the new index?';
-    const a = await newCard(w!, { kind: 'approval', title: q });
-    const b = await newCard(w!, { kind: 'approval', title: q }, otherAgent.id);
-    await until('both in the tree', () => tree().visible('pending').some((x) => x.id === a.id) && tree().visible('pending').some((x) => x.id === b.id));
-    const la = String(tree().getTreeItem({ kind: 'card', id: a.id }).label);
-    const lb = String(tree().getTreeItem({ kind: 'card', id: b.id }).label);
-    assert.ok(la.startsWith('Claude · main: '), la);
-    assert.ok(lb.startsWith('Codex · api: '), lb);
-    assert.match(String(tree().getTreeItem({ kind: 'card', id: b.id }).tooltip), /Asked by Codex · api \(codex\)/);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const [look, name] of THEMES) {
-      await theme(name);
-      await driver.waitFor(row('Codex · api: Should the migration'));
-      await driver.screenshot(`hour-05-two-assistants-${look}`);
+    // The second assistant runs in a terminal of this window too: its cards are in this window's scope.
+    const codexHere = await intoWorkspaceScope(w!, [otherAgent.id]);
+    try {
+      const q = 'Should the migration run before the deploy or after it, given the new index?';
+      const a = await newCard(w!, { kind: 'approval', title: q });
+      const b = await newCard(w!, { kind: 'approval', title: q }, otherAgent.id);
+      await until('both in the tree', () => tree().visible('pending').some((x) => x.id === a.id) && tree().visible('pending').some((x) => x.id === b.id));
+      const la = String(tree().getTreeItem({ kind: 'card', id: a.id }).label);
+      const lb = String(tree().getTreeItem({ kind: 'card', id: b.id }).label);
+      assert.ok(la.startsWith('Claude · main: '), la);
+      assert.ok(lb.startsWith('Codex · api: '), lb);
+      assert.match(String(tree().getTreeItem({ kind: 'card', id: b.id }).tooltip), /Asked by Codex · api \(codex\)/);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      for (const [look, name] of THEMES) {
+        await theme(name);
+        await driver.waitFor(row('Codex · api: Should the migration'));
+        await driver.screenshot(`hour-05-two-assistants-${look}`);
+      }
+    } finally {
+      codexHere.dispose();
     }
   });
 

@@ -2,19 +2,26 @@
 // sandbox with 1,000 done cards over 30 days (three computers, two helpers, a webhook), the first
 // page shown with who answered what, from where, when and how long it waited; a card answered
 // here appearing live at the top; a hostile card's words kept inert; the search and its one-press
-// clear; Load more, and a refused page told in the view; the export to CSV and JSON Lines through
-// the save dialog, with the sign-in by name and no message id. Screenshots in Light Modern and
-// Dark Modern: artifacts/answers-*.png.
+// clear; Load more, and a refused page told in the view; the search's pick offering every value of
+// the 30 days (read on as the pick shows) with the app, and words matching names; the export of the
+// whole 30 days to CSV (a plain table, what it holds in a file beside it) and JSON Lines through a
+// save dialog that starts outside the workspace, read on with its progress, one press stopping it;
+// the sign-in by name and no message id. Screenshots in Light Modern and Dark Modern:
+// artifacts/answers-*.png; the CSV export and its timing: artifacts/answers-export*.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ANSWERS_PAGE } from '../../src/sync/answers-model';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
-import { pick, PICK_INPUT, pickRow } from './helpers/quick-pick';
+import { pick, PICK_INPUT, pickRow, typeInPick } from './helpers/quick-pick';
+import { notificationButton, notificationItem } from './helpers/notifications';
 import { driver, driverAvailable } from './helpers/driver';
 import { defaultTheme, theme } from './helpers/theme';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { testEnv } from './helpers/env';
+import { onOldest } from './oldest-vscode';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const PANE = `${SIDEBAR} .pane:has(.pane-header:has-text("Answers"))`;
@@ -23,6 +30,8 @@ describe('answers view: who answered what, from where (Playwright)', function ()
   this.timeout(300_000);
   let w: World | undefined;
   let seeded: { computers: { id: string; name: string }[] } | undefined;
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
 
   before(async function () {
     if (!driverAvailable()) this.skip();
@@ -31,9 +40,13 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     await collapseAnswers();
     w = await wire();
     seeded = await w.sb.control('POST', '/_sandbox/seed/done', { count: 1000, days: 30, machineId: w.machineId });
+    // One more, about 15 days back, in an area no other card has: the search's pick must offer it.
+    await w.sb.control('POST', '/_sandbox/seed/done', { count: 1, days: 30, machineId: w.machineId, area: { id: 'prj_seed-archive', name: 'Archive' } });
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
   });
   after(async () => {
+    workspaceScope?.dispose();
     await collapseAnswers().catch(() => undefined);
     await defaultTheme();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -194,61 +207,152 @@ describe('answers view: who answered what, from where (Playwright)', function ()
     await until('cleared', () => core().answers.searchProgress() === undefined);
   });
 
-  /** Exports through the UI; resolves with the file once it is written whole (`complete`). */
-  async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string, complete: (text: string) => boolean, opts: { backFrom?: 'CSV' | 'JSON Lines' } = {}): Promise<string> {
-    void vscode.commands.executeCommand('assistantCards.exportAnswers');
-    if (opts.backFrom) {
-      // One pick through both questions: Back on the second asks the first again, in the same box.
-      await pick(opts.backFrom, 'answers shown as');
-      await driver.waitFor(pickRow(ids, 'Include message ids?'));
-      await driver.screenshot('answers-export-step-2');
-      await driver.click({ selector: '.quick-input-widget .quick-input-titlebar .codicon-quick-input-back' });
-    }
-    await pick(format, 'answers shown as');
-    await pick(ids, 'Include message ids?');
+  it('the search\'s pick offers every value of the 30 days (an area only a card 15 days back has), read on as it shows; the app too; words match names', async () => {
+    await vscode.commands.executeCommand('assistantCards.answers.focus');
+    await until('the first page', () => core().answers.started() && !core().answers.loading(), 60_000);
+    const archived = () => core().answers.all().find((r) => r.area?.id === 'prj_seed-archive');
+    assert.equal(archived(), undefined, 'not read yet: the rows read so far do not reach 15 days back');
+    void vscode.commands.executeCommand('assistantCards.searchAnswers');
+    await driver.waitFor({ selector: '.quick-input-widget:has-text("Search answers (1/2)")' });
+    await driver.waitFor({ selector: `${PICK_INPUT}:focus` });
+    await driver.press('Enter');
+    const title = 'Search answers (2/2)';
+    await driver.waitFor(pickRow('Assistant Cards for phone', title));
+    await driver.waitFor(pickRow('claude-code', title));
+    await driver.screenshot(`answers-search-pick-reading${onOldest() ? '-1.93' : ''}`);
+    // Read on while the pick shows: the area of the card 15 days back comes in.
+    await driver.waitFor({ ...pickRow('Archive', title), timeout: 240_000 });
+    await driver.screenshot(`answers-search-pick-every-value${onOldest() ? '-1.93' : ''}`);
+    await typeInPick('Archive', 'Archive', title);
+    await driver.click(pickRow('Archive', title));
+    await driver.waitFor({ selector: `.quick-input-list .monaco-list-row[aria-checked="true"]:has-text("Archive")`, timeout: 30_000 });
+    await driver.press('Enter', { selector: PICK_INPUT });
+    await until('searched by the area', () => core().answers.getSearch().areas?.includes('prj_seed-archive'));
+    await until('its row', () => core().answers.visible().some((r) => r.area?.id === 'prj_seed-archive'), 60_000);
+    assert.ok(core().answers.visible().every((r) => r.area?.id === 'prj_seed-archive'));
+    // Words match the area's, assistant's and computer's names, not only the question and answer.
+    core().answers.setSearch({ words: 'archive' });
+    assert.deepEqual(core().answers.visible().map((r) => r.id), [archived()!.id]);
+    core().answers.setSearch({ words: 'build-box' });
+    assert.ok(core().answers.visible().length > 0 && core().answers.visible().every((r) => r.who.kind === 'person' && r.who.machine?.name === 'build-box'));
+    // The app: the one the answer came from.
+    core().answers.setSearch({ apps: ['app_seed-phone'] });
+    assert.ok(core().answers.visible().length > 0 && core().answers.visible().every((r) => r.who.kind === 'person' && r.who.appId === 'app_seed-phone'));
+    await vscode.commands.executeCommand('assistantCards.clearAnswerSearch');
+    await until('cleared', () => core().answers.searchProgress() === undefined);
+  });
+
+  /** The save dialog's own path, then ours typed in; resolves with the dialog's own. */
+  async function throughSaveDialog(file: string): Promise<string> {
     // The save dialog (VS Code's own, in the browser): a path box.
     await driver.waitFor({ selector: '.quick-input-widget:has-text("Export answers")', timeout: 60_000 });
     // The dialog fills in its own path first; ours goes in once it has.
     const ext = path.extname(file);
-    await until('the dialog\'s own path', async () => (await driver.value({ selector: PICK_INPUT })).endsWith(ext), 20_000);
+    const own = await until('the dialog\'s own path', async () => { const v = await driver.value({ selector: PICK_INPUT }); return v.endsWith(ext) ? v : undefined; }, 20_000);
     await driver.fill({ selector: PICK_INPUT }, file);
     await until('our path in the dialog', async () => (await driver.value({ selector: PICK_INPUT })) === file, 10_000);
     await driver.screenshot(`answers-save-dialog${ext.replace('.', '-')}`);
     await driver.press('Enter');
-    return until('the file, whole', () => { const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''; return complete(text) ? text : undefined; }, 30_000);
+    return own;
   }
 
-  it('export to CSV and JSON Lines: the sign-in by name, the range, the search; no token, no message id unless asked', async () => {
-    // Alone too (--grep): the view open, its first page read.
+  /** Exports through the UI; resolves with the file once it is written whole (`complete`), and the dialog's own path. */
+  async function exportVia(format: 'CSV' | 'JSON Lines', ids: 'No' | 'Yes, include message ids', file: string, complete: (text: string) => boolean, opts: { backFrom?: 'CSV' | 'JSON Lines' } = {}): Promise<{ text: string; own: string }> {
+    void vscode.commands.executeCommand('assistantCards.exportAnswers');
+    // The keyboard in the pick's box, as a person would click there (a view redrawn behind it may keep it).
+    await driver.waitFor(pickRow(format, 'Export'));
+    await driver.click({ selector: PICK_INPUT });
+    if (opts.backFrom) {
+      // One pick through both questions: Back on the second asks the first again, in the same box.
+      await pick(opts.backFrom, 'Export');
+      await driver.waitFor(pickRow(ids, 'Include message ids?'));
+      await driver.screenshot('answers-export-step-2');
+      await driver.click({ selector: '.quick-input-widget .quick-input-titlebar .codicon-quick-input-back' });
+    }
+    await pick(format, 'Export');
+    await pick(ids, 'Include message ids?');
+    const own = await throughSaveDialog(file);
+    const text = await until('the file, whole', () => { const t = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''; return complete(t) ? t : undefined; }, 280_000);
+    return { text, own };
+  }
+
+  it('export: the whole 30 days (read on with its progress, one press stops it); CSV a plain table with what it holds beside it; the dialog starts outside the workspace; no token, no message id unless asked', async function () {
+    this.timeout(600_000);
+    // The view open, its first page read again (the searches before read on).
     await vscode.commands.executeCommand('assistantCards.answers.focus');
-    await until('the first page', () => core().answers.visible().length > 0 && !core().answers.loading(), 60_000);
-    // A search, stopped where it got to: the export holds what the view shows, and says the search.
-    core().answers.setSearch({ words: 'postgres' });
-    core().answers.stopSearching();
-    await until('stopped', () => !core().answers.searchProgress()?.running && !core().answers.loading(), 60_000);
-    const shown = core().answers.visible().length;
-    assert.ok(shown > 0);
-    const csvFile = path.join(testEnv.workspace, 'answers-export.csv');
-    const csv = await exportVia('CSV', 'No', csvFile, (t) => t.endsWith('\r\n') && t.split('\r\n').filter((l) => l.startsWith('req_')).length === shown);
+    await vscode.commands.executeCommand('assistantCards.refresh');
+    // (Read again: the 30 days not whole; alone, with --grep, the first read.)
+    await until('the first page', () => core().answers.started() && core().answers.hasMore() && !core().answers.loading() && core().answers.all().length >= ANSWERS_PAGE, 60_000);
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'answers-export-'));
+    const csvFile = path.join(out, 'answers-export.csv');
+
+    // Every answer of the 30 days, read on from the first page.
+    const t0 = Date.now();
+    // Whole: the file beside it (written last) read as JSON, and as many rows as it says.
+    const aboutOf = (): { rows?: number } | undefined => { try { return JSON.parse(fs.readFileSync(`${csvFile}.about.json`, 'utf8')) as { rows?: number }; } catch { return undefined; } };
+    const { text: csv, own } = await exportVia('CSV', 'No', csvFile, (t) => t.endsWith('\r\n') && aboutOf()?.rows === t.trimEnd().split('\r\n').length - 1);
+    const ms = Date.now() - t0;
+    // The dialog started outside the workspace, at a name of its own.
+    const inWorkspace = path.relative(testEnv.workspace, own.replace(/^~(?=\/)/, os.homedir()));
+    assert.ok(inWorkspace.startsWith('..') || path.isAbsolute(inWorkspace), `the dialog started in the workspace: ${own}`);
+    assert.match(path.basename(own), /^assistant-cards-answers-\d{4}-\d\d-\d\d\.csv$/);
+    const all = core().answers.all().length;
+    assert.equal(core().answers.hasMore(), false, 'the 30 days read whole');
+    assert.ok(all >= 1001, `${all} rows`);
     const lines = csv.trimEnd().split('\r\n');
-    assert.ok(lines.includes('# signedInAs,Sandbox Person <person@sandbox.test>'), lines.slice(0, 12).join('\n'));
-    assert.ok(lines.some((l) => /^# from,20\d\d-/.test(l)) && lines.some((l) => /^# to,20\d\d-/.test(l)));
-    assert.equal(lines.filter((l) => l.startsWith('req_')).length, shown);
-    assert.ok(lines.includes('# filter,"words ""postgres"""') && lines.filter((l) => l.startsWith('req_')).every((l) => /Postgres/.test(l)), lines.slice(0, 14).join('\n'));
+    assert.match(lines[0]!, /^card,asked,outcome,answer,who,whoKind,app,computer,at,atLocal,waitedSeconds,assistant,area,askingComputer,steps$/, 'the header row first');
+    assert.deepEqual(lines.filter((l) => l.startsWith('#')), [], 'no comment line');
+    assert.equal(lines.filter((l) => l.startsWith('req_')).length, all, 'every answer of the 30 days');
+    const about = JSON.parse(fs.readFileSync(`${csvFile}.about.json`, 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(about.signedInAs, { name: 'Sandbox Person', email: 'person@sandbox.test', userId: (about.signedInAs as { userId: string }).userId });
+    assert.equal(about.table, 'answers-export.csv');
+    assert.equal(about.rows, all);
+    assert.equal(about.filter, '');
+    assert.equal(Date.parse(String(about.to)) - Date.parse(String(about.from)), 30 * 86_400_000, 'the 30 days');
+    assert.deepEqual(about.notRead, []);
     // A message id or a token would stand alone; a random card id may hold "eyJ" inside it.
     assert.deepEqual(csv.split('\r\n').filter((l) => /(^|[^A-Za-z0-9_])(msg_|eyJ)|DPoP|Bearer/.test(l)), [], 'nothing secret');
-    const jsonFile = path.join(testEnv.workspace, 'answers-export.jsonl');
-    const jsonl = await exportVia('JSON Lines', 'No', jsonFile, (t) => t.endsWith('\n') && t.split('\n').length === shown + 2, { backFrom: 'CSV' });
+    fs.mkdirSync(testEnv.artifacts, { recursive: true });
+    fs.copyFileSync(csvFile, path.join(testEnv.artifacts, `answers-export${onOldest() ? '-1.93' : ''}.csv`));
+    fs.copyFileSync(`${csvFile}.about.json`, path.join(testEnv.artifacts, `answers-export${onOldest() ? '-1.93' : ''}.csv.about.json`));
+    fs.writeFileSync(path.join(testEnv.artifacts, `answers-export-timing${onOldest() ? '-1.93' : ''}.json`), JSON.stringify({ rows: all, msFromDialogToFile: ms, csvBytes: Buffer.byteLength(csv) }, null, 2));
+
+    // A search: the file holds every answer of the 30 days that matches it, and says the search.
+    core().answers.setSearch({ words: 'postgres' });
+    await until('searched', () => !core().answers.searchProgress()?.running && !core().answers.loading(), 60_000);
+    const shown = core().answers.visible().length;
+    assert.ok(shown > 0);
+    const jsonFile = path.join(out, 'answers-export.jsonl');
+    const { text: jsonl } = await exportVia('JSON Lines', 'No', jsonFile, (t) => t.endsWith('\n') && t.split('\n').length === shown + 2, { backFrom: 'CSV' });
     const recs = jsonl.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(recs[0]!.export, 'assistant-cards-answers');
     assert.deepEqual((recs[0]!.signedInAs as { name: string }).name, 'Sandbox Person');
     assert.equal(recs.length, shown + 1);
     assert.ok(recs.slice(1).every((r) => r.messageIds === undefined));
+    assert.ok(recs.slice(1).every((r) => /Postgres/.test(String(r.answer)) || /postgres/i.test(String(r.asked))));
     assert.equal(recs[0]!.filter, 'words "postgres"');
     await driver.screenshot('answers-light-exported', { selector: PANE });
-    // The files beside the screenshots, to be read by a person.
-    fs.mkdirSync(testEnv.artifacts, { recursive: true });
-    fs.copyFileSync(csvFile, path.join(testEnv.artifacts, 'answers-export.csv'));
     fs.copyFileSync(jsonFile, path.join(testEnv.artifacts, 'answers-export.jsonl'));
+    await vscode.commands.executeCommand('assistantCards.clearAnswerSearch');
+
+    // Read again from the first page: a press on the progress's Cancel stops the reading, and nothing is written.
+    await vscode.commands.executeCommand('assistantCards.refresh');
+    await until('the first page again', () => core().answers.started() && core().answers.hasMore() && !core().answers.loading() && core().answers.all().length >= ANSWERS_PAGE, 60_000);
+    const stoppedFile = path.join(out, 'answers-stopped.csv');
+    void vscode.commands.executeCommand('assistantCards.exportAnswers');
+    await driver.waitFor(pickRow('CSV', 'Export every answer of the last 30 days'));
+    await driver.click({ selector: PICK_INPUT });
+    await pick('CSV', 'Export every answer of the last 30 days');
+    await pick('No', 'Include message ids?');
+    await throughSaveDialog(stoppedFile);
+    await vscode.commands.executeCommand('notifications.showList');
+    await driver.waitFor({ selector: `${notificationItem('exporting answers')}:has-text("of 30 days read")`, timeout: 60_000 });
+    await driver.screenshot(`answers-export-progress${onOldest() ? '-1.93' : ''}`);
+    await driver.click(notificationButton('exporting answers', 'Cancel'));
+    await driver.waitFor({ selector: notificationItem('export stopped; nothing was written'), timeout: 60_000 });
+    assert.equal(fs.existsSync(stoppedFile), false, 'nothing written');
+    assert.ok(core().answers.hasMore(), 'the reading stopped');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('notifications.hideList');
   });
 });

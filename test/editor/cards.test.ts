@@ -1,4 +1,5 @@
-// The cards in the extension host, against a sandbox this suite starts: sign-in to signed in, the
+// The cards in the extension host, against a sandbox this suite starts, in the default scope (the
+// asking assistant live in a terminal of this window): sign-in to signed in, the
 // tree filling and updating on a change, the badge and status bar count, and every action of the
 // card panel reaching the sandbox as the right request (or, for high stakes, no request at all).
 import * as assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import type { Request } from '../../src/shared/protocol';
 import { driver, driverAvailable } from './helpers/driver';
 import { heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { holdEnd, pastOnSandbox } from './helpers/hold';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 describe('cards (extension host, sandbox)', function () {
   this.timeout(120_000);
@@ -19,9 +21,15 @@ describe('cards (extension host, sandbox)', function () {
     // sandbox's per-minute limits and push DPoP proofs out of its iat window.
     w = await wire();
   });
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal, once signed in. */
+  let workspaceScope: vscode.Disposable | undefined;
   // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
-  beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^starts signed out/); });
+  beforeEach(async function () {
+    await signInStateFor(w!, this.currentTest?.title, /^starts signed out/);
+    if (!workspaceScope && w.app.live?.core.state.kind === 'online') workspaceScope = await intoWorkspaceScope(w);
+  });
   after(async () => {
+    workspaceScope?.dispose();
     await unwire(w);
   });
 

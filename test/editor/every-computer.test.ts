@@ -2,13 +2,17 @@
 // at start shows its source and how often it was seen in the default settings (the rows the list
 // sends light are read whole); and `assistantCards.scope` = `everywhere`: chosen while signed in
 // with this computer's reach, one press signs in again to widen it, every computer's cards show,
-// each row naming its computer, and a card asked on another computer offers no terminal here.
-// Screenshot: artifacts/everywhere-tree.png.
+// each row naming its computer, and a card asked on another computer offers no terminal here; the
+// view's scope button offers all three scopes, and leaving `everywhere` offers, on one press, a
+// sign-in for this computer only that gives the wider permission back.
+// Screenshots: artifacts/everywhere-tree.png, artifacts/scope-three-way*.png.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { newCard, signInApproved, signingIn, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { notificationButton } from './helpers/notifications';
+import { pick, pickRow } from './helpers/quick-pick';
+import { onOldest } from './oldest-vscode';
 import { inPanel, SIDEBAR } from './helpers/card-panel-ui';
 
 describe('the whole desk: every computer, every row whole (Playwright)', function () {
@@ -123,5 +127,63 @@ describe('the whole desk: every computer, every row whole (Playwright)', functio
     app().openCard(near.id);
     await until('its panel', () => app().panels.get(near.id)?.isReady(), 30_000);
     await driver.waitFor(inPanel('[data-key="go-terminal"]', 30_000));
+  });
+
+  it('the scope button offers all three scopes; leaving everywhere offers one press that signs in again for this computer only', async () => {
+    // From the test before (alone too, --grep): every computer's cards, a sign-in allowed to see them.
+    if (core().state.kind !== 'online') await signInApproved(w!);
+    if (config().get('scope') !== 'everywhere') {
+      await config().update('scope', 'everywhere', vscode.ConfigurationTarget.Global);
+      const again = core().state;
+      if (again.kind !== 'online' || !again.me.grant.scopes.includes('cards:read:all')) {
+        await vscode.commands.executeCommand('notifications.showList');
+        await driver.click(notificationButton('Every computer', 'Sign In Again'));
+        const s = await signingIn(w!);
+        await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode });
+      }
+    }
+    const wide = await until('signed in with every card', () => { const x = core().state; return x.kind === 'online' && x.me.grant.scopes.includes('cards:read:all') ? x : undefined; }, 60_000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('notifications.hideList');
+
+    // The button in the view's title shows the scope in force; a press offers all three.
+    await vscode.commands.executeCommand('assistantCards.cards.focus');
+    const button = (title: string) => ({ selector: `${SIDEBAR} .pane-header .action-label[aria-label=${JSON.stringify(title)}]`, timeout: 30_000 });
+    const everywhereButton = button('Showing Every Computer\'s Cards: Choose the Scope…');
+    await driver.waitFor({ ...everywhereButton, state: 'attached' });
+    await driver.hover({ selector: `${SIDEBAR} .pane-header:has(.action-label[aria-label=${JSON.stringify('Showing Every Computer\'s Cards: Choose the Scope…')}])` });
+    await driver.click({ ...everywhereButton, force: true });
+    const title = 'Which cards should the Cards view show?';
+    for (const row of ['This window\'s cards', 'This computer\'s cards', 'Every computer\'s cards']) await driver.waitFor(pickRow(row, title));
+    await driver.waitFor(pickRow('(in force)', title));
+    assert.match(await driver.text(pickRow('(in force)', title)), /Every computer's cards/, 'the scope in force is marked');
+    await driver.screenshot(`scope-three-way${onOldest() ? '-1.93' : ''}`);
+    await pick('This computer\'s cards', title);
+    await until('the scope is this computer', () => config().get('scope') === 'machine');
+    await driver.waitFor({ ...button('Showing This Computer\'s Cards: Choose the Scope…'), state: 'attached' });
+
+    // Leaving everywhere: the view says this sign-in may still see every card; one press gives it back.
+    await until('the view\'s note', () => /This sign-in may still see every card \(cards:read:all\)/.test(tree().view.message ?? ''));
+    assert.equal(core().state.kind, 'online', 'no sign-in started by itself');
+    await vscode.commands.executeCommand('notifications.showList');
+    await driver.click(notificationButton('may still see every card', 'Sign In Again'));
+    const s = await signingIn(w!);
+    // Allowed as asked: the new sign-in asks for this computer's cards only.
+    await w!.sb.control('POST', '/_sandbox/device/approve', { user_code: s.userCode });
+    const narrow = await until('signed in for this computer only', () => { const x = core().state; return x.kind === 'online' && x.me.grant.id !== wide.me.grant.id ? x : undefined; }, 60_000);
+    assert.ok(!narrow.me.grant.scopes.includes('cards:read:all'), `asked for: ${narrow.me.grant.scopes.join(' ')}`);
+    assert.ok(narrow.me.grant.scopes.includes('cards:read'));
+    assert.equal(narrow.me.grant.reach, 'machine');
+    await until('the note gone', () => tree().view.message === undefined);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('notifications.hideList');
+
+    // The three again, from this computer's scope: back to this window's cards.
+    void vscode.commands.executeCommand('assistantCards.scopeComputer');
+    await driver.waitFor(pickRow('Every computer\'s cards', title));
+    assert.match(await driver.text(pickRow('(in force)', title)), /This computer's cards/);
+    await driver.screenshot(`scope-three-way-from-computer${onOldest() ? '-1.93' : ''}`);
+    await pick('This window\'s cards', title);
+    await until('the scope is this window', () => config().get('scope') === 'workspace');
   });
 });

@@ -1,5 +1,6 @@
 // Handing over, a loop helper's proposal, a failure card's step and scopes the person did not
-// allow, driven through the workbench as a person would (Playwright under code-server): the
+// allow, driven through the workbench as a person would (Playwright under code-server), in the
+// default scope (the asking assistant live in a terminal of this window): the
 // palette's quick picks by keyboard, the views' text. Each test fails without its feature.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -7,9 +8,10 @@ import type { Card } from '../../src/api/schemas';
 import { problemMessage } from '../../src/shared/problem-messages';
 import { heard, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
-import { openFromTree } from './helpers/card-panel-ui';
+import { chooseInPanel, openFromTree } from './helpers/card-panel-ui';
 import { PICK_INPUT } from './helpers/quick-pick';
 import { realHold, shortHold } from './helpers/hold';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const ROW = '.quick-input-list .monaco-list-row';
@@ -24,6 +26,8 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
   let w: World | undefined;
   let helper: { id: string };
   let reviewer: { id: string };
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal. */
+  let workspaceScope: vscode.Disposable | undefined;
 
   const app = () => w!.app;
   const core = () => app().live!.core;
@@ -46,13 +50,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
   const openOnly = (cardId: string, title: string): Promise<void> => openFromTree(w!, cardId, title);
 
   /** Moves a select's choice with the arrow keys until the chosen option starts with `text`. */
-  async function choose(select: string, text: string): Promise<void> {
-    for (let i = 0; i < 10; i++) {
-      if ((await driver.text(inPanel(`${select} option:checked`))).startsWith(text)) return;
-      await driver.press('ArrowDown', inPanel(select));
-    }
-    throw new Error(`${select}: no option ${text}`);
-  }
+  const choose = chooseInPanel;
 
   before(async function () {
     if (!driverAvailable()) this.skip();
@@ -61,10 +59,12 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     reviewer = await w.sb.control<{ id: string }>('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'reviewer' });
     await w.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'builder' });
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
   });
   // A test that asked for a short hold leaves the real one to the next.
   afterEach(async () => { if (w) await realHold(w.sb); });
   after(async () => {
+    workspaceScope?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);
   });

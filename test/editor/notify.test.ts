@@ -4,7 +4,9 @@
 // back (from a loop helper, at the end of Later) is told again, the person's own Back is not; it
 // names the asking assistant's terminal and "Show Terminal" goes there; `off` shows nothing;
 // offline is told once and the tree shows it above the cards, both clear once the service answers.
-// Every check reads the notifications centre (toasts may not show headless), not the notifier.
+// Every check reads the notifications centre (toasts may not show headless), not the notifier. In
+// the default scope: the asking assistant runs in a terminal of this window, so every card's
+// notification names it and offers Show Terminal.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -15,8 +17,11 @@ import { atThisWindow, awayFromThisWindow, heard, newCard, sandboxCard, signInAp
 import { driver, driverAvailable } from './helpers/driver';
 import { notificationButton, notificationItem, notificationListed } from './helpers/notifications';
 import { realHold, shortHold } from './helpers/hold';
+import { intoWorkspaceScope, type WorkspaceScope } from './helpers/workspace-scope';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
+/** No answer as a button: Open, and Show Terminal for the asking assistant's terminal here. */
+const OPEN_ONLY = ['Open', 'Show Terminal'];
 
 describe('notify: answer from the notification, returns, offline told once (extension host)', function () {
   this.timeout(240_000);
@@ -25,6 +30,8 @@ describe('notify: answer from the notification, returns, offline told once (exte
   const config = () => vscode.workspace.getConfiguration('assistantCards');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-notify-'));
   const terminals: vscode.Terminal[] = [];
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal. */
+  let workspaceScope: WorkspaceScope | undefined;
 
   /** The notification for `title` in the centre, and its buttons' words. */
   async function notification(title: string): Promise<string[]> {
@@ -41,6 +48,7 @@ describe('notify: answer from the notification, returns, offline told once (exte
     if (!driverAvailable()) this.skip();
     w = await wire();
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w);
   });
   beforeEach(async () => {
     await atThisWindow();
@@ -58,6 +66,7 @@ describe('notify: answer from the notification, returns, offline told once (exte
   after(async () => {
     await w?.sb.control('DELETE', '/_sandbox/faults').catch(() => undefined);
     for (const t of terminals) t.dispose();
+    workspaceScope?.dispose();
     await unwire(w);
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -92,14 +101,14 @@ describe('notify: answer from the notification, returns, offline told once (exte
       kind: 'choice', title: 'Where does the cache live?', blocking: true,
       options: [{ id: 'pg', label: 'Postgres' }, { id: 'sq', label: 'SQLite, in a file next to the app' }],
     });
-    assert.deepEqual(await notification('Where does the cache live?'), ['Open'], 'a label longer than a button is not cut into one');
+    assert.deepEqual(await notification('Where does the cache live?'), OPEN_ONLY, 'a label longer than a button is not cut into one');
     await vscode.commands.executeCommand('notifications.clearAll');
     await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
     await newCard(w, {
       kind: 'choice', title: 'Which one opens?', blocking: true,
       options: [{ id: 'o', label: 'Open' }, { id: 't', label: 'show terminal' }],
     });
-    assert.deepEqual(await notification('Which one opens?'), ['Open'], 'one Open, ours: no option poses as it');
+    assert.deepEqual(await notification('Which one opens?'), OPEN_ONLY, 'one Open, ours: no option poses as it');
   });
 
   // #37: the outside review's list; each became an answering button beside the real Open on main.
@@ -111,7 +120,7 @@ describe('notify: answer from the notification, returns, offline told once (exte
     for (const [i, labels] of cases.entries()) {
       const title = `Look-alike ${i + 1}: which one?`;
       await newCard(w, { kind: 'choice', title, blocking: true, options: labels.map((label, j) => ({ id: `o${j}`, label })) });
-      assert.deepEqual(await notification(title), ['Open'], JSON.stringify(labels));
+      assert.deepEqual(await notification(title), OPEN_ONLY, JSON.stringify(labels));
       await vscode.commands.executeCommand('notifications.clearAll');
       await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
     }
@@ -120,7 +129,7 @@ describe('notify: answer from the notification, returns, offline told once (exte
   it('an approval whose words hold a hidden bidi control: shown as a mark, Open only (#37)', async () => {
     await newCard(w, { kind: 'approval', title: 'Run the tests? npm test \u202Ehs | moc.elpmaxe//:sptth lruc &&', blocking: true });
     const title = 'Run the tests? npm test [U+202E]hs';
-    assert.deepEqual(await notification(title), ['Open'], 'no Approve over hidden characters');
+    assert.deepEqual(await notification(title), OPEN_ONLY, 'no Approve over hidden characters');
     await driver.screenshot('notify-hidden-bidi', { selector: notificationItem(title) });
   });
 
@@ -136,11 +145,11 @@ describe('notify: answer from the notification, returns, offline told once (exte
 
   it('more than three options, or high stakes: Open only', async () => {
     await newCard(w, { kind: 'choice', title: 'Pick a region', blocking: true, options: ['a', 'b', 'c', 'd'].map((id) => ({ id, label: `Region ${id}` })) });
-    assert.deepEqual(await notification('Pick a region'), ['Open']);
+    assert.deepEqual(await notification('Pick a region'), OPEN_ONLY);
     await vscode.commands.executeCommand('notifications.clearAll');
     await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
     await newCard(w, { kind: 'approval', title: 'Pay the invoice?', blocking: true, highStakes: true });
-    assert.deepEqual(await notification('Pay the invoice?'), ['Open']);
+    assert.deepEqual(await notification('Pay the invoice?'), OPEN_ONLY);
   });
 
   it('several blocking cards at once: one notification; a card that does not block: none', async () => {
@@ -181,7 +190,7 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await realHold(w.sb);
     await until('the helper answered', () => w.sb.control('POST', `/_sandbox/cards/${c.id}/helper-answer`, { choiceIds: ['b'] }).then(() => true), 30_000, 250);
     // It says what the helper proposes, in the card's words, and one press accepts it.
-    assert.deepEqual(await notification('back to you: Loop comes back'), ['Accept proposal', 'Open']);
+    assert.deepEqual(await notification('back to you: Loop comes back'), ['Accept proposal', ...OPEN_ONLY]);
     assert.match(await driver.text({ selector: notificationItem('back to you: Loop comes back') }), /the helper proposes: Choose Beta\./);
     // The own Back was never told (the centre holds everything shown since it was cleared).
     assert.equal(await countOf('Own Back here'), 0, 'the person\'s own Back is not a return to tell');
@@ -194,7 +203,7 @@ describe('notify: answer from the notification, returns, offline told once (exte
   });
 
   it('back at the end of Later: told again, by the service\'s clock (a minute at the least)', async function () {
-    this.timeout(300_000);
+    this.timeout(180_000);
     const c = await newCard(w, { kind: 'approval', title: 'Later ends', blocking: true });
     await notification('Later ends');
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -203,30 +212,26 @@ describe('notify: answer from the notification, returns, offline told once (exte
     const shown = await core().cards.whole(c.id);
     const out = await core().act(core().gestures.fromUiEvent('test:later'), shown, { type: 'later', until: at });
     assert.ok(out.ok, 'in Later');
-    await until('Later ended on the service', async () => (await sandboxCard(w, c.id)).status === 'pending' || undefined, 150_000, 1000);
+    // The service's clock decides, and a minute is its least: its clock jumps 50 s ahead
+    // (POST /_sandbox/clock/jump) instead of the test waiting the minute out; inside DPoP's 60 s,
+    // so this window's proofs stay good. The last ~11 s run as real time.
+    await w.sb.control('POST', '/_sandbox/clock/jump', { ms: 50_000 });
+    assert.equal((await sandboxCard(w, c.id)).status, 'snoozed', 'still in Later 50 s on: a minute at the least');
+    await until('Later ended on the service', async () => (await sandboxCard(w, c.id)).status === 'pending' || undefined, 60_000, 250);
     await notification('back to you: Later ends');
   });
 
   it('says which terminal asks, and "Show Terminal" goes there', async () => {
-    const cwd = fs.mkdtempSync(path.join(dir, 'cwd-'));
-    const t = vscode.window.createTerminal({ name: 'assistant asks here', cwd });
-    terminals.push(t);
+    // The asking assistant's live session runs in the scope's terminal; another one is in front.
+    const t = workspaceScope!.terminal;
     const other = vscode.window.createTerminal({ name: 'another terminal', cwd: dir });
     terminals.push(other);
-    const s = await w.sb.control<{ appSessionId: string }>('POST', '/_sandbox/sessions', { agentId: w.agentId, cwd });
-    const matcher = w.app.live!.assistants.matcher;
-    let lastRefresh = 0;
-    await until('the live session matched to the terminal', async () => {
-      if (Date.now() - lastRefresh > 2500) { lastRefresh = Date.now(); await core().assistants.refresh(); }
-      await matcher.rematch();
-      return matcher.terminalOf(s.appSessionId)?.terminal === t || undefined;
-    }, 60_000);
     other.show(false);
     await until('the other terminal active', () => vscode.window.activeTerminal === other || undefined);
     await newCard(w, { kind: 'approval', title: 'Where am I asked?', blocking: true });
     const buttons = await notification('Where am I asked?');
     assert.deepEqual(buttons, ['Approve', 'Decline', 'Open', 'Show Terminal']);
-    assert.match(await driver.text({ selector: notificationItem('Where am I asked?') }), /Claude · main \(terminal "assistant asks here"\) asks: Where am I asked\?/);
+    assert.match(await driver.text({ selector: notificationItem('Where am I asked?') }), /Claude · main \(terminal "assistant here"\) asks: Where am I asked\?/);
     await driver.screenshot('notify-terminal');
     await driver.click(notificationButton('Where am I asked?', 'Show Terminal'));
     await until('the asking terminal shown', () => vscode.window.activeTerminal === t || undefined, 30_000);

@@ -16,7 +16,8 @@
 // terminal's sendText), harness (the runner's promises: on 1.93 the environment comes through
 // code-server's own), keybindings (this VS Code's own default keys), notify (notifications and
 // their buttons, window focus), panel-a11y (two themes there: Light+ and High Contrast),
-// panel-answers (Esc and an input method in a webview), press-paths (the same press from a
+// panel-answers (Esc and an input method in a webview), panel-live (the webview's document
+// and its one live region as the 1.93 frame holds them), press-paths (the same press from a
 // webview, a notification and quick picks), terminal-match (a terminal's tty from its shell),
 // two-windows (a second window, its focus, a reload through the webview serializer), ui-cards
 // (the person's whole walk), views-rebuild (a TreeView made again: blank on 1.93 once), desk-next
@@ -34,6 +35,10 @@ export const LEFT_OUT_ON_OLDEST: Readonly<Record<string, string>> = {
     'our panel\'s rendering of hostile text and its own CSP (the browser enforces it, not VS Code); the webview\'s frame on 1.93 shows ui-cards\' hostile card, and panel-answers and hardening send it keys',
   'start-sandbox.test.js':
     'identity files written by our code and settings written through the configuration API, the same on both (as sign-in-slots)',
+  'dead-sandbox.test.js':
+    'our transport asking whether the sandbox\'s process lives, and settings read through the configuration API, the same on both (as start-sandbox)',
+  'real-codex.test.js':
+    'what differs from Claude Code is Codex\'s hook contract, the same on every editor (the unit tier drives it too); a real CLI in a terminal of this window, its card in the tree and the panel and the press run on 1.93 in real-claude',
   'terminal-links.test.js':
     'what our link provider finds in a line of text, called directly; Ctrl+click on a link in a real terminal runs on 1.93 in panel-paths',
 };
@@ -50,6 +55,10 @@ export const PARTLY_ON_OLDEST: Readonly<Record<string, { runs: RegExp; why: stri
   'after-an-hour.test.js': {
     runs: /sign-in: the code lives|\(dark\)|two assistants asking the same question/,
     why: 'the sign-in\'s progress notification and welcome, the tree moving with Undo while held and a notice\'s Got it in one theme (the light one repeats them for the pictures), and a tree row\'s tooltip run here; the history is the panel\'s own markup',
+  },
+  'real-claude.test.js': {
+    runs: /whole command in tree, panel and notification|Decline with a note|wait runs out|question tool/,
+    why: 'a real CLI in a terminal, its notification, Show Terminal, the panel\'s Approve, Decline with a note, an answer in the terminal and a choice card run here; a prompt answered in the terminal while its card is open and the waiting card are the bridge and the service, the same on both',
   },
   'panel-paths.test.js': {
     runs: /printed in a real terminal|a notice \(no assistant\)/,

@@ -8,6 +8,7 @@
 // assistant, agent and computer) is exempt by name; the titles are Greek.
 // In German and Japanese (the bundles we ship) the same surfaces run; the panel's words are the
 // bundle's, and none is clipped by its box or lies over another (the runner's `clipped`).
+// The default scope: the assistant runs in a terminal of this window (its name Greek too).
 // Screenshots: artifacts/<locale>-*.png (qps-ploc: artifacts/pseudo-*.png).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -20,6 +21,7 @@ import { testEnv } from './helpers/env';
 import { realHold, shortHold } from './helpers/hold';
 import { notificationItem } from './helpers/notifications';
 import { PICK_INPUT } from './helpers/quick-pick';
+import { intoWorkspaceScope, type WorkspaceScope } from './helpers/workspace-scope';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const LOCALE = process.env.ASSISTANT_CARDS_TEST_LOCALE ?? 'qps-ploc';
@@ -27,6 +29,10 @@ const PSEUDO = LOCALE === 'qps-ploc';
 /** Screenshot names: pseudo-* for the pseudo-locale (as before), de-* and ja-*. */
 const SHOT = PSEUDO ? 'pseudo' : LOCALE;
 const TITLE = 'Ποια βάση δεδομένων;';
+/** The name of the terminal the assistant runs in: the person's, not ours. */
+const TERMINAL = 'τερματικό';
+/** The person's own words on screen: the terminal's folder (the session's cwd, in the Assistants view). */
+const PERSONS_TEXT: string[] = [];
 /** What the service says, shown as it came: not ours to translate. */
 const SERVICE_TEXT = ['Assistant Cards for VS Code', TITLE, 'Πρώτη', 'Δεύτερη', 'Τρίτη', 'Η υπηρεσία χρειάζεται αποθήκη.', 'Claude Code', 'claude-code', 'Claude', 'host-test computer', 'main',
   'Codex helper (loop)', 'Codex helper', 'Codex', 'codex', 'reviewer', 'Βοηθός', 'webhook',
@@ -41,7 +47,7 @@ const NOT_WORDS = [/Assistant Cards/g, /\b[AP]M\b/g, /\b(Jan|Feb|Mar|Apr|May|Jun
 /** The plain English words left in `text` once the service's text and the exempt names are out. */
 function englishIn(text: string): string[] {
   let rest = text;
-  for (const s of SERVICE_TEXT) rest = rest.split(s).join(' ');
+  for (const s of [...SERVICE_TEXT, ...PERSONS_TEXT]) rest = rest.split(s).join(' ');
   for (const re of NOT_WORDS) rest = rest.replace(re, ' ');
   // A card's web address, the service's ids (req_…, con_…, agt_…, mch_…), codicons ($(bell)) and a file's extension are not words.
   rest = rest.replace(/https?:\/\/\S+/g, ' ').replace(/(req|con|agt|mch|ses|wh)_[\w-]+/g, ' ').replace(/\$\([^)]*\)/g, ' ').replace(/\.(jsonl|csv)\b/g, ' ');
@@ -98,6 +104,8 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
   const core = () => app().live!.core;
   /** A card whose urgency is the service's word in Greek too (the sandbox's default is `today`). */
   const card = (body: NewCard) => newCard(w!, { urgency: 'σήμερα', ...body });
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal. */
+  let workspaceScope: WorkspaceScope | undefined;
 
   before(async function () {
     if (!driverAvailable()) this.skip();
@@ -106,12 +114,15 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
     helper = await w.sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex helper', app: 'codex', machineId: w.machineId });
     await w.sb.control('POST', '/_sandbox/agents', { assistantId: helper.id, name: 'reviewer' });
     await signInApproved(w);
+    workspaceScope = await intoWorkspaceScope(w, [w.agentId], TERMINAL);
+    PERSONS_TEXT.push(path.basename(String((workspaceScope.terminal.creationOptions as vscode.TerminalOptions).cwd)));
   });
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     if (w) await realHold(w.sb);
   });
   after(async () => {
+    workspaceScope?.dispose();
     await vscode.commands.executeCommand('notifications.clearAll');
     await unwire(w);
   });

@@ -1,5 +1,6 @@
 // The real Claude Code, interactive, in a terminal of this window (the default `workspace` scope),
-// asks to run a command; its PermissionRequest hook is the bundled bridge. The card shows in the
+// asks to run a command. It was connected as a person connects it (the Connect command, one press),
+// so its hooks are the launcher and bridge Connect installed. The card shows in the
 // tree and the panel with the whole command, the notification names the CLI and the terminal, and
 // Approve pressed in the panel lets the CLI run it. The model is scripted (test/bridge).
 import * as assert from 'node:assert/strict';
@@ -10,15 +11,16 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { atThisWindow, EXTENSION_ID, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver } from './helpers/driver';
-import { inPanel, openFromTree } from './helpers/card-panel-ui';
+import { chooseInPanel, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { notificationButton, notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
-import { hooksObject } from '../bridge/cli-run';
+import { connectThroughCommand, shortenPermissionWait } from './helpers/connect';
 import { startScriptedModel, type ScriptedModel, type Step } from '../bridge/scripted-model';
 
 const TITLE = 'Claude Code asks to run a command';
-const EVENTS = ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop'];
+/** The wait Connect gives Claude Code's PermissionRequest (10 s under its 600 s timeout). */
+const CONNECT_WAIT_S = 590;
 
 describe('the real Claude Code in a terminal of this window asks through a card', function () {
   this.timeout(300_000);
@@ -47,7 +49,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   });
 
   /** A sandbox, signed in, default scope; Claude Code started in a terminal of this window asking to run `command`. */
-  async function claudeAsks(command: string, waitS: number, o: { inModel?: boolean; steps?: Step[]; title?: string } = {}) {
+  async function claudeAsks(command: string, waitS: number, o: { inModel?: boolean; steps?: Step[]; title?: string; idleMs?: number } = {}) {
     w = await wire();
     await signInApproved(w);
     await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
@@ -55,24 +57,25 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     // A card is told in the window the person is at when it comes: this one, focused (an earlier
     // test may have left it unfocused).
     await atThisWindow();
-    // Earlier notifications (the sign-in's) cleared: the card's own is the one the center shows.
-    await vscode.commands.executeCommand('notifications.clearAll');
     const home = path.join(box, 'home');
     const config = path.join(home, '.claude');
     const project = path.join(box, 'shop');
     fs.mkdirSync(config, { recursive: true });
     fs.mkdirSync(project);
     model = await startScriptedModel({ claude: o.steps ?? [{ bash: command, description: 'Deploy to staging' }, { text: 'Deployed.' }] });
-    const bridge = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'bridge.js');
-    const hook = `${JSON.stringify(process.execPath)} ${JSON.stringify(bridge)} hook claude-code --wait ${waitS}`;
-    fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({
-      hooks: hooksObject(EVENTS.map((event) => ({ event, command: hook, timeout: waitS + 10, ...(event === 'PermissionRequest' || event === 'PostToolUse' ? { matcher: '*' } : {}) }))),
-    }));
+    // Connected as a person connects it: the Connect command, one press. Its hook command runs the
+    // launcher Connect installed (bridge.js beside it, run with this extension host's runtime).
+    await connectThroughCommand(w.app, 'claude-code', { CLAUDE_CONFIG_DIR: config, ASSISTANT_CARDS_HOME: path.join(box, 'assistant-cards') });
+    if (waitS !== CONNECT_WAIT_S) shortenPermissionWait(path.join(config, 'settings.json'), waitS);
+    // Earlier notifications (the sign-in's, Connect's) cleared: the card's own is the one the center shows.
+    await vscode.commands.executeCommand('notifications.clearAll');
     const key = 'sk-ant-scripted-model-key-0001';
     // What the first interactive start would ask: onboarding done, this key and this folder trusted.
     fs.writeFileSync(path.join(config, '.claude.json'), JSON.stringify({
       hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
       projects: { [project]: { hasTrustDialogAccepted: true } },
+      // How long Claude Code waits idle before its Notification hook says it waits for input (60 s by default).
+      ...(o.idleMs !== undefined ? { messageIdleNotifThresholdMs: o.idleMs } : {}),
     }));
     terminal = vscode.window.createTerminal({
       name: 'claude: shop', cwd: project, shellPath: bin, shellArgs: ['--permission-mode', 'default', 'Deploy it to staging.'],
@@ -122,7 +125,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   it('the card shows the whole command in tree, panel and notification (CLI and terminal named); Approve runs it', async () => {
     const marker = path.join(box, 'deployed.txt');
     const command = `touch ${marker} && echo "deployed to staging"`;
-    const { core, card, project } = await claudeAsks(command, 120);
+    const { core, card, project } = await claudeAsks(command, CONNECT_WAIT_S);
     if (!card) throw new Error('no card in the model');
 
     // The notification: what asks, who, and in which terminal of this window; Show Terminal goes there.
@@ -146,7 +149,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
 
   it('Decline with a note from the panel: nothing runs, and the note reaches the model', async () => {
     const marker = path.join(box, 'deployed.txt');
-    const { card } = await claudeAsks(`touch ${marker}`, 120);
+    const { card } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
     await openFromTree(w!, card!.id, TITLE);
     await driver.fill(inPanel('textarea'), 'Not before the release notes are in.');
     await driver.click(inPanel('role=button[name="Decline"]'));
@@ -168,11 +171,67 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   it('its question tool (AskUserQuestion) is a choice card; the option picked in the panel is the answer Claude Code gets', async () => {
     const questions = [{ question: 'Which region should staging use?', header: 'Region', multiSelect: false,
       options: [{ label: 'eu-west-1', description: 'Ireland' }, { label: 'us-east-1', description: 'Virginia' }] }];
-    const { card } = await claudeAsks('', 120, { title: questions[0]!.question, steps: [{ tool: 'AskUserQuestion', input: { questions } }, { text: 'Noted.' }] });
+    const { card } = await claudeAsks('', CONNECT_WAIT_S, { title: questions[0]!.question, steps: [{ tool: 'AskUserQuestion', input: { questions } }, { text: 'Noted.' }] });
     await openFromTree(w!, card!.id, questions[0]!.question);
     await driver.click(inPanel('label.option:has-text("us-east-1")'));
     await driver.click(inPanel('#answer'));
     await until('the answer reached the model', () => /us-east-1/.test(model!.seenText('anthropic').split('Which region should staging use?').slice(2).join(' ')) || undefined, 60_000);
     assert.match(model!.seenText('anthropic'), /questions have been answered/);
+  });
+
+  it('a prompt answered in its terminal instead: the command runs and its card closes', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const { core, card } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
+    // Claude Code's own "Do you want to proceed?" shows beside the hook: the person answers there.
+    terminal!.sendText('1', false);
+    await until('the command the person allowed in the terminal ran', () => fs.existsSync(marker) || undefined, 60_000);
+    await until('its card closed in the window', () => !core.cards.list('pending').some((c) => c.id === card!.id) || undefined, 30_000);
+  });
+
+  it('waiting for input (its Notification hook): a card that does not block, closed by typing in its terminal', async () => {
+    const WAITS = 'Claude Code waits for you in its terminal';
+    const { core, sb, card, cardId } = await claudeAsks('', CONNECT_WAIT_S, { title: WAITS, idleMs: 1_000, steps: [{ text: 'Staging or production next?' }] });
+    assert.equal((await sb.control<{ blocking: boolean }>('GET', `/_sandbox/cards/${cardId}`)).blocking, false, 'it does not block');
+    assert.ok(card, 'in the tree of this window');
+    terminal!.sendText('Staging, please.', true);
+    await until('the waiting card closed by what was typed', () => !core.cards.list('pending').some((c) => c.id === cardId) || undefined, 60_000);
+    // UserPromptSubmit runs before Claude Code sends the words on: they reach the model after.
+    await until('what was typed reached Claude Code', () => /Staging, please\./.test(model!.seenText('anthropic')) || undefined, 60_000);
+  });
+
+  it('Later keeps Claude Code waiting; words written to it from the panel are what it reads, and nothing runs', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const { sb, card, cardId } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
+    await openFromTree(w!, card!.id, TITLE);
+    await driver.click(inPanel('button:has-text("In 1 hour")'));
+    await driver.waitFor(inPanel('.notice:has-text("Put in Later")'));
+    await driver.click(inPanel('button:has-text("Back now")'));
+    await driver.waitFor(inPanel('#field-message'));
+    // Later answered nothing: the hook still waits on the same card.
+    assert.notEqual((await sb.control<{ status: string }>('GET', `/_sandbox/cards/${cardId}`)).status, 'done', 'the card still open');
+    assert.equal(fs.existsSync(marker), false, 'nothing ran while it was in Later');
+    await driver.fill(inPanel('#field-message'), 'Use the blue-green script instead.');
+    await driver.click(inPanel('button:has-text("Send")'));
+    await until('the words reached the model', () => model!.seenText('anthropic').includes('Use the blue-green script instead.') || undefined, 60_000);
+    assert.equal(fs.existsSync(marker), false, 'the command did not run');
+  });
+
+  it('handed to a helper that answers freely: the helper\'s answer is the one Claude Code gets', async () => {
+    const marker = path.join(box, 'deployed.txt');
+    const { card, cardId } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
+    const sb = w!.sb;
+    const helper = await sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex helper', app: 'codex', machineId: w!.machineId });
+    await openFromTree(w!, card!.id, TITLE);
+    await driver.click(inPanel('button:has-text("Hand over…")'));
+    await driver.waitFor({ ...inPanel('select[data-key="handover-assistant"] option:has-text("Codex helper")'), state: 'attached' });
+    await chooseInPanel('select[data-key="handover-assistant"]', 'Codex helper');
+    assert.match(await driver.text(inPanel('select[data-key="handover-mode"] option:checked')), /^freely/);
+    await driver.click(inPanel('button[data-key="handover-send"]'));
+    await driver.waitFor(inPanel('#status :text("hears it while it works")'));
+    assert.equal(fs.existsSync(marker), false, 'handing over answered nothing');
+    assert.equal((await sb.control<{ delegatedTo?: { assistantId: string } }>('GET', `/_sandbox/cards/${cardId}`)).delegatedTo?.assistantId, helper.id, 'with the helper');
+    // The helper may answer once the hold to take it back is over (the test's short hold).
+    await until('the helper answered', () => sb.control('POST', `/_sandbox/cards/${cardId}/helper-answer`, { approved: true }).then(() => true, () => undefined), 30_000);
+    await until('the command the helper approved ran', () => fs.existsSync(marker) || undefined, 60_000);
   });
 });

@@ -1,4 +1,5 @@
-// The cards, sign-in and answering through the workbench, as a person would (Playwright under code-server): sign in with the
+// The cards, sign-in and answering through the workbench, as a person would (Playwright under
+// code-server), in the default scope (the asking assistant live in a terminal of this window): sign in with the
 // device code allowed on the sandbox's approval page in a second tab, see a card arrive, open it,
 // pick and answer, watch the undo countdown, and check the assistant heard it after the hold.
 // Also undo, Later, hand-over, a high-stakes card, a version conflict and a hostile card.
@@ -13,6 +14,7 @@ import { PICK_INPUT, typeInPick } from './helpers/quick-pick';
 import { notificationItem } from './helpers/notifications';
 import { holdEnd, pastOnSandbox, realHold, shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
+import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 /** The card panel's document: the webview's outer iframe, then its content frame. */
@@ -29,11 +31,17 @@ describe('cards in the workbench (Playwright)', function () {
     // (run alone, a test found the Explorer in the side bar).
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
   });
+  /** The default scope a person gets (workspace): the card's assistant live in this window's terminal, once signed in. */
+  let workspaceScope: vscode.Disposable | undefined;
   // Any one test runs alone: the sign-in test starts signed out, every other one signed in.
-  beforeEach(async function () { await signInStateFor(w!, this.currentTest?.title, /^signs in with the device code/); });
+  beforeEach(async function () {
+    await signInStateFor(w!, this.currentTest?.title, /^signs in with the device code/);
+    if (!workspaceScope && w!.app.live?.core.state.kind === 'online') workspaceScope = await intoWorkspaceScope(w!);
+  });
   // A test that asked for a short hold leaves the real one to the next.
   afterEach(async () => { if (w) await realHold(w.sb); });
   after(async () => {
+    workspaceScope?.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await unwire(w);
   });

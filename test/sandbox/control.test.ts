@@ -5,6 +5,8 @@ import { request as httpRequest } from 'node:http';
 import { call, signIn, startSandbox } from './helpers';
 import { answer, key, makeWorld, type World } from '../kit';
 import { until } from '../kit/until';
+import { nowOf, realClock } from '../kit/clocks';
+import { ServerTime } from '../../src/api/server-time';
 
 describe('sandbox control surface', () => {
   let w: World;
@@ -93,6 +95,35 @@ describe('sandbox control surface', () => {
       const clock = (await call('GET', `${real.url}/_sandbox/clock`)).json;
       assert.equal(clock.manual, false);
       assert.ok(clock.ms >= j.json.ms, 'time never runs back');
+    } finally {
+      await real.close();
+    }
+  });
+
+  it('Date is the service\'s own time after a jump (and on a manual clock): a client refused for its proof\'s time corrects from it', async () => {
+    // The manual clock ten minutes on: every answer's Date says so, the control surface's and /v1's.
+    await w.advance(10 * 60_000);
+    const dateOf = (h: Headers) => Date.parse(h.get('date') ?? '');
+    assert.equal(dateOf((await w.ctl('GET', '/_sandbox/clock')).headers), Math.floor(w.sb.clock.now() / 1000) * 1000);
+    const real = await startSandbox({ port: 0 });
+    try {
+      const m = (await call('POST', `${real.url}/_sandbox/machines`, { name: 'pc' })).json;
+      const a = (await call('POST', `${real.url}/_sandbox/assistants`, { name: 'a', app: 'codex', machineId: m.id })).json;
+      const g = (await call('POST', `${real.url}/_sandbox/agents`, { assistantId: a.id, name: 'main' })).json;
+      const c = (await call('POST', `${real.url}/_sandbox/cards`, { agentId: g.id, kind: 'approval', title: 'ok?' })).json;
+      // This computer's clock as the client keeps it: corrected from the service's Date after a refusal.
+      const time = new ServerTime(realClock);
+      const me = await signIn(real.url, { machine: m, scopes: ['cards:read'], now: nowOf(time) });
+      assert.equal((await me.request('GET', `/v1/cards/${c.id}`)).status, 200);
+      // Two minutes on at once: this computer's proofs are now too old for the service.
+      await call('POST', `${real.url}/_sandbox/clock/jump`, { ms: 120_000 });
+      const refused = await me.request('GET', `/v1/cards/${c.id}`);
+      assert.equal(refused.status, 401, refused.text);
+      assert.match(refused.headers.get('www-authenticate') ?? '', /invalid_dpop_proof/);
+      const service = (await call('GET', `${real.url}/_sandbox/clock`)).json.ms as number;
+      assert.ok(Math.abs(dateOf(refused.headers) - service) <= 2000, `the refusal's Date is the service's time: ${refused.headers.get('date')} vs ${new Date(service).toISOString()}`);
+      assert.ok(time.correctFrom(refused.headers.get('date') ?? undefined), 'the Date says the service is ahead');
+      assert.equal((await me.request('GET', `/v1/cards/${c.id}`)).status, 200, 'the proof made on the Date\'s time is good');
     } finally {
       await real.close();
     }

@@ -3,7 +3,7 @@
 // seeds a computer of its own in the run's folder. HOME points at a temporary folder here.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { call, startSandbox } from './helpers';
 import { defaultMachineFile, newIdentity } from '../../src/sandbox/machine-file';
@@ -100,10 +100,12 @@ describe('sandbox demo and the default identity file', () => {
     const demoFile = sb.demo!.machineFile;
     const before = JSON.parse(readFileSync(demoFile, 'utf8'));
     assert.equal(before.baseUrl, sb.url);
+    assert.deepEqual(before.sandbox, { pid: process.pid, host: hostname() }, 'the process serving the address (#37)');
     await sb.close();
     for (const f of [demoFile, other]) {
       const after = JSON.parse(readFileSync(f, 'utf8'));
       assert.equal(after.baseUrl, '', f);
+      assert.equal(after.sandbox, undefined, 'a blank address names no process');
       assert.equal(after.madeBy, 'sandbox');
       assert.equal(statSync(f).mode & 0o777, 0o600);
     }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { ProblemError } from '../../src/sandbox/problems';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   attestation, call, dpopProof, keyFromPrivateJwk, makeKey, makeMachine, postForm, signIn, signRaw, startAuthServer, startDevice, tokenNonce,
@@ -55,7 +55,9 @@ describe('sandbox oauth: computers and the device endpoint', () => {
     const res = await call('POST', `${srv.url}/_sandbox/machines`, { name: 'file-box', writeTo: file });
     assert.equal(res.status, 201);
     const written = JSON.parse(await readFile(file, 'utf8'));
-    assert.deepEqual(Object.keys(written).sort(), ['baseUrl', 'id', 'madeBy', 'name', 'privateJwk']);
+    assert.deepEqual(Object.keys(written).sort(), ['baseUrl', 'id', 'madeBy', 'name', 'privateJwk', 'sandbox']);
+    // The process serving the address (#37): here the test's own, as the sandbox runs in it.
+    assert.deepEqual(written.sandbox, { pid: process.pid, host: hostname() });
     assert.equal(written.id, res.json.id);
     assert.equal(written.baseUrl, srv.url);
     assert.deepEqual(written.privateJwk, res.json.privateJwk);

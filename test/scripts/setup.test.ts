@@ -2,6 +2,7 @@
 // one or two lines a person gets when a step cannot be done.
 import { strict as assert } from 'node:assert';
 import type { SpawnSyncReturns } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,6 +14,7 @@ interface Setup {
   SetupError: new (m: string) => Error;
   nodeVersionProblem(version: string): string | undefined;
   dependenciesStale(dir: string): string | undefined;
+  ensureDependencies(dir: string): void;
   ensureSystemPackages(packages: Pkg[], opts: { isRoot: boolean; hasApt: boolean; run: Run }): void;
 }
 
@@ -66,6 +68,43 @@ describe('setup on a fresh clone (scripts/setup.mjs)', () => {
       assert.equal(setup.dependenciesStale(dir), undefined);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the lockfile our install recorded: a new date alone (a checkout, a worktree) installs nothing, new content does', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'setup-deps-'));
+    try {
+      const lock = '{"lockfileVersion":3}';
+      fs.writeFileSync(path.join(dir, 'package-lock.json'), lock);
+      fs.mkdirSync(path.join(dir, 'node_modules'));
+      fs.writeFileSync(path.join(dir, 'node_modules', '.package-lock.json'), '{}');
+      const past = new Date(Date.now() - 60_000);
+      fs.utimesSync(path.join(dir, 'node_modules', '.package-lock.json'), past, past);
+      fs.writeFileSync(path.join(dir, 'node_modules', '.assistant-cards-installed-lock'), `${createHash('sha256').update(lock).digest('hex')}\n`);
+      assert.equal(setup.dependenciesStale(dir), undefined, 'the same lockfile, newer on disk');
+      fs.writeFileSync(path.join(dir, 'package-lock.json'), '{"lockfileVersion":3,"packages":{}}');
+      assert.equal(setup.dependenciesStale(dir), 'package-lock.json changed since the last install');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a node_modules that links to another checkout is never emptied by npm ci from here', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'setup-deps-'));
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'setup-other-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'package-lock.json'), '{}');
+      fs.mkdirSync(path.join(other, 'node_modules'));
+      fs.writeFileSync(path.join(other, 'node_modules', 'keep.txt'), 'kept');
+      fs.writeFileSync(path.join(other, 'node_modules', '.package-lock.json'), '{}');
+      const past = new Date(Date.now() - 60_000);
+      fs.utimesSync(path.join(other, 'node_modules', '.package-lock.json'), past, past);
+      fs.symlinkSync(path.join(other, 'node_modules'), path.join(dir, 'node_modules'));
+      assert.throws(() => setup.ensureDependencies(dir), /node_modules is a link to .*npm ci would empty the tree it points at/s);
+      assert.equal(fs.readFileSync(path.join(other, 'node_modules', 'keep.txt'), 'utf8'), 'kept');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(other, { recursive: true, force: true });
     }
   });
 

@@ -1,10 +1,10 @@
 // The Answers view's rows (src/sync/answer-rows.ts) and their words and export text
-// (src/editor/shared/answer-words.ts): who from which app and computer, what by the option's
+// (src/words/answer-words.ts): who from which app and computer, what by the option's
 // words, when, how long it waited; search; JSON Lines and CSV, escaped, never a formula.
 import { strict as assert } from 'node:assert';
 import { Card } from '../../src/api/schemas';
 import { newestFirst, rowMatches, rowOf } from '../../src/sync/answer-rows';
-import { answersCsv, answersJsonl, answerWords, csvCell, waitedWords, whenWords, whoWords, type ExportHeader } from '../../src/shared/answer-words';
+import { answersCsv, answersCsvAbout, answersJsonl, answerWords, csvCell, waitedWords, whenWords, whoWords, type ExportHeader } from '../../src/words/answer-words';
 import { dateTime } from '../../src/shared/format';
 
 const ASKED = '2026-11-20T10:00:00.000Z';
@@ -87,6 +87,14 @@ describe('answer rows: who answered what, from where', () => {
     assert.ok(!rowMatches(row, { areas: ['prj_web'] }));
     assert.ok(rowMatches(row, { machines: ['mch_desk'] }) && rowMatches(row, { machines: ['mch_laptop'] }) && !rowMatches(row, { machines: ['mch_x'] }));
     assert.ok(rowMatches(row, { who: ['person'] }) && !rowMatches(row, { who: ['helper'] }));
+    // #38: words match the names of the assistant, area and computers too; the app is searched by.
+    const named = rowOf(card({ title: 'T', history: [{ at: ASKED, type: 'answered', by: 'person', app: 'app_phone', appName: 'Phone app', machine: { id: 'mch_desk', name: 'desk' } }] }));
+    for (const name of ['api', 'API', 'laptop', 'desk', 'claude-code']) assert.ok(rowMatches(named, { words: name }), name);
+    assert.ok(!rowMatches(row, { words: 'tower' }));
+    const fromPhone = rowOf(card({ history: [{ at: ASKED, type: 'answered', by: 'person', app: 'app_phone', appName: 'Phone app' }] }));
+    assert.ok(rowMatches(fromPhone, { words: 'phone APP' }));
+    assert.ok(rowMatches(fromPhone, { apps: ['app_phone'] }) && rowMatches(fromPhone, { apps: ['claude-code'] }), 'the answer\'s app, or the asking assistant\'s');
+    assert.ok(!rowMatches(fromPhone, { apps: ['app_vscode', 'codex'] }));
     const older = rowOf(card({ id: 'req_0', history: [{ at: '2026-11-01T00:00:00Z', type: 'withdrawn', by: 'assistant' }] }));
     assert.deepEqual([older, row].sort(newestFirst).map((r) => r.id), ['req_1', 'req_0']);
   });
@@ -113,14 +121,19 @@ describe('answer export: JSON Lines and CSV', () => {
     assert.equal(csvCell(12), '12');
   });
 
-  it('CSV: the header names the sign-in, the range and the filter; every row one line; no formula, no message id unless asked', () => {
+  it('CSV: a plain table (the header row first), every row one line; the sign-in, range and filter in the file beside it; no formula, no message id unless asked', () => {
     const csv = answersCsv({ ...header, filter: 'words "db"' }, [hostile]);
     const lines = csv.trimEnd().split('\r\n');
-    assert.ok(lines.some((l) => l === '# signedInAs,Sandbox Person <person@sandbox.test>'));
-    assert.ok(lines.some((l) => l === '# filter,"words ""db"""'));
-    assert.ok(lines.some((l) => l.startsWith('# from,2026-11-20')));
-    const cols = lines.find((l) => l.startsWith('card,'))!;
+    const cols = lines[0]!;
+    assert.ok(cols.startsWith('card,asked,'), cols);
+    assert.equal(lines.length, 2, 'the header row and one row');
     assert.ok(!cols.includes('messageIds'));
+    const about = JSON.parse(answersCsvAbout({ ...header, filter: 'words "db"' }, 'a.csv')) as Record<string, unknown>;
+    assert.deepEqual(about.signedInAs, header.signedInAs);
+    assert.equal(about.filter, 'words "db"');
+    assert.equal(about.from, header.from);
+    assert.equal(about.table, 'a.csv');
+    assert.deepEqual(about.columns, cols.split(','));
     const row = lines[lines.length - 1]!;
     assert.ok(row.startsWith('req_1,"\'=HYPERLINK(""http://x"",""click""), ""quoted"" second line"'), row);
     assert.ok(row.includes(',"\'+SUM(1,2); -2+3",'), 'the answer cell is not a formula');
@@ -167,6 +180,7 @@ describe('answer export: the last characters (#37)', () => {
     const csv = answersCsv(slyHeader, [sly]);
     assert.doesNotMatch(csv.replace(/\r\n/g, ''), HIDDEN);
     assert.ok(csv.includes('lap[U+200B]top'));
+    assert.doesNotMatch(answersCsvAbout(slyHeader, 'x\u2028.csv').replace(/\n/g, ''), HIDDEN, 'the file beside it too');
   });
 });
 

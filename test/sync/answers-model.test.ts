@@ -176,6 +176,33 @@ describe('answers model: done cards, who answered what, from where', () => {
     assert.equal(core.answers.searchProgress(), undefined);
   });
 
+  it('readAll (#38: the export, the search\'s pick) reads the whole 30 days from where the view got to, says how far, and stops on its signal', async () => {
+    await seed(1000);
+    const lists: number[] = [];
+    const core = await signedIn((info) => { if (info.method === 'GET' && info.path === '/v1/cards') lists.push(w.clock.now()); });
+    await core.answers.loadFirst();
+    assert.deepEqual(core.answers.readProgress().whole, false);
+    const stop = new AbortController();
+    let stopped: boolean | undefined;
+    void core.answers.readAll({ signal: stop.signal }).then((whole) => { stopped = whole; });
+    // Stopped while it waits for the budget (1,000 cards take more than a minute's share).
+    await w.advanceUntil(() => lists.length > 60 && w.clock.now() - lists[lists.length - 1]! > 2_000, 200, 60_000);
+    stop.abort();
+    await w.advanceUntil(() => stopped !== undefined, 200, 60_000);
+    assert.equal(stopped, false, 'stopped: not whole');
+    const had = core.answers.all().length;
+    const before = core.transport.log.length;
+    await w.advance(60_000);
+    assert.equal(core.transport.log.slice(before).filter((l) => /status=done/.test(l.url)).length, 0, 'stopped: no more done reads');
+    assert.ok(had < 1000 && core.answers.readProgress().daysRead < 30, JSON.stringify(core.answers.readProgress()));
+    let whole: boolean | undefined;
+    void core.answers.readAll({ signal: new AbortController().signal }).then((x) => { whole = x; });
+    await w.advanceUntil(() => whole !== undefined, 1000, 10 * 60_000);
+    assert.equal(whole, true);
+    assert.equal(core.answers.all().length, 1000);
+    assert.deepEqual(core.answers.readProgress(), { daysRead: 30, days: 30, whole: true });
+  });
+
   it('a search reads on under 120 reads a minute, so a page the person asks for after it still goes at once', async () => {
     await seed(1000);
     const lists: number[] = [];

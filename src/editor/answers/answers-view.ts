@@ -11,7 +11,7 @@ import { isSearchEmpty, whoKey } from '../../sync';
 import { CONTEXT, type ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
-import { answerWords, outcomeWords, searchWords, waitedWords, whenWords, whoKeyWords, whoWords } from '../../shared/answer-words';
+import { answerWords, outcomeWords, searchWords, waitedWords, whenWords, whoKeyWords, whoWords } from '../../words/answer-words';
 import { plainLines, plainText } from '../../shared/plain-text';
 import type { TreeViewSlot } from '../base/tree-view-slot';
 
@@ -27,14 +27,21 @@ const ICONS: Partial<Record<Outcome, [string, string?]>> = {
   words: ['comment'], resolved: ['zap'], withdrawn: ['circle-slash'], closed: ['circle-slash'],
 };
 
-/** Names of ids the search shows, from the rows read. */
-export function namesOf(rows: readonly AnswerRow[]): Record<'assistant' | 'area' | 'machine', Map<string, string>> {
-  const n = { assistant: new Map<string, string>(), area: new Map<string, string>(), machine: new Map<string, string>() };
+type Dim = 'assistant' | 'area' | 'machine' | 'app';
+
+/**
+ * Names of ids the search offers and shows, from the rows read: the assistants, areas, computers
+ * (asking or answering) and apps (the answer's, by its `app_` id; the asking assistant's, by the
+ * spec's app name).
+ */
+export function namesOf(rows: readonly AnswerRow[]): Record<Dim, Map<string, string>> {
+  const n = { assistant: new Map<string, string>(), area: new Map<string, string>(), machine: new Map<string, string>(), app: new Map<string, string>() };
   for (const r of rows) {
-    if (r.assistant) n.assistant.set(r.assistant.id, r.assistant.name);
+    if (r.assistant) { n.assistant.set(r.assistant.id, r.assistant.name); n.app.set(r.assistant.app, r.assistant.app); }
     if (r.area) n.area.set(r.area.id, r.area.name);
     if (r.machine) n.machine.set(r.machine.id, r.machine.name);
     if (r.who.kind === 'person' && r.who.machine) n.machine.set(r.who.machine.id, r.who.machine.name);
+    if (r.who.kind === 'person' && r.who.appId) n.app.set(r.who.appId, r.who.appName ?? r.who.appId);
   }
   return n;
 }
@@ -287,43 +294,114 @@ export function rowWords(r: AnswerRow, timeZone: string): { what: string; who: s
   };
 }
 
-type SearchItem = vscode.QuickPickItem & { dim?: 'assistants' | 'areas' | 'machines' | 'who'; value?: string };
+type SearchDim = 'assistants' | 'areas' | 'machines' | 'apps' | 'who';
+type SearchItem = vscode.QuickPickItem & { dim?: SearchDim; value?: string };
 
 /**
- * The search, in two steps: words (in the question or the answer), then any assistants, areas,
- * computers and who. Esc at either step keeps the search as it was.
+ * The search, in two steps: words (in the question, the answer, or the names of its assistant,
+ * area, computer and app), then any assistants, areas, computers, apps and who. The values offered
+ * are every one of the 30 days: from the moment the second step shows, the rest of the 30 days is read
+ * (as a search reads on, under its share of the reads), and the pick fills in as they come, saying
+ * how far it got. Closing it stops the reading; Esc at either step keeps the search as it was.
  */
 export async function pickAnswerSearch(tree: AnswersTree, core: Pick<ClientCore, 'answers'>): Promise<void> {
-  const cur = core.answers.getSearch();
-  const words = await vscode.window.showInputBox({
-    title: vscode.l10n.t('Search answers (1/2): words in the question or the answer'),
-    prompt: vscode.l10n.t('Empty: any words. Next: pick assistants, areas, computers or who.'),
-    value: cur.words ?? '',
-  });
-  if (words === undefined) return;
-  const names = namesOf(core.answers.all());
-  const items: SearchItem[] = [];
-  const section = (label: string, dim: SearchItem['dim'] & string, entries: [string, string][], picked: readonly string[] | undefined) => {
-    if (!entries.length) return;
-    items.push({ label, kind: vscode.QuickPickItemKind.Separator });
-    for (const [value, name] of entries) items.push({ label: plainText(name, 80) || plainText(value, 80), description: plainText(value, 80), dim, value, picked: picked?.includes(value) ?? false });
+  const reading = new AbortController();
+  try {
+    const cur = core.answers.getSearch();
+    const words = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Search answers (1/2): words in the question or the answer'),
+      prompt: vscode.l10n.t('Also the names of the assistant, area, computer and app. Empty: any words. Next: pick assistants, areas, computers, apps or who.'),
+      value: cur.words ?? '',
+      ignoreFocusOut: true,
+    });
+    if (words === undefined) return;
+    const read = core.answers.readAll({ signal: reading.signal, scan: true }).catch(() => false);
+    const picked = await pickValues(core, cur, read);
+    if (!picked) return;
+    const of = (dim: SearchDim) => picked.filter((p) => p.dim === dim && p.value).map((p) => p.value!);
+    const next: AnswerSearch = {
+      ...(words.trim() ? { words: words.trim() } : {}),
+      ...(of('assistants').length ? { assistants: of('assistants') } : {}),
+      ...(of('areas').length ? { areas: of('areas') } : {}),
+      ...(of('machines').length ? { machines: of('machines') } : {}),
+      ...(of('apps').length ? { apps: of('apps') } : {}),
+      ...(of('who').length ? { who: of('who') as AnswerSearch['who'] } : {}),
+    };
+    tree.setSearch(next);
+  } finally {
+    // The search set reads on by itself; this reading was for the pick's values.
+    reading.abort();
+  }
+}
+
+/** The second step: one pick of many, filled in while the 30 days are read. Undefined on Esc. */
+async function pickValues(core: Pick<ClientCore, 'answers'>, cur: AnswerSearch, read: Promise<boolean>): Promise<readonly SearchItem[] | undefined> {
+  const qp = vscode.window.createQuickPick<SearchItem>();
+  qp.canSelectMany = true;
+  qp.ignoreFocusOut = true;
+  qp.matchOnDescription = true;
+  const title = vscode.l10n.t('Search answers (2/2): assistants, areas, computers, apps, who (none picked: any)');
+  // One item per value, kept: the pick keeps what is ticked while more values come in.
+  const known = new Map<string, SearchItem>();
+  const itemOf = (dim: SearchDim, value: string, name: string): SearchItem => {
+    const key = `${dim}\u0000${value}`;
+    let item = known.get(key);
+    if (!item) {
+      item = { label: plainText(name, 80) || plainText(value, 80), description: plainText(value, 80), dim, value };
+      known.set(key, item);
+    }
+    return item;
   };
-  section(vscode.l10n.t('Assistant'), 'assistants', [...names.assistant], cur.assistants);
-  section(vscode.l10n.t('Area'), 'areas', [...names.area], cur.areas);
-  section(vscode.l10n.t('Computer'), 'machines', [...names.machine], cur.machines);
   const whoKeys: WhoKey[] = ['person', 'phone', 'helper', 'webhook', 'assistant', 'service', 'unknown'];
-  section(vscode.l10n.t('Who'), 'who', whoKeys.map((k) => [k, whoKeyWords(k)]), cur.who);
-  const picked = await vscode.window.showQuickPick(items, {
-    canPickMany: true, title: vscode.l10n.t('Search answers (2/2): assistants, areas, computers, who (none picked: any)'),
-  });
-  if (!picked) return;
-  const of = (dim: SearchItem['dim']) => picked.filter((p) => p.dim === dim && p.value).map((p) => p.value!);
-  const next: AnswerSearch = {
-    ...(words.trim() ? { words: words.trim() } : {}),
-    ...(of('assistants').length ? { assistants: of('assistants') } : {}),
-    ...(of('areas').length ? { areas: of('areas') } : {}),
-    ...(of('machines').length ? { machines: of('machines') } : {}),
-    ...(of('who').length ? { who: of('who') as AnswerSearch['who'] } : {}),
+  const build = (): SearchItem[] => {
+    const names = namesOf(core.answers.all());
+    const items: SearchItem[] = [];
+    const section = (label: string, dim: SearchDim, entries: [string, string][]) => {
+      if (!entries.length) return;
+      items.push({ label, kind: vscode.QuickPickItemKind.Separator });
+      for (const [value, name] of entries.sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]))) items.push(itemOf(dim, value, name));
+    };
+    section(vscode.l10n.t('Assistant'), 'assistants', [...names.assistant]);
+    section(vscode.l10n.t('Area'), 'areas', [...names.area]);
+    section(vscode.l10n.t('Computer'), 'machines', [...names.machine]);
+    section(vscode.l10n.t('App'), 'apps', [...names.app]);
+    section(vscode.l10n.t('Who'), 'who', whoKeys.map((k) => [k, whoKeyWords(k)]));
+    return items;
   };
-  tree.setSearch(next);
+  let reading = true;
+  let shown = '';
+  const show = (): void => {
+    const p = core.answers.readProgress();
+    qp.busy = reading && !p.whole;
+    qp.title = p.whole ? title : reading
+      ? vscode.l10n.t('{0} · reading the 30 days for more: {1} of {2} days read', title, p.daysRead, p.days)
+      : vscode.l10n.t('{0} · values of {1} of {2} days read', title, p.daysRead, p.days);
+    // The items change only when a value comes that was not there: a person ticking one is not
+    // undone by a redraw for every page read.
+    const items = build();
+    const values = items.map((i) => `${i.dim ?? ''}\u0000${i.value ?? i.label}`).join('\u0001');
+    if (values === shown) return;
+    shown = values;
+    const selected = qp.selectedItems;
+    const active = qp.activeItems;
+    qp.items = items;
+    qp.selectedItems = selected;
+    qp.activeItems = active;
+  };
+  show();
+  // What the search held is ticked at first.
+  const was: Record<SearchDim, readonly string[] | undefined> = { assistants: cur.assistants, areas: cur.areas, machines: cur.machines, apps: cur.apps, who: cur.who };
+  qp.selectedItems = qp.items.filter((i) => i.dim && i.value && was[i.dim]?.includes(i.value));
+  const sub = core.answers.changed(() => show());
+  void read.then(() => { reading = false; show(); });
+  try {
+    return await new Promise<readonly SearchItem[] | undefined>((resolve) => {
+      qp.onDidAccept(() => { resolve(qp.selectedItems); qp.hide(); });
+      qp.onDidHide(() => resolve(undefined));
+      qp.show();
+    });
+  } finally {
+    sub.dispose();
+    qp.dispose();
+  }
 }

@@ -3,9 +3,9 @@
 // per signed-in set; the commands reach it through those parts.
 import * as vscode from 'vscode';
 import { say } from '../base/say';
-import { focusTargetOf, isCardId } from '../../shared/card-facts';
+import { focusTargetOf } from '../../shared/card-facts';
 import { plainText } from '../../shared/plain-text';
-import { thisComputer } from '../../shared/this-computer';
+import { thisComputer } from '../../words/this-computer';
 import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
 import type { Assistant, CardListEntry } from '../../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../../sync/contract';
@@ -96,8 +96,11 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
       return false;
     }
     if (target.kind === 'card') {
-      const entry = isCardRef(arg) && ('assistant' in arg) ? arg as CardListEntry : core.cards.get(target.id);
-      return focusTerminalForCard(entry ?? { id: target.id });
+      // The card as this window holds it (the tree's node is one): an id it does not hold, from a
+      // command link or another extension, reads nothing and shows nothing (#37).
+      const entry = core.cards.get(target.id);
+      if (!entry) { log.info(`focus terminal: ignored ${target.id}, a card this window does not hold`); return false; }
+      return focusTerminalForCard(entry);
     }
     return pickAndFocus(core.assistants.list(), matcher);
   };
@@ -164,10 +167,6 @@ class AssistantsRefresher extends DisposableBase {
 function isTreeNode(x: unknown): x is AssistantsTreeNode {
   const k = (x as { kind?: unknown } | undefined)?.kind;
   return (k === 'assistant' || k === 'agent' || k === 'session') && typeof (x as { assistantId?: unknown }).assistantId === 'string';
-}
-
-function isCardRef(x: unknown): x is { id: string } {
-  return typeof x === 'object' && x !== null && isCardId((x as { id?: unknown }).id);
 }
 
 /** From the palette with nothing selected: pick one of the sessions that run in this window. */

@@ -81,19 +81,26 @@ export class ScopeController extends DisposableBase {
   }
 
   /**
-   * The view-title toggle: workspace -> machine, machine or everywhere -> workspace. Stored in the
-   * person's own settings (a folder's value cannot widen it), and in the folder's too where one is
-   * set (so a narrower folder value does not hold the toggle back).
+   * The palette's toggle: workspace -> machine, machine or everywhere -> workspace (the view's
+   * scope button offers all three: scope-pick.ts).
    */
   async toggle(): Promise<ScopeSetting> {
     const next: ScopeSetting = scopeSetting() === 'workspace' ? 'machine' : 'workspace';
+    await this.set(next);
+    return next;
+  }
+
+  /**
+   * Stored in the person's own settings (a folder's value cannot widen it), and in the folder's
+   * too where one is set (so a narrower folder value does not hold the choice back).
+   */
+  async set(next: ScopeSetting): Promise<void> {
     const config = vscode.workspace.getConfiguration('assistantCards');
     const inspect = config.inspect<string>('scope');
     this.terminal = undefined;
     await config.update('scope', next, vscode.ConfigurationTarget.Global);
     if (inspect?.workspaceFolderValue !== undefined || inspect?.workspaceValue !== undefined) await config.update('scope', next, vscode.ConfigurationTarget.Workspace);
     this.apply();
-    return next;
   }
 
   /** "Cards of the active terminal" (palette) or of the terminal its context menu was opened on. */

@@ -8,7 +8,7 @@ import { DisposableBase } from '../base/disposable';
 import { isFilterEmpty } from '../../sync';
 import { lookOf } from '../../shared/card-view';
 import { computerWords } from '../../shared/card-computer';
-import { spokenCard, spokenGoneCard, spokenGroup } from '../../shared/spoken';
+import { spokenCard, spokenGoneCard, spokenGroup } from '../../words/spoken';
 import type { Log } from '../base/log';
 import type { TreeViewSlot } from '../base/tree-view-slot';
 

@@ -15,7 +15,7 @@ import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { hearsIn } from '../../shared/format';
-import { thisComputer } from '../../shared/this-computer';
+import { thisComputer } from '../../words/this-computer';
 import { answeredText, buttonSet, isReturn, notificationText, wantsNotification, withMoreWaiting, type AnswerButton, type NotifySetting } from '../../shared/notify-rules';
 import { nextCard, type NextCard } from '../../shared/next-card';
 import { NOTIFY_ORDER, ownValue } from '../../shared/own-setting';

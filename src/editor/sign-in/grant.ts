@@ -10,7 +10,7 @@ import { DisposableBase } from '../base/disposable';
 import type { AssistantsTreeNode } from '../assistants/assistants-view';
 import type { CardsTree } from '../cards/cards-tree';
 import type { TreeViewSlot } from '../base/tree-view-slot';
-import { allowedBy, canHandOver, EVERYTHING, notAllowedNote, widerSignInNote, type Allowed } from '../../shared/grant-scopes';
+import { allowedBy, canHandOver, EVERYTHING, narrowerSignInNote, notAllowedNote, widerSignInNote, type Allowed } from '../../shared/grant-scopes';
 
 /** Sets the `assistantCards.can*` keys (`enablement` of the commands in package.json). */
 export function setGrantContext(keys: ContextKeys, a: Allowed): void {
@@ -25,6 +25,8 @@ export function setGrantContext(keys: ContextKeys, a: Allowed): void {
 export class Grant extends DisposableBase {
   /** The last granted scopes this core was online with: offline keeps what the sign-in was allowed. */
   private known: readonly string[] | undefined;
+  /** The scope setting as last seen: leaving `everywhere` offers to give its permission back. */
+  private scopeWas = scopeSetting();
 
   constructor(private readonly ctx: {
     core: ClientCore; tree: CardsTree; assistantsView: TreeViewSlot<AssistantsTreeNode>; keys: ContextKeys;
@@ -36,8 +38,11 @@ export class Grant extends DisposableBase {
     this._register(ctx.core.onDidChangeState(() => this.show()));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('assistantCards.scope')) return;
+      const was = this.scopeWas;
+      this.scopeWas = scopeSetting();
       this.show();
       this.offerWiderSignIn();
+      if (was === 'everywhere' && this.scopeWas !== 'everywhere') this.offerNarrowerSignIn();
     }));
     this._register({
       dispose: () => { setGrantContext(ctx.keys, EVERYTHING); ctx.tree.view.message = undefined; ctx.assistantsView.view.message = undefined; },
@@ -68,10 +73,26 @@ export class Grant extends DisposableBase {
     });
   }
 
+  /**
+   * The person left every computer's cards while this sign-in may still see them: one
+   * notification offers to give that back, signing in again on one press (the new sign-in asks
+   * for this computer's cards only and replaces this one). Never on its own.
+   */
+  private offerNarrowerSignIn(): void {
+    if (this.ctx.core.state.kind !== 'online') return;
+    const note = narrowerSignInNote(this.granted(), scopeSetting() === 'everywhere');
+    if (!note) return;
+    const again = vscode.l10n.t('Sign In Again');
+    void say.info(vscode.l10n.t('Assistant Cards: {0}', note), again).then((pick) => {
+      if (pick === again && !this.isDisposed) this.ctx.signInAgain();
+    });
+  }
+
   private show(): void {
     const a = this.allowed();
     setGrantContext(this.ctx.keys, a);
-    const notes = [widerSignInNote(this.granted(), scopeSetting() === 'everywhere'), notAllowedNote(a)].filter(Boolean);
+    const everywhere = scopeSetting() === 'everywhere';
+    const notes = [widerSignInNote(this.granted(), everywhere), narrowerSignInNote(this.granted(), everywhere), notAllowedNote(a)].filter(Boolean);
     this.ctx.tree.view.message = notes.length ? notes.join(' ') : undefined;
     this.ctx.assistantsView.view.message = a.assistants ? undefined : notAllowedNote({ ...EVERYTHING, assistants: false });
   }

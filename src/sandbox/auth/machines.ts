@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { MADE_BY_SANDBOX } from '../machine-file';
+import { identityText } from '../machine-file';
 import { newId } from './ids';
 import type { MachineRecord } from './store';
 
@@ -19,10 +19,9 @@ export function makeMachine(name: string): NewMachine {
   return { record: { id: newId('mch'), name, publicJwk: { kty: 'EC', crv: 'P-256', x: privateJwk.x, y: privateJwk.y } }, privateJwk };
 }
 
-/** Writes `{id, name, baseUrl, privateJwk, madeBy: "sandbox"}` readable by its owner only. */
+/** Writes `{id, name, baseUrl, privateJwk, madeBy: "sandbox", sandbox: {pid, host}}` readable by its owner only. */
 export async function writeIdentityFile(path: string, m: NewMachine, baseUrl: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const body = JSON.stringify({ id: m.record.id, name: m.record.name, baseUrl, privateJwk: m.privateJwk, madeBy: MADE_BY_SANDBOX }, null, 2);
-  await writeFile(path, `${body}\n`, { mode: 0o600 });
+  await writeFile(path, identityText({ id: m.record.id, name: m.record.name, baseUrl, privateJwk: m.privateJwk }), { mode: 0o600 });
   await chmod(path, 0o600); // an existing file keeps its old mode otherwise
 }

@@ -16,6 +16,15 @@ export const inPanel = (selector: string, timeout?: number) => ({ selector, fram
 /** A card's row in the Cards view, by its accessible name. */
 export const treeRow = (title: string) => ({ selector: `${SIDEBAR} >> role=treeitem[name=/${title.replace(/[^\w ]/g, '.')}/]`, timeout: 60_000 });
 
+/** Picks the option that starts with `text` in the panel's `select`, by keyboard, as a person does (at most ten steps down). */
+export async function chooseInPanel(select: string, text: string): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    if ((await driver.text(inPanel(`${select} option:checked`))).startsWith(text)) return;
+    await driver.press('ArrowDown', inPanel(select));
+  }
+  throw new Error(`${select}: no option ${text}`);
+}
+
 /** Closes every editor, then clicks the card's row until its panel is ready and shows the title. */
 export async function openFromTree(w: World, cardId: string, title: string): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');

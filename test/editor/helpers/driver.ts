@@ -65,6 +65,11 @@ export const driver = {
   value: async (t: Target) => (await op<{ value: string }>({ op: 'value', ...t })).value,
   /** axe-core on the page (or inside `frames`): the violations, with their impact. */
   axe: async (t: Partial<Target> = {}) => (await op<{ violations: AxeViolation[] }>({ op: 'axe', ...t })).violations,
+  /**
+   * The live regions of `t`'s document (aria-live, an implicitly live role, output) and every text
+   * one came to hold since the first call (an observer it leaves in that document).
+   */
+  liveRegions: (t: Target) => op<{ regions: { id: string; role: string | null; live: string | null; text: string }[]; said: { region: string; text: string }[] }>({ op: 'liveRegions', ...t }),
   count: async (t: Target) => (await op<{ count: number }>({ op: 'count', ...t })).count,
   /** Words cut by their box, or lying over other words, inside the element `t` (the runner's `clipped`): none is `[]`. */
   clipped: async (t: Target) => (await op<{ clipped: string[] }>({ op: 'clipped', ...t })).clipped,

@@ -10,7 +10,11 @@ export interface RunningSandbox {
   secretFile: string;
   /** POST/GET on the control surface (/_sandbox/...), JSON in and out. */
   control<T = unknown>(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<T>;
+  /** Its process (the identity files it writes name it). */
+  pid: number;
   close(): Promise<void>;
+  /** Killed outright (SIGKILL: it blanks nothing), once it has exited. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -55,10 +59,16 @@ export async function startSandboxProcess(args: string[] = []): Promise<RunningS
       if (!res.ok) throw new Error(`${method} ${route} -> ${res.status} ${text}`);
       return (text ? JSON.parse(text) : undefined) as T;
     },
+    pid: child.pid!,
     close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
+    }),
+    kill: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
     }),
   };
 }

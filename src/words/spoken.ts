@@ -1,12 +1,12 @@
 // What a screen reader says for each tree item and the status bar (accessibilityInformation.label):
 // one plain sentence that names what the item is, whose it is, where it stands and when, without
 // the icons and separators the eye reads. Pure, so it is tested without an editor.
-import { t } from './l10n';
-import { agentStateWords, urgencyWords } from './card-view';
+import { t } from '../shared/l10n';
+import { agentStateWords, urgencyWords } from '../shared/card-view';
 import type { Agent, Assistant, CardListEntry, LiveSession } from '../api/schemas';
 import type { ConnectionState, Counts } from '../sync/contract';
-import { ago, seen, until } from './format';
-import { plainText } from './plain-text';
+import { ago, seen, until } from '../shared/format';
+import { plainText } from '../shared/plain-text';
 
 type Whole = Extract<CardListEntry, { summary?: string }>;
 const field = <K extends keyof Whole>(c: CardListEntry, k: K): Whole[K] | undefined => (c as Whole)[k];

@@ -1,11 +1,11 @@
 // The Answers view's words for a row (who, what, when, how long it waited) and the export's file
-// text (JSON Lines and CSV). Pure: no `vscode`, so plain-Node tests hold it. Card words are the
+// text (JSON Lines; CSV, a plain table, with what it holds in a JSON file beside it). Pure: no `vscode`, so plain-Node tests hold it. Card words are the
 // service's: the view passes them through plainText; the file keeps them whole but on one line
 // and, in CSV, never as a formula (a cell starting with = + - @ gets a leading ').
 import type { AnswerGiven, AnswerRow, AnswerSearch, Outcome, Who, WhoKey } from '../sync';
 import { whoKey } from '../sync';
-import { oneLine } from './format';
-import { displayLocale, t } from './l10n';
+import { oneLine } from '../shared/format';
+import { displayLocale, t } from '../shared/l10n';
 
 export function whoWords(w: Who): string {
   switch (w.kind) {
@@ -88,12 +88,13 @@ export function whenWords(iso: string | undefined, timeZone?: string): string {
 }
 
 /** What the search holds, for the view's description and the export's header. */
-export function searchWords(s: AnswerSearch, names: (dim: 'assistant' | 'area' | 'machine', id: string) => string = (_d, id) => id): string {
+export function searchWords(s: AnswerSearch, names: (dim: 'assistant' | 'area' | 'machine' | 'app', id: string) => string = (_d, id) => id): string {
   const parts: string[] = [];
   if (s.words?.trim()) parts.push(t('words "{0}"', s.words.trim()));
   if (s.assistants?.length) parts.push(t('assistant {0}', s.assistants.map((id) => names('assistant', id)).join(', ')));
   if (s.areas?.length) parts.push(t('area {0}', s.areas.map((id) => names('area', id)).join(', ')));
   if (s.machines?.length) parts.push(t('computer {0}', s.machines.map((id) => names('machine', id)).join(', ')));
+  if (s.apps?.length) parts.push(t('app {0}', s.apps.map((id) => names('app', id)).join(', ')));
   if (s.who?.length) parts.push(t('who {0}', s.who.map(whoKeyWords).join(', ')));
   return parts.join('; ');
 }
@@ -105,7 +106,10 @@ export interface ExportHeader {
   signedInAs: { name?: string; email?: string; userId: string };
   app?: string;
   computer?: string;
-  /** The time range shown: oldest and newest row (ISO), and the service's 30 days. */
+  /**
+   * The time range the file covers (ISO): the service's 30 days up to `to` when they were read
+   * whole, else from the oldest row read (and `notRead` says what is missing).
+   */
   from: string | undefined;
   to: string | undefined;
   filter: string;
@@ -183,21 +187,26 @@ export function csvCell(v: unknown): string {
 }
 
 export function answersCsv(header: ExportHeader, rows: readonly AnswerRow[], o: { timeZone?: string } = {}): string {
-  const who = header.signedInAs;
-  const meta: [string, string][] = [
-    ['export', 'assistant-cards-answers'],
-    ['signedInAs', [who.name, who.email ? `<${who.email}>` : '', who.name || who.email ? '' : who.userId].filter(Boolean).join(' ')],
-    ['app', header.app ?? ''], ['computer', header.computer ?? ''],
-    ['from', header.from ?? ''], ['to', header.to ?? ''], ['filter', header.filter], ['exportedAt', header.exportedAt],
-    ['rows', String(header.rows)], ['messageIds', header.messageIds ? 'yes' : 'no'], ['notRead', header.notRead.join(' | ')],
-  ];
-  // The header as "# key,value" lines (a comment to most CSV readers), then the columns.
-  const lines = meta.map(([k, v]) => `# ${k},${csvCell(line(v))}`);
-  const columns = header.messageIds ? [...CSV_COLUMNS, 'messageIds'] : [...CSV_COLUMNS];
-  lines.push(columns.join(','));
+  // A plain table: the header row first, one row per answer. What the file holds (the sign-in,
+  // the range, the search) goes beside it (answersCsvAbout), so spreadsheets and CSV readers
+  // read it as it is.
+  const columns = csvColumns(header);
+  const lines = [columns.join(',')];
   for (const r of rows) {
     const rec = exportRecord(r, { messageIds: header.messageIds, timeZone: o.timeZone });
     lines.push(columns.map((c) => csvCell(rec[c])).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
+}
+
+function csvColumns(header: ExportHeader): string[] {
+  return header.messageIds ? [...CSV_COLUMNS, 'messageIds'] : [...CSV_COLUMNS];
+}
+
+/** The name of the file beside a CSV export that says what it holds: `answers.csv` -> `answers.csv.about.json`. */
+export const aboutFileName = (csvName: string): string => `${csvName}.about.json`;
+
+/** What a CSV export holds (the sign-in, the range, the search, what was not read), as JSON: the file beside it. */
+export function answersCsvAbout(header: ExportHeader, csvName: string): string {
+  return `${JSON.stringify(everyLine({ export: 'assistant-cards-answers', table: csvName, columns: csvColumns(header), ...header }), null, 2)}\n`;
 }
