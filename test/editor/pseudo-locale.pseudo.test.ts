@@ -47,7 +47,8 @@ const NOT_WORDS = [/Assistant Cards/g, /\b[AP]M\b/g, /\b(Jan|Feb|Mar|Apr|May|Jun
 /** The plain English words left in `text` once the service's text and the exempt names are out. */
 function englishIn(text: string): string[] {
   let rest = text;
-  for (const s of [...SERVICE_TEXT, ...PERSONS_TEXT]) rest = rest.split(s).join(' ');
+  // Case aside: a heading may show the service's words in capitals (CSS).
+  for (const s of [...SERVICE_TEXT, ...PERSONS_TEXT]) rest = rest.replace(new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ');
   for (const re of NOT_WORDS) rest = rest.replace(re, ' ');
   // A card's web address, the service's ids (req_…, con_…, agt_…, mch_…), codicons ($(bell)) and a file's extension are not words.
   rest = rest.replace(/https?:\/\/\S+/g, ' ').replace(/(req|con|agt|mch|ses|wh)_[\w-]+/g, ' ').replace(/\$\([^)]*\)/g, ' ').replace(/\.(jsonl|csv)\b/g, ' ');
