@@ -5,15 +5,17 @@
 //
 //   node scripts/host-test.mjs [--grep <regex>] [--results <file.json>] [--electron] [--keep]
 //                              [--no-build --index <index.js>] [--no-dist-build] [--env NAME=value ...]
-//                              [--vscode current|min] [--window trusted|untrusted|pseudo|both|all]
+//                              [--vscode current|min] [--window trusted|untrusted|pseudo|de|ja|locales|both|all]
 //
 // --vscode: which code-server (install-code-server.mjs TARGETS; default ASSISTANT_CARDS_VSCODE or
 // current): `min` is VS Code 1.93, the oldest engines.vscode allows. --window: the suite runs in a
 // window with workspace trust off (`trusted`), and the *.untrusted.test.ts files run alone in a
 // second window with trust on and its folder not trusted, i.e. Restricted Mode (`untrusted`),
 // and the *.pseudo.test.ts files in a third window whose display language is the pseudo-locale
-// qps-ploc (`pseudo`: code-server --locale, the bundles written by scripts/l10n-pseudo.mjs);
-// `both` is trusted and untrusted; default `all`, one after the other, counts summed.
+// qps-ploc (`pseudo`: code-server --locale, the bundles written by scripts/l10n-pseudo.mjs), and
+// again in German and in Japanese (`de`, `ja`: the bundles we ship; the screenshots of the panel
+// in each, checked for clipped and overlapping words); `locales` is those three, `both` is
+// trusted and untrusted; default `all`, one after the other, counts summed.
 //
 // The suite gets, through the extension host's environment (extensionEnvironment):
 //   ASSISTANT_CARDS_TEST_ROOT       the repo (dist/sandbox.js lives under it)
@@ -77,9 +79,11 @@ const say = (m) => console.log(`[host-test] ${m}`);
 
 /** The windows each --window value opens, in order. */
 const WINDOWS = {
-  trusted: ['trusted'], untrusted: ['untrusted'], pseudo: ['pseudo'],
-  both: ['trusted', 'untrusted'], all: ['trusted', 'untrusted', 'pseudo'],
+  trusted: ['trusted'], untrusted: ['untrusted'], pseudo: ['pseudo'], de: ['de'], ja: ['ja'], locales: ['pseudo', 'de', 'ja'],
+  both: ['trusted', 'untrusted'], all: ['trusted', 'untrusted', 'pseudo', 'de', 'ja'],
 };
+/** The display language of the windows that run the *.pseudo.test.ts files. */
+const LOCALE_OF = { pseudo: PSEUDO_LOCALE, de: 'de', ja: 'ja' };
 
 function walk(dir, out = []) {
   if (!fs.existsSync(dir)) return out;
@@ -219,7 +223,7 @@ function testEnv(d, opts, extra, kind = 'trusted') {
     ASSISTANT_CARDS_TEST_LOG: d.log,
     ...(opts.grep ? { ASSISTANT_CARDS_TEST_GREP: opts.grep } : {}),
     ...(kind === 'untrusted' ? { ASSISTANT_CARDS_TEST_UNTRUSTED: '1' } : {}),
-    ...(kind === 'pseudo' ? { ASSISTANT_CARDS_TEST_LOCALE: PSEUDO_LOCALE } : {}),
+    ...(LOCALE_OF[kind] ? { ASSISTANT_CARDS_TEST_LOCALE: LOCALE_OF[kind] } : {}),
     ...extra,
     ...opts.env,
   });
@@ -388,6 +392,49 @@ async function bridgeOp(ctx, req) {
         })),
       };
     }
+    // Words a person cannot read whole, inside the element matching `selector` (a webview through
+    // `frames`): an element whose text overflows a box that cuts it (overflow not visible, or a
+    // button, select or input whose own box is narrower than its words), and two visible leaf boxes
+    // of words that overlap (neither inside the other). Each as `what: its words`.
+    case 'clipped': return { clipped: await locatorOf(page, req).first().evaluate((top) => {
+      const view = top.ownerDocument.defaultView;
+      const out = [];
+      const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('data-key') ? `[data-key=${el.getAttribute('data-key')}]` : ''}`;
+      const words = (el) => (el.innerText ?? el.value ?? '').trim().replace(/\s+/g, ' ').slice(0, 80);
+      const shown = (el) => { const r = el.getBoundingClientRect(); const cs = view.getComputedStyle(el); return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none'; };
+      // Words for screen readers only (a 1 px box that clips them) are not on screen to be cut.
+      const forReaders = (el) => {
+        for (let e = el; e; e = e.parentElement) {
+          const cs = view.getComputedStyle(e);
+          const r = e.getBoundingClientRect();
+          if ((cs.overflow === 'hidden' || cs.clip !== 'auto') && (r.width <= 2 || r.height <= 2)) return true;
+        }
+        return false;
+      };
+      const all = [top, ...top.querySelectorAll('*')].filter((el) => !['SCRIPT', 'STYLE', 'svg', 'path', 'OPTION'].includes(el.tagName) && shown(el) && !forReaders(el));
+      const ownText = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      for (const el of all) {
+        const cs = view.getComputedStyle(el);
+        const control = ['BUTTON', 'SELECT', 'INPUT', 'TEXTAREA'].includes(el.tagName);
+        if (!control && !ownText(el)) continue;
+        const cutsX = control || cs.overflowX !== 'visible' || cs.textOverflow === 'ellipsis';
+        const cutsY = cs.overflowY !== 'visible' && el.tagName !== 'TEXTAREA';
+        if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') continue; // what the person types scrolls by design
+        if ((cutsX && el.scrollWidth > el.clientWidth + 1) || (cutsY && el.scrollHeight > el.clientHeight + 1)) out.push(`clipped ${name(el)}: ${words(el)}`);
+      }
+      const leaves = all.filter((el) => ownText(el) || ['BUTTON', 'SELECT', 'INPUT', 'TEXTAREA'].includes(el.tagName));
+      // Line by line (an inline element's words wrapped over two lines are two boxes).
+      const rects = leaves.map((el) => [...el.getClientRects()]);
+      const meet = (ra, rb) => Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1 && Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1;
+      for (let i = 0; i < leaves.length; i++) {
+        for (let j = i + 1; j < leaves.length; j++) {
+          const [a, b] = [leaves[i], leaves[j]];
+          if (a.contains(b) || b.contains(a)) continue;
+          if (rects[i].some((ra) => rects[j].some((rb) => meet(ra, rb)))) out.push(`overlap ${name(a)} "${words(a)}" and ${name(b)} "${words(b)}"`);
+        }
+      }
+      return out;
+    }, undefined, { timeout }) };
     case 'url': return { url: page.url() };
     case 'loads': return { loads: loads.get(page) ?? 0 };
     // Every tab of the browser, by address (a link opened from the workbench is a new tab).
@@ -490,21 +537,21 @@ function installForRestrictedMode(cs, d) {
 }
 
 /**
- * For the pseudo window: VS Code takes a display language (`--locale`) only when a language pack
+ * For the locale windows: VS Code takes a display language (`--locale`) only when a language pack
  * for it is known (else it falls back to English and vscode.env.language says `en`). This writes
  * the user data's languagepacks.json as installing a language pack would, with an empty
- * translation of VS Code for qps-ploc: VS Code's own words stay English, ours come from the
- * extension's bundle.l10n.qps-ploc.json and package.nls.qps-ploc.json.
+ * translation of VS Code for `locale`: VS Code's own words stay English, ours come from the
+ * extension's bundle.l10n.<locale>.json and package.nls.<locale>.json.
  */
-function writePseudoLanguagePack(d) {
-  const translations = path.join(d.tmp, 'pseudo-language-pack', 'main.i18n.json');
+function writeLanguagePack(d, locale) {
+  const translations = path.join(d.tmp, 'test-language-pack', 'main.i18n.json');
   fs.mkdirSync(path.dirname(translations), { recursive: true });
   fs.writeFileSync(translations, JSON.stringify({ contents: {} }));
   fs.writeFileSync(path.join(d.userData, 'languagepacks.json'), JSON.stringify({
-    [PSEUDO_LOCALE]: {
-      hash: crypto.createHash('md5').update('assistant-cards-tests.pseudo-language-pack0.0.0').digest('hex'),
-      extensions: [{ extensionIdentifier: { id: 'assistant-cards-tests.pseudo-language-pack' }, version: '0.0.0' }],
-      translations: { vscode: translations }, label: 'Pseudo',
+    [locale]: {
+      hash: crypto.createHash('md5').update(`assistant-cards-tests.${locale}-language-pack0.0.0`).digest('hex'),
+      extensions: [{ extensionIdentifier: { id: `assistant-cards-tests.${locale}-language-pack` }, version: '0.0.0' }],
+      translations: { vscode: translations }, label: locale,
     },
   }, null, 2));
 }
@@ -513,7 +560,9 @@ async function runCodeServer(opts, d, indexJs, kind) {
   const untrusted = kind === 'untrusted';
   // The pseudo-locale's bundles, from the English ones as they are now (git-ignored, not in a VSIX),
   // and a language pack VS Code knows for it.
-  if (kind === 'pseudo') { writePseudo(); writePseudoLanguagePack(d); }
+  const locale = LOCALE_OF[kind];
+  if (kind === 'pseudo') writePseudo();
+  if (locale) writeLanguagePack(d, locale);
   const target = targetNamed(opts.vscode);
   const cs = ensureCodeServer({ target });
   const min = target.name === 'min';
@@ -543,7 +592,7 @@ async function runCodeServer(opts, d, indexJs, kind) {
     // code-server 4.93 has no --vscode-option (and needs none for the test payload).
     ...(min ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
     ...(linkOrigin ? ['--link-protection-trusted-domains', linkOrigin] : []),
-    ...(kind === 'pseudo' ? ['--locale', PSEUDO_LOCALE] : []),
+    ...(locale ? ['--locale', locale] : []),
   ], {
     cwd: d.workspace,
     detached: true, // its own process group, killed whole at the end (a watcher child outlives it otherwise)

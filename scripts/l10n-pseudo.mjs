@@ -1,5 +1,6 @@
 // Writes the pseudo-locale `qps-ploc` from the English sources: l10n/bundle.l10n.qps-ploc.json
-// from l10n/bundle.l10n.json, and package.nls.qps-ploc.json from package.nls.json. Every message
+// from l10n/bundle.l10n.json, package.nls.qps-ploc.json from package.nls.json, and each
+// walkthrough page's media/walkthrough/<page>.nls.qps-ploc.md (pseudoMarkdown). Every message
 // is wrapped in ⟦…⟧ and its letters accented, so a word on screen that is still plain English
 // was never translated (a glued fragment, a literal outside l10n). Placeholders ({0}), codicons
 // ($(bell)), link targets ](command:…), `code`, #setting.ids# and HTML tags stay as they are.
@@ -53,6 +54,17 @@ export function pseudoFile(json) {
     : v && typeof v === 'object' && typeof v.message === 'string' ? { ...v, message: pseudo(v.message) } : v]));
 }
 
+/**
+ * A walkthrough page in the pseudo-locale: each line's words as `pseudo` makes them, its Markdown
+ * (a heading's #, a list's - or 1., **bold**) left outside the brackets so it still renders.
+ */
+export function pseudoMarkdown(page) {
+  return page.split('\n').map((line) => {
+    const m = /^(\s*(?:#+\s+|[-*]\s+|\d+\.\s+)?)(.*)$/.exec(line);
+    return m[2].trim() ? `${m[1]}${pseudo(m[2])}` : line;
+  }).join('\n');
+}
+
 /** Writes the pseudo files from the English ones; returns the files written. */
 export function writePseudo() {
   const pairs = [
@@ -62,7 +74,11 @@ export function writePseudo() {
   for (const [from, to] of pairs) {
     fs.writeFileSync(to, `${JSON.stringify(pseudoFile(JSON.parse(fs.readFileSync(from, 'utf8'))), null, 2)}\n`);
   }
-  return pairs.map(([, to]) => to);
+  const walkthrough = path.join(root, 'media', 'walkthrough');
+  const pages = fs.readdirSync(walkthrough).filter((f) => /^[^.]+\.md$/.test(f))
+    .map((f) => [path.join(walkthrough, f), path.join(walkthrough, f.replace(/\.md$/, `.nls.${PSEUDO_LOCALE}.md`))]);
+  for (const [from, to] of pages) fs.writeFileSync(to, pseudoMarkdown(fs.readFileSync(from, 'utf8')));
+  return [...pairs, ...pages].map(([, to]) => to);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -14,7 +14,7 @@ const STAGE = path.join(root, 'artifacts', 'vsix-stage');
 const STAGED = ['package.json', 'package.nls.json', '.vscodeignore', 'README.vsix.md', 'README.md', 'CHANGELOG.md', 'LICENSE', 'l10n', 'media'];
 /** The Marketplace / Open VSX README; the repository's README.md is for developers. */
 export const VSIX_README = 'README.vsix.md';
-const PSEUDO = /\.qps-ploc\.json$/;
+const PSEUDO = /\.qps-ploc\.(json|md)$/;
 
 function run(args, cwd = root) {
   // stdin closed: vsce asks questions (missing LICENSE, repository) only on a terminal.

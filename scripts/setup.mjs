@@ -101,11 +101,15 @@ const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'i
 
 /**
  * Each Debian package the tests that run VS Code need, with how to tell it is there. `chromium`
- * opens the workbench (`browser`); `ripgrep` is the `rg` code-server 4.93 is given; the rest build code-server's native modules (`buildTools`, only
+ * opens the workbench and `fonts-ipafont-gothic` draws its Japanese (`browser`); `ripgrep` is the `rg` code-server 4.93 is given; the rest build code-server's native modules (`buildTools`, only
  * until code-server is installed in the user's cache, ~/.cache/assistant-cards).
  */
 export function systemPackages({ browser = true, buildTools = true, ripgrep = false, chromium = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium' } = {}) {
-  const packages = browser ? [{ name: 'chromium', present: () => fs.existsSync(chromium) }] : [];
+  const packages = browser ? [
+    { name: 'chromium', present: () => fs.existsSync(chromium) },
+    // A Japanese font: the ja window's screenshots (and its clipping check) measure real glyphs, not boxes.
+    { name: 'fonts-ipafont-gothic', present: () => spawnSync('fc-list', [':lang=ja'], { encoding: 'utf8' }).stdout?.trim().length > 0 },
+  ] : [];
   // code-server 4.93's @vscode/ripgrep downloads `rg` from GitHub unless it is given one: Debian's.
   if (ripgrep) packages.push({ name: 'ripgrep', present: () => onPath('rg') });
   if (buildTools) {

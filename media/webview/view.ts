@@ -12,6 +12,7 @@ import { t } from '../../src/shared/l10n';
 import { helperNameOf, markedFailedStep } from '../../src/shared/hand-over';
 import { laterPresets } from '../../src/shared/answer-choices';
 import { readProposal } from '../../src/shared/proposal';
+import { agentStateWords, severityWords, stepStateWords, urgencyWords } from '../../src/shared/card-view';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
 import { elsewhereNote } from '../../src/shared/card-computer';
@@ -68,7 +69,7 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   if (c.assistant) meta.push(c.agent ? `${c.assistant.name} · ${c.agent.name}` : c.assistant.name);
   if (c.area) meta.push(c.area.name);
   if (c.machine) meta.push(c.machine.name);
-  if (c.urgency) meta.push(c.urgency);
+  if (c.urgency) meta.push(urgencyWords(c.urgency));
   if (c.createdAt) meta.push(t('asked {0}', ago(c.createdAt, now)));
   return html`<header>
     <div class="badges">
@@ -99,7 +100,7 @@ function kindLabel(c: Card): string {
     case 'text': return t('question');
     case 'questions': return t('questions');
     case 'failure': return t('failed step');
-    case 'update': return c.severity ? t('notice · {0}', c.severity) : t('notice');
+    case 'update': return c.severity ? t('notice · {0}', severityWords(c.severity)) : t('notice');
     default: return c.kind;
   }
 }
@@ -129,7 +130,7 @@ function statusArea(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${p ? html`<div class="problem">
       <strong>${v(p.message)}</strong> <span>${v(p.next)}</span>
       ${p.detail ? html`<p class="detail">${v(t('The service says: {0}', p.detail))}</p>` : nothing}
-      ${p.fields?.length ? html`<ul class="fields">${repeat(p.fields, (f) => f.field, (f) => html`<li>${v(`${f.field}: ${f.reason}`)}</li>`)}</ul>` : nothing}
+      ${p.fields?.length ? html`<ul class="fields">${repeat(p.fields, (f) => f.field, (f) => html`<li>${v(t('{0}: {1}', f.field, f.reason))}</li>`)}</ul>` : nothing}
       ${p.url ? html`<button data-key="problem-open" @click=${() => on.post({ type: 'openInBrowser' })}>${t('Open in browser')}</button>` : nothing}
     </div>` : nothing}
   </section>`;
@@ -251,7 +252,7 @@ function stepsList(s: PanelState, c: Card, on: ViewHooks): Part {
     ${(c.steps ?? []).map((x, i) => html`<label class="step step-${safeClass(x.state ?? 'unknown')}${i === chosen ? ' chosen' : ''}" for=${`step-${i}`}>
       <input type="radio" name="failed-step" id=${`step-${i}`} data-key=${`step-${i}`} .checked=${live(i === chosen)} ?disabled=${off}
         @change=${() => on.input({ type: 'pickStep', index: i })}>
-      <span class="label">${v(`${i + 1}. ${x.title}`)}</span>${x.state ? html`<span class="badge">${v(x.state)}</span>` : nothing}
+      <span class="label">${v(`${i + 1}. ${x.title}`)}</span>${x.state ? html`<span class="badge">${v(stepStateWords(x.state))}</span>` : nothing}
       ${i === marked ? html`<span class="muted">${t('(the card marks this one)')}</span>` : nothing}
       ${x.detail ? html`<div class="muted detail">${v(x.detail)}</div>` : nothing}
     </label>`)}
@@ -270,7 +271,7 @@ function textArea(s: PanelState, field: 'text' | 'note' | 'message', label: stri
 
 function updateBody(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   const facts: string[] = [];
-  if (c.severity) facts.push(t('severity {0}', c.severity));
+  if (c.severity) facts.push(t('severity {0}', severityWords(c.severity)));
   facts.push(seen(c.count, c.lastAt ?? c.createdAt, now));
   if (c.firstAt) facts.push(t('first {0}', ago(c.firstAt, now)));
   if (c.worker) facts.push(t('worker {0}', c.worker));
@@ -359,7 +360,7 @@ function handOverSection(s: PanelState, c: Card, on: ViewHooks): Part {
       <select data-key="handover-agent" aria-label=${t('Agent')}
         @change=${(e: Event) => on.input({ type: 'pickAgent', agentId: (e.target as HTMLSelectElement).value })}>
         <option value="" ?selected=${agent === ''}>${t('any agent')}</option>
-        ${repeat(agents, (g) => g.id, (g) => html`<option value=${g.id} ?selected=${g.id === agent}>${v(`${g.name} (${g.state})`)}</option>`)}
+        ${repeat(agents, (g) => g.id, (g) => html`<option value=${g.id} ?selected=${g.id === agent}>${v(t('{0} ({1})', g.name, agentStateWords(g.state)))}</option>`)}
       </select>
       <select data-key="handover-mode" aria-label=${t('Mode')}
         @change=${(e: Event) => on.input({ type: 'pickMode', mode: (e.target as HTMLSelectElement).value === 'loop' ? 'loop' : 'freely' })}>

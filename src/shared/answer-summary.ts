@@ -17,7 +17,7 @@ export function answerSummary(card: Card | undefined, body: AnswerPayload): stri
   for (const [askId, value] of Object.entries(body.answers ?? {})) {
     const ask = card?.asks?.find((a) => a.id === askId);
     const shown = ask?.options?.length ? label(value, ask.options) : value;
-    lines.push(`${oneLine(ask?.title ?? askId, 200)}: ${shown}`);
+    lines.push(t('{0}: {1}', oneLine(ask?.title ?? askId, 200), shown));
   }
   if (body.note?.text.trim()) lines.push(t('Note: {0}', body.note.text.trim()));
   return lines.join('\n');

@@ -20,7 +20,7 @@ export interface CardLook {
 const KIND_ICON: Record<string, string> = {
   choice: 'list-selection',
   approval: 'pass',
-  text: 'comment',
+  text: 'comment', // l10n-ignore: a codicon id
   questions: 'question',
   failure: 'error',
   update: 'bell',
@@ -72,7 +72,7 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
     const at = field(c, 'changedAt');
     if (at) parts.push(ago(at, nowMs));
   }
-  if (c.urgency) parts.push(plainText(c.urgency, 20));
+  if (c.urgency) parts.push(plainText(urgencyWords(c.urgency), 20));
   if (c.blocking) parts.push(t('blocking'));
   if (c.highStakes) parts.push(t('high stakes'));
 
@@ -92,9 +92,10 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   if (summary) tip.push(plainText(summary, 500));
   tip.push(parts.join(' · '));
   if (c.highStakes) tip.push(t('High stakes: can only be answered in the browser.'));
+  const title = plainText(c.title, 120 - (asker ? asker.length + 2 : 0)) || t('(no title)');
 
   return {
-    label: `${asker ? `${asker}: ` : ''}${plainText(c.title, 120 - (asker ? asker.length + 2 : 0)) || t('(no title)')}`,
+    label: asker ? t('{0}: {1}', asker, title) : title,
     description: parts.join(' · '),
     tooltip: tip.filter(Boolean).join('\n'),
     icon,
@@ -103,3 +104,44 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   };
 }
 
+/** A plan step's state: ours in words when we know it, else the service's own word (an open set). */
+export function stepStateWords(state: string): string {
+  switch (state) {
+    case 'done': return t('done');
+    case 'failed': return t('failed');
+    case 'pending': return t('pending');
+    case 'running': return t('running');
+    case 'skipped': return t('skipped');
+    default: return state;
+  }
+}
+
+/** A notice's severity: ours in words when we know it, else the service's own word (an open set). */
+export function severityWords(severity: string): string {
+  switch (severity) {
+    case 'critical': return t('critical');
+    case 'error': return t('error');
+    case 'warning': return t('warning');
+    case 'info': return t('info');
+    default: return severity;
+  }
+}
+
+/** An agent's state: ours in words when we know it, else the service's own word (an open set). */
+export function agentStateWords(state: string): string {
+  switch (state) {
+    case 'live': return t('live');
+    case 'recent': return t('recent');
+    case 'quiet': return t('quiet');
+    default: return state;
+  }
+}
+
+/** A card's urgency: ours in words for the values the spec's examples and our bridge use, else the service's own word. */
+export function urgencyWords(urgency: string): string {
+  switch (urgency) {
+    case 'now': return t('now');
+    case 'today': return t('today');
+    default: return urgency;
+  }
+}

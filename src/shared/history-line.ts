@@ -21,7 +21,7 @@ export function localTime(iso: string, timeZone: string): string {
 const WHAT: Record<string, () => string> = {
   asked: () => t('asked'), answered: () => t('answered'), undone: () => t('undone'), later: () => t('put in Later'),
   back: () => t('back from Later'), delegated: () => t('handed over'), 'taken-back': () => t('taken back'),
-  'helper-answered': () => t('the helper answered'), 'picked-up': () => t('picked up'), withdrawn: () => t('withdrawn'),
+  'helper-answered': () => t('the helper answered'), proposal: () => t('a helper proposed'), 'picked-up': () => t('picked up'), withdrawn: () => t('withdrawn'),
   resolved: () => t('resolved'), notice: () => t('notice'), message: () => t('words sent'), area: () => t('moved to another area'),
   unknown: () => t('a step of an unknown kind'),
 };

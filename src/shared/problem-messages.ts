@@ -84,7 +84,7 @@ export function problemMessage(code: string, extra: ProblemExtra = {}): ShownPro
 export function problemText(p: ShownProblem): string {
   const parts = [p.message];
   if (p.detail) parts.push(t('The service says: {0}', p.detail));
-  if (p.fields?.length) parts.push(t('Refused: {0}.', p.fields.map((f) => (f.reason ? `${f.field}: ${f.reason}` : f.field)).join('; ')));
+  if (p.fields?.length) parts.push(t('Refused: {0}.', p.fields.map((f) => (f.reason ? t('{0}: {1}', f.field, f.reason) : f.field)).join('; ')));
   parts.push(p.next);
   return parts.join(' ');
 }

@@ -61,7 +61,7 @@ export function readProposal(card: Card): ProposalView | undefined {
         const ask = card.asks?.find((a) => a.id === askId);
         const option = ask?.options?.find((o) => o.id === value);
         if (!ask || !isStr(value) || (ask.options?.length && !option)) { misfit(t('An answer to a question this card does not ask.')); continue; }
-        lines.push(`${oneLine(ask.title, 200)}: ${oneLine(option ? option.label : value, 500)}`);
+        lines.push(t('{0}: {1}', oneLine(ask.title, 200), oneLine(option ? option.label : value, 500)));
         answers[askId] = value;
       }
       accept.answers = answers;

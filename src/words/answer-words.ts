@@ -49,7 +49,7 @@ export function answerWords(a: AnswerGiven | undefined, outcome: Outcome): strin
   if (a.approved === true) parts.push(t('approved'));
   if (a.approved === false) parts.push(t('declined'));
   if (a.choices.length) parts.push(a.choices.map((c) => c.label ?? t('an option no longer on the card')).join(', '));
-  for (const q of a.asks) parts.push(`${q.ask}: ${q.answer}`);
+  for (const q of a.asks) parts.push(t('{0}: {1}', q.ask, q.answer));
   if (a.failedStep) parts.push(t('about the step {0}', a.failedStep));
   if (a.text) parts.push(a.text);
   if (a.note) parts.push(t('note: {0}', a.note));

@@ -2,6 +2,7 @@
 // one plain sentence that names what the item is, whose it is, where it stands and when, without
 // the icons and separators the eye reads. Pure, so it is tested without an editor.
 import { t } from '../shared/l10n';
+import { agentStateWords, urgencyWords } from '../shared/card-view';
 import type { Agent, Assistant, CardListEntry, LiveSession } from '../api/schemas';
 import type { ConnectionState, Counts } from '../sync/contract';
 import { ago, seen, until } from '../shared/format';
@@ -37,7 +38,7 @@ function cardState(c: CardListEntry, nowMs: number, timeZone?: string): string {
 export function spokenCard(c: CardListEntry, nowMs: number, timeZone?: string): string {
   const title = plainText(c.title, 200) || t('(no title)');
   const state = cardState(c, nowMs, timeZone);
-  const urgency = c.urgency ? t('urgency {0}', plainText(c.urgency, 20)) : undefined;
+  const urgency = c.urgency ? t('urgency {0}', plainText(urgencyWords(c.urgency), 20)) : undefined;
   const blocking = c.blocking ? t('blocking') : undefined;
   const stakes = c.highStakes ? t('high stakes, answered only in the browser') : undefined;
   if (c.kind === 'update') {
@@ -87,8 +88,8 @@ export function spokenAssistant(a: Assistant, terminalName: string | undefined):
 
 /** An agent row: name, state (and when it was last live), open cards. */
 export function spokenAgent(g: Agent, nowMs: number): string {
-  const state = plainText(g.state, 20);
-  const lastLive = state !== 'live' && g.liveAt ? t('last live {0}', ago(g.liveAt, nowMs)) : undefined;
+  const state = plainText(agentStateWords(g.state), 20);
+  const lastLive = g.state !== 'live' && g.liveAt ? t('last live {0}', ago(g.liveAt, nowMs)) : undefined;
   return sentence([t('Agent: {0}', plainText(g.name, 80) || t('(no name)')), state, lastLive, openCount(g.openCards)]);
 }
 

@@ -1,8 +1,17 @@
 // Every word the person reads in the editor goes through l10n: `vscode.l10n.t` in src/editor, and
 // in the webview only strings the host sent (already translated). This check reads the sources
-// with the TypeScript compiler and fails on a string literal that reads as words (two words, or
-// one capitalised word) outside `l10n.t(...)`, a log call, an import, a type or a key. A literal
-// that is not for people (a protocol value, a setting id) says so with `// l10n-ignore` on its line.
+// with the TypeScript compiler and fails on a string literal outside `l10n.t(...)`, a log call, an
+// import, a type or a key that
+//  - reads as words: two tokens one of which is a word (`6:00 PM`, `★ recommended`), one
+//    capitalised word, or a word in brackets (`(gone)`);
+//  - glues a sentence from values: a word or sentence punctuation beside a value (`back ${when}`,
+//    `${outcome}: ${answer}`);
+//  - reaches what a person sees with any letter in it: a tree item's or a pick's label,
+//    description, detail or tooltip, a notification, an input box, a status bar text, a Markdown
+//    string, a value in the webview's html`` or its DOM text (through `a ? b : c`, `??`, `+`,
+//    templates, `.join` and a const of the same file).
+// A literal that is not for people (a protocol value, a setting id) says so with `// l10n-ignore`
+// on its line; a product's name (not translated, VS Code's convention) with `// l10n-name`.
 // Dates and times: no fixed locale (`en-GB`, `en-US`) in src/editor or media/.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -14,8 +23,30 @@ import { historyLine } from '../../src/shared/history-line';
 
 const root = path.resolve(__dirname, '..', '..');
 const FOLDERS = ['src/editor', 'src/shared', 'src/words', 'media/webview'];
-// Words: whitespace between letters (a phrase), or one capitalised word (a button).
-const isWords = (s: string) => (/[A-Za-z]{2,}/.test(s) && /[A-Za-z][^\S\n]*\S*\s+\S*[A-Za-z]/.test(s.trim())) || /^[A-Z][a-z]{2,}[.!?…]?$/.test(s.trim());
+/** Codicons `$(bell)` and placeholders `{0}` are not words. */
+const bare = (s: string) => s.replace(/\$\([^)\s]*\)|\{\d+\}/g, ' ');
+/** A token that is a word: letters, maybe with punctuation around them (`PM`, `recommended`, `(gone)`). */
+const isWordToken = (w: string) => /^[^\w]*[A-Za-z]{2,}[^\w]*$/.test(w);
+// Words: a phrase (two tokens, one a word: `6:00 PM`, `★ recommended`), one capitalised word (a
+// button), or a word in brackets (`(gone)`).
+// `whole`: a string's own text (a template's pieces are read by gluedWords and shownLetters).
+const isWords = (raw: string, whole = true) => {
+  const s = bare(raw).trim();
+  const tokens = s.split(/\s+/).filter(Boolean);
+  return (/[A-Za-z]{2,}/.test(s) && /[A-Za-z][^\S\n]*\S*\s+\S*[A-Za-z]/.test(s))
+    || (whole && tokens.length >= 2 && tokens.some(isWordToken) && !tokens.every((w) => /^[\w$.:/#-]+$/.test(w) && !/^[A-Za-z]{2,}$/.test(w)))
+    || /^[A-Z][a-z]{2,}[.!?…]?$/.test(s) || (whole && /^[([]\s*[A-Za-z]{2,}(\s+[A-Za-z]+)*\s*[)\]]$/.test(s));
+};
+/** What a person sees that is not a word of any language: separators between values. */
+const NEUTRAL = /[\s·•|/—–…-]+/g;
+/** Where a value is shown: the properties of VS Code's items and options, and the webview's DOM. */
+const UI_PROPS = new Set(['label', 'description', 'detail', 'tooltip', 'title', 'placeHolder', 'placeholder', 'prompt', 'text', 'message',
+  'validationMessage', 'ariaLabel', 'aria-label', 'textContent', 'innerText', 'alt']);
+/** Calls whose arguments are shown as they are. */
+const UI_CALLS = /(^|\.)(show(Information|Warning|Error)Message|showInputBox|showQuickPick|setStatusBarMessage|appendMarkdown|appendText|info|warn|error|confirm|choose)$/;
+const UI_NEW = /(^|\.)(TreeItem|MarkdownString)$/;
+/** The webview's attributes a person reads (or hears). */
+const SHOWN_ATTRIBUTES = new Set(['title', 'aria-label', 'aria-description', 'aria-roledescription', 'placeholder', 'alt']);
 /** Attribute and option names whose values are not words for people. */
 const NOT_WORDS = new Set(['class', 'className', 'key', 'type', 'id', 'role', 'for', 'autocomplete', 'contextValue', 'command', 'rel', 'href', 'src']);
 const LOG_METHODS = new Set(['info', 'warn', 'error', 'debug', 'trace', 'log', 'appendLine']);
@@ -31,6 +62,9 @@ function files(dir: string, out: string[] = []): string[] {
 
 /** `// l10n-ignore` on the literal's line, or on the line before it. */
 const ignored = (lines: string[], line: number) => /l10n-ignore/.test(lines[line] ?? '') || /l10n-ignore/.test(lines[line - 1] ?? '');
+/** `// l10n-name` on the literal's line (or the one before) and the literal a name: capitalised words, no sentence. */
+const productName = (lines: string[], line: number, text: string) => (/l10n-name/.test(lines[line] ?? '') || /l10n-name/.test(lines[line - 1] ?? ''))
+  && /^([A-Z0-9][\w.+-]*)( [A-Z0-9][\w.+-]*)*$/.test(text.trim());
 
 function calleeName(call: ts.CallExpression): string {
   const e = call.expression;
@@ -84,6 +118,9 @@ function exempt(node: ts.Node): boolean {
 function gluedWords(node: ts.Node): boolean {
   if (!ts.isTemplateExpression(node) || (node.parent && ts.isTaggedTemplateExpression(node.parent))) return false;
   const pieces = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)];
+  // Sentence punctuation between two values (`${outcome}: ${answer}`): another language puts
+  // its own (`：`) or orders the two differently.
+  if (pieces.slice(1, -1).some((piece) => /^\s*[:;,!?]\s+$/.test(piece))) return true;
   return pieces.some((piece, i) => {
     const tokens = piece.replace(/\$\([^)]*\)/g, ' ').split(/\s+/);
     // A token touching a value is part of a name or an id (`opt-${i}`, `card:${state}`), not a word.
@@ -100,6 +137,66 @@ function pushedWord(node: ts.Node, text: string): boolean {
     && !!p && ts.isCallExpression(p) && ts.isPropertyAccessExpression(p.expression) && p.expression.name.text === 'push';
 }
 
+/** Walks from a literal up through what passes its value on unchanged, and the const it may initialise. */
+function reachesUi(node: ts.Node, sf: ts.SourceFile, depth = 0): boolean {
+  let q = node;
+  for (;;) {
+    const p = q.parent;
+    if (!p) return false;
+    if (ts.isParenthesizedExpression(p) || ts.isAsExpression(p) || ts.isNonNullExpression(p)
+      || (ts.isConditionalExpression(p) && p.condition !== q)
+      || (ts.isBinaryExpression(p) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.PlusToken].includes(p.operatorToken.kind))
+      || (ts.isTemplateSpan(p) && !ts.isTaggedTemplateExpression(p.parent.parent))) { q = ts.isTemplateSpan(p) ? p.parent : p; continue; }
+    // A value in an html`` template is put in the webview's DOM: as text, or as an attribute a
+    // person reads (title, aria-label, placeholder, alt); not as a class, an id or a type.
+    if (ts.isTemplateSpan(p)) {
+      if (!ts.isTaggedTemplateExpression(p.parent.parent) || p.parent.parent.tag.getText(sf) !== 'html') return false;
+      const spans = p.parent.templateSpans;
+      // The markup before this value (earlier values as `v`): is it inside an attribute?
+      const before = p.parent.head.text + spans.slice(0, spans.indexOf(p)).map((x) => `v${x.literal.text}`).join('');
+      const attribute = /([\w.?@:-]+)=(?:"[^"]*|'[^']*|[^\s"'>]*)$/.exec(before)?.[1]?.replace(/^[.?@]/, '');
+      return attribute === undefined || SHOWN_ATTRIBUTES.has(attribute);
+    }
+    // ['a', 'b'].join(' '): the array's words, and the separator, are what is shown.
+    if (ts.isArrayLiteralExpression(p)) {
+      const access = p.parent;
+      if (access && ts.isPropertyAccessExpression(access) && access.name.text === 'join' && ts.isCallExpression(access.parent)) { q = access.parent; continue; }
+      if (access && ts.isCallExpression(access) && /(^|\.)plainLines$/.test(calleeName(access))) { q = access; continue; }
+      return false;
+    }
+    if (ts.isPropertyAssignment(p) && p.initializer === q) return UI_PROPS.has(p.name.getText(sf).replace(/['"]/g, ''));
+    if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === q) {
+      return ts.isPropertyAccessExpression(p.left) && UI_PROPS.has(p.left.name.text);
+    }
+    if (ts.isNewExpression(p) && p.arguments?.[0] === q) return UI_NEW.test(p.expression.getText(sf));
+    if (ts.isCallExpression(p) && p.arguments.includes(q as ts.Expression)) {
+      const name = calleeName(p);
+      const attr = p.arguments[0];
+      if (/(^|\.)setAttribute$/.test(name)) return p.arguments[1] === q && !!attr && ts.isStringLiteral(attr) && SHOWN_ATTRIBUTES.has(attr.text);
+      return UI_CALLS.test(name);
+    }
+    // `const words = '...'` shown later by name: each use in this file is followed.
+    if (ts.isVariableDeclaration(p) && p.initializer === q && ts.isIdentifier(p.name) && depth < 3) {
+      const name = p.name.text;
+      const uses: ts.Identifier[] = [];
+      const find = (n: ts.Node) => { if (ts.isIdentifier(n) && n.text === name && n !== p.name) uses.push(n); ts.forEachChild(n, find); };
+      find(sf);
+      return uses.some((u) => !exempt(u) && reachesUi(u, sf, depth + 1));
+    }
+    return false;
+  }
+}
+
+/** A literal shown to a person with any letter in it (what is left once separators, `{0}` and `$(icons)` are out). */
+function shownLetters(node: ts.Node, text: string, sf: ts.SourceFile): boolean {
+  if (ts.isTaggedTemplateExpression(node.parent)) return false; // html`...`: its own markup, words checked above
+  // A template read whole, each value a {n} (so `$(${icon})` is a codicon, not brackets).
+  const shown = bare(ts.isTemplateExpression(node) ? node.head.text + node.templateSpans.map((s, i) => `{${i}}${s.literal.text}`).join('') : text);
+  const letters = /\p{L}/u.test(shown.replace(NEUTRAL, ''));
+  const punctuation = /[:;,!?()]/.test(shown);
+  return (letters || punctuation) && reachesUi(node, sf);
+}
+
 function literalText(node: ts.Node): string | undefined {
   let text: string | undefined;
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
@@ -110,6 +207,13 @@ function literalText(node: ts.Node): string | undefined {
   }
   return text;
 }
+
+/**
+ * The palette's Later times (`6:00 PM`, `8:00 AM`): #38 item 4 replaces them with the panel's
+ * words on its own branch; until that merges they are the one known gap (the planted test above
+ * shows the rule catches them). Drop this once card-picks.ts no longer holds them.
+ */
+
 
 export function violations(): string[] {
   return FOLDERS.flatMap((d) => files(d)).flatMap((rel) => violationsIn(rel, fs.readFileSync(path.join(root, rel), 'utf8')));
@@ -124,7 +228,7 @@ export function violationsIn(rel: string, text: string): string[] {
     const lit = literalText(node);
     if (lit !== undefined) {
       const line = sf.getLineAndCharacterOfPosition(node.getStart()).line;
-      if ((isWords(lit) || gluedWords(node) || pushedWord(node, lit)) && !exempt(node) && !ignored(lines, line)) {
+      if ((isWords(lit, !ts.isTemplateExpression(node)) || gluedWords(node) || pushedWord(node, lit) || shownLetters(node, lit, sf)) && !exempt(node) && !ignored(lines, line) && !productName(lines, line, lit)) {
         out.push(`${rel}:${line + 1}: ${JSON.stringify(lit.slice(0, 60))}`);
       }
       if (/\ben-(GB|US)\b/.test(lit) && !ignored(lines, line)) out.push(`${rel}:${line + 1}: a fixed locale ${lit}`);
@@ -151,6 +255,42 @@ describe('words the person reads go through l10n', () => {
     assert.deepEqual(violationsIn('planted.ts', planted).map((v) => v.split(':')[1]), ['1', '2', '3', '4']);
   });
 
+  // The six that bypassed l10n on main 1423de6, as they stood there (issue #38): each is caught.
+  it('finds ★ recommended, 6:00 PM, 8:00 AM, (gone), (ended) and the Answers rows\' `${outcome}: ${answer}`', () => {
+    const planted = [
+      "const items = options.map((o) => ({ label: o.label, description: rec.has(o.id) ? '★ recommended' : '', id: o.id }));",
+      "const later = [{ label: vscode.l10n.t('Tonight'), description: '6:00 PM', id: 'tonight' },",
+      "  { label: vscode.l10n.t('Tomorrow'), description: '8:00 AM', id: 'tomorrow' }];",
+      "const item = new vscode.TreeItem('(gone)', vscode.TreeItemCollapsibleState.None);",
+      "if (!session) return gone('(ended)');",
+      'const w = { what: answer && r.outcome === \'answered\' ? answer : answer ? `${outcome}: ${answer}` : outcome };',
+    ].join('\n');
+    const found = violationsIn('planted.ts', planted);
+    assert.deepEqual(found.map((v) => v.split(':')[1]), ['1', '2', '3', '4', '5', '6'], found.join('\n'));
+    assert.match(found[0]!, /★ recommended/);
+    assert.match(found[1]!, /6:00 PM/);
+    assert.match(found[2]!, /8:00 AM/);
+    assert.match(found[3]!, /\(gone\)/);
+    assert.match(found[4]!, /\(ended\)/);
+  });
+
+  it('a literal that reaches what a person sees is caught even as one lowercase word; product names pass with `// l10n-name`', () => {
+    const planted = [
+      "item.description = 'waiting';",
+      "const w = ready ? 'done' : 'busy'; item.tooltip = w;",
+      "void vscode.window.showWarningMessage('gone');",
+      "const html1 = html`<span>${'recommended'}</span>`;",
+      "el.setAttribute('aria-label', 'close');",
+      "const pick = { label: 'Claude Code', id: 'claude' }; // l10n-name",
+      "const sep = [a, b].join(' · '); item.description = sep;",
+      "const mode = 'machine'; settings.update('scope', mode);",
+      "const pick2 = { label: 'not a name here', id: 'x' }; // l10n-name",
+      "const h2 = html`<input type=${multi ? 'checkbox' : 'radio'} class=${'wide'} title=${'close'}>`;",
+    ].join('\n');
+    assert.deepEqual([...new Set(violationsIn('planted.ts', planted).map((v) => v.split(':')[1]))], ['1', '2', '3', '4', '5', '9', '10']);
+    assert.equal(violationsIn('planted.ts', planted).filter((v) => v.startsWith('planted.ts:10:')).length, 1, 'the title, not the type or the class');
+  });
+
   it('src/editor and the webview hold no user-visible string outside l10n', () => {
     const found = violations();
     assert.deepEqual(found, [], `${found.length} strings bypass l10n:\n${found.join('\n')}`);
@@ -164,6 +304,8 @@ describe('the pseudo-locale and dates in the display language', () => {
     assert.equal(pseudo('$(bell-slash) Cards: sign in'), '⟦$(bell-slash) Çáŕďš: šíĝñ íñ⟧');
     assert.equal(pseudo('Set `assistantCards.notify`.\n[Sign In](command:assistantCards.signIn)'), '⟦Šéţ `assistantCards.notify`.⟧\n[⟦Šíĝñ Íñ⟧](command:assistantCards.signIn)');
     assert.doesNotMatch(pseudo('Answered from {0} on {1}.'), /[A-Za-z]{2,}/, 'no plain English left');
+    const { pseudoMarkdown } = (await import(path.join(root, 'scripts', 'l10n-pseudo.mjs'))) as { pseudoMarkdown(m: string): string };
+    assert.equal(pseudoMarkdown('## Signing in\n\n1. **Sign In** shows `a.b`.\n- Go'), '## ⟦Šíĝñíñĝ íñ⟧\n\n1. ⟦**Šíĝñ Íñ** šĥóŵš `a.b`.⟧\n- ⟦Ĝó⟧', 'a walkthrough page: its Markdown kept');
   });
 
   it('a history line: its time in VS Code\'s display language (not the runtime\'s), its step and who in words', () => {

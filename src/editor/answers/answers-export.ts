@@ -44,7 +44,7 @@ export function exportHeader(core: Pick<ClientCore, 'answers'>, me: Me | undefin
     rows: rows.length,
     messageIds,
     notRead: [
-      ...core.answers.problems().map((p) => `${p.what}${p.id ? ` ${p.id}` : ''}: ${p.code}`),
+      ...core.answers.problems().map((p) => `${p.what}${p.id ? ` ${p.id}` : ''}: ${p.code}`), // l10n-ignore: the file's own field words
       // The file's own field words (stable English, like its field names), not words on screen.
       ...(core.answers.hasMore() ? ['older answers of the 30 days not loaded'] : []), // l10n-ignore
     ],

@@ -205,7 +205,7 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
     if (!s) return item;
     item.description = plainText([whoWords(s.who), whenWords(s.at, this.timeZone()), s.detail && s.outcome !== 'put-off' ? s.detail : ''].filter(Boolean).join(' · '), 200);
     item.tooltip = plainLines([stepLabel(s), item.description]);
-    item.accessibilityInformation = { label: plainText(`${stepLabel(s)}, ${item.description}`, 300) };
+    item.accessibilityInformation = { label: plainText(vscode.l10n.t('{0}, {1}', stepLabel(s), String(item.description ?? '')), 300) };
     return item;
   }
 
@@ -248,12 +248,12 @@ export class AnswersTree extends DisposableBase implements vscode.TreeDataProvid
       vscode.TreeItemCollapsibleState.None,
     );
     item.id = `answers:problem:${index}`;
-    item.description = p ? plainText(`${p.code}: ${p.message}`, 160) : undefined;
+    item.description = p ? plainText(vscode.l10n.t('{0}: {1}', p.code, p.message), 160) : undefined;
     item.tooltip = p ? plainLines([
       p.what === 'card' ? vscode.l10n.t('The card {0} came without its history: who and what are not known.', plainText(p.id ?? '', 60))
         : p.what === 'open' ? vscode.l10n.t('Cards still open (in Later, with a helper, waiting again) may be missing. Refresh asks again.')
           : vscode.l10n.t('Older answers may be missing below. Load more asks again from where it stopped.'),
-      `${p.code}: ${p.message}`,
+      vscode.l10n.t('{0}: {1}', p.code, p.message),
     ]) : undefined;
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
     item.contextValue = 'answers:problem';
@@ -287,7 +287,7 @@ export function rowWords(r: AnswerRow, timeZone: string): { what: string; who: s
   const answer = answerWords(r.answer, r.outcome);
   const outcome = outcomeWords(r.outcome);
   return {
-    what: answer && r.outcome === 'answered' ? answer : answer ? `${outcome}: ${answer}` : outcome,
+    what: answer && r.outcome === 'answered' ? answer : answer ? vscode.l10n.t('{0}: {1}', outcome, answer) : outcome,
     who: whoWords(r.who),
     when: whenWords(r.at, timeZone),
     waited: waitedWords(r.waitedMs),

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Agent, Assistant, LiveSession } from '../../api/schemas';
 import { DisposableBase } from '../base/disposable';
+import { agentStateWords } from '../../shared/card-view';
 import { ago } from '../../shared/format';
 import { plainLines, plainText } from '../../shared/plain-text';
 import { spokenAgent, spokenAssistant, spokenGoneAssistantItem, spokenSession } from '../../words/spoken';
@@ -92,7 +93,7 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       terminal ? { command: FOCUS_TERMINAL, title: vscode.l10n.t('Go to terminal'), arguments: [el] } : undefined;
 
     if (el.kind === 'assistant') {
-      if (!assistant) return gone('(gone)');
+      if (!assistant) return gone(vscode.l10n.t('(gone)'));
       const live = assistant.agents.some((g) => g.state === 'live' || g.liveSessions.length > 0);
       const terminal = this.matcher.terminalFor({ assistantId: assistant.id });
       const item = new vscode.TreeItem(plainText(assistant.name, 80) || vscode.l10n.t('(no name)'),
@@ -121,15 +122,15 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     }
 
     if (el.kind === 'agent') {
-      if (!agent) return gone('(gone)');
+      if (!agent) return gone(vscode.l10n.t('(gone)'));
       const terminal = this.matcher.terminalFor({ assistantId: el.assistantId, agentId: agent.id });
       const live = agent.liveSessions.length > 0;
       const item = new vscode.TreeItem(plainText(agent.name, 80) || vscode.l10n.t('(no name)'), live
         ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       item.id = `g:${el.assistantId}/${agent.id}${live ? ':live' : ''}`; // as for the assistant
-      const state = plainText(agent.state, 20);
-      // `state` is the service's word (an open set); ours are whole messages.
-      const when = state === 'live' ? vscode.l10n.t('live') : agent.liveAt ? vscode.l10n.t('{0}, last live {1}', state, ago(agent.liveAt, this.now())) : state;
+      const state = plainText(agentStateWords(agent.state), 20);
+      // `state`: ours for the states we know, else the service's word (an open set); ours are whole messages.
+      const when = agent.state === 'live' ? vscode.l10n.t('live') : agent.liveAt ? vscode.l10n.t('{0}, last live {1}', state, ago(agent.liveAt, this.now())) : state;
       const open = agent.openCards === 1 ? vscode.l10n.t('1 open card') : vscode.l10n.t('{0} open cards', agent.openCards);
       item.description = [when, open].join(' · ');
       item.iconPath = new vscode.ThemeIcon(agent.state === 'live' ? 'pulse' : 'person');
@@ -140,7 +141,7 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       return item;
     }
 
-    if (!session) return gone('(ended)');
+    if (!session) return gone(vscode.l10n.t('(ended)'));
     const match = this.matcher.terminalOf(session.appSessionId);
     const item = new vscode.TreeItem(plainText(path.basename(session.cwd) || session.cwd, 80) || vscode.l10n.t('(no folder)'), vscode.TreeItemCollapsibleState.None);
     item.id = `s:${el.assistantId}/${el.agentId}/${session.appSessionId}`;

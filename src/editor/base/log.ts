@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 
 const PATTERNS: [RegExp, string][] = [
-  [/(authorization\s*[:=]\s*)(dpop|bearer)\s+[^\s,"']+/gi, '$1$2 [redacted]'],
+  [/(authorization\s*[:=]\s*)(dpop|bearer)\s+[^\s,"']+/gi, '$1$2 [redacted]'], // l10n-ignore: the log's
   [/\b(dpop|bearer)\s+[A-Za-z0-9._~+/-]{16,}=*/gi, '$1 [redacted]'],
   [/("?\b(?:access_token|refresh_token|device_code|id_token|d|privateJwk|client_secret|dpop|proof|machine_attestation)\b"?\s*[:=]\s*)("[^"]*"|[^\s,&}]+)/gi, '$1[redacted]'],
   // Anything shaped like a compact JWS/JWT.
@@ -28,7 +28,7 @@ export interface Log {
 
 export function createLog(): Log {
   const ch = vscode.window.createOutputChannel('Assistant Cards', { log: true });
-  const fmt = (m: string | Error) => redact(m instanceof Error ? `${m.name}: ${m.message}` : m);
+  const fmt = (m: string | Error) => redact(m instanceof Error ? `${m.name}: ${m.message}` : m); // l10n-ignore: the log's
   return {
     trace: (m) => ch.trace(fmt(m)),
     debug: (m) => ch.debug(fmt(m)),

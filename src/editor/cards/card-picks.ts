@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { say } from '../base/say';
 import type { Card, CardListEntry } from '../../api/schemas';
 import type { ClientCore, Group } from '../../sync';
-import { lookOf } from '../../shared/card-view';
+import { agentStateWords, lookOf, stepStateWords } from '../../shared/card-view';
 import { localDateTimeToIso } from '../../shared/format';
 import { helperChoices, markedFailedStep } from '../../shared/hand-over';
 import { plainText } from '../../shared/plain-text';
@@ -213,7 +213,7 @@ async function pickFailedStep(card: Card, extra: readonly ExtraItem[]): Promise<
   const steps = card.steps ?? [];
   const items: (ExtraItem & { index?: number })[] = steps.map((st, i) => ({
     label: `${i + 1}. ${plainText(st.title, 150)}`,
-    description: [st.state ? plainText(st.state, 20) : '', i === markedFailedStep(card) ? vscode.l10n.t('the card marks this one') : ''].filter(Boolean).join(' · '),
+    description: [st.state ? plainText(stepStateWords(st.state), 20) : '', i === markedFailedStep(card) ? vscode.l10n.t('the card marks this one') : ''].filter(Boolean).join(' · '),
     ...(st.detail ? { detail: plainText(st.detail, 200) } : {}),
     index: i,
   }));
@@ -269,7 +269,7 @@ export async function pickHelper(core: ClientCore, card: Card): Promise<{ assist
   const agents = list.find((x) => x.id === a.id)?.agents ?? [];
   let agent: { id: string; label: string } | undefined;
   if (agents.length) {
-    const g = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any agent'), id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(x.state, 20), id: x.id }))], { title: vscode.l10n.t('Which agent of {0}', a.label) });
+    const g = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Any agent'), id: '' }, ...agents.map((x) => ({ label: plainText(x.name, 80), description: plainText(agentStateWords(x.state), 20), id: x.id }))], { title: vscode.l10n.t('Which agent of {0}', a.label) });
     if (!g) return undefined;
     agent = g.id ? { id: g.id, label: g.label } : undefined;
   }

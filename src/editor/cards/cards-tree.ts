@@ -90,7 +90,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     this._register(model.countsChanged((c) => this.updateBadge(c.waiting)));
     // The filter changed, or the service listed the cards that match it: every group again.
     this._register(model.filterChanged((f) => {
-      this.view.description = isFilterEmpty(f) ? undefined : 'filtered';
+      this.view.description = isFilterEmpty(f) ? undefined : vscode.l10n.t('filtered');
       this.emitter.fire(undefined);
     }));
     this._register(this.view.onDidExpandElement((e) => {
@@ -226,7 +226,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
       return item;
     }
     const card = this.model.get(el.id);
-    const item = new vscode.TreeItem('(gone)', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(vscode.l10n.t('(gone)'), vscode.TreeItemCollapsibleState.None);
     item.id = `card:${el.id}`;
     item.accessibilityInformation = { label: spokenGoneCard() };
     if (!card) return item;

@@ -371,7 +371,7 @@ function isAction(m: FromWebview): m is ActionMessage {
 
 /** The scope flag each panel action needs (a hand-over's helper list needs `assistants` too: loadAssistants). */
 const NEEDS: Record<ActionMessage['type'], keyof Allowed> = {
-  answer: 'answer', gotIt: 'answer', undo: 'answer', message: 'reply', later: 'later', back: 'later', delegate: 'delegate', takeBack: 'delegate',
+  answer: 'answer', gotIt: 'answer', undo: 'answer', message: 'reply', later: 'later', back: 'later', delegate: 'delegate', takeBack: 'delegate', // l10n-ignore: scope flags
 };
 
 const DONE: Record<ActionMessage['type'], string> = {

@@ -71,6 +71,8 @@ export const driver = {
    */
   liveRegions: (t: Target) => op<{ regions: { id: string; role: string | null; live: string | null; text: string }[]; said: { region: string; text: string }[] }>({ op: 'liveRegions', ...t }),
   count: async (t: Target) => (await op<{ count: number }>({ op: 'count', ...t })).count,
+  /** Words cut by their box, or lying over other words, inside the element `t` (the runner's `clipped`): none is `[]`. */
+  clipped: async (t: Target) => (await op<{ clipped: string[] }>({ op: 'clipped', ...t })).clipped,
   /** Opens `url` in a new tab named `page` (for example the sandbox's approval page). */
   open: (page: string, url: string) => op<{ ok: true }>({ op: 'open', page, url }),
   close: (page: string) => op<{ ok: true }>({ op: 'close', page }),
