@@ -723,7 +723,10 @@ export async function runHostTests(opts) {
   targetNamed(opts.vscode); // an unknown --vscode fails before anything is built
   const indexJs = opts.build ? await build({ dist: opts.distBuild && !(process.env.ASSISTANT_CARDS_DIST_BUILT === '1' && fs.existsSync(path.join(root, 'dist', 'extension.js'))) }) : path.resolve(opts.index);
   // test-electron has no untrusted or pseudo window of its own: it runs the trusted suite only.
-  const windows = opts.electron ? ['trusted'] : WINDOWS[opts.window ?? 'all'];
+  // On the oldest VS Code, `all` leaves out the German and Japanese windows: their words come from
+  // the same files on both, and how 1.93 loads a bundle and shows it the pseudo window checks there.
+  const windows = opts.electron ? ['trusted']
+    : WINDOWS[opts.window ?? 'all'].filter((w) => !((opts.window ?? 'all') === 'all' && targetNamed(opts.vscode).name === 'min' && (w === 'de' || w === 'ja')));
   // `tests`: each test's time, with its window; `windows`: each window's wall time (the run's timings file).
   const results = { passed: 0, failed: 0, pending: 0, failures: [], tests: [], windows: [] };
   for (const kind of windows) {
