@@ -39,13 +39,16 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   });
 
   afterEach(async () => {
+    // The CLI (the terminal's own process) gone before its folder is removed: it writes there as it exits.
+    const pid = await terminal?.processId;
     terminal?.dispose();
     terminal = undefined;
+    if (pid) await until('the CLI exited', () => { try { process.kill(pid, 0); return undefined; } catch { return true; } }, 30_000).catch(() => undefined);
     await model?.close();
     model = undefined;
     await unwire(w);
     w = undefined;
-    if (box) fs.rmSync(box, { recursive: true, force: true });
+    if (box) fs.rmSync(box, { recursive: true, force: true, maxRetries: 5 });
   });
 
   /** A sandbox, signed in, default scope; Claude Code started in a terminal of this window asking to run `command`. */
