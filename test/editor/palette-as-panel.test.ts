@@ -100,7 +100,7 @@ describe('the palette answers as the panel does: You decide, a note, Later\'s wo
     const want = JSON.stringify(panelWords.map((x) => x.trim()));
     let seen = '';
     await until('the palette\'s Later rows read as the panel\'s buttons', async () => {
-      const rows = await driver.texts({ selector: '.quick-input-widget:visible .quick-input-list .monaco-list-row .label-name' });
+      const rows = await driver.texts({ selector: '.quick-input-widget:visible .quick-input-list .monaco-list-row:visible .label-name' });
       seen = JSON.stringify(rows.slice(0, 3).map((r) => r.trim()));
       return seen === want || undefined;
     }, 30_000).catch((e: unknown) => { throw new Error(`${(e as Error).message}; rows: ${seen}, panel: ${want}`); });
