@@ -9,12 +9,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { atThisWindow, EXTENSION_ID, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { atThisWindow, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver } from './helpers/driver';
 import { chooseInPanel, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { notificationButton, notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
+import { cardMadeTitled, closeCliTerminal, installedCli, shootingSteps } from './helpers/real-cli';
 import { connectThroughCommand, shortenPermissionWait } from './helpers/connect';
 import { startScriptedModel, type ScriptedModel, type Step } from '../bridge/scripted-model';
 
@@ -32,18 +33,12 @@ describe('the real Claude Code in a terminal of this window asks through a card'
 
   before(function () {
     this.timeout(600_000); // a first install downloads about 400 MB from the npm registry
-    const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-    const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'install-clis.mjs'), 'claude'], { encoding: 'utf8', timeout: 590_000 });
-    assert.equal(r.status, 0, r.stderr);
-    bin = (JSON.parse(r.stdout.trim().split('\n').pop()!) as { claude: { bin: string } }).claude.bin;
+    bin = installedCli('claude');
   });
 
   afterEach(async () => {
-    // The CLI (the terminal's own process) gone before its folder is removed: it writes there as it exits.
-    const pid = await terminal?.processId;
-    terminal?.dispose();
+    await closeCliTerminal(terminal);
     terminal = undefined;
-    if (pid) await until('the CLI exited', () => { try { process.kill(pid, 0); return undefined; } catch { return true; } }, 30_000).catch(() => undefined);
     await model?.close();
     model = undefined;
     await unwire(w);
@@ -93,23 +88,9 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     const core = w.app.live!.core;
     const sb = w.sb;
     // Each step a state with a bound; a timeout names it and keeps a screenshot of the window.
-    const step = async <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms: number): Promise<T> => {
-      try {
-        return await until(what, probe, ms);
-      } catch (e) {
-        await driver.screenshot(`real-claude-${what.replace(/\W+/g, '-')}`).catch(() => undefined);
-        throw e;
-      }
-    };
+    const step = shootingSteps('real-claude');
     const title = o.title ?? TITLE;
-    const cardId = await step('the card made on the service (Claude Code started, its hook ran)', async () => {
-      const { changes } = await sb.control<{ changes: { type: string; cardId: string }[] }>('GET', '/_sandbox/changes');
-      for (const c of changes.filter((x) => x.type === 'card.created')) {
-        const made = await sb.control<{ title: string }>('GET', `/_sandbox/cards/${c.cardId}`);
-        if (made.title === title) return c.cardId;
-      }
-      return undefined;
-    }, 120_000);
+    const cardId = await step('the card made on the service (Claude Code started, its hook ran)', () => cardMadeTitled(sb, title), 120_000);
     if (o.inModel === false) return { core, sb, cardId, project };
     // Workspace scope: the card counts once its live session is matched to this terminal.
     const card = await step('the card in the model (its session matched to the terminal)', () => core.cards.list('pending').find((c) => c.id === cardId), 60_000)

@@ -9,16 +9,16 @@
 // (`--dangerously-bypass-hook-trust` stands for the person's trust, for this run only). The model
 // is scripted (test/bridge); its step escalates, so the command asks.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { atThisWindow, EXTENSION_ID, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { atThisWindow, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver } from './helpers/driver';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
+import { cardMadeTitled, closeCliTerminal, installedCli, shootingSteps } from './helpers/real-cli';
 import { connectThroughCommand } from './helpers/connect';
 import { codexConfig } from '../bridge/cli-run';
 import { startScriptedModel, type ScriptedModel } from '../bridge/scripted-model';
@@ -35,20 +35,14 @@ describe('the real Codex in a terminal of this window asks through a card', func
 
   before(function () {
     this.timeout(600_000); // a first install downloads its native build from the npm registry
-    const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-    const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'install-clis.mjs'), 'codex'], { encoding: 'utf8', timeout: 590_000 });
-    assert.equal(r.status, 0, r.stderr);
-    bin = (JSON.parse(r.stdout.trim().split('\n').pop()!) as { codex: { bin: string } }).codex.bin;
+    bin = installedCli('codex');
   });
 
   beforeEach(() => { box = fs.mkdtempSync(path.join(os.tmpdir(), 'real-codex-')); });
 
   afterEach(async () => {
-    // The CLI (the terminal's own process) gone before its folder is removed: it writes there as it exits.
-    const pid = await terminal?.processId;
-    terminal?.dispose();
+    await closeCliTerminal(terminal);
     terminal = undefined;
-    if (pid) await until('the CLI exited', () => { try { process.kill(pid, 0); return undefined; } catch { return true; } }, 30_000).catch(() => undefined);
     await model?.close();
     model = undefined;
     await unwire(w);
@@ -85,22 +79,9 @@ describe('the real Codex in a terminal of this window asks through a card', func
     terminal.show(true);
     const core = w.app.live!.core;
     const sb = w.sb;
-    const step = async <T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms: number): Promise<T> => {
-      try {
-        return await until(what, probe, ms);
-      } catch (e) {
-        await driver.screenshot(`real-codex-${what.replace(/\W+/g, '-')}`).catch(() => undefined);
-        throw e;
-      }
-    };
-    const cardId = await step('the card made on the service (Codex started, its hook ran)', async () => {
-      const { changes } = await sb.control<{ changes: { type: string; cardId: string }[] }>('GET', '/_sandbox/changes');
-      for (const c of changes.filter((x) => x.type === 'card.created')) {
-        const made = await sb.control<{ title: string }>('GET', `/_sandbox/cards/${c.cardId}`);
-        if (made.title === TITLE) return c.cardId;
-      }
-      return undefined;
-    }, 120_000);
+    // Each step a state with a bound; a timeout names it and keeps a screenshot of the window.
+    const step = shootingSteps('real-codex');
+    const cardId = await step('the card made on the service (Codex started, its hook ran)', () => cardMadeTitled(sb, TITLE), 120_000);
     // Workspace scope: the card counts once Codex's live session is matched to this terminal.
     const card = await step('the card in the model (its session matched to the terminal)', () => core.cards.list('pending').find((c) => c.id === cardId), 60_000);
     return { core, card, project };
