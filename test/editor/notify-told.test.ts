@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { atThisWindow, awayFromThisWindow, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
-import { notificationButton, notificationItem, notificationListed, notificationText } from './helpers/notifications';
+import { notificationButton, notificationButtons, notificationCount, notificationListed, notificationText } from './helpers/notifications';
 
 describe('every card told once: what arrives while a notification shows is told when it ends (#38, extension host)', function () {
   this.timeout(240_000);
@@ -18,16 +18,8 @@ describe('every card told once: what arrives while a notification shows is told 
   const notifier = () => w.app.live!.notifier;
   const config = () => vscode.workspace.getConfiguration('assistantCards');
 
-  /** The buttons of the notification that mentions `text`, once listed. */
-  async function buttons(text: string): Promise<string[]> {
-    await notificationListed(text);
-    return driver.texts({ selector: `${notificationItem(text)} .monaco-button` });
-  }
-  /** How many notifications in the centre mention `text`. */
-  async function countOf(text: string): Promise<number> {
-    await vscode.commands.executeCommand('notifications.showList');
-    return driver.count({ selector: notificationItem(text) });
-  }
+  const buttons = notificationButtons;
+  const countOf = notificationCount;
 
   before(async function () {
     if (!driverAvailable()) this.skip();

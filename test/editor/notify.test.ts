@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { Node } from '../../src/editor/cards/cards-tree';
 import { atThisWindow, awayFromThisWindow, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
-import { notificationButton, notificationItem, notificationListed } from './helpers/notifications';
+import { notificationButton, notificationButtons, notificationCount, notificationItem } from './helpers/notifications';
 import { realHold, shortHold } from './helpers/hold';
 import { intoWorkspaceScope, type WorkspaceScope } from './helpers/workspace-scope';
 
@@ -34,15 +34,8 @@ describe('notify: answer from the notification, returns, offline told once (exte
   let workspaceScope: WorkspaceScope | undefined;
 
   /** The notification for `title` in the centre, and its buttons' words. */
-  async function notification(title: string): Promise<string[]> {
-    await notificationListed(title);
-    return driver.texts({ selector: `${notificationItem(title)} .monaco-button` });
-  }
-  /** How many notifications in the centre mention `text`. */
-  async function countOf(text: string): Promise<number> {
-    await vscode.commands.executeCommand('notifications.showList');
-    return driver.count({ selector: notificationItem(text) });
-  }
+  const notification = notificationButtons;
+  const countOf = notificationCount;
 
   before(async function () {
     if (!driverAvailable()) this.skip();

@@ -24,6 +24,18 @@ export async function notificationListed(text: string): Promise<void> {
   }, 60_000, 250);
 }
 
+/** The buttons' words of the notification that mentions `text`, once it is listed. */
+export async function notificationButtons(text: string): Promise<string[]> {
+  await notificationListed(text);
+  return driver.texts({ selector: `${notificationItem(text)} .monaco-button` });
+}
+
+/** How many notifications in the centre mention `text` (the centre opened first). */
+export async function notificationCount(text: string): Promise<number> {
+  await vscode.commands.executeCommand('notifications.showList');
+  return driver.count({ selector: notificationItem(text) });
+}
+
 /** The words of the first entry that mentions `text`, once it is listed. */
 export async function notificationText(text: string): Promise<string> {
   await notificationListed(text);
