@@ -8,6 +8,15 @@ import { until } from '../kit/until';
 import { nowOf, realClock } from '../kit/clocks';
 import { ServerTime } from '../../src/api/server-time';
 
+/** A computer, an assistant, its agent and one approval card asking it, on the sandbox at `url`. */
+async function oneApproval(url: string) {
+  const m = (await call('POST', `${url}/_sandbox/machines`, { name: 'pc' })).json;
+  const a = (await call('POST', `${url}/_sandbox/assistants`, { name: 'a', app: 'codex', machineId: m.id })).json;
+  const g = (await call('POST', `${url}/_sandbox/agents`, { assistantId: a.id, name: 'main' })).json;
+  const c = (await call('POST', `${url}/_sandbox/cards`, { agentId: g.id, kind: 'approval', title: 'ok?' })).json;
+  return { m, c };
+}
+
 describe('sandbox control surface', () => {
   let w: World;
   beforeEach(async () => {
@@ -75,10 +84,7 @@ describe('sandbox control surface', () => {
     assert.equal((await w.ctl('POST', '/_sandbox/clock/jump', { ms: 1000 })).status, 409, 'a manual clock moves by advance');
     const real = await startSandbox({ port: 0 });
     try {
-      const m = (await call('POST', `${real.url}/_sandbox/machines`, { name: 'pc' })).json;
-      const a = (await call('POST', `${real.url}/_sandbox/assistants`, { name: 'a', app: 'codex', machineId: m.id })).json;
-      const g = (await call('POST', `${real.url}/_sandbox/agents`, { assistantId: a.id, name: 'main' })).json;
-      const c = (await call('POST', `${real.url}/_sandbox/cards`, { agentId: g.id, kind: 'approval', title: 'ok?' })).json;
+      const { m, c } = await oneApproval(real.url);
       const me = await signIn(real.url, { machine: m, scopes: ['cards:read', 'cards:later'] });
       const until = new Date(Date.now() + 61_000).toISOString();
       const later = await me.request('POST', `/v1/cards/${c.id}/later`, { body: { until }, headers: { 'idempotency-key': key() } });
@@ -107,10 +113,7 @@ describe('sandbox control surface', () => {
     assert.equal(dateOf((await w.ctl('GET', '/_sandbox/clock')).headers), Math.floor(w.sb.clock.now() / 1000) * 1000);
     const real = await startSandbox({ port: 0 });
     try {
-      const m = (await call('POST', `${real.url}/_sandbox/machines`, { name: 'pc' })).json;
-      const a = (await call('POST', `${real.url}/_sandbox/assistants`, { name: 'a', app: 'codex', machineId: m.id })).json;
-      const g = (await call('POST', `${real.url}/_sandbox/agents`, { assistantId: a.id, name: 'main' })).json;
-      const c = (await call('POST', `${real.url}/_sandbox/cards`, { agentId: g.id, kind: 'approval', title: 'ok?' })).json;
+      const { m, c } = await oneApproval(real.url);
       // This computer's clock as the client keeps it: corrected from the service's Date after a refusal.
       const time = new ServerTime(realClock);
       const me = await signIn(real.url, { machine: m, scopes: ['cards:read'], now: nowOf(time) });
@@ -133,10 +136,7 @@ describe('sandbox control surface', () => {
     this.timeout(15_000);
     const real = await startSandbox({ port: 0 });
     try {
-      const m = (await call('POST', `${real.url}/_sandbox/machines`, { name: 'pc' })).json;
-      const a = (await call('POST', `${real.url}/_sandbox/assistants`, { name: 'a', app: 'codex', machineId: m.id })).json;
-      const g = (await call('POST', `${real.url}/_sandbox/agents`, { assistantId: a.id, name: 'main' })).json;
-      const c = (await call('POST', `${real.url}/_sandbox/cards`, { agentId: g.id, kind: 'approval', title: 'ok?' })).json;
+      const { m, c } = await oneApproval(real.url);
       const me = await signIn(real.url, { machine: m, scopes: ['cards:read', 'cards:answer'] });
       await answer(me, c.id, { version: 1, approved: true });
       // The hold (5 s of real time) ends by itself: the assistant hears the answer.
