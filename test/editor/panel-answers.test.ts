@@ -3,56 +3,39 @@
 // "You decide", the answer that hands the decision back to the assistant; Esc and an input method.
 // Each checks what the assistant heard after the undo hold, at the sandbox.
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
-import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
-import { driver, driverAvailable } from './helpers/driver';
-import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
-import { shortHold } from './helpers/hold';
+import { newCard, until } from './cards-helpers';
+import { driver } from './helpers/driver';
+import { heardOnce, inPanel, openFromTree, panelWorld } from './helpers/card-panel-ui';
 import { draftKey } from '../../src/editor/panel/panel-memory';
-import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 describe('answers through the card panel, by role and text (Playwright)', function () {
   this.timeout(180_000);
-  let w: World | undefined;
-  /** The default scope a person gets (workspace): a live session of the card's assistant in this window's terminal. */
-  let workspaceScope: vscode.Disposable | undefined;
-
-  before(async function () {
-    if (!driverAvailable()) this.skip();
-    w = await wire();
-    await shortHold(w.sb); // no test here is about the hold (cards and ui-cards wait the real 5 s)
-    await signInApproved(w);
-    workspaceScope = await intoWorkspaceScope(w);
-  });
-  after(async () => {
-    workspaceScope?.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await unwire(w);
-  });
+  // A signed-in sandbox in the default scope, a short hold: no test here is about the hold.
+  const world = panelWorld();
 
   it('"You decide" hands the decision back to the assistant', async () => {
-    const c = await newCard(w!, { kind: 'choice', title: 'Tabs or spaces?', options: [{ id: 't', label: 'Tabs' }, { id: 's', label: 'Spaces' }] });
-    await openFromTree(w!, c.id, 'Tabs or spaces?');
+    const c = await newCard(world(), { kind: 'choice', title: 'Tabs or spaces?', options: [{ id: 't', label: 'Tabs' }, { id: 's', label: 'Spaces' }] });
+    await openFromTree(world(), c.id, 'Tabs or spaces?');
     await driver.click(inPanel('role=button[name=/you decide/i]'));
-    const h = await heardOnce(w!, c.id);
+    const h = await heardOnce(world(), c.id);
     assert.equal(h.body.theyDecide, true);
     assert.equal(h.body.choiceIds, undefined);
   });
 
   it('Esc while an input method composes keeps the panel (and what is typed); Esc after it closes the panel', async () => {
-    const c = await newCard(w!, { kind: 'text', title: 'Answer in Japanese' });
-    await openFromTree(w!, c.id, 'Answer in Japanese');
+    const c = await newCard(world(), { kind: 'text', title: 'Answer in Japanese' });
+    await openFromTree(world(), c.id, 'Answer in Japanese');
     const field = inPanel('role=textbox[name=/your answer/i]');
     await driver.click(field);
     // The Esc an IME sends to cancel its conversion (keydown with isComposing).
     await driver.dispatch(field, 'keydown', { key: 'Escape', code: 'Escape', isComposing: true, bubbles: true });
     // Then typing goes on: its draft reaches the extension after any close the Esc had sent.
     await driver.type('すし');
-    const draft = () => w!.app.ctx.workspaceState.get<{ text?: string }>(draftKey(c.id))?.text;
+    const draft = () => world().app.ctx.workspaceState.get<{ text?: string }>(draftKey(c.id))?.text;
     await until('the draft at the extension', () => draft() === 'すし' || undefined);
-    assert.ok(w!.app.panels.get(c.id), 'the panel is still open');
+    assert.ok(world().app.panels.get(c.id), 'the panel is still open');
     await driver.press('Escape', field);
-    await until('the panel closed by Esc', () => !w!.app.panels.get(c.id) || undefined);
+    await until('the panel closed by Esc', () => !world().app.panels.get(c.id) || undefined);
     assert.equal(draft(), 'すし', 'the draft is kept for the next opening');
   });
 });

@@ -4,42 +4,26 @@
 // status of a press (sending, answered, the assistant hears it) is said there once: never twice,
 // never from a second region.
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
-import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
-import { driver, driverAvailable } from './helpers/driver';
-import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
-import { shortHold } from './helpers/hold';
-import { intoWorkspaceScope } from './helpers/workspace-scope';
+import { newCard, until } from './cards-helpers';
+import { driver } from './helpers/driver';
+import { heardOnce, inPanel, openFromTree, panelWorld } from './helpers/card-panel-ui';
 import { onOldest } from './oldest-vscode';
 
 describe('card panel: one live region, each status said once (Playwright)', function () {
   this.timeout(180_000);
-  let w: World | undefined;
-  let workspaceScope: vscode.Disposable | undefined;
-
-  before(async function () {
-    if (!driverAvailable()) this.skip();
-    w = await wire();
-    await shortHold(w.sb);
-    await signInApproved(w);
-    workspaceScope = await intoWorkspaceScope(w);
-  });
-  after(async () => {
-    workspaceScope?.dispose();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await unwire(w);
-  });
+  // A signed-in sandbox in the default scope, a short hold: no test here is about the hold.
+  const world = panelWorld();
 
   it('the panel has exactly one live region, and a press\'s status changes are each said there once', async () => {
-    const c = await newCard(w!, { kind: 'choice', title: 'Which queue for the jobs?', options: [{ id: 'r', label: 'Redis' }, { id: 's', label: 'SQS' }] });
-    await openFromTree(w!, c.id, 'Which queue for the jobs?');
+    const c = await newCard(world(), { kind: 'choice', title: 'Which queue for the jobs?', options: [{ id: 'r', label: 'Redis' }, { id: 's', label: 'SQS' }] });
+    await openFromTree(world(), c.id, 'Which queue for the jobs?');
     const body = inPanel('body');
     const before = await driver.liveRegions(body);
     assert.equal(before.regions.length, 1, `live regions: ${JSON.stringify(before.regions)}`);
     assert.equal(before.regions[0]!.text, '', 'nothing said before anything happened');
 
     await driver.click(inPanel('role=button[name=/you decide/i]'));
-    await heardOnce(w!, c.id);
+    await heardOnce(world(), c.id);
     // The press is over: the region holds the panel's last status (the hold is over, the assistant hears it).
     const last = await until('the status after the hold', async () => {
       const now = await driver.liveRegions(body);

@@ -2,9 +2,10 @@
 // assistant heard: shared by the host tests that drive the card panel through Playwright.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { heard, until, type World } from '../cards-helpers';
-import { driver } from './driver';
-import { holdMs, pastOnSandbox } from './hold';
+import { heard, signInApproved, unwire, until, wire, type World } from '../cards-helpers';
+import { driver, driverAvailable } from './driver';
+import { holdMs, pastOnSandbox, shortHold } from './hold';
+import { intoWorkspaceScope, type WorkspaceScope } from './workspace-scope';
 
 export const SIDEBAR = '#workbench\\.parts\\.sidebar';
 /** The card panel's document: the webview's outer iframe, then its content frame. */
@@ -15,6 +16,30 @@ export const inPanel = (selector: string, timeout?: number) => ({ selector, fram
 
 /** A card's row in the Cards view, by its accessible name. */
 export const treeRow = (title: string) => ({ selector: `${SIDEBAR} >> role=treeitem[name=/${title.replace(/[^\w ]/g, '.')}/]`, timeout: 60_000 });
+
+/**
+ * For a whole `describe` of panel tests through Playwright (skipped without its driver): a
+ * sandbox, signed in, a short hold (none of them is about the hold), in the default scope with the
+ * world's agent in a terminal of this window; the editors closed and all of it undone after.
+ * Returns the world, once it is up.
+ */
+export function panelWorld(): () => World {
+  let w: World | undefined;
+  let scope: WorkspaceScope | undefined;
+  before(async function () {
+    if (!driverAvailable()) this.skip();
+    w = await wire();
+    await shortHold(w.sb);
+    await signInApproved(w);
+    scope = await intoWorkspaceScope(w);
+  });
+  after(async () => {
+    scope?.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await unwire(w);
+  });
+  return () => w!;
+}
 
 /** Picks the option that starts with `text` in the panel's `select`, by keyboard, as a person does (at most ten steps down). */
 export async function chooseInPanel(select: string, text: string): Promise<void> {
