@@ -262,7 +262,8 @@ async function bridgeOp(ctx, req) {
   }
   const page = ctx.pages.get(pageName);
   if (!page) throw new Error(`no page named ${pageName}`);
-  const timeout = req.timeout ?? 15_000;
+  // Inside a webview (nested frames, another renderer) a busy machine answers slower.
+  const timeout = req.timeout ?? defaultTimeout(req);
   switch (req.op) {
     case 'close':
       await page.close();
@@ -456,9 +457,14 @@ async function bridgeOp(ctx, req) {
   }
 }
 
+/** A driver op's bound when the test gives none: longer inside a webview's frames. */
+function defaultTimeout(req) {
+  return req.frames?.length ? 30_000 : 15_000;
+}
+
 /** What a bridge op that timed out waited for, in words, and where the screenshot of its page is. */
 async function timedOut(ctx, req) {
-  const what = `${req.op === 'waitFor' ? `"${req.selector}" to be ${req.state ?? 'visible'}` : `"${req.selector ?? 'the page'}" to ${req.op}`}${req.frames?.length ? ` inside ${req.frames.join(' > ')}` : ''} on the ${req.page ?? 'workbench'} page within ${(req.timeout ?? 15_000) / 1000} s`;
+  const what = `${req.op === 'waitFor' ? `"${req.selector}" to be ${req.state ?? 'visible'}` : `"${req.selector ?? 'the page'}" to ${req.op}`}${req.frames?.length ? ` inside ${req.frames.join(' > ')}` : ''} on the ${req.page ?? 'workbench'} page within ${(req.timeout ?? defaultTimeout(req)) / 1000} s`;
   const page = ctx.pages.get(req.page ?? 'workbench');
   let shot = '';
   try {

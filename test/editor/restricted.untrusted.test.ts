@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, heard, newCard, signingIn, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { shortHold } from './helpers/hold';
+import { openFromTree } from './helpers/card-panel-ui';
 import { testEnv } from './helpers/env';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
@@ -45,8 +46,8 @@ describe('Restricted Mode (an untrusted folder)', function () {
     core().feed.setFocused(true);
 
     const c = await newCard(w, { kind: 'choice', title: 'Trust this folder?', options: [{ id: 'y', label: 'Yes' }, { id: 'n', label: 'No' }] });
-    await driver.click({ selector: `${SIDEBAR} .monaco-list-row:has-text("Trust this folder?")`, timeout: 60_000 });
-    await until('its panel', () => w!.app.panels.get(c.id)?.isReady());
+    // From its row, as a person opens it (a click that lands while the tree redraws is clicked again).
+    await openFromTree(w, c.id, 'Trust this folder?');
     await driver.click(inPanel('label.option:has-text("No")'));
     await driver.click(inPanel('#answer'));
     const h = await until('the assistant to hear the answer', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
