@@ -126,8 +126,9 @@ function step(s: PanelState, e: PanelEvent, localNow: number): PanelState {
       // Keep a selection only if its options still exist on the new version.
       const ids = new Set((e.card.options ?? []).map((o) => o.id));
       if (draft.choiceIds) draft = { ...draft, choiceIds: draft.choiceIds.filter((id) => ids.has(id)) };
-      // Undone or taken back: the card asks again, so what was answered no longer stands.
-      const asksAgain = waitsOnYou(e.card) && s.busy === undefined && newVersion;
+      // Undone or taken back: the card asks again, so what was answered no longer stands. So too a
+      // new version shown after a refused press (the host shows it before the refusal's reply).
+      const asksAgain = waitsOnYou(e.card) && (s.busy === undefined || e.changedSinceAnswer === true) && newVersion;
       // The hold ran out and the host's read of the card came before this panel's own tick: the
       // person is told all the same who has the card now (the host sends no undoUntil past it).
       const heldOut = s.undoUntil !== undefined && e.undoUntil === undefined && !asksAgain && holdLeft(s, localNow) <= 0;

@@ -343,11 +343,15 @@ export class CardPanel extends DisposableBase {
         return done;
       } else {
         const p = out.problem;
-        const shown = this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage(p.code, p) });
+        // The card as it is now first, then the refusal: the live region goes from "Sending…" to
+        // the status that stands, once (#38 item 6). Told the other way round, a version conflict
+        // was said twice ("The card changed…", then "This card changed… (now version 2)…") and a
+        // card found gone twice (the refusal, then its going).
         // The card changed: show the new version and ask again. Nothing is resent.
         if (p.code === 'version_conflict' || p.code === 'area_change') await this.load({ from: 'service', card: p.fresh, changedSinceAnswer: true });
         else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout' && p.code !== 'cancelled') await this.load({ from: 'service' });
-        return shown;
+        const shown: PanelReply = { type: 'problem', requestId: m.requestId, problem: problemMessage(p.code, p) };
+        return this.isDisposed ? shown : this.reply(shown);
       }
     } finally {
       this.busy = false;

@@ -93,6 +93,22 @@ describe('card panel state (webview, plain Node)', () => {
     assert.equal(announcement(s), 'This card is gone.');
   });
 
+  it('a refused press as the host tells it (the card as it is now, then the refusal): one status said, what was answered dropped', () => {
+    let s = run(fresh(), cardMsg(card()), ...asked('answer', { type: 'done', requestId: 'q', message: 'Answered.', version: 4, hostNowMs: NOW, answered: 'You chose: A.' }));
+    s = run(s, ...asked('undo', { type: 'busy', requestId: 'q' }));
+    assert.equal(announcement(s), 'Sending…');
+    const said: string[] = [];
+    for (const e of [cardMsg(card({ version: 7 }), { changedSinceAnswer: true }),
+      { type: 'problem', requestId: 'q', problem: { code: 'version_conflict', message: 'Changed.', next: 'Read it.' } } as PanelEvent]) {
+      s = run(s, e);
+      if (said.at(-1) !== announcement(s)) said.push(announcement(s));
+    }
+    assert.equal(said.length, 1, `said: ${JSON.stringify(said)}`);
+    assert.match(said[0]!, /changed after you saw it \(now version 7\)/);
+    assert.equal(s.answered, undefined, 'the new version asks again');
+    assert.equal(s.busy, undefined);
+  });
+
   it('changed-since-answer lasts until a newer version or a result', () => {
     let s = run(fresh(), cardMsg(card()), cardMsg(card({ version: 4 }), { changedSinceAnswer: true }));
     assert.equal(s.changedSinceAnswer, true);
