@@ -41,11 +41,11 @@ const GOALS = {
   activateMs: { note: 'loadAndActivateMs is the goal' },
   // The extension loads in every window at startup: loading dist/extension.js plus activate().
   loadAndActivateMs: { max: 30 },
-  // Every file of the extension's code: dist/extension.js, its chunks and the live set's file.
+  // Every file of the extension's code: dist/extension.js, its chunks, the live set's and Connect's files.
   extensionBundleBytes: { max: 300 * 1024 },
   // What loads before activate() runs: dist/extension.js and the chunks it requires at load
   // (scripts/bundle-parts.mjs; each part's budget is held by test/scripts/bundle-budget.test.ts).
-  activationBundleBytes: { max: 160 * 1024 },
+  activationBundleBytes: { max: 135 * 1024 },
   // The client core and the live set (dist/live-core-*.js), loaded by the first live set.
   liveSetBundleBytes: { note: 'dist/live-core-*.js, loaded by the first live set (not in loadAndActivateMs)' },
   // undici and jose, loaded at the first request (esbuild.mjs "late-modules").
@@ -120,7 +120,7 @@ if (runs('package')) await step('release build and VSIX (npm run package)', asyn
     result.vsixBytes = bytes;
     result.activationBundleBytes = parts.activation.bytes;
     result.liveSetBundleBytes = parts.liveSet.bytes;
-    result.extensionBundleBytes = parts.activation.bytes + parts.liveSet.bytes;
+    result.extensionBundleBytes = parts.activation.bytes + parts.liveSet.bytes + parts.connect.bytes;
     result.lateBundleBytes = parts.late.bytes;
     details.vsix = { files: files.length, bundleLines: lines, attempts: attempt, parts };
     if (lines < 2000 || attempt >= 3) break;

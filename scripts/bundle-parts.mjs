@@ -3,6 +3,8 @@
 //               before activate() runs: the bench's loadAndActivateMs)
 //   liveSet     live-core-*.js (and the chunks only it requires): the client core and the live set,
 //               loaded by the first live set
+//   connect     connect-settings-*.js: the CLI settings' planner (jsonc-parser), at the first Connect
+//               or Disconnect
 //   late        net-undici.js, net-jose.js: at the first request
 //   webview, bridge, sandbox: the card panel's page, the assistants' hook, the local sandbox
 // Used by test/scripts/bundle-budget.test.ts and scripts/bench.mjs.
@@ -33,9 +35,11 @@ export function releaseParts(dir, entries) {
   };
   const activation = closure('extension.js');
   const liveSet = new Set(files.filter((f) => /^live-core-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f)));
+  const connect = new Set(files.filter((f) => /^connect-settings-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f) && !liveSet.has(f)));
   const parts = {
     activation: [...activation],
     liveSet: [...liveSet],
+    connect: [...connect],
     late: ['net-undici.js', 'net-jose.js'],
     webview: ['webview.js'],
     bridge: ['bridge.js'],

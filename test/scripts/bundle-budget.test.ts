@@ -16,10 +16,12 @@ const KB = 1024;
 
 /** Each part's budget in bytes, with some room above its size when the budget was set (2026-11-27). */
 const BUDGET: Record<PartName, number> = {
-  // extension.js + the chunks it requires at load: 141 KB when set; 298 KB before the split.
-  activation: 160 * KB,
+  // extension.js + the chunks it requires at load: 119 KB when set; 298 KB before the split.
+  activation: 135 * KB,
   // The client core (sync, api, auth, zod), the trees, notifications, the card panel's host: 155 KB.
   liveSet: 180 * KB,
+  // Connect's planner of the CLIs' settings (with jsonc-parser): 23 KB.
+  connect: 30 * KB,
   // undici (183 KB) and jose (59 KB), loaded at the first request.
   late: 260 * KB,
   // The card panel's page (43 KB), the assistants' hook (20 KB), the local sandbox (798 KB).
@@ -33,6 +35,7 @@ const NOT_AT_ACTIVATION = [
   'node_modules/zod/', 'node_modules/undici/', 'node_modules/jose/',
   'src/sync/session.ts', 'src/api/client.ts', 'src/api/schemas.ts', 'src/auth/', 'src/editor/live-parts.ts',
   'src/editor/cards/cards-tree.ts', 'src/editor/panel/card-panel.ts', 'src/shared/protocol.ts',
+  'node_modules/jsonc-parser/', 'src/bridge/connect-settings.ts',
 ];
 
 describe('the release bundle keeps to its budget, part by part', function () {
