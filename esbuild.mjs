@@ -1,6 +1,7 @@
 // Bundles the extension (cjs, vscode external), the sandbox (node) and the webview (browser).
 // `--release` minifies; `--watch` rebuilds on change. Source maps always (external files).
 import * as esbuild from 'esbuild';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const release = process.argv.includes('--release');
@@ -79,19 +80,115 @@ const vscodeOnce = {
   },
 };
 
+// Barrels (a module that re-exports other modules' names: src/sync/index.ts, the editor's one way
+// to the client core; live-parts.ts for isSignedIn; shared/protocol.ts for safeExternalUrl) tie whatever imports one name of them to
+// every module they name, which would put the whole client core in dist/extension.js. In the
+// extension's build, an import of a barrel's re-exported value names the module that defines it
+// (as bundlers' "optimize barrel imports" do): the same module and binding, imported directly. The
+// sources keep importing the barrel (the layer map holds them to it).
+const BARRELS = ['src/sync/index.ts', 'src/editor/live-parts.ts', 'src/shared/protocol.ts'].map((f) => path.resolve(f));
+/** name exported by the barrel -> [module file that defines it, its name there] */
+const barrelNames = new Map(BARRELS.map((barrel) => {
+  const names = new Map();
+  const text = fs.readFileSync(barrel, 'utf8');
+  for (const m of text.matchAll(/^export\s*\{([^}]*)\}\s*from\s*'([^']+)';/gm)) {
+    const target = resolveTs(path.dirname(barrel), m[2]);
+    for (const spec of m[1].split(',').map((x) => x.trim()).filter((x) => x && !x.startsWith('type '))) {
+      const [own, as = own] = spec.split(/\s+as\s+/);
+      names.set(as, [target, own]);
+    }
+  }
+  return [barrel, names];
+}));
+function resolveTs(dir, spec) {
+  const base = path.resolve(dir, spec.replace(/\.js$/, ''));
+  return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => fs.existsSync(f)) ?? base;
+}
+const barrelImports = {
+  name: 'barrel-imports',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      if (BARRELS.includes(args.path)) return undefined;
+      const text = fs.readFileSync(args.path, 'utf8');
+      const dir = path.dirname(args.path);
+      let changed = false;
+      const contents = text.replace(/^import\s*\{([^}]*)\}\s*from\s*'([^']+)';/gm, (whole, specs, from) => {
+        if (!from.startsWith('.')) return whole;
+        const names = barrelNames.get(resolveTs(dir, from));
+        if (!names) return whole;
+        const kept = [];
+        const direct = new Map();
+        for (const spec of specs.split(',').map((x) => x.trim()).filter(Boolean)) {
+          const [name, local = name] = spec.replace(/^type\s+/, '').split(/\s+as\s+/);
+          const to = !spec.startsWith('type ') && names.get(name);
+          if (!to) { kept.push(spec); continue; }
+          const rel = path.relative(dir, to[0]).split(path.sep).join('/').replace(/\.ts$/, '');
+          const list = direct.get(rel) ?? [];
+          list.push(to[1] === local ? local : `${to[1]} as ${local}`);
+          direct.set(rel, list);
+        }
+        if (!direct.size) return whole;
+        changed = true;
+        const lines = [...direct].map(([rel, list]) => `import { ${list.join(', ')} } from '${rel.startsWith('.') ? rel : `./${rel}`}';`);
+        if (kept.length) lines.push(`import { ${kept.join(', ')} } from '${from}';`);
+        // As many lines as before: the source map's lines stay right.
+        return lines.join(' ') + '\n'.repeat((whole.match(/\n/g) ?? []).length);
+      });
+      return changed ? { contents, loader: 'ts' } : undefined;
+    });
+  },
+};
+
+// The extension is split (docs/decisions.md, "Load at activation"): dist/extension.js holds what
+// activate() runs; each `import()` in src/editor (live-core.ts: the client core and the live set)
+// is a file of its own (`live-core-<hash>.js`), loaded when first asked for; code both use is in
+// shared `chunk-<hash>.js` files that extension.js requires at load. esbuild splits only ES modules, and VS Code (1.93 and
+// current) loads an extension's main as CommonJS: the split is built as ES modules into a scratch
+// folder, then each file is rewritten as CommonJS into the output folder, its imports of the
+// other files as `require('./…')` (an `import()` becomes a require on first call).
+const ESM_SCRATCH = path.join('out', 'extension-esm', path.resolve(out).replace(/[^\w.-]+/g, '_'));
+const toCommonJs = {
+  name: 'to-commonjs',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length) return;
+      fs.writeFileSync(path.join(ESM_SCRATCH, 'meta.json'), JSON.stringify(result.metafile));
+      // This build's files (the scratch folder may hold an earlier build's too).
+      const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).map((f) => path.basename(f));
+      // Parts of an earlier build (named by a hash of their content) never linger in the output.
+      if (fs.existsSync(out)) {
+        for (const f of fs.readdirSync(out)) if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(f) && !files.includes(f.replace(/\.map$/, ''))) fs.rmSync(path.join(out, f));
+      }
+      await esbuild.build({
+        ...common,
+        entryPoints: files.map((f) => path.join(ESM_SCRATCH, f)),
+        outdir: out,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        // Each file stays one file: the others, the late modules and vscode are required at run time.
+        external: ['vscode', './*'],
+      });
+    });
+  },
+};
+
 const builds = [
   {
     ...common,
     entryPoints: { extension: 'src/editor/extension.ts' },
-    outdir: out,
+    outdir: ESM_SCRATCH,
     platform: 'node',
-    format: 'cjs',
+    format: 'esm',
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    metafile: true,
     target: 'node20',
     external: ['vscode'],
     // jsonc-parser's `main` is a UMD build whose factory requires its own files by name, which a
     // bundle does not hold: its ES module build instead (connect/cli-connector.ts edits settings with it).
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    plugins: [lateModules, vscodeOnce],
+    plugins: [lateModules, vscodeOnce, barrelImports, toCommonJs],
     define: { __TEST_HANDLE__: testHandle ? 'true' : 'false' },
   },
   {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { say } from './base/say';
 import type { Me } from '../api/schemas';
 import { redact as redactFacts } from '../api/runtime';
-import { createClientCore, identityFileExposure, InsecureAddressError, type ClientCore, type ConnectionState, type Counts } from '../sync';
+import type { ClientCore, ConnectionState, Counts } from '../sync';
 import { CardsAuthProvider } from './sign-in/auth-provider';
 import { CardPanelManager } from './panel/card-panel-manager';
 import { CardUriHandler } from './panel/card-uri-handler';
@@ -18,10 +18,11 @@ import type { Node as CardsTreeNode } from './cards/cards-tree';
 import type { AnswersNode } from './answers/answers-view';
 import type { AssistantsTreeNode } from './assistants/assistants-view';
 import type { AssistantsFeature } from './assistants/assistants-feature';
-import { DEMO_TERMINALS_ENV, openDemoTerminals } from './assistants/demo-terminals';
 import { registerCommands } from './commands';
 import { CONTEXT, ContextKeys, stateKey } from './context-keys';
-import { isSignedIn, LiveParts } from './live-parts';
+import type { LiveParts } from './live-parts';
+import { isSignedIn } from './signed-in';
+import { DEMO_TERMINALS_ENV } from './assistants/demo-terminals';
 import { publicApi, type AssistantCardsApi } from './public-api';
 import { createLog, type Log } from './base/log';
 import { setLocale, setTranslator } from '../shared/l10n';
@@ -168,6 +169,8 @@ export class App implements vscode.Disposable {
       this.onState({ kind: 'offline', since: Date.now(), lastError: vscode.l10n.t('the local sandbox at {0} has stopped', plainText(baseUrl, 100)) });
       return;
     }
+    // The client core and its live set load here, on the first live set, never in activate() (live-core.ts).
+    const { createClientCore, identityFileExposure, InsecureAddressError, LiveParts, openDemoTerminals } = await import('./live-core.js');
     let core: ClientCore;
     try {
       core = createClientCore({

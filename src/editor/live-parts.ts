@@ -10,6 +10,7 @@ import { createAssistantsFeature, type AssistantsFeature } from './assistants/as
 import { AnswersTree, type AnswersNode } from './answers/answers-view';
 import type { AssistantsTreeNode } from './assistants/assistants-view';
 import type { CardPanelManager } from './panel/card-panel-manager';
+import { CardPanel } from './panel/card-panel';
 import { CardsTree, type Node as CardsTreeNode } from './cards/cards-tree';
 import { CONTEXT, type ContextKeys } from './context-keys';
 import { DisposableBase } from './base/disposable';
@@ -23,8 +24,9 @@ import { scopeSetting } from './cards/card-scope';
 import { thisComputer } from '../words/this-computer';
 import type { TreeViewSlot } from './base/tree-view-slot';
 
-/** Signed in: online, or offline with the sign-in kept. The one test of it in the editor. */
-export const isSignedIn = (s: ConnectionState): boolean => s.kind === 'online' || s.kind === 'offline';
+import { isSignedIn } from './signed-in';
+
+export { isSignedIn } from './signed-in';
 
 /** What outlives every set: made once at activation. */
 export interface LivePartsHost {
@@ -80,7 +82,7 @@ export class LiveParts extends DisposableBase {
         core, timeZone: host.timeZone, online: () => core.state.kind === 'online', allowed: () => grant.allowed(),
         thisComputer: () => thisComputer(core.state),
         focusTerminal: (card) => assistants.focusTerminalForCard(card),
-      }));
+      }, CardPanel));
       const notifier = this.notifier = this._register(new CardNotifier(core, (id) => host.openCard(id), host.log, (target) => assistants.matcher.terminalFor(target), host.contextKeys));
       // Offline told once, in the window the person is at; the tree's row in every window.
       this.offline = this._register(new OfflineNotice(core, tree, () => notifier.here()));

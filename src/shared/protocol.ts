@@ -169,11 +169,4 @@ export function parseFromWebview(m: unknown): FromWebview | undefined {
 
 export const isFromWebview = (m: unknown): m is FromWebview => parseFromWebview(m) !== undefined;
 
-/** Only http(s) links leave the editor; everything else (javascript:, data:, file:, ...) is refused. */
-export function safeExternalUrl(raw: string): string | undefined {
-  let u: URL;
-  try { u = new URL(raw); } catch { return undefined; }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return undefined;
-  if (u.username || u.password) return undefined;
-  return u.toString();
-}
+export { safeExternalUrl } from './external-url';

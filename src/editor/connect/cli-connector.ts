@@ -16,7 +16,13 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { bridgeHome } from '../../bridge/home';
 import { binDirOf, hookInstalled, installHook, launcherName, type Installed } from '../../bridge/install';
-import { hookCommand, PERMISSION_TIMEOUT_S, planConnect, planDisconnect, settingsFile, type Cli, type Plan, type Refusal } from '../../bridge/connect-settings';
+import type { Cli, Plan, Refusal } from '../../bridge/connect-settings';
+
+/**
+ * The settings' planner (with jsonc-parser), loaded on the first Connect or Disconnect, not at
+ * activation (docs/decisions.md, "#39 item 4").
+ */
+const connectSettings = () => import('../../bridge/connect-settings.js');
 
 /** The scheme of the read-only before/after documents the diff editor shows. */
 export const PREVIEW_SCHEME = 'assistant-cards-settings';
@@ -77,18 +83,19 @@ export class CliConnector extends DisposableBase {
   }
 
   connect(cli: Cli): Promise<ConnectOutcome> {
-    const run = this.running.then(() => this.connectNow(cli)).catch((e: unknown) => this.failed(CLI_NAME[cli], settingsFile(cli, this.env), e));
+    const run = this.running.then(() => this.connectNow(cli)).catch(async (e: unknown) => this.failed(CLI_NAME[cli], (await connectSettings()).settingsFile(cli, this.env), e));
     this.running = run.catch(() => undefined);
     return run;
   }
 
   disconnect(cli: Cli): Promise<ConnectOutcome> {
-    const run = this.running.then(() => this.disconnectNow(cli)).catch((e: unknown) => this.failed(CLI_NAME[cli], settingsFile(cli, this.env), e));
+    const run = this.running.then(() => this.disconnectNow(cli)).catch(async (e: unknown) => this.failed(CLI_NAME[cli], (await connectSettings()).settingsFile(cli, this.env), e));
     this.running = run.catch(() => undefined);
     return run;
   }
 
   private async connectNow(cli: Cli): Promise<ConnectOutcome> {
+    const { hookCommand, PERMISSION_TIMEOUT_S, planConnect, settingsFile } = await connectSettings();
     const file = settingsFile(cli, this.env);
     const name = CLI_NAME[cli];
     const text = await readText(file);
@@ -103,7 +110,7 @@ export class CliConnector extends DisposableBase {
     const connect = vscode.l10n.t('Connect');
     const accepted = await this.ask(
       vscode.l10n.t('Connect {0} to Assistant Cards?', name),
-      connectDetail(cli, file, plan.events),
+      connectDetail(cli, file, plan.events, PERMISSION_TIMEOUT_S[cli]),
       connect,
     );
     await this.closeDiff(diff);
@@ -125,6 +132,7 @@ export class CliConnector extends DisposableBase {
   }
 
   private async disconnectNow(cli: Cli): Promise<ConnectOutcome> {
+    const { planDisconnect, settingsFile } = await connectSettings();
     const file = settingsFile(cli, this.env);
     const name = CLI_NAME[cli];
     const text = await readText(file);
@@ -187,13 +195,13 @@ export class CliConnector extends DisposableBase {
 }
 
 /** The modal's detail: the file, what goes in it, and that nothing else changes. */
-function connectDetail(cli: Cli, file: string, events: string[]): string {
+function connectDetail(cli: Cli, file: string, events: string[], permissionTimeoutS: number): string {
   const others = events.filter((e) => e !== 'PermissionRequest');
   const lines = [
     vscode.l10n.t('Adds to {0}, under "hooks", one hook of Assistant Cards for each of: {1}.', file, events.join(', ')),
   ];
   if (events.includes('PermissionRequest')) {
-    lines.push(vscode.l10n.t('PermissionRequest waits up to {0} s for your answer on a card; if none comes, {1} asks in the terminal as usual.', PERMISSION_TIMEOUT_S[cli], CLI_NAME[cli]));
+    lines.push(vscode.l10n.t('PermissionRequest waits up to {0} s for your answer on a card; if none comes, {1} asks in the terminal as usual.', permissionTimeoutS, CLI_NAME[cli]));
   }
   if (others.length) lines.push(vscode.l10n.t('The others only tell Assistant Cards what the session does.'));
   lines.push(vscode.l10n.t('Nothing else in the file changes; the editor shows it before and after. Disconnect {0} takes these hooks out again.', CLI_NAME[cli]));

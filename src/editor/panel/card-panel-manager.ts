@@ -5,7 +5,7 @@
 // attached waits here.
 import type { ContextKeys } from '../context-keys';
 import * as vscode from 'vscode';
-import { CardPanel, type PanelDeps } from './card-panel';
+import type { CardPanel, PanelDeps } from './card-panel';
 import { DisposableBase, DisposableStore } from '../base/disposable';
 import type { Log } from '../base/log';
 import { PanelMemory } from './panel-memory';
@@ -28,7 +28,7 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
   private readonly panels = new Map<string, CardPanel>();
   /** Panels VS Code brought back before a live set was attached. */
   private readonly waiting = new Map<string, vscode.WebviewPanel>();
-  private attached: { live: PanelLive; subs: DisposableStore } | undefined;
+  private attached: { live: PanelLive; Panel: typeof CardPanel; subs: DisposableStore } | undefined;
   private readonly memory: PanelMemory;
 
   constructor(private readonly host: PanelHost) {
@@ -39,11 +39,16 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
     this._register({ dispose: () => this.attached?.subs.dispose() });
   }
 
-  /** A live set lends the panels its core; disposing the result closes them (a late event of an old core reaches nothing). */
-  attach(live: PanelLive): vscode.Disposable {
+  /**
+   * A live set lends the panels its core; disposing the result closes them (a late event of an old
+   * core reaches nothing). It brings the panel's code too: a panel opens only while a set is
+   * attached, and card-panel.ts (with the webview protocol's schemas) loads with the live set, not
+   * at activation (docs/decisions.md, "Load at activation").
+   */
+  attach(live: PanelLive, Panel: typeof CardPanel): vscode.Disposable {
     this.attached?.subs.dispose();
     const subs = new DisposableStore();
-    const attached = { live, subs };
+    const attached = { live, Panel, subs };
     this.attached = attached;
     subs.add({
       dispose: () => {
@@ -62,7 +67,7 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
     subs.add(live.core.cards.filterChanged(nextChanged));
     // Offline, back online, signed out: what the panels allow follows the connection.
     subs.add(live.core.onDidChangeState(() => { for (const p of this.panels.values()) p.connectionChanged(); }));
-    for (const [id, panel] of this.waiting) this.adopt(id, panel, live);
+    for (const [id, panel] of this.waiting) this.adopt(id, panel, attached);
     this.waiting.clear();
     return subs;
   }
@@ -79,10 +84,10 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
       if (preserveFocus) existing.guardClicks();
       return existing;
     }
-    const live = this.attached?.live;
-    if (!live) return undefined;
+    const attached = this.attached;
+    if (!attached) return undefined;
     const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, vscode.l10n.t('Card'), { viewColumn: column, preserveFocus }, this.options());
-    const opened = this.adopt(cardId, panel, live);
+    const opened = this.adopt(cardId, panel, attached);
     if (preserveFocus) opened.guardClicks();
     return opened;
   }
@@ -102,12 +107,12 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
    * another panel is shown there instead, and `from` closes: one panel per card.
    */
   private moveOn(from: CardPanel, nextId: string): void {
-    const live = this.attached?.live;
-    if (!live || this.panels.get(from.cardId) !== from || nextId === from.cardId) return;
+    const attached = this.attached;
+    if (!attached || this.panels.get(from.cardId) !== from || nextId === from.cardId) return;
     const existing = this.panels.get(nextId);
     if (existing) { existing.panel.reveal(existing.panel.viewColumn, false); from.dispose(); return; }
     this.host.log.info(`card panel: next card ${nextId} after ${from.cardId}`);
-    this.adopt(nextId, from.release(), live);
+    this.adopt(nextId, from.release(), attached);
   }
   all(): CardPanel[] { return [...this.panels.values()]; }
 
@@ -115,12 +120,12 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const id = typeof state === 'object' && state !== null ? (state as { cardId?: unknown }).cardId : undefined;
     if (!isCardId(id)) { this.host.log.warn('card panel: a panel brought back without a card id was closed'); panel.dispose(); return; }
-    const live = this.attached?.live;
-    this.host.log.info(`card panel: ${id} brought back${live ? '' : ', waiting for the sign-in'}`);
-    if (live) {
+    const attached = this.attached;
+    this.host.log.info(`card panel: ${id} brought back${attached ? '' : ', waiting for the sign-in'}`);
+    if (attached) {
       const existing = this.panels.get(id);
       if (existing) { panel.dispose(); existing.panel.reveal(); return; }
-      this.adopt(id, panel, live);
+      this.adopt(id, panel, attached);
       return;
     }
     this.waiting.get(id)?.dispose();
@@ -139,9 +144,9 @@ export class CardPanelManager extends DisposableBase implements vscode.WebviewPa
     };
   }
 
-  private adopt(cardId: string, panel: vscode.WebviewPanel, live: PanelLive): CardPanel {
+  private adopt(cardId: string, panel: vscode.WebviewPanel, { live, Panel }: { live: PanelLive; Panel: typeof CardPanel }): CardPanel {
     panel.webview.options = this.options();
-    const p = new CardPanel(cardId, panel, {
+    const p = new Panel(cardId, panel, {
       ...live, log: this.host.log, extensionUri: this.host.extensionUri, memory: this.memory, contextKeys: this.host.contextKeys,
       nextAfter: (id) => this.nextAfter(id), openNext: (from, id) => this.moveOn(from, id),
     });
