@@ -7,7 +7,8 @@
 // hold ends. What comes back is a value, never an exception.
 import type { Card } from '../api/schemas';
 import type { Clock, Logger, Timers } from '../api/runtime';
-import { afterPress, startsHold } from './after-press';
+import { rowOf } from './actions-table';
+import { afterPress } from './after-press';
 import type { CardModel } from './card-model';
 import { holdDeadline } from './hold';
 import type { PressAction, PressResult, SeenCard, UserGesture } from './press';
@@ -71,7 +72,7 @@ export class PressPath {
     }
     say(`ok, now v${result.version}`);
     const now = this.o.clock.now();
-    const holdUntil = startsHold(action.type) ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
+    const holdUntil = rowOf(action.type).startsHold ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
     const card = afterPress(shown, action.type, result, holdUntil);
     model.takePressed(card, holdUntil);
     // The card whole (its history names this press); the feed may belong to another window.

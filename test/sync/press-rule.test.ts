@@ -82,9 +82,14 @@ describe('the press rule: static map of every path that can act on a card', func
   });
 
   it('the card writes are called only by the press-sending unit\'s send, which only a Press made from a gesture calls', () => {
-    // Every use of a card write, through any object of any file: inside PressSending.send only.
+    // Every use of a card write, through any object of any file: inside the action table's rows' send only,
     const uses = writeMethods().flatMap((m) => g.references(g.member('api/client.ts', 'ApiClient', m)));
-    assert.deepEqual(where(uses), ['sync/press-sending.ts:PressSending.send'], 'a card write reached from elsewhere');
+    assert.deepEqual(where(uses), ['sync/actions-table.ts:<object>.send'], 'a card write reached from elsewhere');
+    // and a row's send is called by PressSending.send only, once.
+    const rowSends = g.references(g.member('sync/actions-table.ts', 'ActionRow', 'send'))
+      .filter((r) => ts.isPropertyAccessExpression(r.node.parent) && ts.isCallExpression(r.node.parent.parent));
+    assert.deepEqual(where(rowSends), ['sync/press-sending.ts:PressSending.send'], 'a row\'s request sent from elsewhere');
+    assert.equal(rowSends.length, 1, 'one call of a row\'s send');
     // send is used once: the sender handed to Press.create in PressSending.press.
     const sends = g.references(g.member('sync/press-sending.ts', 'PressSending', 'send'));
     assert.deepEqual(where(sends), ['sync/press-sending.ts:PressSending.press'], 'send used outside press()');
