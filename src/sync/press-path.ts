@@ -12,7 +12,8 @@ import { afterPress } from './after-press';
 import type { CardModel } from './card-model';
 import { holdDeadline } from './hold';
 import type { PressAction, PressResult, SeenCard, UserGesture } from './press';
-import { toProblem, type PressOutcome } from './press-outcome';
+import type { ActOptions, PressOutcome } from './contract';
+import { toProblem } from './press-outcome';
 import type { PressSending } from './press-sending';
 
 export interface PressPathOptions {
@@ -23,11 +24,6 @@ export interface PressPathOptions {
   /** The service's clock minus this computer's, as far as it is known (ServerTime). */
   skewMs: () => number;
   logger: Logger;
-}
-
-export interface ActOptions {
-  /** The person moved on (the panel closed): the press stops retrying. */
-  signal?: AbortSignal;
 }
 
 /** What the person saw of a card, as the press names it: the id, the version, high stakes and where to open it. */
