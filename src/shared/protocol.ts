@@ -7,7 +7,6 @@
 // the reply names it back, and the webview matches replies by it.
 import * as z from 'zod/mini';
 import type { Card } from '../api/schemas';
-import type { PressAction } from '../sync/index';
 import { isCardId } from './card-facts';
 import type { Allowed } from './grant-scopes';
 import type { NextCard } from './next-card';
@@ -132,26 +131,6 @@ const ActionMessages = {
   takeBack: z.object({ type: z.literal('takeBack'), requestId, version }),
 };
 export type ActionName = keyof typeof ActionMessages;
-type ActionMessageOf<N extends ActionName> = z.infer<(typeof ActionMessages)[N]>;
-
-/**
- * The press each action message asks the core for, declared beside the message. The keys are the
- * action table's too (sync/actions-table.ts): a message for an action the core does not have fails to compile.
- */
-const PRESS_OF: { [N in ActionName]: (m: ActionMessageOf<N>, timeZone: string) => Extract<PressAction, { type: N }> } = {
-  answer: (m) => ({ type: 'answer', answer: m.body }),
-  // Closing a notice: its own press, with its version and nothing else.
-  gotIt: () => ({ type: 'gotIt' }),
-  undo: () => ({ type: 'undo' }),
-  message: (m) => ({ type: 'message', body: m.body, via: 'text' }),
-  later: (m, timeZone) => ({ type: 'later', until: m.until, timeZone }),
-  back: () => ({ type: 'back' }),
-  delegate: (m) => ({
-    type: 'delegate', to: { assistantId: m.assistantId, ...(m.agentId ? { agentId: m.agentId } : {}) }, mode: m.mode,
-    ...(m.note ? { note: m.note } : {}),
-  }),
-  takeBack: () => ({ type: 'takeBack' }),
-};
 export const ACTIONS = Object.keys(ActionMessages) as ActionName[];
 export const isActionName = (v: unknown): v is ActionName => (ACTIONS as readonly unknown[]).includes(v);
 
@@ -181,12 +160,6 @@ export type Request = RequestMessage extends infer M ? (M extends unknown ? Omit
 export type ActionRequest = Extract<Request, { type: ActionName }>;
 /** A message that gets no reply. */
 export type Notice = Exclude<FromWebview, RequestMessage>;
-
-/** The press an action message asks for (`timeZone`: the person's, for Later). */
-export function pressOf(m: ActionMessage, timeZone: string): PressAction {
-  // One cast: TypeScript cannot follow that `PRESS_OF[m.type]` and `m` are of the same action.
-  return (PRESS_OF[m.type] as (m: ActionMessage, timeZone: string) => PressAction)(m, timeZone);
-}
 
 /** A message from the webview as the schema reads it (unknown keys left out), or undefined when it is not one. */
 export function parseFromWebview(m: unknown): FromWebview | undefined {
