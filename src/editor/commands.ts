@@ -5,6 +5,8 @@
 // does nothing more: only the person's press acts.
 import * as vscode from 'vscode';
 import { say } from './base/say';
+import { pressWords, type PressContext } from './base/press-words';
+import { showTold } from './base/press-toast';
 import type { Card, CardListEntry } from '../api/schemas';
 import { GROUPS, type ClientCore, type PressAction, type PressOutcome } from '../sync';
 import type { CardsTree } from './cards/cards-tree';
@@ -22,10 +24,8 @@ import { scopeSetting } from './cards/card-scope';
 import { pickScope } from './cards/scope-pick';
 import { isCardId, waitsOnYou } from '../shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from '../shared/command-names';
-import { hearsIn } from '../shared/format';
-import { hearsWords } from '../shared/hand-over';
 import { plainText } from '../shared/plain-text';
-import { problemMessage, problemText } from '../shared/problem-messages';
+import { problemMessage } from '../shared/problem-messages';
 import { safeExternalUrl } from '../shared/protocol';
 import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from '../shared/grant-scopes';
 import { nextCard } from '../shared/next-card';
@@ -178,19 +178,21 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     return true;
   };
 
-  /** Mints the gesture now (the person just finished the pick) and presses through the one path. */
-  const press = async (core: ClientCore, card: Card, action: PressAction, source: string): Promise<PressOutcome> => {
+  /**
+   * Mints the gesture now (the person just finished the pick), presses through the one path and
+   * tells what the press did as every place does (press-words.ts); a button pressed on that
+   * notification runs here: Undo or Take Back press again, on the version the press made.
+   */
+  const press = async (core: ClientCore, card: Card, action: PressAction, source: string, words: Partial<PressContext> = {}): Promise<PressOutcome> => {
     const gesture = core.gestures.fromUiEvent(`palette:${source}`);
     const out = await core.act(gesture, card, action);
     host.contextKeys.noteAnswered(out);
-    if (!out.ok) {
-      const p = problemMessage(out.problem.code, out.problem);
-      const buttons = out.problem.code === 'version_conflict' ? [vscode.l10n.t('Open Card')] : out.problem.code === 'high_stakes' ? [vscode.l10n.t('Open in Browser')] : [];
-      void say.error(vscode.l10n.t('Assistant Cards: {0}', problemText(p)), ...buttons).then((x) => {
-        if (x === vscode.l10n.t('Open Card')) host.openCard(card.id);
-        if (x === vscode.l10n.t('Open in Browser')) void openInService(core, { id: card.id, url: out.problem.url ?? card.url });
-      });
-    }
+    void showTold(pressWords(out, { shown: card, surface: 'toast', now: Date.now(), ...words })).then(async (x) => {
+      if (x === 'undo' && out.ok) await press(core, out.card, { type: 'undo' }, 'undo');
+      else if (x === 'takeBack' && out.ok) await press(core, out.card, { type: 'takeBack' }, 'takeBack');
+      else if (x === 'openCard' || x === 'showNewVersion') host.openCard(card.id);
+      else if (x === 'openInBrowser') await openInService(core, { id: card.id, url: (out.ok ? undefined : out.problem.url) ?? card.url });
+    });
     return out;
   };
 
@@ -203,18 +205,6 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     const safe = url ? safeExternalUrl(url) : undefined;
     if (!safe) { void say.warn(vscode.l10n.t('Assistant Cards: this card has no web address to open.')); return; }
     await openCardLink(safe, log);
-  };
-
-  const afterAnswer = (core: ClientCore, out: PressOutcome, card: Card) => {
-    if (!out.ok) return;
-    const left = hearsIn(out.holdUntil, Date.now());
-    void say.info(
-      vscode.l10n.t('Assistant Cards: answered "{0}". The assistant hears it in {1} s.', plainText(card.title, 60), left), vscode.l10n.t('Undo'),
-    ).then(async (x) => {
-      if (x !== vscode.l10n.t('Undo')) return;
-      // The version this message told of; a card changed since is refused, never undone unseen.
-      await press(core, out.card, { type: 'undo' }, 'undo');
-    });
   };
 
   /** The scope buttons' pick of the three scopes (the live set's scope follows the setting). */
@@ -274,8 +264,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         const pick = await pickAnswer(card);
         if (!pick) return;
         if (pick.kind === 'open') { host.openCard(card.id); return; } // words a pick cannot show whole: the panel shows them
-        const out = await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
-        if (pick.kind === 'answer') afterAnswer(core, out, card);
+        await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
       },
     },
     gotIt: {
@@ -283,8 +272,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         const { core } = p; if (notAllowed(p, 'answer')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Close a notice'), ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
         if (!card || refuseHighStakes(core, card)) return;
-        const out = await press(core, card, { type: 'gotIt' }, 'gotIt');
-        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: notice closed.'));
+        await press(core, card, { type: 'gotIt' }, 'gotIt');
       },
     },
     undo: {
@@ -292,8 +280,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         const { core } = p; if (notAllowed(p, 'answer')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Undo an answer'), ['pending', 'agent'], (c) => c.status === 'answered');
         if (!card) return;
-        const out = await press(core, card, { type: 'undo' }, 'undo');
-        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: undone; the card waits on you again.'));
+        await press(core, card, { type: 'undo' }, 'undo');
       },
     },
     writeToAssistant: {
@@ -303,8 +290,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         if (!card || refuseHighStakes(core, card)) return;
         const body = await vscode.window.showInputBox({ title: vscode.l10n.t('Write to the assistant: {0}', plainText(card.title, 60)), prompt: vscode.l10n.t('The assistant acts on your words as the answer'), validateInput: (v) => (v.trim() ? (v.length > 10_000 ? vscode.l10n.t('At most 10,000 characters') : undefined) : vscode.l10n.t('Write something')) });
         if (!body) return;
-        const out = await press(core, card, { type: 'message', body, via: 'text' }, 'message');
-        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: sent to the assistant.'));
+        await press(core, card, { type: 'message', body, via: 'text' }, 'message');
       },
     },
     later: {
@@ -314,8 +300,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         if (!card || refuseHighStakes(core, card)) return;
         const until = await pickLater(host.timeZone());
         if (!until) return;
-        const out = await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
-        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: in Later until {0}.', new Date(out.result.until ?? until).toLocaleString()));
+        await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
       },
     },
     back: {
@@ -323,8 +308,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         const { core } = p; if (notAllowed(p, 'later')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Bring a card back'), ['snoozed']);
         if (!card || refuseHighStakes(core, card)) return;
-        const out = await press(core, card, { type: 'back' }, 'back');
-        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: back in the stack.'));
+        await press(core, card, { type: 'back' }, 'back');
       },
     },
     handOver: {
@@ -334,18 +318,8 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         if (!card || refuseHighStakes(core, card)) return;
         const to = await pickHelper(core, card);
         if (!to) return;
-        const out = await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate');
-        if (!out.ok) return;
-        // When the helper hears it (the answer's `hears`), and the 5 s to take it back, as with Undo.
-        const takeBack = vscode.l10n.t('Take Back');
-        // The words that matter first: a notification shows about 100 characters.
-        void say.info(vscode.l10n.t('Assistant Cards: {0} Handed over: "{1}".', hearsWords(out.result.hears, to.helperName), plainText(card.title, 60)), takeBack)
-          .then(async (x) => {
-            if (x !== takeBack) return;
-            // The version this message told of; a card changed since is refused, never taken back unseen.
-            const back = await press(core, out.card, { type: 'takeBack' }, 'takeBack');
-            if (back.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
-          });
+        // When the helper hears it (the answer's `hears`), with Take Back for the 5 s, as with Undo.
+        await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate', { helperName: to.helperName });
       },
     },
     takeBack: {
@@ -353,8 +327,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         const { core } = p; if (notAllowed(p, 'delegate')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Take a card back'), ['delegated']);
         if (!card || refuseHighStakes(core, card)) return;
-        const out = await press(core, card, { type: 'takeBack' }, 'takeBack');
-        if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: taken back; it waits on you again.'));
+        await press(core, card, { type: 'takeBack' }, 'takeBack');
       },
     },
     openInBrowser: {

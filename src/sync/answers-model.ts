@@ -16,7 +16,7 @@ import type { Card, CardListEntry } from '../api/schemas';
 import type { AnswerRow, AnswerSearch } from './answer-rows';
 import { decidedSince, isSearchEmpty, newestFirst, rowMatches, rowOf } from './answer-rows';
 import { isLight } from './card-filter';
-import type { CardEvents, Event } from './contract';
+import type { AnswersProblem, AnswersView, CardEvents, SearchProgress } from './contract';
 
 /** Cards per list read: as many as the service sends whole (`whole` is at most 3). */
 const SLICE = 3;
@@ -31,58 +31,6 @@ export const ANSWERS_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** Where cards put off, handed over or undone live: still open, so not in `done`. */
 const OPEN_LISTS = ['snoozed', 'delegated', 'pending'] as const;
-
-/** How far a search has read back: `daysRead` of `days`; `running` while it reads on. */
-export interface SearchProgress { running: boolean; stopped: boolean; daysRead: number; days: number }
-
-export interface AnswersProblem {
-  /**
-   * `page`: a done list read was refused (more may be missing); `open`: a list of open cards
-   * (put off, handed over, undone) was refused; `card`: one card's whole form.
-   */
-  what: 'page' | 'open' | 'card';
-  id?: string;
-  code: string;
-  message: string;
-}
-
-/** What a view of answers needs; the editor sees only this. */
-export interface AnswersView {
-  /** Rows read so far that pass the search, newest first. */
-  visible(): readonly AnswerRow[];
-  /** Every row read so far, newest first. */
-  all(): readonly AnswerRow[];
-  get(id: string): AnswerRow | undefined;
-  /** True once the first page was asked for. */
-  started(): boolean;
-  loading(): boolean;
-  /** The service has more done cards than read so far. */
-  hasMore(): boolean;
-  /** Reads the first page again (the view opened, Refresh). */
-  loadFirst(): Promise<void>;
-  /** The next page (the "Load more" row). */
-  loadMore(): Promise<void>;
-  getSearch(): AnswerSearch;
-  /** A search other than none reads on through the done list until the 30 days are read. */
-  setSearch(s: AnswerSearch): void;
-  /** How far back the search has read; undefined when nothing is searched. */
-  searchProgress(): SearchProgress | undefined;
-  /** Stops a search reading on (the rows read stay); `searchFurther` goes on from there. */
-  stopSearching(): void;
-  searchFurther(): Promise<void>;
-  /** How far back the done list is read: `daysRead` of `days`, `whole` once all of it is. */
-  readProgress(): { daysRead: number; days: number; whole: boolean };
-  /**
-   * Reads on, page after page, until the 30 days are read (an export, the search's pick): until
-   * `signal` aborts, the service refuses a page (kept as a problem), or a new first read or a
-   * sign-out drops what is read. True when the 30 days are read whole.
-   */
-  readAll(o: { signal: AbortSignal; scan?: boolean }): Promise<boolean>;
-  /** What the service refused in the last reads (told in the view, never a silent gap). */
-  problems(): readonly AnswersProblem[];
-  /** Rows changed: `ids` when only those (live updates), undefined for everything. */
-  changed: Event<{ ids?: readonly string[] }>;
-}
 
 export interface AnswersModelOptions {
   api: ApiClient;

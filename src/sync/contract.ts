@@ -114,15 +114,99 @@ export interface AssistantsView {
  * ONE press, within a few seconds of being minted. Timers, the feed and models never hold the
  * minting function, so they cannot make a press. The brand makes it impossible to forge by hand.
  */
-export type { UserGesture, Press, PressAction, SeenCard } from './press';
-import type { UserGesture, Press, PressAction, SeenCard } from './press';
-export type { PressOutcome, PressProblem } from './press-outcome';
-import type { PressOutcome } from './press-outcome';
-export type { ActOptions } from './press-path';
-import type { ActOptions } from './press-path';
-export type { AnswersView, AnswersProblem, SearchProgress } from './answers-model';
-import type { AnswersView } from './answers-model';
+export type { UserGesture, PressAction, SeenCard } from './press';
+import type { UserGesture, PressAction, PressResult } from './press';
 export type { AnswerRow, AnswerSearch, Who, WhoKey, Outcome } from './answer-rows';
+import type { AnswerRow, AnswerSearch } from './answer-rows';
+
+// What a press comes back with: never an exception. Every way a press can fail is one problem code
+// the views explain (src/shared problem-messages; press-outcome.ts maps the errors); what succeeded
+// says which card it left.
+export interface PressProblem {
+  code: string;
+  url?: string;
+  retryAfterS?: number;
+  /** Our own words for what failed (not shown as the service's). */
+  detail?: string;
+  /** The service's problem `detail` (hostile: shown as plain text only). */
+  serviceDetail?: string;
+  /** An `invalid` problem's field errors (hostile: shown as plain text only). */
+  fields?: { field: string; reason: string }[];
+  /** insufficient_scope: the scope the sign-in lacks. */
+  scope?: string;
+  /** On version_conflict: the card as it is now, when the core read it. */
+  fresh?: Card;
+}
+
+export type PressOutcome =
+  | {
+    ok: true;
+    action: PressAction['type'];
+    result: PressResult;
+    /** The card as the press left it, as the model now holds it (its `undoUntil` on this computer's clock). */
+    card: Card;
+    /** The end of the hold on this computer's clock (answer, Got it, hand-over), if one runs. */
+    holdUntil?: number;
+  }
+  | { ok: false; problem: PressProblem };
+
+export interface ActOptions {
+  /** The person moved on (the panel closed): the press stops retrying. */
+  signal?: AbortSignal;
+}
+
+/** How far a search has read back: `daysRead` of `days`; `running` while it reads on. */
+export interface SearchProgress { running: boolean; stopped: boolean; daysRead: number; days: number }
+
+export interface AnswersProblem {
+  /**
+   * `page`: a done list read was refused (more may be missing); `open`: a list of open cards
+   * (put off, handed over, undone) was refused; `card`: one card's whole form.
+   */
+  what: 'page' | 'open' | 'card';
+  id?: string;
+  code: string;
+  message: string;
+}
+
+/** What a view of answers needs; the editor sees only this. */
+export interface AnswersView {
+  /** Rows read so far that pass the search, newest first. */
+  visible(): readonly AnswerRow[];
+  /** Every row read so far, newest first. */
+  all(): readonly AnswerRow[];
+  get(id: string): AnswerRow | undefined;
+  /** True once the first page was asked for. */
+  started(): boolean;
+  loading(): boolean;
+  /** The service has more done cards than read so far. */
+  hasMore(): boolean;
+  /** Reads the first page again (the view opened, Refresh). */
+  loadFirst(): Promise<void>;
+  /** The next page (the "Load more" row). */
+  loadMore(): Promise<void>;
+  getSearch(): AnswerSearch;
+  /** A search other than none reads on through the done list until the 30 days are read. */
+  setSearch(s: AnswerSearch): void;
+  /** How far back the search has read; undefined when nothing is searched. */
+  searchProgress(): SearchProgress | undefined;
+  /** Stops a search reading on (the rows read stay); `searchFurther` goes on from there. */
+  stopSearching(): void;
+  searchFurther(): Promise<void>;
+  /** How far back the done list is read: `daysRead` of `days`, `whole` once all of it is. */
+  readProgress(): { daysRead: number; days: number; whole: boolean };
+  /**
+   * Reads on, page after page, until the 30 days are read (an export, the search's pick): until
+   * `signal` aborts, the service refuses a page (kept as a problem), or a new first read or a
+   * sign-out drops what is read. True when the 30 days are read whole.
+   */
+  readAll(o: { signal: AbortSignal; scan?: boolean }): Promise<boolean>;
+  /** What the service refused in the last reads (told in the view, never a silent gap). */
+  problems(): readonly AnswersProblem[];
+  /** Rows changed: `ids` when only those (live updates), undefined for everything. */
+  changed: Event<{ ids?: readonly string[] }>;
+}
+
 
 /** Where a sign-in by device flow stands; `signIn`'s progress callback receives each step. */
 export type DeviceProgress =
@@ -174,15 +258,6 @@ export interface ClientCore {
   feed: FeedOwnership;
   /** The ONLY place a UserGesture is minted. Call it from a UI event handler, nowhere else. */
   gestures: { fromUiEvent(source: string): UserGesture };
-  /**
-   * Build a press for a card the person SAW (id + version as shown). Throws HighStakesError
-   * (carrying the card url) before any request for high-stakes cards. `press.send()` sends once;
-   * retries reuse its Idempotency-Key and stop once `press.cancel()` is called (the person moved on).
-   * `send()` rejects with VersionConflictError (carrying the fresh card: show it, ask again),
-   * HighStakesError, ApiProblemError (code, status, detail, requestId, url), OAuthRefusalError
-   * (e.g. insufficient_scope), NetworkError, MalformedResponseError, PressRefusedError.
-   */
-  press(gesture: UserGesture, card: SeenCard, action: PressAction): Press;
   /**
    * THE press path: the card panel, a notification's button and the command palette each call
    * this, and only this, with the gesture they minted from the person's UI event and the card as

@@ -1,35 +1,7 @@
-// What a press comes back with: never an exception. Every way a press can fail becomes one problem
-// code the views explain (src/shared problem-messages); what succeeded says which card it left.
+// Every way a press can fail becomes one problem code the views explain (src/shared
+// problem-messages): the PressProblem of the PressOutcome (contract.ts) a press comes back with.
 import type { Card } from '../api/schemas';
-import type { PressAction, PressResult } from './press';
-
-export interface PressProblem {
-  code: string;
-  url?: string;
-  retryAfterS?: number;
-  /** Our own words for what failed (not shown as the service's). */
-  detail?: string;
-  /** The service's problem `detail` (hostile: shown as plain text only). */
-  serviceDetail?: string;
-  /** An `invalid` problem's field errors (hostile: shown as plain text only). */
-  fields?: { field: string; reason: string }[];
-  /** insufficient_scope: the scope the sign-in lacks. */
-  scope?: string;
-  /** On version_conflict: the card as it is now, when the core read it. */
-  fresh?: Card;
-}
-
-export type PressOutcome =
-  | {
-    ok: true;
-    action: PressAction['type'];
-    result: PressResult;
-    /** The card as the press left it, as the model now holds it (its `undoUntil` on this computer's clock). */
-    card: Card;
-    /** The end of the hold on this computer's clock (answer, Got it, hand-over), if one runs. */
-    holdUntil?: number;
-  }
-  | { ok: false; problem: PressProblem };
+import type { PressProblem } from './contract';
 
 /** Maps the core's typed errors (src/api/errors.ts, src/auth/errors.ts) to a problem code. */
 export function toProblem(e: unknown): PressProblem {

@@ -7,11 +7,13 @@
 // hold ends. What comes back is a value, never an exception.
 import type { Card } from '../api/schemas';
 import type { Clock, Logger, Timers } from '../api/runtime';
-import { afterPress, startsHold } from './after-press';
+import { rowOf } from './actions-table';
+import { afterPress } from './after-press';
 import type { CardModel } from './card-model';
 import { holdDeadline } from './hold';
 import type { PressAction, PressResult, SeenCard, UserGesture } from './press';
-import { toProblem, type PressOutcome } from './press-outcome';
+import type { ActOptions, PressOutcome } from './contract';
+import { toProblem } from './press-outcome';
 import type { PressSending } from './press-sending';
 
 export interface PressPathOptions {
@@ -22,11 +24,6 @@ export interface PressPathOptions {
   /** The service's clock minus this computer's, as far as it is known (ServerTime). */
   skewMs: () => number;
   logger: Logger;
-}
-
-export interface ActOptions {
-  /** The person moved on (the panel closed): the press stops retrying. */
-  signal?: AbortSignal;
 }
 
 /** What the person saw of a card, as the press names it: the id, the version, high stakes and where to open it. */
@@ -71,7 +68,7 @@ export class PressPath {
     }
     say(`ok, now v${result.version}`);
     const now = this.o.clock.now();
-    const holdUntil = startsHold(action.type) ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
+    const holdUntil = rowOf(action.type).startsHold ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
     const card = afterPress(shown, action.type, result, holdUntil);
     model.takePressed(card, holdUntil);
     // The card whole (its history names this press); the feed may belong to another window.

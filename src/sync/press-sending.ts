@@ -1,8 +1,9 @@
-// Sends the person's presses: the one place that calls the client's card writes (answer, undo,
-// messages, later, back, delegate, take-back), and only for a Press made from a UserGesture.
+// Sends the person's presses: the one place that calls the action table's requests (the client's
+// card writes), and only for a Press made from a UserGesture. The version check is made here, once.
 import type { ApiClient } from '../api/client';
 import { ApiProblemError, HighStakesError, NetworkError, VersionConflictError } from '../api/errors';
 import type { Clock } from '../api/runtime';
+import { rowOf } from './actions-table';
 import type { CardModel } from './card-model';
 import { Press } from './press';
 import type { PressAction, PressResult, SeenCard, SendContext, UserGesture } from './press';
@@ -48,33 +49,8 @@ export class PressSending {
     }
     const w = { idempotencyKey: ctx.idempotencyKey, stillWaiting: ctx.stillWaiting, signal: ctx.signal };
     try {
-      let result: PressResult;
-      switch (action.type) {
-        case 'answer':
-          result = await api.answer(card.id, { ...action.answer, version: card.version }, w);
-          break;
-        case 'gotIt':
-          result = await api.answer(card.id, { version: card.version }, w);
-          break;
-        case 'undo':
-          result = await api.undo(card.id, w);
-          break;
-        case 'message':
-          result = await api.message(card.id, { body: action.body, via: action.via }, w);
-          break;
-        case 'later':
-          result = await api.later(card.id, { until: action.until, timeZone: action.timeZone }, w);
-          break;
-        case 'back':
-          result = await api.back(card.id, w);
-          break;
-        case 'delegate':
-          result = await api.delegate(card.id, { to: action.to, mode: action.mode, note: action.note }, w);
-          break;
-        case 'takeBack':
-          result = await api.takeBack(card.id, w);
-          break;
-      }
+      // The action's one request, as its row in the action table sends it.
+      const result = await rowOf(action.type).send(api, card, action, w);
       this.o.onSent();
       return result;
     } catch (e) {

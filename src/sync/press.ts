@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../api/runtime';
 import { HighStakesError } from '../api/errors';
-import type { AnswerBody, DelegateBody } from '../api/schemas';
+import { rowOf, type PressAction } from './actions-table';
 
 /** How long after the UI event a gesture may still create its press. */
 export const GESTURE_FRESH_MS = 5_000;
@@ -61,16 +61,7 @@ export interface SeenCard {
   url?: string;
 }
 
-export type PressAction =
-  | { type: 'answer'; answer: Omit<AnswerBody, 'version'> }
-  /** Close an `update` card: answer with its version and nothing else. */
-  | { type: 'gotIt' }
-  | { type: 'undo' }
-  | { type: 'message'; body: string; via?: 'text' | 'voice' }
-  | { type: 'later'; until: string; timeZone?: string }
-  | { type: 'back' }
-  | { type: 'delegate'; to: DelegateBody['to']; mode: DelegateBody['mode']; note?: string }
-  | { type: 'takeBack' };
+export type { PressAction } from './actions-table';
 
 /** What every action answers: the card's new status and version (plus per-action extras). */
 export interface PressResult {
@@ -112,7 +103,8 @@ export class Press {
   /** @internal used by press-sending.ts: spends the gesture, refuses high-stakes cards before any request. */
   static create(gesture: UserGesture, card: SeenCard, action: PressAction, sender: PressSender, clock: Clock): Press {
     UserGesture.spend(gesture, clock.now());
-    if (card.highStakes) throw new HighStakesError(card.id, card.url);
+    // The one high-stakes check of the press (the views may say it earlier): the action's row says whether it applies.
+    if (card.highStakes && rowOf(action.type).refusedOnHighStakes) throw new HighStakesError(card.id, card.url);
     if (!Number.isInteger(card.version)) throw new PressRefusedError('The press does not name the version the person saw.');
     return new Press({ ...card }, structuredClone(action), gesture.source, sender);
   }

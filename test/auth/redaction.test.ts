@@ -7,6 +7,7 @@ import { MemorySecretStore } from '../../src/auth/secret-store';
 import { signInSlot } from '../../src/auth/sign-in-slot';
 import { until, makeWorld, settle, signInCore } from '../kit';
 import type { World } from '../kit';
+import { pressOutsideThePath } from '../../src/sync/session';
 
 describe('auth: secrets never reach a log', () => {
   let w: World;
@@ -43,7 +44,7 @@ describe('auth: secrets never reach a log', () => {
     await core.cards.refresh();
     await collect();
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 1 });
-    const p = core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
     let done = false;
     void p.send().then(() => (done = true));
     await w.advanceUntil(() => done, 500, 30_000);

@@ -9,6 +9,7 @@ import { strict as assert } from 'node:assert';
 import { GROUPS } from '../../src/sync/contract';
 import { makeWorld, signInCore } from '../kit';
 import type { World } from '../kit';
+import { pressOutsideThePath } from '../../src/sync/session';
 
 const MIN = 60_000;
 const RLO = '\u202E';
@@ -74,7 +75,7 @@ describe('hostile input: cards and notices through the sandbox, read by the clie
     // The model still works: a plain card arrives, and the last option of the huge card is answered once.
     const plain = await w.card({ title: 'plain after the huge ones' });
     await w.advanceUntil(() => core.cards.get(plain.id) !== undefined, 1000, 2 * MIN);
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), { id: manyWhole.id, version: manyWhole.version }, { type: 'answer', answer: { choiceIds: ['o9999'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), { id: manyWhole.id, version: manyWhole.version }, { type: 'answer', answer: { choiceIds: ['o9999'] } });
     let done = false;
     void p.send().then(() => (done = true));
     await w.advanceUntil(() => done, 500, MIN);

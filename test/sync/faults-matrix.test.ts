@@ -26,6 +26,7 @@ import { CountingTransport, until, makeWorld, settle, signInCore } from '../kit'
 import type { World } from '../kit';
 import { pipeToLoopback } from '../helpers/proxy';
 import { offsetClock } from '../kit/clocks';
+import { pressOutsideThePath } from '../../src/sync/session';
 
 const MIN = 60_000;
 type Core = ReturnType<World['core']>;
@@ -136,7 +137,7 @@ describe('faults: the fault matrix', () => {
     const core = await signedIn();
     const c = await shown(core);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 500, times: 2 });
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
     const r = await drive(w, p.send());
     assert.ok(r.ok, 'the press succeeds');
     const tries = cardWrites(core);
@@ -151,7 +152,7 @@ describe('faults: the fault matrix', () => {
     const core = await signedIn();
     const c = await shown(core);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 50 });
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['b'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['b'] } });
     const r = await drive(w, p.send());
     assert.ok(!r.ok && r.error instanceof ApiProblemError && r.error.status === 503, 'a typed error the panel turns into a message');
     assert.equal(p.state, 'failed');
@@ -168,7 +169,7 @@ describe('faults: the fault matrix', () => {
     const core = await signedIn();
     const c = await shown(core);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 50 });
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
     const sent = p.send();
     sent.catch(() => undefined);
     await until(() => cardWrites(core).length === 1);
@@ -183,7 +184,7 @@ describe('faults: the fault matrix', () => {
     const core = await signedIn();
     const c = await shown(core);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 429, retryAfter: 9, times: 1 });
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
     let done = false;
     void p.send().then(() => (done = true), () => (done = true));
     await until(() => cardWrites(core).length === 1);
@@ -214,7 +215,7 @@ describe('faults: the fault matrix', () => {
     await signInCore(w, core);
     const c = await shown(core);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, delayMs: 1500, times: 1 });
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['b'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['b'] } });
     const sending = p.send();
     const tries = () => transport.log.filter((l) => l.path === `/v1/cards/${c.id}/answer`);
     // States, not time: the sandbox holds the first answer, the client gives up on it, then the
@@ -237,7 +238,7 @@ describe('faults: the fault matrix', () => {
     const core = await signedIn({}, false);
     const c = await shown(core);
     w.sb.advance(11 * MIN); // only the service's clock: the nonce the client holds is past its grace
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), { ...c }, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), { ...c }, { type: 'answer', answer: { choiceIds: ['a'] } });
     const r = await drive(w, p.send());
     assert.ok(r.ok, r.ok ? '' : String(r.error));
     const tries = cardWrites(core);
@@ -253,7 +254,7 @@ describe('faults: the fault matrix', () => {
     const c = await shown(core);
     const tokenBefore = cardReadsAuth(core);
     w.sb.advance(16 * MIN); // past the 15 min access token life, no timer fired yet
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
     const r = await drive(w, p.send());
     assert.ok(r.ok, r.ok ? '' : String(r.error));
     assert.ok(core.transport.log.some((l) => l.path === '/oauth/token' && l.status === 200), 'the sign-in was renewed');
@@ -279,7 +280,7 @@ describe('faults: the fault matrix', () => {
     assert.deepEqual(core.state, { kind: 'signed-out', reason: 'refused' }, 'the editor is told the service ended it');
     assert.equal(core.cards.get(c.id), undefined, 'the cards of the ended sign-in are gone from view');
     const before = core.transport.log.length;
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
     const r = await drive(w, p.send());
     assert.ok(!r.ok && (r.error instanceof SignedOutError || r.error instanceof OAuthRefusalError), `told: ${r.ok ? '' : String(r.error)}`);
     assert.equal(core.transport.log.slice(before).filter((l) => l.path.startsWith('/v1/cards/')).length, 0, 'no card write without a sign-in');
@@ -337,7 +338,7 @@ describe('faults: the fault matrix', () => {
       await signInCore(w, core);
       assert.equal(core.state.kind, 'online', 'signed in although the clocks differ');
       const c = await shown(core);
-      const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+      const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
       const r = await drive(w, p.send());
       assert.ok(r.ok, r.ok ? '' : String(r.error));
       await w.advance(6000);
@@ -364,7 +365,7 @@ describe('faults: the fault matrix', () => {
       assert.equal(core.state.kind, 'offline', 'the person sees offline');
       assert.ok(core.cards.get(c.id), 'the cards read before stay');
       // A press during the outage: retried while the person waits, then they are told.
-      const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+      const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
       const r = await drive(w, p.send(), 1000, 5 * MIN);
       assert.ok(!r.ok && r.error instanceof NetworkError, 'told it could not reach the service');
       const attempts = core.transport.log.length;
@@ -407,7 +408,7 @@ describe('faults: the fault matrix', () => {
     core.onDidChangeState((s) => states.push(s.kind));
     // Two gateway 502s on the answer: retried with the same key, heard once.
     gw.times = 2;
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
     const r = await drive(w, p.send());
     assert.ok(r.ok, 'the press went through after the gateway recovered');
     assert.deepEqual([...new Set(cardWrites(core).map((t) => t.headers['idempotency-key']))], [p.idempotencyKey]);
@@ -416,7 +417,7 @@ describe('faults: the fault matrix', () => {
     await w.advance(2 * MIN);
     assert.equal(core.state.kind, 'offline', 'the person sees offline');
     const c2 = await w.card({ title: 'second' });
-    const p2 = core.press(core.gestures.fromUiEvent('click:answer'), { id: c2.id, version: c2.version }, { type: 'answer', answer: { choiceIds: ['b'] } });
+    const p2 = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), { id: c2.id, version: c2.version }, { type: 'answer', answer: { choiceIds: ['b'] } });
     const r2 = await drive(w, p2.send(), 1000, 5 * MIN);
     assert.ok(!r2.ok && r2.error instanceof NetworkError, `told it could not reach the service, not that the sign-in ended (${r2.ok ? '' : String(r2.error)})`);
     await w.advance(18 * MIN);
@@ -437,7 +438,7 @@ describe('faults: the fault matrix', () => {
     await w.advanceUntil(() => (core.cards.get(c.id)?.version ?? 0) > c.version, 1000, MIN);
     for (const action of [{ type: 'later' as const, until: new Date(w.sb.clock.now() + 3_600_000).toISOString() }, { type: 'message' as const, body: 'hi' }]) {
       const before = cardWrites(core).length;
-      const p = core.press(core.gestures.fromUiEvent(`click:${action.type}`), c, action);
+      const p = pressOutsideThePath(core, core.gestures.fromUiEvent(`click:${action.type}`), c, action);
       await assert.rejects(p.send(), (e: unknown) => e instanceof VersionConflictError && (e.fresh?.version ?? 0) > c.version);
       assert.equal(cardWrites(core).length, before, `${action.type}: nothing sent for a version the person did not see`);
     }

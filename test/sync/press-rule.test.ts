@@ -22,6 +22,7 @@ import { ancestor, containerOf, SourceGraph } from './source-graph';
 import type { Reference } from './source-graph';
 import { makeWorld, signInCore } from '../kit';
 import type { World } from '../kit';
+import { pressOutsideThePath } from '../../src/sync/session';
 
 const SRC = path.resolve(__dirname, '../../src');
 const MIN = 60_000;
@@ -82,9 +83,14 @@ describe('the press rule: static map of every path that can act on a card', func
   });
 
   it('the card writes are called only by the press-sending unit\'s send, which only a Press made from a gesture calls', () => {
-    // Every use of a card write, through any object of any file: inside PressSending.send only.
+    // Every use of a card write, through any object of any file: inside the action table's rows' send only,
     const uses = writeMethods().flatMap((m) => g.references(g.member('api/client.ts', 'ApiClient', m)));
-    assert.deepEqual(where(uses), ['sync/press-sending.ts:PressSending.send'], 'a card write reached from elsewhere');
+    assert.deepEqual(where(uses), ['sync/actions-table.ts:<object>.send'], 'a card write reached from elsewhere');
+    // and a row's send is called by PressSending.send only, once.
+    const rowSends = g.references(g.member('sync/actions-table.ts', 'ActionRow', 'send'))
+      .filter((r) => ts.isPropertyAccessExpression(r.node.parent) && ts.isCallExpression(r.node.parent.parent));
+    assert.deepEqual(where(rowSends), ['sync/press-sending.ts:PressSending.send'], 'a row\'s request sent from elsewhere');
+    assert.equal(rowSends.length, 1, 'one call of a row\'s send');
     // send is used once: the sender handed to Press.create in PressSending.press.
     const sends = g.references(g.member('sync/press-sending.ts', 'PressSending', 'send'));
     assert.deepEqual(where(sends), ['sync/press-sending.ts:PressSending.press'], 'send used outside press()');
@@ -102,16 +108,18 @@ describe('the press rule: static map of every path that can act on a card', func
     assert.ok(ts.isIdentifier(first) && g.same(g.checker.getSymbolAtLocation(first), g.checker.getSymbolAtLocation(gesture.name)!), 'the gesture given to press() is the one spent');
   });
 
-  it('a Press is made only by core.press, from a gesture minted only by the core\'s minter', () => {
+  it('a Press is made only by the press path (and, for tests, the core\'s own press), from a gesture minted only by the core\'s minter', () => {
     assert.deepEqual(where(g.references(g.member('sync/press.ts', 'Press', 'create'))), ['sync/press-sending.ts:PressSending.press']);
     assert.deepEqual(where(g.references(g.member('sync/press-sending.ts', 'PressSending', 'press'))), ['sync/press-path.ts:PressPath.act', 'sync/session.ts:ClientCoreImpl.press']);
+    // The core's own press is not in the contract; only the tests' way in reaches it, and nothing in src calls that.
+    assert.throws(() => g.member('sync/contract.ts', 'ClientCore', 'press'), /not found/);
+    assert.deepEqual(where(g.references(g.member('sync/session.ts', 'ClientCoreImpl', 'press'))), ['sync/session.ts:pressOutsideThePath']);
+    assert.deepEqual(where(g.references(g.topLevel('sync/session.ts', 'pressOutsideThePath'))).filter((w) => !w.endsWith('<top level>')), []);
     assert.deepEqual(where(g.references(g.topLevel('sync/press-sending.ts', 'PressSending')).filter(made)),
       ['sync/core-parts.ts:buildCoreParts'], 'one press sender, the core\'s');
     assert.deepEqual(where(g.references(g.member('sync/press.ts', 'UserGesture', 'mint'))), ['sync/press.ts:createGestureMinter']);
     assert.deepEqual(where(g.references(g.topLevel('sync/press.ts', 'createGestureMinter'))).filter((w) => !w.endsWith('<top level>')),
       ['sync/session.ts:ClientCoreImpl.constructor']);
-    // The editor never builds a Press itself: it calls the one path, core.act.
-    assert.deepEqual(where(g.references(g.member('sync/contract.ts', 'ClientCore', 'press'))), []);
     assert.deepEqual(where(g.references(g.member('sync/press-path.ts', 'PressPath', 'act'))), ['sync/session.ts:ClientCoreImpl.act']);
     // Nobody builds a client of their own around the core.
     assert.deepEqual(where(g.references(g.topLevel('api/client.ts', 'ApiClient')).filter(made)),
@@ -248,7 +256,7 @@ describe('the press rule: against the sandbox', () => {
 
   async function pressOnce(core: Core, seen: { id: string; version: number }, action: PressAction) {
     const before = fwd.cardWrites().length;
-    const p = core.press(core.gestures.fromUiEvent(`test:${action.type}`), seen, action);
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent(`test:${action.type}`), seen, action);
     let out: unknown;
     void p.send().then((r) => (out = r), (e: unknown) => (out = e));
     await w.advanceUntil(() => out !== undefined, 200, MIN);
@@ -303,17 +311,17 @@ describe('the press rule: against the sandbox', () => {
     const kept = core.gestures.fromUiEvent('click:answer');
     let timerError: unknown;
     w.clock.setTimeout(() => {
-      try { core.press(kept, c, { type: 'answer', answer: { choiceIds: ['a'] } }); } catch (e) { timerError = e; }
+      try { pressOutsideThePath(core, kept, c, { type: 'answer', answer: { choiceIds: ['a'] } }); } catch (e) { timerError = e; }
     }, GESTURE_FRESH_MS + 1000);
     await w.advance(GESTURE_FRESH_MS + 2000);
     assert.ok(timerError instanceof PressRefusedError, `timer: ${String(timerError)}`);
     // A feed event: a listener holding a spent gesture, or a forged one, when a card arrives.
     const spent = core.gestures.fromUiEvent('click:answer');
-    core.press(spent, c, { type: 'later', until: new Date(w.sb.clock.now() + 3_600_000).toISOString() }).cancel();
+    pressOutsideThePath(core, spent, c, { type: 'later', until: new Date(w.sb.clock.now() + 3_600_000).toISOString() }).cancel();
     const feedErrors: unknown[] = [];
     core.cards.added((card) => {
       for (const g of [spent, { source: 'feed', at: w.sb.clock.now() } as unknown as UserGesture]) {
-        try { core.press(g, { id: card.id, version: card.version }, { type: 'answer', answer: { approved: true } }); } catch (e) { feedErrors.push(e); }
+        try { pressOutsideThePath(core, g, { id: card.id, version: card.version }, { type: 'answer', answer: { approved: true } }); } catch (e) { feedErrors.push(e); }
       }
     });
     const arriving = await w.card({ title: 'arrives through the feed' });
@@ -322,7 +330,7 @@ describe('the press rule: against the sandbox', () => {
     assert.ok(feedErrors[0] instanceof PressRefusedError, 'a spent gesture is refused');
     assert.ok(feedErrors[1] instanceof TypeError, 'a forged gesture is refused');
     // A press without a version the person saw.
-    assert.throws(() => core.press(core.gestures.fromUiEvent('click'), { id: c.id } as never, { type: 'back' }), PressRefusedError);
+    assert.throws(() => pressOutsideThePath(core, core.gestures.fromUiEvent('click'), { id: c.id } as never, { type: 'back' }), PressRefusedError);
     await w.advance(MIN);
     assert.equal(fwd.cardWrites().length, 0, 'no card write reached the sandbox');
     assert.deepEqual((await w.ctl('GET', `/_sandbox/cards/${c.id}/heard`)).json.heard, []);
@@ -342,7 +350,7 @@ describe('the press rule: against the sandbox', () => {
     ];
     const before = fwd.seen.length;
     for (const action of actions) {
-      assert.throws(() => core.press(core.gestures.fromUiEvent(`click:${action.type}`), c, action),
+      assert.throws(() => pressOutsideThePath(core, core.gestures.fromUiEvent(`click:${action.type}`), c, action),
         (e: unknown) => e instanceof HighStakesError && e.url === c.url && e.cardId === c.id, action.type);
     }
     assert.equal(fwd.seen.slice(before).filter((s) => s.method === 'POST').length, 0, 'no request at the sandbox');
@@ -355,7 +363,7 @@ describe('the press rule: against the sandbox', () => {
   it('high stakes: refused from the model\'s word even when the caller leaves the flag out', async () => {
     const core = await signedIn();
     const c = await shownCard(core, { highStakes: true, kind: 'approval', title: 'Wire the money?' });
-    assert.throws(() => core.press(core.gestures.fromUiEvent('click:answer'), { id: c.id, version: c.version }, { type: 'answer', answer: { approved: true } }),
+    assert.throws(() => pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), { id: c.id, version: c.version }, { type: 'answer', answer: { approved: true } }),
       (e: unknown) => e instanceof HighStakesError && e.url === c.url);
     assert.equal(fwd.cardWrites().length, 0);
   });
@@ -363,7 +371,7 @@ describe('the press rule: against the sandbox', () => {
   it('a press cancelled before its first try is never sent (the person moved on while a token was fetched)', async () => {
     const core = await signedIn();
     const c = await shownCard(core);
-    const p = core.press(core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['a'] } });
     const sending = p.send().then(() => 'sent', (e: unknown) => e);
     p.cancel(); // before the token and the proof are ready
     const out = await sending;
@@ -380,7 +388,7 @@ describe('the press rule: against the sandbox', () => {
     await w.advanceUntil(() => (core.cards.get(c.id)?.version ?? 0) >= later.result.version, 1000, 2 * MIN);
     const writes = fwd.cardWrites().length;
     let out: unknown;
-    void core.press(core.gestures.fromUiEvent('click:back'), c /* the version before Later */, { type: 'back' }).send()
+    void pressOutsideThePath(core, core.gestures.fromUiEvent('click:back'), c /* the version before Later */, { type: 'back' }).send()
       .then((r) => (out = r), (e: unknown) => (out = e));
     await w.advanceUntil(() => out !== undefined, 200, MIN);
     assert.ok(out instanceof VersionConflictError, String(out));

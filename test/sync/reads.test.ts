@@ -10,6 +10,7 @@ import { CardReads } from '../../src/sync/reads';
 import { ManualClock } from '../kit/clock';
 import { makeWorld, settle, signInCore } from '../kit';
 import type { World } from '../kit';
+import { pressOutsideThePath } from '../../src/sync/session';
 
 const MIN = 60_000;
 
@@ -120,7 +121,7 @@ describe('reads: the feed keeps going while the person presses (sandbox)', () =>
     for (const id of ids) {
       // As the panel does on opening: the person's read of the card, then the press.
       const seen = await core.cards.read(id);
-      const press = core.press(core.gestures.fromUiEvent('panel'), { id, version: seen.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
+      const press = pressOutsideThePath(core, core.gestures.fromUiEvent('panel'), { id, version: seen.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
       const sent = press.send();
       await settle(w.transports);
       await sent;

@@ -8,6 +8,7 @@ import { RequestBudget } from '../../src/sync/budget';
 import { CountingTransport, until, makeWorld, settle, signInCore } from '../kit';
 import { createTransport } from '../../src/api/http';
 import type { World } from '../kit';
+import { pressOutsideThePath } from '../../src/sync/session';
 
 const MIN = 60_000;
 
@@ -68,7 +69,7 @@ describe('sync: live card model against the sandbox', () => {
     const events: string[] = [];
     core.cards.changed((e) => events.push(`changed ${e.card.id} ${e.previous.status}->${e.card.status}`));
     core.cards.removed((e) => events.push(`removed ${e.id}`));
-    const press = core.press(core.gestures.fromUiEvent('test'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const press = pressOutsideThePath(core, core.gestures.fromUiEvent('test'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
     const r = await press.send();
     assert.equal(r.status, 'answered');
     await until(() => core.cards.groupOf(c.id) === 'agent');
@@ -202,7 +203,7 @@ describe('sync: live card model against the sandbox', () => {
     await until(() => core.cards.get(c.id) !== undefined);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, drop: true, times: 1 });
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 1 });
-    const press = core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['b'] } });
+    const press = pressOutsideThePath(core, core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['b'] } });
     const sent = press.send();
     let result: unknown;
     void sent.then((r) => (result = r));
@@ -221,7 +222,7 @@ describe('sync: live card model against the sandbox', () => {
     const c = await w.card({ title: 'left' });
     await until(() => core.cards.get(c.id) !== undefined);
     await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, status: 503, times: 3 });
-    const press = core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const press = pressOutsideThePath(core, core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
     const sent = press.send();
     sent.catch(() => undefined);
     await until(() => core.transport.log.some((l) => l.path === `/v1/cards/${c.id}/answer`));
@@ -241,10 +242,10 @@ describe('sync: live card model against the sandbox', () => {
     await until(() => core.cards.get(c.id) !== undefined);
     const seen = { id: c.id, version: c.version };
     // The card changes before the press (a message moves its version on).
-    const m = core.press(core.gestures.fromUiEvent('click'), seen, { type: 'message', body: 'hold on' });
+    const m = pressOutsideThePath(core, core.gestures.fromUiEvent('click'), seen, { type: 'message', body: 'hold on' });
     await m.send();
     const before = core.transport.log.length;
-    const p = core.press(core.gestures.fromUiEvent('click'), seen, { type: 'answer', answer: { choiceIds: ['a'] } });
+    const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click'), seen, { type: 'answer', answer: { choiceIds: ['a'] } });
     await assert.rejects(p.send(), (e: unknown) => e instanceof VersionConflictError && e.fresh !== undefined && e.fresh.version > c.version && e.problem.code === 'version_conflict');
     const answers = core.transport.log.slice(before).filter((l) => l.path.endsWith('/answer'));
     assert.equal(answers.length, 1);
@@ -257,7 +258,7 @@ describe('sync: live card model against the sandbox', () => {
     const whole = await core.cards.whole(c.id);
     const before = core.transport.log.length;
     assert.throws(
-      () => core.press(core.gestures.fromUiEvent('click'), { id: whole.id, version: whole.version, highStakes: whole.highStakes, url: whole.url }, { type: 'answer', answer: { approved: true } }),
+      () => pressOutsideThePath(core, core.gestures.fromUiEvent('click'), { id: whole.id, version: whole.version, highStakes: whole.highStakes, url: whole.url }, { type: 'answer', answer: { approved: true } }),
       (e: unknown) => e instanceof HighStakesError && e.url === whole.url && !!whole.url,
     );
     assert.equal(core.transport.log.length, before);
@@ -408,7 +409,7 @@ describe('sync: starting offline, gotIt, revoked sign-in', () => {
     await signInCore(w, core);
     const c = await w.card({ kind: 'update', title: 'deploy failed', options: undefined });
     await until(() => core.cards.get(c.id) !== undefined);
-    const r = await core.press(core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'gotIt' }).send();
+    const r = await pressOutsideThePath(core, core.gestures.fromUiEvent('click'), { id: c.id, version: c.version }, { type: 'gotIt' }).send();
     assert.equal(r.status, 'answered');
     const sent = core.transport.log.find((l) => l.path === `/v1/cards/${c.id}/answer`)!;
     assert.deepEqual(JSON.parse(sent.body!), { version: c.version });

@@ -15,9 +15,12 @@ import type { ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
 import { say } from '../base/say';
-import { hearsIn } from '../../shared/format';
+import { buttonLabel, pressWords, type PressTold } from '../base/press-words';
+import { showTold } from '../base/press-toast';
+import { openCardLink } from '../panel/open-link';
+import { safeExternalUrl } from '../../shared/protocol';
 import { thisComputer } from '../../words/this-computer';
-import { answeredText, buttonSet, isReturn, notificationText, stillWaitingText, wantsNotification, withMoreWaiting, type AnswerButton, type MoreWaiting, type NotifySetting } from '../../shared/notify-rules';
+import { buttonSet, isReturn, notificationText, stillWaitingText, wantsNotification, withMoreWaiting, type AnswerButton, type MoreWaiting, type NotifySetting } from '../../shared/notify-rules';
 import { nextCard, type NextCard } from '../../shared/next-card';
 import { NOTIFY_ORDER, ownValue } from '../../shared/own-setting';
 
@@ -28,7 +31,6 @@ import { NOTIFY_ORDER, ownValue } from '../../shared/own-setting';
 export function notifySettingNow(): NotifySetting {
   return ownValue(vscode.workspace.getConfiguration('assistantCards').inspect('notify'), NOTIFY_ORDER, 'blocking');
 }
-import { problemMessage, problemText } from '../../shared/problem-messages';
 
 const SHOWN_MS = 30_000;
 /**
@@ -180,21 +182,17 @@ export class CardNotifier extends DisposableBase {
   private async answer(shown: Card, button: AnswerButton): Promise<void> {
     const gesture = this.core.gestures.fromUiEvent('notification:answer');
     const out = await this.core.act(gesture, shown, { type: 'answer', answer: button.answer });
-    if (!out.ok) {
-      if (out.problem.code === 'version_conflict') return this.changed(shown.id);
-      const buttons = [vscode.l10n.t('Open')];
-      const x = await say.error(vscode.l10n.t('Assistant Cards: {0}', problemText(problemMessage(out.problem.code, out.problem))), ...buttons);
-      if (x) this.open(shown.id);
-      return;
-    }
     this.contextKeys.noteAnswered(out);
-    const text = answeredText(shown, button.said ?? button.label, hearsIn(out.holdUntil, Date.now()));
+    // What it did, as the panel and the palette say it (press-words.ts); the answer named by its button.
+    const told = pressWords(out, { shown, surface: 'toast', said: button.said ?? button.label, now: Date.now() });
+    if (!out.ok) return this.tellProblem(shown, told, out.problem.url);
     // Those told above again (the answer covers its own card only), and any that arrived since, told now.
     const next = this.nextOf(this.burst, [shown.id]);
     // Undo runs only on its own click (the press rule's static map reads this shape: test/sync/press-rule.test.ts).
-    const undo = { title: vscode.l10n.t('Undo') };
+    const undo = { title: buttonLabel('undo') };
     const openNext = { title: vscode.l10n.t('Open Next') };
-    const x = await say.choose(withMoreWaiting(text, next), ...(next ? [undo, openNext] : [undo]));
+    const offered = [...(told.buttons.includes('undo') ? [undo] : []), ...(next ? [openNext] : [])];
+    const x = await say.choose(withMoreWaiting(told.message, next), ...offered);
     if (x === undo) await this.undo(out.card);
     else if (x === openNext && next) this.open(next.id);
   }
@@ -208,12 +206,19 @@ export class CardNotifier extends DisposableBase {
       return;
     }
     const out = await this.core.act(gesture, answered, { type: 'undo' });
-    if (out.ok) void say.info(vscode.l10n.t('Assistant Cards: undone; the card waits on you again.'));
-    else void say.error(vscode.l10n.t('Assistant Cards: {0}', problemText(problemMessage(out.problem.code, out.problem))));
+    this.contextKeys.noteAnswered(out);
+    const told = pressWords(out, { shown: answered, surface: 'toast', now: Date.now() });
+    if (!out.ok) return this.tellProblem(answered, told, out.problem.url);
+    void showTold(told);
   }
 
-  private changed(id: string): void {
-    this.open(id);
-    void say.info(vscode.l10n.t('Assistant Cards: the card changed since that notification. It is open now: look again, then choose.'));
+  /** A press from a notification failed: said as every place says it; its button opens the card (the new version, when it changed) or its page. */
+  private async tellProblem(card: Card, told: PressTold, url: string | undefined): Promise<void> {
+    const x = await showTold(told);
+    if (x === 'openCard' || x === 'showNewVersion') this.open(card.id);
+    else if (x === 'openInBrowser') {
+      const page = safeExternalUrl((await this.core.pageUrl({ id: card.id, url: url ?? card.url })) ?? '');
+      if (page) await openCardLink(page, this.log);
+    }
   }
 }

@@ -3,20 +3,22 @@
 // and the serializer are card-panel-manager.ts; drafts and sent words panel-memory.ts.
 import * as vscode from 'vscode';
 import type { Card } from '../../api/schemas';
-import type { ClientCore, PressAction, UserGesture } from '../../sync';
+import { rowOf, type ClientCore, type UserGesture } from '../../sync';
 import type { ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { PanelMemory } from './panel-memory';
 import type { Log } from '../base/log';
+import { isChangedUnderfoot, pressWords } from '../base/press-words';
 import { answerSummary } from '../../shared/answer-summary';
 import { plainText } from '../../shared/plain-text';
 import { problemMessage } from '../../shared/problem-messages';
 import type { ActionMessage, FromWebview, ToWebview } from '../../shared/protocol';
 import { isActionName, parseFromWebview, safeExternalUrl } from '../../shared/protocol';
+import { pressOf } from './panel-press';
 import { panelHtml } from './panel-html';
 import { openCardLink } from './open-link';
-import { hearsWords, helperChoices, helperNameOf } from '../../shared/hand-over';
-import { EVERYTHING, notAllowedNote, SCOPE_OF, type Allowed } from '../../shared/grant-scopes';
+import { helperChoices, helperNameOf } from '../../shared/hand-over';
+import { allowsScope, EVERYTHING, notAllowedNote, type Allowed } from '../../shared/grant-scopes';
 import { sameNext, type NextCard } from '../../shared/next-card';
 import { elsewhereName } from '../../shared/card-computer';
 
@@ -302,9 +304,9 @@ export class CardPanel extends DisposableBase {
     }
     if (this.busy) return undefined; // one press at a time; a double click sends once
     // The panel hides what the sign-in may not do; a message for it anyway is answered, not sent.
-    const needs = NEEDS[m.type];
-    if (!(this.deps.allowed?.() ?? EVERYTHING)[needs]) {
-      return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('insufficient_scope', { scope: SCOPE_OF[needs] }) });
+    const { scope } = rowOf(m.type);
+    if (!allowsScope(this.deps.allowed?.() ?? EVERYTHING, scope)) {
+      return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('insufficient_scope', { scope }) });
     }
     if (!this.deps.online()) return this.reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('signed_out') });
     const card = this.card;
@@ -318,41 +320,41 @@ export class CardPanel extends DisposableBase {
     try {
       if (!card) return undefined;
       // The card as this webview showed it at the version the press names (an Undo names the answer's).
-      const out = await this.deps.core.act(gesture, { ...card, version: m.version }, toAction(m, this.deps.timeZone()), { signal: this.movedOn.signal });
+      const out = await this.deps.core.act(gesture, { ...card, version: m.version }, pressOf(m, this.deps.timeZone()), { signal: this.movedOn.signal });
       if (this.isDisposed) return undefined;
-      if (out.ok) {
-        this.deps.contextKeys.noteAnswered(out);
-        // The result is shown with its version: an Undo pressed before the reload names it.
-        this.shownVersions.add(out.result.version);
-        const answered = m.type === 'answer' ? answerSummary(card, m.body)
-          : m.type === 'message' ? vscode.l10n.t('You wrote: {0}', m.body)
-            // When the helper hears it: the delegate answer's `hears`, in words.
-            : m.type === 'delegate' ? hearsWords(out.result.hears, this.helperName(m.assistantId, m.agentId)) : '';
-        const done = this.reply({
-          type: 'done', requestId: m.requestId, message: DONE[m.type], version: out.result.version,
-          ...this.hold(), hostNowMs: Date.now(), ...(answered ? { answered } : {}),
-        });
-        if (m.type === 'answer' || m.type === 'message') await this.deps.memory.setDraft(this.cardId, undefined);
-        if (m.type === 'message' && out.result.messageId) await this.rememberWords(out.result.messageId, m.body);
-        this.busy = false; // the person may press Undo while the card is shown again
-        // The card as the model holds it: the press's built card, or already the read that followed
-        // it (with this press in its history); a later read is told (cardChanged). The press's own
-        // card when the model let it go (a notice's Got it with Done not read) or holds an older one.
-        const held = this.deps.core.cards.held(this.cardId);
-        await this.load({ from: 'model', card: held && held.version >= out.card.version ? held : out.card });
-        return done;
-      } else {
+      this.deps.contextKeys.noteAnswered(out);
+      const told = pressWords(out, {
+        shown: card, surface: 'panel', now: Date.now(),
+        ...(m.type === 'answer' ? { said: answerSummary(card, m.body) } : m.type === 'message' ? { said: m.body } : {}),
+        ...(m.type === 'delegate' ? { helperName: this.helperName(m.assistantId, m.agentId) } : {}),
+      });
+      if (!out.ok) {
         const p = out.problem;
         // The card as it is now first, then the refusal: the live region goes from "Sending…" to
         // the status that stands, once (#38 item 6). Told the other way round, a version conflict
         // was said twice ("The card changed…", then "This card changed… (now version 2)…") and a
         // card found gone twice (the refusal, then its going).
         // The card changed: show the new version and ask again. Nothing is resent.
-        if (p.code === 'version_conflict' || p.code === 'area_change') await this.load({ from: 'service', card: p.fresh, changedSinceAnswer: true });
+        if (isChangedUnderfoot(p.code)) await this.load({ from: 'service', card: p.fresh, changedSinceAnswer: true });
         else if (p.code !== 'rate_limited' && p.code !== 'offline' && p.code !== 'timeout' && p.code !== 'cancelled') await this.load({ from: 'service' });
-        const shown: PanelReply = { type: 'problem', requestId: m.requestId, problem: problemMessage(p.code, p) };
+        const shown: PanelReply = { type: 'problem', requestId: m.requestId, problem: told.problem ?? problemMessage(p.code, p) };
         return this.isDisposed ? shown : this.reply(shown);
       }
+      // The result is shown with its version: an Undo pressed before the reload names it.
+      this.shownVersions.add(out.result.version);
+      const done = this.reply({
+        type: 'done', requestId: m.requestId, message: told.message, version: out.result.version,
+        ...this.hold(), hostNowMs: Date.now(), ...(told.said ? { answered: told.said } : {}),
+      });
+      if (m.type === 'answer' || m.type === 'message') await this.deps.memory.setDraft(this.cardId, undefined);
+      if (m.type === 'message' && out.result.messageId) await this.rememberWords(out.result.messageId, m.body);
+      this.busy = false; // the person may press Undo while the card is shown again
+      // The card as the model holds it: the press's built card, or already the read that followed
+      // it (with this press in its history); a later read is told (cardChanged). The press's own
+      // card when the model let it go (a notice's Got it with Done not read) or holds an older one.
+      const held = this.deps.core.cards.held(this.cardId);
+      await this.load({ from: 'model', card: held && held.version >= out.card.version ? held : out.card });
+      return done;
     } finally {
       this.busy = false;
     }
@@ -371,37 +373,4 @@ export class CardPanel extends DisposableBase {
 
 function isAction(m: FromWebview): m is ActionMessage {
   return isActionName(m.type);
-}
-
-/** The scope flag each panel action needs (a hand-over's helper list needs `assistants` too: loadAssistants). */
-const NEEDS: Record<ActionMessage['type'], keyof Allowed> = {
-  answer: 'answer', gotIt: 'answer', undo: 'answer', message: 'reply', later: 'later', back: 'later', delegate: 'delegate', takeBack: 'delegate', // l10n-ignore: scope flags
-};
-
-const DONE: Record<ActionMessage['type'], string> = {
-  answer: vscode.l10n.t('Answered.'),
-  gotIt: vscode.l10n.t('Got it — closed.'),
-  undo: vscode.l10n.t('Undone: the card waits on you again.'),
-  message: vscode.l10n.t('Sent to the assistant.'),
-  later: vscode.l10n.t('Put in Later.'),
-  back: vscode.l10n.t('Back in the stack.'),
-  delegate: vscode.l10n.t('Handed over.'),
-  takeBack: vscode.l10n.t('Taken back: it waits on you again.'),
-};
-
-function toAction(m: ActionMessage, timeZone: string): PressAction {
-  switch (m.type) {
-    case 'answer': return { type: 'answer', answer: m.body };
-    // Closing a notice: its own press, with its version and nothing else.
-    case 'gotIt': return { type: 'gotIt' };
-    case 'undo': return { type: 'undo' };
-    case 'message': return { type: 'message', body: m.body, via: 'text' };
-    case 'later': return { type: 'later', until: m.until, timeZone };
-    case 'back': return { type: 'back' };
-    case 'delegate': return {
-      type: 'delegate', to: { assistantId: m.assistantId, ...(m.agentId ? { agentId: m.agentId } : {}) }, mode: m.mode,
-      ...(m.note ? { note: m.note } : {}),
-    };
-    case 'takeBack': return { type: 'takeBack' };
-  }
 }

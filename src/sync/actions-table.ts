@@ -1,0 +1,92 @@
+// Every card action, one row each: the request it sends, the scope it needs, whether it starts the
+// hold, whether a high-stakes card refuses it, and the card it leaves until the read that follows.
+// The press path (press.ts, press-sending.ts, press-path.ts) reads its rules here and nowhere else,
+// so a new action is a new PressAction and a new row (docs/decisions.md "#39").
+import type { ApiClient, WriteOptions } from '../api/client';
+import type { AnswerBody, Card, DelegateBody, Scope } from '../api/schemas';
+import type { PressResult, SeenCard } from './press';
+
+export type PressAction =
+  | { type: 'answer'; answer: Omit<AnswerBody, 'version'> }
+  /** Close an `update` card: answer with its version and nothing else. */
+  | { type: 'gotIt' }
+  | { type: 'undo' }
+  | { type: 'message'; body: string; via?: 'text' | 'voice' }
+  | { type: 'later'; until: string; timeZone?: string }
+  | { type: 'back' }
+  | { type: 'delegate'; to: DelegateBody['to']; mode: DelegateBody['mode']; note?: string }
+  | { type: 'takeBack' };
+
+export type ActionType = PressAction['type'];
+type ActionOf<T extends ActionType> = Extract<PressAction, { type: T }>;
+
+/** The card writes of the client: the only thing a row's `send` may call. */
+export type CardWrites = Pick<ApiClient, 'answer' | 'undo' | 'message' | 'later' | 'back' | 'delegate' | 'takeBack'>;
+
+export interface ActionRow<T extends ActionType> {
+  /** The one request of the press: a card write naming the version the person saw. Called by PressSending.send only. */
+  send(api: CardWrites, card: SeenCard, action: ActionOf<T>, w: WriteOptions): Promise<PressResult>;
+  /** The scope the sign-in needs for it (the views hide what it lacks; the service refuses it anyway). */
+  scope: Scope;
+  /** Its answer starts the hold: the 5 s to undo or take back, kept on this computer's clock. */
+  startsHold: boolean;
+  /** A high-stakes card is answered only in the service: the core refuses the press before any request. */
+  refusedOnHighStakes: boolean;
+  /**
+   * The card as the press leaves it, until the read that follows replaces it: `next` is the card
+   * shown at the answer's version and status; `undoUntil` the hold, when one runs.
+   */
+  leaves(next: Card, r: PressResult, undoUntil: string | undefined): Card;
+}
+
+const withHold = (undoUntil: string | undefined) => (undoUntil ? { undoUntil } : {});
+/** Back with the person: Undo, Back and Take back all leave the card waiting on them. */
+const waitsOnYouAgain = (next: Card, r: PressResult): Card => ({ ...next, status: r.status ?? 'pending', turn: 'you' });
+const answered = (next: Card, r: PressResult, undoUntil: string | undefined): Card =>
+  ({ ...next, status: r.status ?? 'answered', turn: 'agent', ...withHold(undoUntil) });
+
+export const ACTIONS: { readonly [T in ActionType]: ActionRow<T> } = {
+  answer: {
+    send(api, card, a, w) { return api.answer(card.id, { ...a.answer, version: card.version }, w); },
+    scope: 'cards:answer', startsHold: true, refusedOnHighStakes: true, leaves: answered,
+  },
+  gotIt: {
+    send(api, card, _a, w) { return api.answer(card.id, { version: card.version }, w); },
+    scope: 'cards:answer', startsHold: true, refusedOnHighStakes: true, leaves: answered,
+  },
+  undo: {
+    send(api, card, _a, w) { return api.undo(card.id, w); },
+    scope: 'cards:answer', startsHold: false, refusedOnHighStakes: true, leaves: waitsOnYouAgain,
+  },
+  message: {
+    send(api, card, a, w) { return api.message(card.id, { body: a.body, via: a.via }, w); },
+    scope: 'cards:reply', startsHold: false, refusedOnHighStakes: true,
+    leaves: (next, r) => ({ ...next, turn: r.turn ?? 'agent' }),
+  },
+  later: {
+    send(api, card, a, w) { return api.later(card.id, { until: a.until, timeZone: a.timeZone }, w); },
+    scope: 'cards:later', startsHold: false, refusedOnHighStakes: true,
+    leaves: (next, r) => ({ ...next, status: r.status ?? 'snoozed', ...(r.until ? { until: r.until } : {}) }),
+  },
+  back: {
+    send(api, card, _a, w) { return api.back(card.id, w); },
+    scope: 'cards:later', startsHold: false, refusedOnHighStakes: true, leaves: waitsOnYouAgain,
+  },
+  delegate: {
+    send(api, card, a, w) { return api.delegate(card.id, { to: a.to, mode: a.mode, note: a.note }, w); },
+    scope: 'cards:delegate', startsHold: true, refusedOnHighStakes: true,
+    leaves: (next, r, undoUntil) => ({ ...next, status: r.status ?? 'delegated', ...withHold(undoUntil) }),
+  },
+  takeBack: {
+    send(api, card, _a, w) { return api.takeBack(card.id, w); },
+    scope: 'cards:delegate', startsHold: false, refusedOnHighStakes: true, leaves: waitsOnYouAgain,
+  },
+};
+
+/**
+ * The row of an action, typed for any action: TypeScript cannot follow that `ACTIONS[a.type]` and
+ * `a` are of the same action (a correlated union), so this one cast says it.
+ */
+export function rowOf(type: ActionType): ActionRow<ActionType> {
+  return ACTIONS[type] as ActionRow<ActionType>;
+}
