@@ -16,7 +16,8 @@ import { agentStateWords, severityWords, stepStateWords, urgencyWords } from '..
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
 import { elsewhereNote } from '../../src/shared/card-computer';
-import { hiddenWarning, shownAddress } from '../../src/shared/hidden-chars';
+import { shownAddress } from '../../src/shared/hidden-chars';
+import { hiddenWarning } from '../../src/shared/hidden-words';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, nextOffered, problemInBanner, hostNow, waitsOnYou } from './state';

@@ -6,10 +6,6 @@
 // `[U+202E]`, the way the editor's own Unicode highlighting boxes them. Pure: no `vscode` (the
 // tree, notifications and picks use it through `oneLine`; the card panel's webview directly).
 
-import type { Card } from '../api/schemas';
-import { t } from './l10n';
-import { readProposal } from './proposal';
-
 // eslint-disable-next-line no-control-regex
 const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb\p{Default_Ignorable_Code_Point}]/gu;
 const PICTOGRAPH = /\p{Extended_Pictographic}|\p{Emoji_Modifier}/u;
@@ -69,27 +65,4 @@ export function shownAddress(url: string): string {
   } catch {
     return showHidden(url);
   }
-}
-
-/**
- * Whether the words a press answers hold a hidden character: the card's title, summary, options,
- * questions, steps and a helper's proposal. A notification never answers over them; the card's
- * panel says so above its buttons (`hiddenWarning`).
- */
-export function hidesCharacters(card: Card): boolean {
-  const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
-  return holdsHidden(
-    card.title, card.summary,
-    ...(card.options ?? []).map((o) => o.label),
-    ...(card.asks ?? []).flatMap((a) => [a.title, ...(a.options ?? []).map((o) => o.label)]),
-    ...(card.steps ?? []).flatMap((x) => [x.title, x.detail]),
-    ...(proposal?.lines ?? []),
-  );
-}
-
-/** What the card's panel says above its buttons when the words hold hidden characters; undefined when they hold none. */
-export function hiddenWarning(card: Card): string | undefined {
-  return hidesCharacters(card)
-    ? t('These words hold hidden characters, shown as [U+…]. They can hide or reorder what you answer: read the words as shown before you answer.')
-    : undefined;
 }

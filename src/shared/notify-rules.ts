@@ -7,7 +7,8 @@ import { t } from './l10n';
 import { plainText } from './plain-text';
 import { waitsOnYou } from './card-facts';
 import { readProposal } from './proposal';
-import { hidesCharacters, holdsHidden } from './hidden-chars';
+import { holdsHidden } from './hidden-chars';
+import { hidesCharacters } from './hidden-words';
 import { mixedScripts, skeleton } from './look-alike';
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */

@@ -4,7 +4,7 @@
 // questions, steps, a helper's proposal) do not fit, or hold a hidden character, opens in its
 // panel instead, where every word shows. Pure: no `vscode`.
 import type { Card } from '../api/schemas';
-import { hidesCharacters } from './hidden-chars';
+import { hidesCharacters } from './hidden-words';
 import { plainText } from './plain-text';
 import { readProposal } from './proposal';
 import { t } from './l10n';

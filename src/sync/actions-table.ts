@@ -4,7 +4,7 @@
 // so a new action is a new PressAction and a new row (docs/decisions.md "#39").
 import type { ApiClient, WriteOptions } from '../api/client';
 import type { AnswerBody, Card, DelegateBody, Scope } from '../api/schemas';
-import type { PressResult, SeenCard } from './press';
+import type { PressResult, SeenCard } from './press-types';
 
 export type PressAction =
   | { type: 'answer'; answer: Omit<AnswerBody, 'version'> }

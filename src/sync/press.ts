@@ -12,6 +12,9 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../api/runtime';
 import { HighStakesError } from '../api/errors';
 import { rowOf, type PressAction } from './actions-table';
+import type { PressResult, SeenCard } from './press-types';
+
+export type { PressResult, SeenCard } from './press-types';
 
 /** How long after the UI event a gesture may still create its press. */
 export const GESTURE_FRESH_MS = 5_000;
@@ -53,27 +56,9 @@ export class PressRefusedError extends Error {
   }
 }
 
-/** What the person saw when they pressed. */
-export interface SeenCard {
-  id: string;
-  version: number;
-  highStakes?: boolean;
-  url?: string;
-}
 
 export type { PressAction } from './actions-table';
 
-/** What every action answers: the card's new status and version (plus per-action extras). */
-export interface PressResult {
-  id: string;
-  status?: string;
-  version: number;
-  undoUntil?: string;
-  until?: string;
-  messageId?: string;
-  turn?: string;
-  hears?: string;
-}
 
 export interface SendContext {
   idempotencyKey: string;

@@ -2,7 +2,8 @@
 // zero-width and other default-ignorable characters, blank letters, C0/C1 controls.
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../src/api/schemas';
-import { hiddenIn, hiddenWarning, hidesCharacters, holdsHidden, showHidden, shownAddress } from '../../src/shared/hidden-chars';
+import { hiddenIn, holdsHidden, showHidden, shownAddress } from '../../src/shared/hidden-chars';
+import { hiddenWarning, hidesCharacters } from '../../src/shared/hidden-words';
 import { buttonSet, notificationText } from '../../src/shared/notify-rules';
 import { plainText } from '../../src/shared/plain-text';
 

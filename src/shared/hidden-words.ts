@@ -1,0 +1,30 @@
+// Whether a card's words hold hidden characters, and what its panel says then: the card-level
+// use of hidden-chars.ts, apart from it so that the character rule needs nothing of the card's
+// parts (format.ts and proposal.ts use the rule; this file uses them).
+import type { Card } from '../api/schemas';
+import { holdsHidden } from './hidden-chars';
+import { t } from './l10n';
+import { readProposal } from './proposal';
+
+/**
+ * Whether the words a press answers hold a hidden character: the card's title, summary, options,
+ * questions, steps and a helper's proposal. A notification never answers over them; the card's
+ * panel says so above its buttons (`hiddenWarning`).
+ */
+export function hidesCharacters(card: Card): boolean {
+  const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
+  return holdsHidden(
+    card.title, card.summary,
+    ...(card.options ?? []).map((o) => o.label),
+    ...(card.asks ?? []).flatMap((a) => [a.title, ...(a.options ?? []).map((o) => o.label)]),
+    ...(card.steps ?? []).flatMap((x) => [x.title, x.detail]),
+    ...(proposal?.lines ?? []),
+  );
+}
+
+/** What the card's panel says above its buttons when the words hold hidden characters; undefined when they hold none. */
+export function hiddenWarning(card: Card): string | undefined {
+  return hidesCharacters(card)
+    ? t('These words hold hidden characters, shown as [U+…]. They can hide or reorder what you answer: read the words as shown before you answer.')
+    : undefined;
+}
