@@ -17,6 +17,7 @@ import type { AnswerRow, AnswerSearch } from './answer-rows';
 import { decidedSince, isSearchEmpty, newestFirst, rowMatches, rowOf } from './answer-rows';
 import { isLight } from './card-filter';
 import type { AnswersProblem, AnswersView, CardEvents, SearchProgress } from './contract';
+import { Lifetime } from './lifetime';
 
 /** Cards per list read: as many as the service sends whole (`whole` is at most 3). */
 const SLICE = 3;
@@ -63,7 +64,8 @@ export class AnswersModel implements AnswersView {
   private generation = 0;
   private readonly changedE = new Emitter<{ ids?: readonly string[] }>();
   readonly changed = this.changedE.event;
-  private readonly subs: { dispose(): void }[] = [];
+  /** The listeners on the card model, ended with this model. */
+  private readonly lifetime = new Lifetime();
   /** Rows from the open lists: shown once the done list read reaches their time (newest first, no gap). */
   private openIds = new Set<string>();
   /** The oldest step time (ms) among the done list's rows read: how far back the list is read. */
@@ -74,18 +76,16 @@ export class AnswersModel implements AnswersView {
 
   constructor(private readonly o: AnswersModelOptions) {
     // Live: a card answered, handed over, put off or closed while the view has read its rows.
-    this.subs.push(
-      // A card the model lists (a full read) is not news: a row only when it came whole, never a read.
-      o.cards.added((card) => this.onCard(card, false)),
-      o.cards.changed(({ card }) => this.onCard(card, true)),
-      // A card that closes leaves the card model (Done is read only when asked): read it here.
-      // The card model's own read that took it out comes along: no second read of it.
-      o.cards.removed(({ id, previous, read }) => {
-        if (!this.isStarted) return;
-        if (read) this.onCard(read, false);
-        else if (this.rows.has(id) || previous.status === 'answered' || previous.turn === 'agent') void this.refreshOne(id);
-      }),
-    );
+    // A card the model lists (a full read) is not news: a row only when it came whole, never a read.
+    this.lifetime.add(o.cards.added((card) => this.onCard(card, false)));
+    this.lifetime.add(o.cards.changed(({ card }) => this.onCard(card, true)));
+    // A card that closes leaves the card model (Done is read only when asked): read it here.
+    // The card model's own read that took it out comes along: no second read of it.
+    this.lifetime.add(o.cards.removed(({ id, previous, read }) => {
+      if (!this.isStarted) return;
+      if (read) this.onCard(read, false);
+      else if (this.rows.has(id) || previous.status === 'answered' || previous.turn === 'agent') void this.refreshOne(id);
+    }));
   }
 
   visible(): readonly AnswerRow[] {
@@ -379,7 +379,7 @@ export class AnswersModel implements AnswersView {
 
   dispose(): void {
     this.abort.abort();
-    for (const s of this.subs.splice(0)) s.dispose();
+    this.lifetime.dispose();
     this.changedE.clear();
   }
 }
