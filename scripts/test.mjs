@@ -9,7 +9,7 @@
 // typecheck and lint first; then the others side by side (`--jobs`, default 3: they mostly wait on
 // VS Code, browsers and timers, not on the CPU), each tier's output printed whole when it ends.
 // Every tier runs even when another failed, so one run shows everything. The last line is
-// `N passed, M failed` over every tier (typecheck and lint count as one check each), with
+// `N passed, M failed` over every tier (typecheck, lint and the build count as one check each), with
 // `, K skipped` when tests were skipped; the exit code is non-zero if anything failed.
 //   npm test -- --tiers unit,host      (a subset, same closing line; `node` is `unit`)
 //   npm test -- --grep <regex>         (filters the unit, host and e2e tests)
@@ -84,10 +84,11 @@ async function oneCheck(name, args) {
   const seconds = (Date.now() - t) / 1000;
   summary.push(`${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${seconds.toFixed(1)} s`);
   times.tiers.push({ tier: name.split(' ')[0], seconds: round1(seconds), ok });
+  return ok;
 }
 
 /** A counting tier's result: its counts (a tier that never reported, or exited badly, failed). */
-function addCounts(name, status, resultsFile, seconds, tier) {
+function addCounts(name, status, resultsFile, seconds, tier, output = '') {
   let c = readCounts(resultsFile);
   for (const x of c?.tests ?? []) times.tests.push({ tier, ...x });
   times.tiers.push({ tier, seconds: round1(seconds), passed: c?.passed ?? 0, failed: c?.failed ?? 1, pending: c?.pending ?? 0, ...(c?.windows ? { windows: c.windows } : {}) });
@@ -100,6 +101,12 @@ function addCounts(name, status, resultsFile, seconds, tier) {
   // CI shows only the end of the output: name each failure there, with the start of its error
   // (a property test's seed and counterexample are on its second and third lines).
   for (const f of c.failures ?? []) summary.push(`  failed: ${lines(f.title, 1)}: ${lines(f.error, 4).slice(0, 600)}`);
+  // A tier that ended before it reported (a build or a server that never started) says why there too.
+  if (!readCounts(resultsFile) || (status !== 0 && !(c.failures ?? []).length)) {
+    // Its last words, without a stack's `at …` lines and Node's version line.
+    const last = output.split('\n').map((l) => l.trimEnd()).filter((l) => l && !/^\s+at |^Node\.js v/.test(l)).slice(-6);
+    if (last.length) summary.push(`  ended (exit ${status}) with:\n${last.map((l) => `    ${l.slice(0, 300)}`).join('\n')}`);
+  }
 }
 
 /** The closing line: `N passed, M failed`, and `, K skipped` when a test was skipped (pending). */
@@ -164,6 +171,11 @@ const vscodeReady = !wantsVscode
     if (min) ensureCodeServer({ target: TARGETS.min });
   }));
 
+// dist/ built once, before the tiers that load it start side by side: two `node esbuild.mjs` at once
+// write the same files (the split build's scratch folder too), and a half-written one fails a build.
+const distTiers = vscodeReady && (tiers.includes('host') || min || tiers.includes('e2e'));
+const distBuilt = distTiers && await oneCheck('build (node esbuild.mjs: dist/ for the host and e2e tiers)', ['esbuild.mjs']);
+
 if (tiers.includes('typecheck')) await oneCheck('typecheck (tsc --noEmit)', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
 if (tiers.includes('lint')) await oneCheck('lint (eslint .)', [bin('eslint', 'bin/eslint.js'), '.']);
 
@@ -171,13 +183,15 @@ const reporter = (out) => ['--reporter', path.join(root, 'scripts', 'mocha-count
 const grepArgs = grep ? ['--grep', grep] : [];
 /** The tiers that count tests, each a command and the file its counts land in; longest first. */
 const counting = [];
+/** What the VS Code tiers are told: dist/ is built (host-test.mjs then builds only its tests). */
+const distEnv = distBuilt ? { ASSISTANT_CARDS_DIST_BUILT: '1' } : {};
 if (tiers.includes('host') && vscodeReady) {
   const out = path.join(tmp, 'host.json');
-  counting.push({ tier: 'host', name: 'host: extension-host tests (VS Code 1.139)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--results', out, ...grepArgs], out });
+  counting.push({ env: distEnv, tier: 'host', name: 'host: extension-host tests (VS Code 1.139)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--results', out, ...grepArgs], out });
 }
 if (min && vscodeReady) {
   const out = path.join(tmp, 'host-min.json');
-  counting.push({ tier: 'host-min', name: 'host-min: extension-host tests (VS Code 1.93)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--vscode', 'min', '--results', out, ...grepArgs], out });
+  counting.push({ env: distEnv, tier: 'host-min', name: 'host-min: extension-host tests (VS Code 1.93)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--vscode', 'min', '--results', out, ...grepArgs], out });
 }
 if (tiers.includes('unit')) {
   const out = path.join(tmp, 'unit.json');
@@ -186,8 +200,8 @@ if (tiers.includes('unit')) {
 if (tiers.includes('e2e') && vscodeReady) {
   const out = path.join(tmp, 'e2e.json');
   counting.push({
-    // Beside the host tiers, its host run leaves their dist/ as they built it (host-test.mjs).
-    env: tiers.includes('host') || min ? { ASSISTANT_CARDS_DIST_BUILT: '1' } : {},
+    // Beside the host tiers, its host run leaves their dist/ as built above (host-test.mjs).
+    env: distEnv,
     name: 'e2e: npm start on a fresh clone, the VSIX installed, tests alone (mocha)', tier: 'e2e',
     args: [bin('mocha', 'bin/mocha.js'), '--no-config', '--require', 'tsx/cjs', '--extension', 'ts', '--timeout', '20000', '--exit', '--forbid-only', ...reporter(out), ...grepArgs, 'test/e2e/**/*.test.ts'],
     out,
@@ -209,7 +223,7 @@ function runTier(tier, alone) {
     child.on('error', (e) => chunks.push(Buffer.from(`${e.message}\n`)));
     child.on('close', (code, signal) => {
       if (!alone) { banner(tier.name); process.stdout.write(Buffer.concat(chunks)); }
-      resolve({ tier, status: code ?? signal, seconds: (Date.now() - t) / 1000 });
+      resolve({ tier, status: code ?? signal, seconds: (Date.now() - t) / 1000, output: Buffer.concat(chunks).toString('utf8') });
     });
   });
 }
@@ -226,7 +240,7 @@ async function runAll() {
   // The summary in the tiers' own order, whatever order they ended in.
   for (const tier of counting) {
     const r = done.find((d) => d.tier === tier);
-    if (r) addCounts(tier.name, r.status, tier.out, r.seconds, tier.tier);
+    if (r) addCounts(tier.name, r.status, tier.out, r.seconds, tier.tier, r.output);
   }
 }
 
