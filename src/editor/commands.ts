@@ -19,14 +19,13 @@ import { isSignedIn, type LiveParts } from './live-parts';
 import { copyCodeAndOpen } from './sign-in/sign-in';
 import type { Log } from './base/log';
 import type { ContextKeys } from './context-keys';
-import { openCardLink } from './panel/open-link';
+import { openCardPage } from './panel/open-link';
 import { scopeSetting } from './cards/card-scope';
 import { pickScope } from './cards/scope-pick';
 import { isCardId, waitsOnYou } from '../shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from '../shared/command-names';
 import { plainText } from '../shared/plain-text';
 import { problemMessage } from '../shared/problem-messages';
-import { safeExternalUrl } from '../shared/protocol';
 import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from '../shared/grant-scopes';
 import { nextCard } from '../shared/next-card';
 import type { CliConnector } from './connect/cli-connector';
@@ -196,16 +195,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     return out;
   };
 
-  /**
-   * "Open in Browser", pressed: the card's one-time link into its page in the service, where the
-   * person may answer it; its plain url (read-only there) when the service gives none (#35).
-   */
-  const openInService = async (core: ClientCore, card: { id: string; url?: string | undefined }) => {
-    const url = await core.pageUrl(card);
-    const safe = url ? safeExternalUrl(url) : undefined;
-    if (!safe) { void say.warn(vscode.l10n.t('Assistant Cards: this card has no web address to open.')); return; }
-    await openCardLink(safe, log);
-  };
+  const openInService = (core: ClientCore, card: { id: string; url?: string | undefined }) => openCardPage(core, card, log);
 
   /** The scope buttons' pick of the three scopes (the live set's scope follows the setting). */
   const chooseScope: TwoForms = {

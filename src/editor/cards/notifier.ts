@@ -17,8 +17,7 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { buttonLabel, pressWords, type PressTold } from '../base/press-words';
 import { showTold } from '../base/press-toast';
-import { openCardLink } from '../panel/open-link';
-import { safeExternalUrl } from '../../shared/protocol';
+import { openCardPage } from '../panel/open-link';
 import { thisComputer } from '../../words/this-computer';
 import { buttonSet, isReturn, notificationText, stillWaitingText, wantsNotification, withMoreWaiting, type AnswerButton, type MoreWaiting, type NotifySetting } from '../../shared/notify-rules';
 import { nextCard, type NextCard } from '../../shared/next-card';
@@ -217,8 +216,7 @@ export class CardNotifier extends DisposableBase {
     const x = await showTold(told);
     if (x === 'openCard' || x === 'showNewVersion') this.open(card.id);
     else if (x === 'openInBrowser') {
-      const page = safeExternalUrl((await this.core.pageUrl({ id: card.id, url: url ?? card.url })) ?? '');
-      if (page) await openCardLink(page, this.log);
+      await openCardPage(this.core, { id: card.id, url: url ?? card.url }, this.log);
     }
   }
 }

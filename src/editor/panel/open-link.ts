@@ -7,6 +7,8 @@ import { say } from '../base/say';
 import { machineFile, resolveBaseUrl } from '../connection/service-settings';
 import { linkDecision } from '../../shared/link-guard';
 import { shownAddress } from '../../shared/hidden-chars';
+import { safeExternalUrl } from '../../shared/protocol';
+import type { ClientCore } from '../../sync';
 
 /**
  * `url`: already checked by safeExternalUrl. `question`: what the confirm asks (a card's link by
@@ -25,4 +27,16 @@ export async function openCardLink(url: string, log: Log | undefined, question =
     }
   }
   await vscode.env.openExternal(vscode.Uri.parse(url, true));
+}
+
+/**
+ * "Open in Browser", pressed: the card's one-time link into its page in the service, where the
+ * person may answer it; its plain url (read-only there) when the service gives none (#35). Said
+ * when there is no address to open. The palette's and a notification's button alike.
+ */
+export async function openCardPage(core: Pick<ClientCore, 'pageUrl'>, card: { id: string; url?: string | undefined }, log: Log | undefined): Promise<void> {
+  const url = await core.pageUrl(card);
+  const safe = url ? safeExternalUrl(url) : undefined;
+  if (!safe) { void say.warn(vscode.l10n.t('Assistant Cards: this card has no web address to open.')); return; }
+  await openCardLink(safe, log);
 }
