@@ -8,7 +8,7 @@
 //
 // Every file of test/editor runs on 1.93 unless it is named below. Kept whole, each for what
 // differs there: accessibility-info (tree items' and the status bar's accessibility labels),
-// activation (activation events, views, welcome views, commands), answers (a second tree view,
+// activation (activation events, views, welcome views, commands), answers, answers-search and answers-export (a second tree view,
 // its input box and the save dialog, code-server's own on 1.93), assistants (terminals, shell
 // integration, window focus), every-computer (signing in again through the authentication
 // provider with more scopes; a tree row's hover), hand-over (multi-step quick picks by keyboard,
