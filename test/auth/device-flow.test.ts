@@ -174,10 +174,10 @@ describe('auth: device flow polling rules (scripted endpoints)', () => {
     const p = runDeviceFlow({ baseUrl: 'http://svc', endpoints, key, machineFile, scopes: ['cards:read'], clock: t, timers: t, logger: silentLogger, onProgress: (x) => progress.push(x), signal: ac.signal });
     let done = false;
     p.then(() => (done = true), () => (done = true));
-    await t.advanceUntil(() => {
+    await t.runTimersUntil(() => {
       if (o.abortAfter !== undefined && polledAt.length >= o.abortAfter) ac.abort();
       return done;
-    }, 1000, 3_000_000);
+    }, { what: 'the device flow ended', maxMs: 3_000_000 });
     return { p, polledAt, progress };
   }
 
