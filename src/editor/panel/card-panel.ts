@@ -21,6 +21,7 @@ import { helperChoices, helperNameOf } from '../../shared/hand-over';
 import { allowsScope, EVERYTHING, notAllowedNote, type Allowed } from '../../shared/grant-scopes';
 import { sameNext, type NextCard } from '../../shared/next-card';
 import { elsewhereName } from '../../shared/card-computer';
+import { panelCardOf } from '../../shared/panel-card';
 
 /** What the panel showed in reply to one request from its webview. */
 export type PanelReply = Extract<ToWebview, { type: 'done' | 'problem' | 'assistants' }>;
@@ -202,7 +203,8 @@ export class CardPanel extends DisposableBase {
     const elsewhere = elsewhereName(card, this.deps.thisComputer?.());
     this.post({
       type: 'card',
-      card,
+      // What the webview shows, not the wire's card (shared/panel-card.ts).
+      card: panelCardOf(card),
       shownVersion: card.version,
       ...(changedSinceAnswer ? { changedSinceAnswer } : {}),
       ...(draft ? { draft } : {}),
