@@ -21,8 +21,9 @@ export const LAYERS = {
   // What the host and the webview both run: no vscode, no Node, no core (a value import of the
   // core would pull it into the webview's bundle); the wire's and the core's contract's types only.
   shared: { values: [], types: ['api/schemas', 'sync/contract', 'sync/index'], packages: ['zod'] },
-  // The webview: its own files and the shared ones; the wire's types.
-  media: { values: ['shared'], types: ['api/schemas'], packages: ['lit-html'] },
+  // The webview: its own files and the shared ones. Not even the wire's types: it gets the card as
+  // the panel shows it (shared/panel-card.ts), so a change of the wire never reaches it.
+  media: { values: ['shared'], packages: ['lit-html'] },
   // The only layer with vscode: the core through its index or its contract, the shared code, the
   // few wire modules the editor itself sets up (its HTTP runtime and certificates), the bridge's
   // settings and installer (Connect).

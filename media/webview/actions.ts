@@ -1,7 +1,7 @@
 // What a press in the card panel posts to the host: each function takes the panel's state and
 // returns the one message to send (always naming the version on screen), or a refusal to show,
 // or nothing when the press does nothing now. Pure, so it is tested in plain Node.
-import type { Card } from '../../src/api/schemas';
+import type { PanelOption } from '../../src/shared/panel-card';
 import { localDateTimeToIso } from '../../src/shared/format';
 import { t } from '../../src/shared/l10n';
 import type { ActionRequest, AnswerPayload, Notice, ShownProblem } from '../../src/shared/protocol';
@@ -114,7 +114,7 @@ export function delegate(s: PanelState): PressResult {
 }
 
 /** A digit key picks the option with that number, when the card asks. */
-export function optionForKey(s: PanelState, key: string): NonNullable<Card['options']>[number] | undefined {
+export function optionForKey(s: PanelState, key: string): PanelOption | undefined {
   const c = s.card;
   if (!c || !/^[1-9]$/.test(key) || !waitsOnYou(c) || disabled(s)) return undefined;
   return c.options?.[Number(key) - 1];

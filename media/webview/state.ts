@@ -1,6 +1,6 @@
 // The card panel's state: one value, changed only by `reduce` from the host's messages and the
 // person's input. Pure (no DOM, no clock of its own), so it is tested in plain Node.
-import type { Card } from '../../src/api/schemas';
+import type { PanelCard } from '../../src/shared/panel-card';
 import { secondsLeft } from '../../src/shared/format';
 import { t } from '../../src/shared/l10n';
 import type { ActionName, AssistantChoice, Draft, RequestKind, ShownProblem, ToWebview } from '../../src/shared/protocol';
@@ -11,7 +11,7 @@ import type { NextCard } from '../../src/shared/next-card';
 
 export interface PanelState {
   cardId: string;
-  card?: Card;
+  card?: PanelCard;
   /** The version every press names: the one on screen. */
   shownVersion: number;
   changedSinceAnswer: boolean;
@@ -207,7 +207,7 @@ function step(s: PanelState, e: PanelEvent, localNow: number): PanelState {
 }
 
 /** Who has the card once the 5 s hold is over. A notice has no assistant: its Got it just closes it. */
-function holdOverNotice(card: Card | undefined): string {
+function holdOverNotice(card: PanelCard | undefined): string {
   return card?.status === 'delegated' ? t('The helper has it now.')
     : card?.kind === 'update' ? t('Got it — closed.') : t('The assistant has heard your answer.');
 }
@@ -272,5 +272,5 @@ export function announcement(s: PanelState): string {
   return '';
 }
 
-export const changedText = (c: Card) =>
+export const changedText = (c: PanelCard) =>
   t('This card changed after you saw it (now version {0}). Nothing was sent. Read it again and answer.', c.version);

@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
 import { repeat } from 'lit-html/directives/repeat.js';
-import type { Card } from '../../src/api/schemas';
+import type { PanelAsk, PanelCard } from '../../src/shared/panel-card';
 import { ago, dateTime, seen } from '../../src/shared/format';
 import { historyLine } from '../../src/shared/history-line';
 import { t } from '../../src/shared/l10n';
@@ -65,7 +65,7 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
     <footer class="keys muted">${t('1–9 pick an option · Enter answers · U undo · L Later · N next card · Esc closes')}</footer>`;
 }
 
-function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
+function header(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
   const meta: string[] = [];
   if (c.assistant) meta.push(c.agent ? `${c.assistant.name} · ${c.agent.name}` : c.assistant.name);
   if (c.area) meta.push(c.area.name);
@@ -94,7 +94,7 @@ function header(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   </header>`;
 }
 
-function kindLabel(c: Card): string {
+function kindLabel(c: PanelCard): string {
   switch (c.kind) {
     case 'choice': return c.multi ? t('choose several') : t('choose one');
     case 'approval': return t('approval');
@@ -106,7 +106,7 @@ function kindLabel(c: Card): string {
   }
 }
 
-function stateLabel(c: Card): string {
+function stateLabel(c: PanelCard): string {
   if (c.status === 'pending') return c.turn === 'you' ? t('waiting on you') : t('waiting on the assistant');
   if (c.status === 'answered') return t('answered');
   if (c.status === 'snoozed') return t('in Later');
@@ -162,7 +162,7 @@ const countdownText = (s: PanelState, left: number) => (s.card?.status === 'dele
  * A `loop` helper's proposal in the card's own words (labels and titles, never ids or JSON), with
  * one press to accept it as the answer; the form below answers otherwise.
  */
-function proposal(s: PanelState, c: Card, on: ViewHooks): Part {
+function proposal(s: PanelState, c: PanelCard, on: ViewHooks): Part {
   const p = readProposal(c);
   if (!p) return nothing;
   const by = (p.helper ? helperName(s, p.helper.assistantId, p.helper.agentId) : undefined) ?? t('The helper');
@@ -180,7 +180,7 @@ function proposal(s: PanelState, c: Card, on: ViewHooks): Part {
 
 // ----- answering -----
 
-function body(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
+function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
   if (!waitsOnYou(c) || !s.allowed.answer) return nothing;
   if (c.kind === 'update') return updateBody(s, c, on, now);
   const off = disabled(s);
@@ -209,7 +209,7 @@ function body(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
   </section>`;
 }
 
-function optionsList(s: PanelState, c: Card, multi: boolean, on: ViewHooks): Part {
+function optionsList(s: PanelState, c: PanelCard, multi: boolean, on: ViewHooks): Part {
   const rec = new Set(c.recommendedIds ?? []);
   const chosen = new Set(s.draft.choiceIds ?? []);
   const off = disabled(s);
@@ -225,7 +225,7 @@ function optionsList(s: PanelState, c: Card, multi: boolean, on: ViewHooks): Par
   </div>`;
 }
 
-function askBlock(s: PanelState, ask: NonNullable<Card['asks']>[number], i: number, on: ViewHooks): Part {
+function askBlock(s: PanelState, ask: PanelAsk, i: number, on: ViewHooks): Part {
   const answers = s.draft.answers ?? {};
   const off = disabled(s);
   if (ask.options?.length) {
@@ -245,7 +245,7 @@ function askBlock(s: PanelState, ask: NonNullable<Card['asks']>[number], i: numb
 }
 
 /** The plan's steps; the person picks the one that failed, the card's own mark picked until then. */
-function stepsList(s: PanelState, c: Card, on: ViewHooks): Part {
+function stepsList(s: PanelState, c: PanelCard, on: ViewHooks): Part {
   const marked = markedFailedStep(c);
   const chosen = s.failedStep ?? marked;
   const off = disabled(s);
@@ -270,7 +270,7 @@ function textArea(s: PanelState, field: 'text' | 'note' | 'message', label: stri
   </div>`;
 }
 
-function updateBody(s: PanelState, c: Card, on: ViewHooks, now: number): Part {
+function updateBody(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
   const facts: string[] = [];
   if (c.severity) facts.push(t('severity {0}', severityWords(c.severity)));
   facts.push(seen(c.count, c.lastAt ?? c.createdAt, now));
@@ -299,7 +299,7 @@ function linkText(url: string): string {
 
 // ----- Later -----
 
-function laterSection(s: PanelState, c: Card, on: ViewHooks): Part {
+function laterSection(s: PanelState, c: PanelCard, on: ViewHooks): Part {
   if (!s.allowed.later) return nothing;
   const off = disabled(s);
   if (c.status === 'snoozed') {
@@ -327,7 +327,7 @@ function laterSection(s: PanelState, c: Card, on: ViewHooks): Part {
 
 // ----- Hand over -----
 
-function handOverSection(s: PanelState, c: Card, on: ViewHooks): Part {
+function handOverSection(s: PanelState, c: PanelCard, on: ViewHooks): Part {
   if (!s.allowed.delegate) return nothing;
   const off = disabled(s);
   if (c.status === 'delegated') {
@@ -386,7 +386,7 @@ function helperName(s: PanelState, assistantId: string, agentId?: string): strin
 
 // ----- Write to the assistant -----
 
-function messageSection(s: PanelState, c: Card, on: ViewHooks): Part {
+function messageSection(s: PanelState, c: PanelCard, on: ViewHooks): Part {
   if (!waitsOnYou(c) || c.kind === 'update' || !s.allowed.reply) return nothing;
   return html`<section class="message"><h2>${t('Write to the assistant')}</h2>
     ${textArea(s, 'message', t('The assistant acts on your words as the answer'), 2, on)}
@@ -396,7 +396,7 @@ function messageSection(s: PanelState, c: Card, on: ViewHooks): Part {
 
 // ----- History -----
 
-function history(s: PanelState, c: Card): Part {
+function history(s: PanelState, c: PanelCard): Part {
   const entries = c.history ?? [];
   const af = c.answeredFrom;
   const from = !af ? '' : af.machine ? t('Answered from {0} on {1}.', af.app, af.machine.name) : t('Answered from {0}.', af.app);

@@ -1,5 +1,4 @@
 // Facts about a card that the editor, the terminal links and the card panel must judge alike.
-import type { CardListEntry } from '../api/schemas';
 
 /** A card id: `req_` and up to 100 letters, digits or dashes. Anything else is not looked up. */
 const CARD_ID = /^req_[A-Za-z0-9-]{1,100}$/;
@@ -12,7 +11,7 @@ export function isCardId(x: unknown): x is string {
 }
 
 /** The card asks the person now: pending, and the turn is theirs. */
-export const waitsOnYou = (c: Pick<CardListEntry, 'status' | 'turn'>): boolean => c.status === 'pending' && c.turn === 'you';
+export const waitsOnYou = (c: { status: string; turn: string }): boolean => c.status === 'pending' && c.turn === 'you';
 
 /**
  * What the focus-terminal command was given (any extension or command link can call it with

@@ -1,12 +1,12 @@
 // The hand-over's choices and words, shared by the palette and the card panel: which assistants
 // may help (never the one that asked: the service refuses that), and what the answer's `hears`
 // tells the person. No `vscode` here.
-import type { Assistant, Card } from '../api/schemas';
+import type { PanelCard } from './panel-card';
 import { oneLine } from './format';
 import { t } from './l10n';
 
 /** The assistants a card may be handed to: every one in reach but the card's own asker. */
-export function helperChoices<A extends Pick<Assistant, 'id'>>(assistants: readonly A[], card: Pick<Card, 'assistant'> | undefined): A[] {
+export function helperChoices<A extends { id: string }>(assistants: readonly A[], card: { assistant?: { id: string } } | undefined): A[] {
   const asker = card?.assistant?.id;
   return assistants.filter((a) => a.id !== asker);
 }
@@ -24,7 +24,7 @@ export function hearsWords(hears: string | undefined, helper: string): string {
 }
 
 /** The step the card marks as failed (its first `failed` step), the default of the person's pick. */
-export function markedFailedStep(card: Pick<Card, 'steps'>): number | undefined {
+export function markedFailedStep(card: Pick<PanelCard, 'steps'>): number | undefined {
   const i = (card.steps ?? []).findIndex((s) => s.state === 'failed');
   return i >= 0 ? i : undefined;
 }

@@ -1,17 +1,20 @@
 // Whether a card's words hold hidden characters, and what its panel says then: the card-level
 // use of hidden-chars.ts, apart from it so that the character rule needs nothing of the card's
 // parts (format.ts and proposal.ts use the rule; this file uses them).
-import type { Card } from '../api/schemas';
+import type { PanelCard } from './panel-card';
 import { holdsHidden } from './hidden-chars';
 import { t } from './l10n';
-import { readProposal } from './proposal';
+import { readProposal, type ProposalCard } from './proposal';
+
+/** The words of a card a press answers over (the panel's card, or the wire's whole card). */
+export type WordedCard = ProposalCard & Pick<PanelCard, 'title' | 'summary'>;
 
 /**
  * Whether the words a press answers hold a hidden character: the card's title, summary, options,
  * questions, steps and a helper's proposal. A notification never answers over them; the card's
  * panel says so above its buttons (`hiddenWarning`).
  */
-export function hidesCharacters(card: Card): boolean {
+export function hidesCharacters(card: WordedCard): boolean {
   const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
   return holdsHidden(
     card.title, card.summary,
@@ -23,7 +26,7 @@ export function hidesCharacters(card: Card): boolean {
 }
 
 /** What the card's panel says above its buttons when the words hold hidden characters; undefined when they hold none. */
-export function hiddenWarning(card: Card): string | undefined {
+export function hiddenWarning(card: WordedCard): string | undefined {
   return hidesCharacters(card)
     ? t('These words hold hidden characters, shown as [U+…]. They can hide or reorder what you answer: read the words as shown before you answer.')
     : undefined;

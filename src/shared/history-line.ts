@@ -1,6 +1,6 @@
 // One line of a card's history in the panel: local times throughout, and a message by its words
 // (remembered by this editor when sent) instead of its id. No `vscode` here: the webview uses it.
-import type { HistoryEntry } from '../api/schemas';
+import type { PanelHistoryEntry } from './panel-card';
 import { displayLocale, t } from './l10n';
 
 export interface HistoryLine {
@@ -34,7 +34,7 @@ const own = <T>(map: Readonly<Record<string, T>>, key: string | undefined): T | 
   key !== undefined && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
 
 /** `sentWords`: message id -> the words this editor sent. */
-export function historyLine(e: HistoryEntry, timeZone: string, sentWords: Readonly<Record<string, string>> = {}): HistoryLine {
+export function historyLine(e: PanelHistoryEntry, timeZone: string, sentWords: Readonly<Record<string, string>> = {}): HistoryLine {
   let detail = e.detail ?? '';
   if (e.type === 'message' && detail) {
     const words = own(sentWords, detail);

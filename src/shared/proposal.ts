@@ -3,7 +3,7 @@
 // sends with one press when they take the proposal as theirs; it is there only when every part
 // of the proposal fits the card (a helper's id the card does not offer is shown, never sent).
 // The proposal is service data, so hostile: its words reach the person as plain text only.
-import type { Card } from '../api/schemas';
+import type { PanelCard } from './panel-card';
 import { oneLine } from './format';
 import { t } from './l10n';
 import type { AnswerPayload } from './protocol';
@@ -21,7 +21,10 @@ const MAX_TEXT = 10_000;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 
-export function readProposal(card: Card): ProposalView | undefined {
+/** The parts of a card a proposal is read against (the panel's card, or the wire's whole card). */
+export type ProposalCard = Pick<PanelCard, 'kind' | 'proposal' | 'options' | 'multi' | 'steps' | 'asks'>;
+
+export function readProposal(card: ProposalCard): ProposalView | undefined {
   const p = card.proposal;
   if (!isObj(p)) return undefined;
   const lines: string[] = [];

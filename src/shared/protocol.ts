@@ -6,10 +6,10 @@
 // A message that gets a reply (a press, loadAssistants) carries a `requestId` the webview made;
 // the reply names it back, and the webview matches replies by it.
 import * as z from 'zod/mini';
-import type { Card } from '../api/schemas';
 import { isCardId } from './card-facts';
 import type { Allowed } from './grant-scopes';
 import type { NextCard } from './next-card';
+import type { PanelCard } from './panel-card';
 
 export interface AssistantChoice {
   id: string;
@@ -44,7 +44,8 @@ export type ToWebview =
   | { type: 'words'; bundle: Record<string, string> | undefined; locale: string }
   | {
       type: 'card';
-      card: Card;
+      /** The card as the panel shows it (panel-card.ts), never the wire's. */
+      card: PanelCard;
       /** The version the webview must name back: the one it is now showing. */
       shownVersion: number;
       /** Set when a version_conflict brought a newer version: the panel says so and asks again. */

@@ -26,6 +26,8 @@ describe('the layer map holds every layer (eslint)', function () {
     ['sync -> editor', 'src/sync/planted.ts', "import { x } from '../editor/extension';\nexport const y = x;\n", /layer 'sync' may not import 'editor\/extension'/],
     ['media -> editor', 'media/webview/planted.ts', "import { x } from '../../src/editor/panel/card-panel';\nexport const y = x;\n", /layer 'media' may not import 'editor\/panel\/card-panel'/],
     ['media -> sync', 'media/webview/planted.ts', "import { x } from '../../src/sync';\nexport const y = x;\n", /layer 'media' may not import 'sync\/index'/],
+    ['media -> the wire\'s types', 'media/webview/planted.ts', "import type { Card } from '../../src/api/schemas';\nexport type C = Card;\n", /layer 'media' may not import 'api\/schemas'/],
+    ['media -> the wire\'s values', 'media/webview/planted.ts', "import { Card } from '../../src/api/schemas';\nexport const C = Card;\n", /layer 'media' may not import 'api\/schemas'/],
     ['shared -> sync, a value', 'src/shared/planted.ts', "import { whoKey } from '../sync';\nexport const y = whoKey;\n", /layer 'shared' may not import values of 'sync\/index'/],
     ['shared -> a Node module', 'src/shared/planted.ts', "import * as path from 'node:path';\nexport const y = path.sep;\n", /may not import the package 'node:path'/],
     ['sync -> vscode', 'src/sync/planted.ts', "import * as vscode from 'vscode';\nexport const y = vscode.version;\n", /may not import the package 'vscode'/],
@@ -57,7 +59,7 @@ describe('the layer map holds every layer (eslint)', function () {
   const allowed: [string, string, string][] = [
     ['sync -> auth and api', 'src/sync/planted.ts', "import { x } from '../auth/keys';\nimport { z } from '../api/schemas';\nexport const y = [x, z];\n"],
     ['shared -> the core\'s contract, types only', 'src/shared/planted.ts', "import type { Counts } from '../sync/contract';\nexport type Y = Counts;\n"],
-    ['media -> shared, and the wire\'s types', 'media/webview/planted.ts', "import { x } from '../../src/shared/format';\nimport type { Card } from '../../src/api/schemas';\nexport const y: [unknown, Card?] = [x];\n"],
+    ['media -> shared, and the panel\'s card', 'media/webview/planted.ts', "import { x } from '../../src/shared/format';\nimport type { PanelCard } from '../../src/shared/panel-card';\nexport const y: [unknown, PanelCard?] = [x];\n"],
     ['editor -> the core\'s index and vscode', 'src/editor/planted.ts', "import * as vscode from 'vscode';\nimport { x } from '../sync';\nexport const y = [vscode, x];\n"],
   ];
   for (const [what, file, code] of allowed) {

@@ -30,22 +30,42 @@ export interface PressContext {
   now: number;
 }
 
-export interface PressTold {
-  severity: 'info' | 'warning' | 'error';
+interface ToldBase {
   /** One line: what the press did, or what went wrong and what to do next. */
   message: string;
-  /** The panel's second line: what was sent, in words (the answer, the words written, when the helper hears it). */
-  said?: string;
   /**
    * The next steps offered. The panel's webview draws its own from the card it is sent (Undo from
    * the hold, the new version shown at once): there they are what it shows, not buttons to add.
    */
   buttons: readonly PressButton[];
-  /** A failed press: the problem as the panel shows it (what happened, what next, the service's words). */
-  problem?: ShownProblem;
 }
 
+/** A press that went through: info, with the panel's second line (what was sent, in words: the answer, the words written, when the helper hears it). */
+export interface DoneTold extends ToldBase {
+  ok: true;
+  severity: 'info';
+  said?: string;
+  problem?: never;
+}
+
+/** A failed press, always with the problem as the panel shows it (what happened, what next, the service's words). */
+export interface FailedTold extends ToldBase {
+  ok: false;
+  severity: 'warning' | 'error';
+  said?: never;
+  problem: ShownProblem;
+}
+
+/** What the person is told after a press: a press's outcome and its telling agree on `ok`. */
+export type PressTold = DoneTold | FailedTold;
+
+type Done = Extract<PressOutcome, { ok: true }>;
+type Failed = Extract<PressOutcome, { ok: false }>;
+
 /** The one function: a press's outcome as it is told and what is offered after it. */
+export function pressWords(out: Done, ctx: PressContext): DoneTold;
+export function pressWords(out: Failed, ctx: PressContext): FailedTold;
+export function pressWords(out: PressOutcome, ctx: PressContext): PressTold;
 export function pressWords(out: PressOutcome, ctx: PressContext): PressTold {
   return out.ok ? doneWords(out, ctx) : problemWords(out.problem, ctx.surface);
 }
@@ -60,8 +80,6 @@ export function buttonLabel(b: PressButton): string {
     case 'showNewVersion': return vscode.l10n.t('Show New Version');
   }
 }
-
-type Done = Extract<PressOutcome, { ok: true }>;
 
 /** The panel's words for each action done: short, the card is in sight. A new action adds its line. */
 const PANEL_DONE = (): Record<ActionType, string> => ({
@@ -97,24 +115,24 @@ function toastDone(out: Done, ctx: PressContext): string {
   }
 }
 
-function doneWords(out: Done, ctx: PressContext): PressTold {
+function doneWords(out: Done, ctx: PressContext): DoneTold {
   // While the hold runs the press can be taken back: a hand-over by Take Back, the rest by Undo.
   const buttons: PressButton[] = out.holdUntil !== undefined && out.holdUntil > ctx.now ? [out.action === 'delegate' ? 'takeBack' : 'undo'] : [];
-  if (ctx.surface === 'toast') return { severity: 'info', message: toastDone(out, ctx), buttons };
+  if (ctx.surface === 'toast') return { ok: true, severity: 'info', message: toastDone(out, ctx), buttons };
   const said = out.action === 'delegate' ? hearsWords(out.result.hears, ctx.helperName ?? '')
     : out.action === 'message' && ctx.said ? vscode.l10n.t('You wrote: {0}', ctx.said)
       : out.action === 'answer' ? ctx.said : undefined;
-  return { severity: 'info', message: PANEL_DONE()[out.action], ...(said ? { said } : {}), buttons };
+  return { ok: true, severity: 'info', message: PANEL_DONE()[out.action], ...(said ? { said } : {}), buttons };
 }
 
 /** The card changed since the person saw it: nothing was sent; they look at the new version and choose again. */
 export const isChangedUnderfoot = (code: string): boolean => code === 'version_conflict' || code === 'area_change';
 
-function problemWords(p: Extract<PressOutcome, { ok: false }>['problem'], surface: PressSurface): PressTold {
+function problemWords(p: Failed['problem'], surface: PressSurface): FailedTold {
   const problem = problemMessage(p.code, p);
   const changed = isChangedUnderfoot(p.code);
   const buttons: PressButton[] = changed ? ['showNewVersion'] : p.code === 'high_stakes' ? ['openInBrowser'] : p.code === 'cancelled' ? [] : ['openCard'];
   const severity = changed || p.code === 'high_stakes' ? 'warning' : 'error';
   const message = surface === 'toast' ? vscode.l10n.t('Assistant Cards: {0}', problemText(problem)) : problem.message;
-  return { severity, message, buttons, problem };
+  return { ok: false, severity, message, buttons, problem };
 }

@@ -1,13 +1,13 @@
 // What each press in the card panel posts, in plain Node: always the version on screen, and
 // nothing while presses are off.
 import * as assert from 'node:assert/strict';
-import type { Card } from '../../../src/api/schemas';
+import type { PanelCard } from '../../../src/shared/panel-card';
 import { ACTIONS, isFromWebview } from '../../../src/shared/protocol';
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
 import { asked, card, cardMsg, NOW } from './fixtures';
 
-const shown = (c: Card, ...e: PanelEvent[]): PanelState => [
+const shown = (c: PanelCard, ...e: PanelEvent[]): PanelState => [
   cardMsg(c, { timeZone: 'Europe/Berlin' }), ...e,
 ].reduce((s, x) => reduce(s, x, NOW), initialState('req_1', undefined, 'UTC'));
 const posted = (r: act.PressResult) => (r && 'post' in r ? r.post : undefined);
@@ -50,7 +50,7 @@ describe('card panel actions (webview, plain Node)', () => {
 
   it('Enter answers only an answer complete for its kind: not a questions card with no asks, not a failed step nobody picked', () => {
     assert.equal(act.enter(shown(card({ kind: 'questions', options: undefined, asks: [] }))), undefined, 'questions with no asks');
-    const failure = card({ kind: 'failure', options: undefined, steps: [{ title: 'build' }, { title: 'test', failed: true }] } as Partial<Card>);
+    const failure = card({ kind: 'failure', options: undefined, steps: [{ title: 'build' }, { title: 'test', failed: true }] } as Partial<PanelCard>);
     assert.equal(act.enter(shown(failure)), undefined, 'a failure card with nothing chosen');
     assert.deepEqual(posted(act.enter(shown(failure, { type: 'pickStep', index: 0 }))), { type: 'answer', version: 3, body: { failedStep: 0 } }, 'once a step is picked');
     assert.equal(act.enter(shown(card())), undefined, 'a choice with nothing picked');

@@ -2,14 +2,14 @@
 // helper's proposal with the version on screen; the failure card's step the person picked is
 // sent (the card's mark until then); what the sign-in may not do posts nothing.
 import * as assert from 'node:assert/strict';
-import type { Card } from '../../../src/api/schemas';
+import type { PanelCard } from '../../../src/shared/panel-card';
 import { allowedBy } from '../../../src/shared/grant-scopes';
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
 import { asked, card as cardV3, cardMsg, NOW } from './fixtures';
 
-const card = (over: Partial<Card> = {}): Card => cardV3({ version: 7, ...over });
-const shown = (c: Card, extra: Partial<Extract<PanelEvent, { type: 'card' }>> = {}, ...e: PanelEvent[]): PanelState => [
+const card = (over: Partial<PanelCard> = {}): PanelCard => cardV3({ version: 7, ...over });
+const shown = (c: PanelCard, extra: Partial<Extract<PanelEvent, { type: 'card' }>> = {}, ...e: PanelEvent[]): PanelState => [
   cardMsg(c, extra), ...e,
 ].reduce((s, x) => reduce(s, x, NOW), initialState('req_1', undefined, 'UTC'));
 const posted = (r: act.PressResult) => (r && 'post' in r ? r.post : undefined);
@@ -34,7 +34,7 @@ describe('card panel: proposals, failed steps, scopes (webview, plain Node)', ()
 
   it('what the sign-in was not allowed posts nothing', () => {
     const allowed = allowedBy(['cards:read', 'cards:later']);
-    const s = shown(card({ undoUntil: undefined }), { allowed, notAllowed: 'n' }, { type: 'pick', optionId: 'a', multi: false }, { type: 'edit', field: 'message', value: 'hi' });
+    const s = shown(card(), { allowed, notAllowed: 'n' }, { type: 'pick', optionId: 'a', multi: false }, { type: 'edit', field: 'message', value: 'hi' });
     assert.equal(s.notAllowed, 'n');
     assert.equal(act.answerFromForm(s), undefined);
     assert.equal(act.message(s), undefined);

@@ -1,6 +1,6 @@
 // The card panel's state in plain Node: the host's messages and the person's input, through the reducer.
 import * as assert from 'node:assert/strict';
-import type { Card } from '../../../src/api/schemas';
+import type { PanelCard } from '../../../src/shared/panel-card';
 import { announcement, canAnswer, disabled, holdLeft, initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
 import { asked, card, cardMsg, NOW } from './fixtures';
 
@@ -52,7 +52,7 @@ describe('card panel state (webview, plain Node)', () => {
   });
 
   it('the hold running out says who has it now: the assistant, the helper, or (a notice) nobody', () => {
-    const held = (c: Card) => run(fresh(), cardMsg(c), ...asked('answer', { type: 'done', requestId: 'q', message: 'x', version: 4, undoUntil: new Date(NOW + 1_000).toISOString(), hostNowMs: NOW }), { type: 'holdOver' });
+    const held = (c: PanelCard) => run(fresh(), cardMsg(c), ...asked('answer', { type: 'done', requestId: 'q', message: 'x', version: 4, undoUntil: new Date(NOW + 1_000).toISOString(), hostNowMs: NOW }), { type: 'holdOver' });
     assert.match(held(card()).notice!, /assistant has heard/);
     assert.match(held(card({ kind: 'update' })).notice!, /closed/);
     assert.doesNotMatch(held(card({ kind: 'update' })).notice!, /assistant/);
@@ -119,13 +119,13 @@ describe('card panel state (webview, plain Node)', () => {
   });
 
   it('canAnswer follows the kind', () => {
-    const with_ = (c: Card, ...e: PanelEvent[]) => canAnswer(run(fresh(), cardMsg(c), ...e));
+    const with_ = (c: PanelCard, ...e: PanelEvent[]) => canAnswer(run(fresh(), cardMsg(c), ...e));
     assert.equal(with_(card()), false);
     assert.equal(with_(card(), { type: 'pick', optionId: 'a', multi: false }), true);
     assert.equal(with_(card({ kind: 'text', options: undefined })), false);
     assert.equal(with_(card({ kind: 'text', options: undefined }), { type: 'edit', field: 'text', value: '  ' }), false);
     assert.equal(with_(card({ kind: 'text', options: undefined }), { type: 'edit', field: 'text', value: 'yes' }), true);
-    const asks = card({ kind: 'questions', options: undefined, asks: [{ id: 'q1', title: 'One' }, { id: 'q2', title: 'Two' }] } as Partial<Card>);
+    const asks = card({ kind: 'questions', options: undefined, asks: [{ id: 'q1', title: 'One' }, { id: 'q2', title: 'Two' }] } as Partial<PanelCard>);
     assert.equal(with_(asks, { type: 'editAsk', askId: 'q1', value: 'x' }), false);
     assert.equal(with_(asks, { type: 'editAsk', askId: 'q1', value: 'x' }, { type: 'editAsk', askId: 'q2', value: 'y' }), true);
     assert.equal(with_(card({ kind: 'failure', options: undefined })), true);
