@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { say } from './base/say';
 import { pressWords, type PressContext } from './base/press-words';
-import { showTold } from './base/press-toast';
+import { runPressButton, showTold } from './base/press-toast';
 import type { Card, CardListEntry } from '../api/schemas';
 import { GROUPS, type ClientCore, type PressAction, type PressOutcome } from '../sync';
 import type { CardsTree } from './cards/cards-tree';
@@ -180,18 +180,18 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   /**
    * Mints the gesture now (the person just finished the pick), presses through the one path and
    * tells what the press did as every place does (press-words.ts); a button pressed on that
-   * notification runs here: Undo or Take Back press again, on the version the press made.
+   * notification runs through runPressButton (press-toast.ts): Undo or Take Back press again here,
+   * on the version the press made.
    */
   const press = async (core: ClientCore, card: Card, action: PressAction, source: string, words: Partial<PressContext> = {}): Promise<PressOutcome> => {
     const gesture = core.gestures.fromUiEvent(`palette:${source}`);
     const out = await core.act(gesture, card, action);
     host.contextKeys.noteAnswered(out);
-    void showTold(pressWords(out, { shown: card, surface: 'toast', now: Date.now(), ...words })).then(async (x) => {
-      if (x === 'undo' && out.ok) await press(core, out.card, { type: 'undo' }, 'undo');
-      else if (x === 'takeBack' && out.ok) await press(core, out.card, { type: 'takeBack' }, 'takeBack');
-      else if (x === 'openCard' || x === 'showNewVersion') host.openCard(card.id);
-      else if (x === 'openInBrowser') await openInService(core, { id: card.id, url: (out.ok ? undefined : out.problem.url) ?? card.url });
-    });
+    void showTold(pressWords(out, { shown: card, surface: 'toast', now: Date.now(), ...words })).then((x) => runPressButton(x, out, card, {
+      pressAgain: (again, made) => press(core, made, { type: again }, again),
+      openCard: (id) => host.openCard(id),
+      openPage: (c) => openInService(core, c),
+    }));
     return out;
   };
 

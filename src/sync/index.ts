@@ -3,6 +3,8 @@ export type * from './contract';
 export { GROUPS, LIVE_GROUPS } from './contract';
 export { groupOfCard } from './card-model';
 export { isFilterEmpty } from './card-filter';
+// The one lifetime loop: the editor's DisposableBase owns one.
+export { Lifetime } from './lifetime';
 export { createClientCore } from './session';
 export type { ClientCoreOptions } from './session';
 export { UserGesture, Press, PressRefusedError, GESTURE_FRESH_MS } from './press';

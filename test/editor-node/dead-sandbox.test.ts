@@ -2,7 +2,7 @@
 // that took the freed port got the person's DPoP proofs. The window's own sandbox is watched by
 // its launcher; this is the sandbox of another window or of `npm start`, killed outright
 // (SIGKILL: it blanks nothing). A window signed in and syncing against it, its core built as the
-// editor builds it (extension.ts: the transport wrapped by sandbox-alive.ts, from the identity
+// editor builds it (live-build.ts: the transport wrapped by sandbox-alive.ts, from the identity
 // file the sandbox wrote), sends nothing to a listener that takes the port the moment the sandbox
 // dies, and the address leaves the identity file. On main the same core sent the listener its
 // long-poll's reconnects within seconds, each with a DPoP proof and the access token.

@@ -1,7 +1,9 @@
 // One way to tell the person what a press did (#39): every PressOutcome kind, run through each of
 // the three places a person presses (the card panel, the command palette, a card's notification),
 // is told in the words and with the buttons of press-words.ts, and those are the ones this table
-// expects. Plain Node: the bench's `vscode` stub, with its notifications recorded here.
+// expects; the button the person picks on the palette's or a notification's toast does what its
+// row below says (runPressButton, the one dispatch of both). Plain Node: the bench's `vscode` stub,
+// with its notifications recorded here.
 import '../../bench/with-vscode-stub'; // first: src/editor modules import `vscode`
 import { strict as assert } from 'node:assert';
 import type { Card } from '../../src/api/schemas';
@@ -11,6 +13,7 @@ import { CardNotifier } from '../../src/editor/cards/notifier';
 import { ContextKeys } from '../../src/editor/context-keys';
 import { CardPanel } from '../../src/editor/panel/card-panel';
 import { buttonLabel, pressWords, type PressButton } from '../../src/editor/base/press-words';
+import { runPressButton } from '../../src/editor/base/press-toast';
 import { EVERYTHING } from '../../src/shared/grant-scopes';
 import { inert } from '../../src/shared/plain-text';
 import type { ActionMessage, ToWebview } from '../../src/shared/protocol';
@@ -60,14 +63,15 @@ const ROWS: Row[] = [
 
 interface Shown { severity: Severity; text: string; buttons: string[] }
 
-/** VS Code's notifications, recorded (each dismissed). */
-function recordNotifications(): { shown: Shown[]; restore(): void } {
+/** VS Code's notifications, recorded (each dismissed, unless `pick` names the button the person picks). */
+function recordNotifications(pick?: string): { shown: Shown[]; restore(): void } {
   const window = vscodeStub.window as unknown as Record<string, unknown>;
   const saved = { ...window };
   const shown: Shown[] = [];
+  const title = (i: unknown) => (typeof i === 'string' ? i : (i as { title: string }).title);
   const record = (severity: Severity) => async (text: string, ...items: unknown[]) => {
-    shown.push({ severity, text, buttons: items.map((i) => (typeof i === 'string' ? i : (i as { title: string }).title)) });
-    return undefined;
+    shown.push({ severity, text, buttons: items.map(title) });
+    return items.find((i) => pick !== undefined && title(i) === pick);
   };
   Object.assign(window, {
     showInformationMessage: record('info'), showWarningMessage: record('warning'), showErrorMessage: record('error'),
@@ -130,8 +134,8 @@ async function throughPanel(out: PressOutcome): Promise<ToWebview | undefined> {
   return reply;
 }
 
-/** The palette: its Back command on this window's tree node, the core answering `out`. */
-async function throughPalette(out: PressOutcome): Promise<Shown[]> {
+/** The palette: its Back command on this window's tree node, the core answering `out`; `opened` gets the cards it opens. */
+async function throughPalette(out: PressOutcome, pick?: string, opened: string[] = []): Promise<Shown[]> {
   const shown = card({ status: 'snoozed' });
   const { core } = coreAnswering(out, shown);
   const node = { id: ID };
@@ -139,10 +143,10 @@ async function throughPalette(out: PressOutcome): Promise<Shown[]> {
   const commands = vscodeStub.commands as unknown as Record<string, unknown>;
   commands.registerCommand = (id: string, h: (...a: unknown[]) => unknown) => { handlers.set(id, h); return noop; };
   const parts = { core, tree: { owns: (x: unknown) => x === node }, grant: { allowed: () => EVERYTHING } };
-  const host = { log: silent, live: () => parts, openCard: () => undefined, timeZone: () => 'UTC', contextKeys: new ContextKeys() } as unknown as CommandHost;
+  const host = { log: silent, live: () => parts, openCard: (id: string) => { opened.push(id); }, timeZone: () => 'UTC', contextKeys: new ContextKeys() } as unknown as CommandHost;
   registerCommands(host);
   delete commands.registerCommand;
-  const n = recordNotifications();
+  const n = recordNotifications(pick);
   try {
     await handlers.get('assistantCards.back')!(node);
     await settle();
@@ -152,13 +156,13 @@ async function throughPalette(out: PressOutcome): Promise<Shown[]> {
   }
 }
 
-/** A card's notification: its answer button pressed (and, for an undo's outcome, its Undo after). */
-async function throughNotification(out: PressOutcome): Promise<Shown[]> {
+/** A card's notification: its answer button pressed (and, for an undo's outcome, its Undo after); `opened` gets the cards it opens. */
+async function throughNotification(out: PressOutcome, pick?: string, opened: string[] = []): Promise<Shown[]> {
   const shown = card();
-  const n = recordNotifications();
+  const n = recordNotifications(pick);
   try {
     const { core } = coreAnswering(out, shown);
-    const notifier = new CardNotifier(core as never, () => undefined, silent as never, () => undefined, new ContextKeys());
+    const notifier = new CardNotifier(core as never, (id) => { opened.push(id); }, silent as never, () => undefined, new ContextKeys());
     const private_ = notifier as unknown as { answer(c: Card, b: { label: string; answer: object }): Promise<void>; undo(c: Card): Promise<void> };
     // The notifier presses only an answer, and Undo after it: each outcome through the press it can meet.
     if (out.ok && out.action === 'undo') await private_.undo(shown);
@@ -231,5 +235,56 @@ describe('one way to tell what a press did (#39): every outcome, each place', ()
     assert.match(told.message, /^Assistant Cards: Answered "Deploy the site\?" with Approve\. The assistant hears it in [1-5] s\.$/);
     const panel = pressWords(done('answer'), { shown: card(), surface: 'panel', said: 'You approved.', now: Date.now() });
     assert.equal(panel.said, 'You approved.');
+  });
+});
+
+/** What runPressButton asked of the place that pressed, in order. */
+function dispatchOf(picked: PressButton | undefined, out: PressOutcome, opts: { canPressAgain?: boolean } = {}) {
+  const calls: string[] = [];
+  const run = {
+    ...(opts.canPressAgain === false ? {} : { pressAgain: async (action: string, made: Card) => { calls.push(`press ${action} v${made.version}`); } }),
+    openCard: (id: string) => { calls.push(`open ${id}`); },
+    openPage: async (c: { id: string; url?: string | undefined }) => { calls.push(`page ${c.id} ${c.url ?? '-'}`); },
+  };
+  return runPressButton(picked, out, card({ url: 'https://cards.example/plain' }), run).then(() => calls);
+}
+
+describe('a toast\'s button after a press (#39): one dispatch, runPressButton', () => {
+  // Each button once, on an outcome that offers it; what it does in the palette and a notification alike.
+  const BUTTONS: { button: PressButton; out: () => PressOutcome; calls: string[] }[] = [
+    { button: 'undo', out: () => done('answer'), calls: ['press undo v4'] },
+    { button: 'takeBack', out: () => done('delegate'), calls: ['press takeBack v4'] },
+    { button: 'openCard', out: () => failed('offline'), calls: [`open ${ID}`] },
+    { button: 'showNewVersion', out: () => failed('version_conflict', { fresh: card({ version: 9 }) }), calls: [`open ${ID}`] },
+    { button: 'openInBrowser', out: () => failed('high_stakes', { url: 'https://cards.example/c/req_words1' }), calls: [`page ${ID} https://cards.example/c/req_words1`] },
+  ];
+  it('the table names every button', () => {
+    assert.deepEqual(BUTTONS.map((b) => b.button).sort(), (['undo', 'takeBack', 'openCard', 'openInBrowser', 'showNewVersion'] satisfies PressButton[]).sort());
+  });
+  for (const row of BUTTONS) {
+    it(`${row.button}: ${row.calls.join(', ')}`, async () => {
+      assert.ok(pressWords(row.out(), { shown: card(), surface: 'toast', now: Date.now() }).buttons.includes(row.button), 'the outcome offers it');
+      assert.deepEqual(await dispatchOf(row.button, row.out()), row.calls);
+    });
+  }
+  it('dismissed: nothing', async () => {
+    assert.deepEqual(await dispatchOf(undefined, done('answer')), []);
+    assert.deepEqual(await dispatchOf(undefined, failed('offline')), []);
+  });
+  it('Open in Browser with no address in the problem: the card\'s own', async () => {
+    assert.deepEqual(await dispatchOf('openInBrowser', failed('offline')), [`page ${ID} https://cards.example/plain`]);
+  });
+  it('the palette and a card\'s notification run the button picked through it (Open Card)', async () => {
+    for (const through of [throughPalette, throughNotification]) {
+      const opened: string[] = [];
+      await through(failed('offline'), buttonLabel('openCard'), opened);
+      await settle();
+      assert.deepEqual(opened, [ID], through.name);
+    }
+  });
+  it('Undo and Take Back press again only after a press done, and only where the place can', async () => {
+    assert.deepEqual(await dispatchOf('undo', failed('offline')), []);
+    assert.deepEqual(await dispatchOf('takeBack', failed('offline')), []);
+    assert.deepEqual(await dispatchOf('undo', done('answer'), { canPressAgain: false }), []);
   });
 });

@@ -1,26 +1,18 @@
 // The one lifetime idiom of src/editor: an object owns what it registers and disposes it, last
-// registered first (the pattern of vscode-pull-request-github and VS Code's own Disposable).
+// registered first (the pattern of vscode-pull-request-github and VS Code's own Disposable). The
+// loop is the client core's `Lifetime` (sync/lifetime.ts): one loop for both layers, which the
+// editor owns one of here (the core may not import the editor).
 import type * as vscode from 'vscode';
+import { Lifetime } from '../../sync';
 
 export abstract class DisposableBase implements vscode.Disposable {
-  private readonly owned: { dispose(): unknown }[] = [];
-  private disposed = false;
+  private readonly lifetime = new Lifetime();
 
-  protected _register<T extends { dispose(): unknown }>(d: T): T {
-    if (this.disposed) d.dispose();
-    else this.owned.push(d);
-    return d;
-  }
+  protected _register<T extends { dispose(): unknown }>(d: T): T { return this.lifetime.add(d); }
 
-  protected get isDisposed(): boolean { return this.disposed; }
+  protected get isDisposed(): boolean { return this.lifetime.isDisposed; }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    while (this.owned.length) {
-      try { this.owned.pop()?.dispose(); } catch { /* keep disposing the rest */ }
-    }
-  }
+  dispose(): void { this.lifetime.dispose(); }
 }
 
 /** A DisposableBase for a function's parts (no class of their own): `add` is `_register`. */

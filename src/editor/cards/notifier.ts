@@ -10,13 +10,13 @@
 // but its promise stays open until dismissed, so "shows" ends at dismissal or after SHOWN_MS.
 import * as vscode from 'vscode';
 import type { Card, CardListEntry } from '../../api/schemas';
-import type { ClientCore } from '../../sync';
+import type { ClientCore, PressOutcome } from '../../sync';
 import type { ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { buttonLabel, pressWords, type PressTold } from '../base/press-words';
-import { showTold } from '../base/press-toast';
+import { runPressButton, showTold } from '../base/press-toast';
 import { openCardPage } from '../panel/open-link';
 import { thisComputer } from '../../words/this-computer';
 import { buttonSet, isReturn, notificationText, stillWaitingText, wantsNotification, withMoreWaiting, type AnswerButton, type MoreWaiting, type NotifySetting } from '../../shared/notify-rules';
@@ -184,7 +184,7 @@ export class CardNotifier extends DisposableBase {
     this.contextKeys.noteAnswered(out);
     // What it did, as the panel and the palette say it (press-words.ts); the answer named by its button.
     const told = pressWords(out, { shown, surface: 'toast', said: button.said ?? button.label, now: Date.now() });
-    if (!out.ok) return this.tellProblem(shown, told, out.problem.url);
+    if (!out.ok) return this.tellProblem(shown, told, out);
     // Those told above again (the answer covers its own card only), and any that arrived since, told now.
     const next = this.nextOf(this.burst, [shown.id]);
     // Undo runs only on its own click (the press rule's static map reads this shape: test/sync/press-rule.test.ts).
@@ -207,16 +207,15 @@ export class CardNotifier extends DisposableBase {
     const out = await this.core.act(gesture, answered, { type: 'undo' });
     this.contextKeys.noteAnswered(out);
     const told = pressWords(out, { shown: answered, surface: 'toast', now: Date.now() });
-    if (!out.ok) return this.tellProblem(answered, told, out.problem.url);
+    if (!out.ok) return this.tellProblem(answered, told, out);
     void showTold(told);
   }
 
   /** A press from a notification failed: said as every place says it; its button opens the card (the new version, when it changed) or its page. */
-  private async tellProblem(card: Card, told: PressTold, url: string | undefined): Promise<void> {
-    const x = await showTold(told);
-    if (x === 'openCard' || x === 'showNewVersion') this.open(card.id);
-    else if (x === 'openInBrowser') {
-      await openCardPage(this.core, { id: card.id, url: url ?? card.url }, this.log);
-    }
+  private async tellProblem(card: Card, told: PressTold, out: PressOutcome): Promise<void> {
+    await runPressButton(await showTold(told), out, card, {
+      openCard: (id) => this.open(id),
+      openPage: (c) => openCardPage(this.core, c, this.log),
+    });
   }
 }
