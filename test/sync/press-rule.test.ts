@@ -145,7 +145,12 @@ describe('the press rule: static map of every path that can act on a card', func
     const handler = ancestor(panelMint, ts.isArrowFunction);
     assert.ok(handler && call(handler.parent, 'onDidReceiveMessage'), 'the panel mints inside its webview message handler');
     const guard = ancestor(panelMint, ts.isConditionalExpression);
-    assert.ok(guard && ts.isCallExpression(guard.condition) && guard.condition.expression.getText() === 'isAction', 'only for action messages');
+    assert.ok(guard && ts.isCallExpression(guard.condition) && guard.condition.expression.getText() === 'isActionName', 'only for action messages');
+    // The panel's press (press-from-panel.ts) takes that gesture: it is called from one place, only when one was minted.
+    const panelPress = g.references(g.topLevel('editor/panel/press-from-panel.ts', 'pressFromPanel')).filter((r) => ts.isCallExpression(r.node.parent));
+    assert.deepEqual(where(panelPress), ['editor/panel/card-panel.ts:CardPanel.onMessage'], 'the panel\'s press is called from one place');
+    const pressGuard = ancestor(panelPress[0]!.node, ts.isConditionalExpression);
+    assert.ok(pressGuard && pressGuard.condition.getText() === 'gesture', 'only with a gesture minted in the handler');
 
     // The notifier mints first thing in answer() and undo(); they run only from a clicked button.
     for (const method of ['answer', 'undo']) {
@@ -169,17 +174,17 @@ describe('the press rule: static map of every path that can act on a card', func
 
     // The one press path is called by exactly those handlers, each right after its own mint.
     assert.deepEqual(where(g.references(g.member('sync/contract.ts', 'ClientCore', 'act'))),
-      ['editor/cards/notifier.ts:CardNotifier.answer', 'editor/cards/notifier.ts:CardNotifier.undo', 'editor/commands.ts:press', 'editor/panel/card-panel.ts:CardPanel.act']);
+      ['editor/cards/notifier.ts:CardNotifier.answer', 'editor/cards/notifier.ts:CardNotifier.undo', 'editor/commands.ts:press', 'editor/panel/press-from-panel.ts:pressFromPanel']);
   });
 
   it('timers, the feed and the models hold no way to press', () => {
-    const background = sources().filter(({ file }) => !['editor/panel/card-panel.ts', 'editor/commands.ts', 'editor/cards/notifier.ts', 'sync/session.ts', 'sync/press.ts', 'sync/press-path.ts', 'sync/press-sending.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
+    const background = sources().filter(({ file }) => !['editor/panel/card-panel.ts', 'editor/panel/press-from-panel.ts', 'editor/commands.ts', 'editor/cards/notifier.ts', 'sync/session.ts', 'sync/press.ts', 'sync/press-path.ts', 'sync/press-sending.ts', 'sync/contract.ts', 'sync/index.ts'].includes(file));
     for (const { file, text } of background) {
       const code = text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
       assert.doesNotMatch(code, /fromUiEvent|\.act\(|\.press\(|Press\.create|UserGesture\.mint/, `${file} can reach a press`);
     }
     // Inside the two handlers, no timer mints or sends.
-    for (const f of ['editor/panel/card-panel.ts', 'editor/commands.ts', 'editor/cards/notifier.ts']) {
+    for (const f of ['editor/panel/card-panel.ts', 'editor/panel/press-from-panel.ts', 'editor/commands.ts', 'editor/cards/notifier.ts']) {
       const text = fs.readFileSync(path.join(SRC, f), 'utf8');
       for (const m of text.matchAll(/set(Timeout|Interval)\(/g)) {
         const body = text.slice(m.index, m.index + 400);
@@ -194,8 +199,11 @@ describe('the press rule: static map of every path that can act on a card', func
     const cancels = sites(/\.cancel\(\)/).filter((s) => s.startsWith('editor/'));
     const path_ = fs.readFileSync(path.join(SRC, 'sync/press-path.ts'), 'utf8');
     assert.ok(/\.cancel\(\)/.test(path_) && /signal/.test(path_), 'the press path offers no way to cancel its press');
+    // The panel aborts `movedOn` when it closes, and its press hands that signal to the press path.
     const panel = fs.readFileSync(path.join(SRC, 'editor/panel/card-panel.ts'), 'utf8');
-    assert.ok(/movedOn\.abort\(\)/.test(panel) && /signal: this\.movedOn\.signal/.test(panel), `the panel never cancels a press on close (editor cancel sites: ${cancels.join(', ') || 'none'})`);
+    const press = fs.readFileSync(path.join(SRC, 'editor/panel/press-from-panel.ts'), 'utf8');
+    assert.ok(/movedOn\.abort\(\)/.test(panel) && /movedOn: this\.movedOn\.signal/.test(panel) && /\{ signal: panel\.movedOn \}/.test(press),
+      `the panel never cancels a press on close (editor cancel sites: ${cancels.join(', ') || 'none'})`);
   });
 });
 
