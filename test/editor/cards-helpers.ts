@@ -47,10 +47,14 @@ export async function theApp(): Promise<App> {
 export async function signedOutStart(): Promise<App> {
   const app = await theApp();
   const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  fs.writeFileSync(testEnv.machineFile, JSON.stringify({
+  // Whole or not at all (a new file renamed over the old): a read of it on the thread pool while
+  // it is written never sees it empty (a busy CI run's alone window showed "not set up" here).
+  const next = `${testEnv.machineFile}.${process.pid}.tmp`;
+  fs.writeFileSync(next, JSON.stringify({
     id: `mch_test${crypto.randomBytes(6).toString('hex')}`, name: 'host-test computer', baseUrl: 'http://127.0.0.1:9',
     privateJwk: privateKey.export({ format: 'jwk' }), madeBy: 'sandbox',
   }, null, 2), { mode: 0o600 });
+  fs.renameSync(next, testEnv.machineFile);
   await app.refreshState();
   await until('signed out', () => app.live?.core.state.kind === 'signed-out' || undefined, 30_000);
   return app;
