@@ -16,14 +16,24 @@ describe('answers search: read on through the 30 days (Playwright)', function ()
   const { core, answers, listReadsHeld, firstPageAgain } = answersWorld();
   const row = answersRow;
 
+  /**
+   * From the first page, a search for `words` reading on with every list read held (a press finds
+   * it reading, however fast the machine), its progress row in view; then `step`, still held.
+   */
+  async function searchingHeld(words: string, step: () => Promise<void>): Promise<void> {
+    await firstPageAgain();
+    await listReadsHeld(async () => {
+      core().answers.setSearch({ words });
+      await until(`searching for ${words}`, () => core().answers.searchProgress()?.running, 10_000);
+      await answers().view.reveal(answers().moreNode, { focus: false, select: false });
+      await step();
+    });
+  }
+
   it('a search reads on through the 30 days, saying how far ("searching… N of 30 days read"), and one press on that row stops it', async () => {
     // Card #30 closed about 11 days ago: beyond the first page. Its reads held while the
     // progress is looked at.
-    await firstPageAgain();
-    await listReadsHeld(async () => {
-      core().answers.setSearch({ words: '(#30)' });
-      await until('searching', () => core().answers.searchProgress()?.running, 10_000);
-      await answers().view.reveal(answers().moreNode, { focus: false, select: false });
+    await searchingHeld('(#30)', async () => {
       await driver.waitFor(row('searching…'));
       assert.match(String(answers().view.description), /of \d+ · words "\(#30\)" · searching… \d+ of 30 days read/);
       await driver.screenshot('answers-dark-searching', { selector: PANE });
@@ -32,11 +42,7 @@ describe('answers search: read on through the 30 days (Playwright)', function ()
     await driver.screenshot('answers-dark-search-found', { selector: PANE });
     // From the first page again, then stopped with one press on the progress row (its reads held).
     await vscode.commands.executeCommand('assistantCards.clearAnswerSearch');
-    await firstPageAgain();
-    await listReadsHeld(async () => {
-      core().answers.setSearch({ words: 'no such words anywhere' });
-      await until('searching again', () => core().answers.searchProgress()?.running, 10_000);
-      await answers().view.reveal(answers().moreNode, { focus: false, select: false });
+    await searchingHeld('no such words anywhere', async () => {
       await driver.click(row('searching…'));
       await until('stopped', () => core().answers.searchProgress()?.stopped && !core().answers.searchProgress()?.running, 30_000);
     });
