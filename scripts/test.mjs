@@ -89,7 +89,8 @@ async function oneCheck(name, args) {
 
 /** A counting tier's result: its counts (a tier that never reported, or exited badly, failed). */
 function addCounts(name, status, resultsFile, seconds, tier, output = '') {
-  let c = readCounts(resultsFile);
+  const reported = readCounts(resultsFile);
+  let c = reported;
   for (const x of c?.tests ?? []) times.tests.push({ tier, ...x });
   times.tiers.push({ tier, seconds: round1(seconds), passed: c?.passed ?? 0, failed: c?.failed ?? 1, pending: c?.pending ?? 0, ...(c?.windows ? { windows: c.windows } : {}) });
   if (!c) c = { passed: 0, failed: 1 }; // it crashed before reporting: that is a failure
@@ -102,7 +103,7 @@ function addCounts(name, status, resultsFile, seconds, tier, output = '') {
   // (a property test's seed and counterexample are on its second and third lines).
   for (const f of c.failures ?? []) summary.push(`  failed: ${lines(f.title, 1)}: ${lines(f.error, 4).slice(0, 600)}`);
   // A tier that ended before it reported (a build or a server that never started) says why there too.
-  if (!readCounts(resultsFile) || (status !== 0 && !(c.failures ?? []).length)) {
+  if (!reported || (status !== 0 && !(c.failures ?? []).length)) {
     // Its last words, without a stack's `at …` lines and Node's version line.
     const last = output.split('\n').map((l) => l.trimEnd()).filter((l) => l && !/^\s+at |^Node\.js v/.test(l)).slice(-6);
     if (last.length) summary.push(`  ended (exit ${status}) with:\n${last.map((l) => `    ${l.slice(0, 300)}`).join('\n')}`);
