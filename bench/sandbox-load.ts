@@ -21,7 +21,8 @@ const CARDS = 20;
 
 interface Server {
   url: string;
-  stop(): void;
+  /** Ends the sandbox process; resolves once it has exited (it writes into its work folder until then). */
+  stop(): Promise<void>;
   /** CPU microseconds the sandbox process has used so far. */
   cpu(): Promise<number>;
 }
@@ -45,7 +46,11 @@ function startServer(workDir: string): Promise<Server> {
         secrets.set(m[1], m[2]);
         resolve({
           url: m[1],
-          stop: () => child.kill('SIGTERM'),
+          stop: () => new Promise<void>((r) => {
+            if (child.exitCode !== null || child.signalCode !== null) { r(); return; }
+            child.once('exit', () => r());
+            child.kill('SIGTERM');
+          }),
           cpu: () => new Promise<number>((r) => { cpuWaiters.push(r); child.stdin.write('cpu\n'); }),
         });
       }
@@ -157,7 +162,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } finally {
-    server.stop();
+    await server.stop();
     await fs.rm(dir, { recursive: true, force: true });
   }
 }
