@@ -9,7 +9,7 @@ import { problemMessage } from '../../src/shared/problem-messages';
 import { heard, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { chooseInPanel, openFromTree } from './helpers/card-panel-ui';
-import { PICK_INPUT } from './helpers/quick-pick';
+import { typeInPalette } from './helpers/quick-pick';
 import { realHold, shortHold } from './helpers/hold';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
 
@@ -36,9 +36,7 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
   async function runOnCard(command: string, title: string): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await driver.press('Escape');
-    await driver.press('F1');
-    await driver.waitFor({ selector: PICK_INPUT });
-    await driver.type(`Assistant Cards: ${command}`);
+    await typeInPalette(`Assistant Cards: ${command}`);
     await driver.waitFor(row(`Assistant Cards: ${command}`));
     await driver.press('Enter');
     await driver.waitFor(row(title));
@@ -211,14 +209,10 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     await driver.screenshot('scopes-view-note');
     // The palette: Later is offered, Answer is not.
     await driver.press('Escape');
-    await driver.press('F1');
-    await driver.waitFor({ selector: PICK_INPUT });
-    await driver.type('Assistant Cards: Later');
+    await typeInPalette('Assistant Cards: Later');
     await driver.waitFor(row('Assistant Cards: Later'));
     await driver.press('Escape');
-    await driver.press('F1');
-    await driver.waitFor({ selector: PICK_INPUT });
-    await driver.type('Assistant Cards: Answer');
+    await typeInPalette('Assistant Cards: Answer');
     await driver.waitFor({ selector: `${ROW}:has-text("No matching commands"), ${ROW}:has-text("Assistant Cards")` });
     assert.equal(await driver.count({ selector: `${ROW}:has-text("Assistant Cards: Answer")` }), 0, 'Answer is not offered');
     await driver.screenshot('scopes-palette');

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { heard, newCard, sandboxCard, signingIn, unwire, until, wire, type World, signInStateFor } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { openFromTree } from './helpers/card-panel-ui';
-import { PICK_INPUT, typeInPick } from './helpers/quick-pick';
+import { typeInPalette, typeInPick } from './helpers/quick-pick';
 import { notificationItem } from './helpers/notifications';
 import { holdEnd, pastOnSandbox, realHold, shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
@@ -231,10 +231,7 @@ describe('cards in the workbench (Playwright)', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const c = await newCard(w!, { kind: 'choice', title: 'Palette question', options: [{ id: 'red', label: 'Red' }, { id: 'blue', label: 'Blue' }] });
     await until('the card', () => core().cards.get(c.id));
-    await driver.press('F1');
-    // The filter box's own input: 1.93's widget also holds a hidden "toggle all" checkbox input.
-    await driver.waitFor({ selector: PICK_INPUT });
-    await driver.type('Assistant Cards: Answer');
+    await typeInPalette('Assistant Cards: Answer');
     await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Assistant Cards: Answer")' });
     await driver.press('Enter');
     await typeInPick('Palette question');
@@ -255,9 +252,7 @@ describe('cards in the workbench (Playwright)', function () {
     await core().assistants.refresh();
     await until('the agent is known', () => core().assistants.list().some((a) => a.agents.some((g) => g.id === other.id)));
     try {
-      await driver.press('F1');
-      await driver.waitFor({ selector: PICK_INPUT });
-      await driver.type('Assistant Cards: Filter Cards');
+      await typeInPalette('Assistant Cards: Filter Cards');
       await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Assistant Cards: Filter Cards")' });
       await driver.press('Enter');
       // The agent is offered by name, with its assistant, among the filter's rows.
