@@ -15,7 +15,8 @@
 //   npm test -- --grep <regex>         (filters the unit, host and e2e tests)
 //   npm test -- --jobs 1               (one tier at a time, output as it comes)
 // Every run writes artifacts/test-times.json (`--times <file>` elsewhere): each tier's wall time,
-// each test's time (unit, host, host-min, e2e), and the 1-minute load average sampled every 5 s;
+// each test's time (unit, host, host-min, e2e), each check's and tier's CPU seconds, how busy the
+// cores were, and the 1-minute load average sampled every 5 s;
 // the run ends by printing the 20 slowest tests.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,6 +51,36 @@ const sampleLoad = () => times.load.push({ s: Math.round((Date.now() - startedAt
 sampleLoad();
 const loadTimer = setInterval(sampleLoad, 5000);
 loadTimer.unref();
+/**
+ * CPU seconds of this process's children that have ended (Linux: /proc/self/stat's cutime and
+ * cstime, in USER_HZ, 100 a second), each counted with what it waited for: read as each check or
+ * tier ends, the difference is what it cost. Undefined where there is no /proc.
+ */
+function childrenCpu() {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // f[0] is field 3 (state)
+    return (Number(f[13]) + Number(f[14])) / 100;
+  } catch { return undefined; }
+}
+/** The machine's CPU time so far, busy and in all (/proc/stat), for how busy the run kept it. */
+function machineCpu() {
+  try {
+    const [, ...n] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const v = n.slice(0, 8).map(Number);
+    const all = v.reduce((a, b) => a + b, 0);
+    return { busy: all - v[3] - v[4], all };
+  } catch { return undefined; }
+}
+let cpuSeen = childrenCpu();
+/** CPU seconds used by the children that ended since the last call. */
+function cpuSinceLast() {
+  const now = childrenCpu();
+  const used = now !== undefined && cpuSeen !== undefined ? round1(now - cpuSeen) : undefined;
+  cpuSeen = now;
+  return used;
+}
+const machineAtStart = machineCpu();
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -79,26 +110,27 @@ async function oneCheck(name, args) {
   banner(name);
   const t = Date.now();
   const r = await run(args);
+  const cpuSeconds = cpuSinceLast();
   const ok = r.status === 0;
   if (ok) passed++; else failed++;
   const seconds = (Date.now() - t) / 1000;
-  summary.push(`${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${seconds.toFixed(1)} s`);
-  times.tiers.push({ tier: name.split(' ')[0], seconds: round1(seconds), ok });
+  summary.push(`${name}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${seconds.toFixed(1)} s${cpuNote(cpuSeconds)}`);
+  times.tiers.push({ tier: name.split(' ')[0], seconds: round1(seconds), cpuSeconds, ok });
   return ok;
 }
 
 /** A counting tier's result: its counts (a tier that never reported, or exited badly, failed). */
-function addCounts(name, status, resultsFile, seconds, tier, output = '') {
+function addCounts(name, status, resultsFile, seconds, tier, output = '', cpuSeconds = undefined) {
   const reported = readCounts(resultsFile);
   let c = reported;
   for (const x of c?.tests ?? []) times.tests.push({ tier, ...x });
-  times.tiers.push({ tier, seconds: round1(seconds), passed: c?.passed ?? 0, failed: c?.failed ?? 1, pending: c?.pending ?? 0, ...(c?.windows ? { windows: c.windows } : {}) });
+  times.tiers.push({ tier, seconds: round1(seconds), cpuSeconds, passed: c?.passed ?? 0, failed: c?.failed ?? 1, pending: c?.pending ?? 0, ...(c?.windows ? { windows: c.windows } : {}) });
   if (!c) c = { passed: 0, failed: 1 }; // it crashed before reporting: that is a failure
   else if (status !== 0 && c.failed === 0) c = { ...c, failed: 1 }; // reported clean but exited badly
   passed += c.passed;
   failed += c.failed;
   skipped += c.pending ?? 0;
-  summary.push(`${name}: ${c.passed} passed, ${c.failed} failed${c.pending ? `, ${c.pending} skipped` : ''} in ${seconds.toFixed(1)} s`);
+  summary.push(`${name}: ${c.passed} passed, ${c.failed} failed${c.pending ? `, ${c.pending} skipped` : ''} in ${seconds.toFixed(1)} s${cpuNote(cpuSeconds)}`);
   // CI shows only the end of the output: name each failure there, with the start of its error
   // (a property test's seed and counterexample are on its second and third lines).
   for (const f of c.failures ?? []) summary.push(`  failed: ${lines(f.title, 1)}: ${lines(f.error, 4).slice(0, 600)}`);
@@ -116,6 +148,7 @@ function closingLine() {
 }
 
 const round1 = (x) => Math.round(x * 10) / 10;
+const cpuNote = (cpuSeconds) => (cpuSeconds === undefined ? '' : ` (${cpuSeconds.toFixed(0)} s of CPU)`);
 
 /** Writes the timings file and returns the lines naming the `n` slowest tests. */
 function writeTimes(n = 20) {
@@ -125,12 +158,16 @@ function writeTimes(n = 20) {
   const loads = times.load.map((l) => l.load1);
   times.loadSummary = loads.length ? { min: Math.min(...loads), max: Math.max(...loads), mean: round1(loads.reduce((a, b) => a + b, 0) / loads.length) } : null;
   times.tests.sort((a, b) => b.ms - a.ms);
+  // How busy the run kept the machine: the share of every core's time spent working (1 is all of it).
+  const machineAtEnd = machineCpu();
+  times.machineBusy = machineAtStart && machineAtEnd && machineAtEnd.all > machineAtStart.all
+    ? Math.round(((machineAtEnd.busy - machineAtStart.busy) / (machineAtEnd.all - machineAtStart.all)) * 100) / 100 : null;
   try {
     fs.mkdirSync(path.dirname(timesFile), { recursive: true });
     fs.writeFileSync(timesFile, JSON.stringify(times, null, 2));
   } catch (e) { return [`timings file not written: ${e.message}`]; }
   if (times.tests.length === 0) return [];
-  const out = [`${Math.min(n, times.tests.length)} slowest tests (all times in ${path.relative(root, timesFile)}; load average ${times.loadSummary ? `${times.loadSummary.min}-${times.loadSummary.max}, mean ${times.loadSummary.mean}` : 'not sampled'}):`];
+  const out = [`${Math.min(n, times.tests.length)} slowest tests (all times in ${path.relative(root, timesFile)}; load average ${times.loadSummary ? `${times.loadSummary.min}-${times.loadSummary.max}, mean ${times.loadSummary.mean}` : 'not sampled'}${times.machineBusy !== null ? `; the cores busy ${Math.round(times.machineBusy * 100)} % of the run` : ''}):`];
   for (const t of times.tests.slice(0, n)) out.push(`  ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.tier}${t.window && t.window !== 'trusted' ? `/${t.window}` : ''}  ${t.title.slice(0, 140)}`);
   return out;
 }
@@ -222,9 +259,12 @@ function runTier(tier, alone) {
     child.stdout?.on('data', (c) => chunks.push(c));
     child.stderr?.on('data', (c) => chunks.push(c));
     child.on('error', (e) => chunks.push(Buffer.from(`${e.message}\n`)));
+    // Its CPU is read as it exits (reaped then), before another tier's exit can land in the same reading.
+    let cpuSeconds;
+    child.on('exit', () => { cpuSeconds = cpuSinceLast(); });
     child.on('close', (code, signal) => {
       if (!alone) { banner(tier.name); process.stdout.write(Buffer.concat(chunks)); }
-      resolve({ tier, status: code ?? signal, seconds: (Date.now() - t) / 1000, output: Buffer.concat(chunks).toString('utf8') });
+      resolve({ tier, status: code ?? signal, seconds: (Date.now() - t) / 1000, cpuSeconds, output: Buffer.concat(chunks).toString('utf8') });
     });
   });
 }
@@ -241,7 +281,7 @@ async function runAll() {
   // The summary in the tiers' own order, whatever order they ended in.
   for (const tier of counting) {
     const r = done.find((d) => d.tier === tier);
-    if (r) addCounts(tier.name, r.status, tier.out, r.seconds, tier.tier, r.output);
+    if (r) addCounts(tier.name, r.status, tier.out, r.seconds, tier.tier, r.output, r.cpuSeconds);
   }
 }
 
