@@ -14,6 +14,7 @@
 import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { BIN_DIR } from './home';
+import { writeWhole } from './write-whole';
 
 export const BRIDGE_FILE = 'bridge.js';
 
@@ -88,15 +89,7 @@ async function writeIfDifferent(file: string, content: Buffer, mode: number): Pr
     if ((st.mode & 0o777) !== mode) await fs.chmod(file, mode);
     return false;
   }
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await fs.writeFile(tmp, content, { mode });
-    await fs.chmod(tmp, mode); // the umask may have taken bits off
-    await fs.rename(tmp, file);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
+  await writeWhole(file, content, mode);
   return true;
 }
 

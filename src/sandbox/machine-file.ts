@@ -1,10 +1,11 @@
 // The computer identity file of DESIGN ("The computer"): where it lives by default, and making or
 // adopting one, so the sandbox knows the computer's public key.
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { newId } from './ids';
+import { writeWholeSync } from '../bridge/write-whole';
 
 export interface PrivateJwk { kty: 'EC'; crv: 'P-256'; x: string; y: string; d: string }
 /**
@@ -65,8 +66,7 @@ export function readIdentity(path: string): Identity | undefined {
 /** Writes a sandbox-made identity file (marked so), readable by its owner only. */
 export function writeIdentity(path: string, identity: Identity): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, identityText(identity), { mode: 0o600 });
-  chmodSync(path, 0o600); // an existing file keeps its old mode otherwise
+  writeWholeSync(path, identityText(identity)); // a window may be reading it as the sandbox starts
 }
 
 export function publicOf(jwk: PrivateJwk): { kty: 'EC'; crv: 'P-256'; x: string; y: string } {

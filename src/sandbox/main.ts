@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { bridgeHome, SERVICE_FILE } from '../bridge/home';
+import { writeWholeSync } from '../bridge/write-whole';
 
 function argValue(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -57,7 +58,7 @@ async function main(argv: string[]): Promise<void> {
   const serviceFiles = [join(secretDir, SERVICE_FILE), ...(argv.includes('--announce') ? [join(bridgeHome(), SERVICE_FILE)] : [])];
   for (const f of serviceFiles) {
     mkdirSync(dirname(f), { recursive: true, mode: 0o700 });
-    writeFileSync(f, `${service}\n`, { mode: 0o600 });
+    writeWholeSync(f, `${service}\n`); // hooks read it on every call
   }
   process.stdout.write(`assistants ask through ${serviceFiles.join(' and ')}\n`);
   const stop = () => {

@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import { NetworkError } from '../../sync';
 import { REFUSED_BEFORE_CONNECT, type HttpTransport } from '../../api/http';
 import { type SandboxProcess, sandboxServing, withoutDeadAddress } from '../../shared/identity-address';
+import { writeWholeSync } from '../../bridge/write-whole';
 
 export type { SandboxProcess };
 
@@ -82,7 +83,7 @@ export function forgetDeadSandbox(file: string, baseUrl: string, sandbox: Sandbo
   try {
     const blanked = withoutDeadAddress(fs.readFileSync(file, 'utf8'), baseUrl, sandbox.pid);
     if (!blanked) return false;
-    fs.writeFileSync(file, blanked, { mode: 0o600 });
+    writeWholeSync(file, blanked); // other windows read it
     return true;
   } catch {
     return false;

@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { withoutDeadAddress } from '../../shared/identity-address';
+import { writeWholeSync } from '../../bridge/write-whole';
 import { createTransport } from '../../api/http';
 import type { Log } from '../base/log';
 
@@ -36,7 +37,7 @@ export class SandboxLauncher implements vscode.Disposable {
   private forgetAddress(file: string, url: string): void {
     try {
       const blanked = withoutDeadAddress(fs.readFileSync(file, 'utf8'), url);
-      if (blanked) { fs.writeFileSync(file, blanked, { mode: 0o600 }); this.log.info(`sandbox gone: its address left ${file}`); }
+      if (blanked) { writeWholeSync(file, blanked); this.log.info(`sandbox gone: its address left ${file}`); }
     } catch (e) {
       this.log.warn(`sandbox gone: could not clear its address from ${file}: ${String(e)}`);
     }

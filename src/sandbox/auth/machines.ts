@@ -1,10 +1,11 @@
 // Computers set up through the control surface: a P-256 key pair whose private half goes to the
 // caller (and, with writeTo, into the identity file of DESIGN); the service keeps the public half.
 import { generateKeyPairSync } from 'node:crypto';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { identityText } from '../machine-file';
 import { newId } from './ids';
+import { writeWhole } from '../../bridge/write-whole';
 import type { MachineRecord } from './store';
 
 export interface NewMachine {
@@ -22,6 +23,5 @@ export function makeMachine(name: string): NewMachine {
 /** Writes `{id, name, baseUrl, privateJwk, madeBy: "sandbox", sandbox: {pid, host}}` readable by its owner only. */
 export async function writeIdentityFile(path: string, m: NewMachine, baseUrl: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFile(path, identityText({ id: m.record.id, name: m.record.name, baseUrl, privateJwk: m.privateJwk }), { mode: 0o600 });
-  await chmod(path, 0o600); // an existing file keeps its old mode otherwise
+  await writeWhole(path, identityText({ id: m.record.id, name: m.record.name, baseUrl, privateJwk: m.privateJwk })); // read by a window meanwhile
 }
