@@ -8,7 +8,7 @@ import { say } from './base/say';
 import { pressWords, type PressContext } from './base/press-words';
 import { runPressButton, showTold } from './base/press-toast';
 import type { Card, CardListEntry } from '../api/schemas';
-import { GROUPS, type ClientCore, type PressAction, type PressOutcome } from '../sync';
+import { GROUPS, rowOf, type ActionType, type ClientCore, type PressAction, type PressOutcome } from '../sync';
 import type { CardsTree } from './cards/cards-tree';
 import { pickAnswer, pickCard, pickHelper, pickLater } from './cards/card-picks';
 import { exportAnswers } from './answers/answers-export';
@@ -26,7 +26,7 @@ import { isCardId, waitsOnYou } from '../shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from '../shared/command-names';
 import { plainText } from '../shared/plain-text';
 import { problemMessage } from '../shared/problem-messages';
-import { canHandOver, EVERYTHING, SCOPE_OF, type Allowed } from '../shared/grant-scopes';
+import { allowsScope, EVERYTHING, SCOPE_OF } from '../shared/grant-scopes';
 import { nextCard } from '../shared/next-card';
 import type { CliConnector } from './connect/cli-connector';
 
@@ -109,11 +109,12 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
    * The sign-in was not allowed what this action needs (the command was run by id or a key while
    * disabled): say which scope and how to allow it, and do nothing.
    */
-  const notAllowed = (parts: LiveParts, needs: keyof Allowed | 'handOver'): boolean => {
+  const notAllowed = (parts: LiveParts, action: ActionType): boolean => {
     const a = parts.grant.allowed();
-    const ok = needs === 'handOver' ? canHandOver(a) : a[needs];
-    if (ok) return false;
-    const scope = needs === 'handOver' ? (a.delegate ? SCOPE_OF.assistants : SCOPE_OF.delegate) : SCOPE_OF[needs];
+    // The scope of the action's row in the action table; a hand-over also reads the assistants to pick from.
+    const { scope: needs } = rowOf(action);
+    const scope = !allowsScope(a, needs) ? needs : action === 'delegate' && !a.assistants ? SCOPE_OF.assistants : undefined;
+    if (!scope) return false;
     const p = problemMessage('insufficient_scope', { scope });
     void say.warn(vscode.l10n.t('Assistant Cards: {0} {1}', p.message, p.next));
     return true;
@@ -259,7 +260,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     gotIt: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'answer')) return;
+        const { core } = p; if (notAllowed(p, 'gotIt')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Close a notice'), ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
         if (!card || refuseHighStakes(core, card)) return;
         await press(core, card, { type: 'gotIt' }, 'gotIt');
@@ -267,7 +268,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     undo: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'answer')) return;
+        const { core } = p; if (notAllowed(p, 'undo')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Undo an answer'), ['pending', 'agent'], (c) => c.status === 'answered');
         if (!card) return;
         await press(core, card, { type: 'undo' }, 'undo');
@@ -275,7 +276,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     writeToAssistant: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'reply')) return;
+        const { core } = p; if (notAllowed(p, 'message')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Write to the assistant'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
         if (!card || refuseHighStakes(core, card)) return;
         const body = await vscode.window.showInputBox({ title: vscode.l10n.t('Write to the assistant: {0}', plainText(card.title, 60)), prompt: vscode.l10n.t('The assistant acts on your words as the answer'), validateInput: (v) => (v.trim() ? (v.length > 10_000 ? vscode.l10n.t('At most 10,000 characters') : undefined) : vscode.l10n.t('Write something')) });
@@ -295,7 +296,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     back: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'later')) return;
+        const { core } = p; if (notAllowed(p, 'back')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Bring a card back'), ['snoozed']);
         if (!card || refuseHighStakes(core, card)) return;
         await press(core, card, { type: 'back' }, 'back');
@@ -303,7 +304,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     handOver: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'handOver')) return;
+        const { core } = p; if (notAllowed(p, 'delegate')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Hand a card over'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
         if (!card || refuseHighStakes(core, card)) return;
         const to = await pickHelper(core, card);
@@ -314,7 +315,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     },
     takeBack: {
       enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'delegate')) return;
+        const { core } = p; if (notAllowed(p, 'takeBack')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Take a card back'), ['delegated']);
         if (!card || refuseHighStakes(core, card)) return;
         await press(core, card, { type: 'takeBack' }, 'takeBack');

@@ -56,6 +56,8 @@ export async function signedOutStart(): Promise<App> {
   }, null, 2), { mode: 0o600 });
   fs.renameSync(next, testEnv.machineFile);
   await app.refreshState();
+  // The new core's start ended: signed-out is also a new core's first state, before it reads the file.
+  await app.live?.started;
   await until('signed out', () => app.live?.core.state.kind === 'signed-out' || undefined, 30_000);
   return app;
 }

@@ -11,6 +11,7 @@ import { driver, driverAvailable } from './helpers/driver';
 import { chooseInPanel, openFromTree } from './helpers/card-panel-ui';
 import { typeInPalette } from './helpers/quick-pick';
 import { realHold, shortHold } from './helpers/hold';
+import { notificationListed } from './helpers/notifications';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
@@ -217,6 +218,16 @@ describe('hand-over, proposals, failed steps and scopes (Playwright)', function 
     assert.equal(await driver.count({ selector: `${ROW}:has-text("Assistant Cards: Answer")` }), 0, 'Answer is not offered');
     await driver.screenshot('scopes-palette');
     await driver.press('Escape');
+    // Run by id (a key, another extension) while disabled: each says the scope its row of the action
+    // table needs, and sends nothing.
+    for (const [command, scope] of [['answer', 'cards:answer'], ['writeToAssistant', 'cards:reply'], ['handOver', 'cards:delegate'], ['takeBack', 'cards:delegate']] as const) {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand(`assistantCards.${command}`, c.id);
+      await notificationListed(`lacks the permission ${scope}.`);
+    }
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('notifications.hideList');
+    assert.equal((await heard(w!, c.id)).length, 0, 'nothing reached the assistant');
     // The panel: no answering, the note says how to allow it; Later (allowed) is there.
     await openOnly(c.id, 'Scoped question');
     await driver.waitFor(inPanel('#not-allowed:has-text("answer cards (cards:answer)")'));

@@ -2,7 +2,7 @@
 // `grant.scopes`, the token response's `scope` as the service keeps it) drive context keys that
 // disable the commands it cannot do, and a line on the views that says how to allow them.
 import * as vscode from 'vscode';
-import type { ClientCore } from '../../sync';
+import { rowOf, type ActionType, type ClientCore } from '../../sync';
 import { say } from '../base/say';
 import { scopeSetting } from '../cards/card-scope';
 import { CONTEXT, type ContextKeys } from '../context-keys';
@@ -10,15 +10,19 @@ import { DisposableBase } from '../base/disposable';
 import type { AssistantsTreeNode } from '../assistants/assistants-view';
 import type { CardsTree } from '../cards/cards-tree';
 import type { TreeViewSlot } from '../base/tree-view-slot';
-import { allowedBy, canHandOver, EVERYTHING, narrowerSignInNote, notAllowedNote, widerSignInNote, type Allowed } from '../../shared/grant-scopes';
+import { allowedBy, allowsScope, EVERYTHING, narrowerSignInNote, notAllowedNote, widerSignInNote, type Allowed } from '../../shared/grant-scopes';
+
+/** Whether the sign-in may do `action`: the scope its row of the action table needs (one table, #39). */
+const mayDo = (a: Allowed, action: ActionType): boolean => allowsScope(a, rowOf(action).scope);
 
 /** Sets the `assistantCards.can*` keys (`enablement` of the commands in package.json). */
 export function setGrantContext(keys: ContextKeys, a: Allowed): void {
-  keys.set(CONTEXT.canAnswer, a.answer);
-  keys.set(CONTEXT.canReply, a.reply);
-  keys.set(CONTEXT.canLater, a.later);
-  keys.set(CONTEXT.canDelegate, a.delegate);
-  keys.set(CONTEXT.canHandOver, canHandOver(a));
+  keys.set(CONTEXT.canAnswer, mayDo(a, 'answer'));
+  keys.set(CONTEXT.canReply, mayDo(a, 'message'));
+  keys.set(CONTEXT.canLater, mayDo(a, 'later'));
+  keys.set(CONTEXT.canDelegate, mayDo(a, 'takeBack'));
+  // The helper is picked from the assistants: the list's scope too.
+  keys.set(CONTEXT.canHandOver, mayDo(a, 'delegate') && a.assistants);
 }
 
 /** Per client core (one per live set): what the sign-in may do; keys and the views' note follow it. */
