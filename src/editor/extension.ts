@@ -147,7 +147,9 @@ export class App implements vscode.Disposable {
   /** One live set per service address, computer identity and network settings (live-build.ts). */
   private async rebuild(): Promise<void> {
     const wanted = this.builder.wanted();
-    if (this.live && this.live.key === wanted.key) return;
+    // Kept for the same settings, unless its core found the file unusable: a tool rewriting it in
+    // place (truncate, then write) can be read half-written, and the next change must read it again.
+    if (this.live && this.live.key === wanted.key && this.live.core.state.kind !== 'not-set-up') return;
     void this.live?.dispose();
     this.live = undefined;
     this.live = await this.builder.build(wanted);
