@@ -28,6 +28,11 @@ export class ChangeFeed {
     return log.slice(start);
   }
 
+  /** Long polls waiting for a change now (a test moves the clock once one waits, not when it was sent). */
+  get listening(): number {
+    return this.waiters.size;
+  }
+
   /** Calls `wake` on every new change until the returned function is called. */
   listen(wake: () => void): () => void {
     const w: Waiter = { wake };

@@ -152,6 +152,11 @@ export interface World {
   advanceUntil(done: () => boolean, stepMs?: number, maxMs?: number): Promise<void>;
   /** Resolves once the sandbox holds a response back by a delayMs fault (its work done, its finish waiting). */
   held(): Promise<void>;
+  /**
+   * Resolves once a long poll waits in the sandbox. A request the client sent may not have reached
+   * it yet: a clock moved before then ends nothing, and the poll waits its 25 s in real time.
+   */
+  pollWaiting(): Promise<void>;
   /** Another HTTP sign-in on the sandbox's clock. */
   signIn(opts?: SignInOptions): Promise<SignedIn>;
   core(o?: Partial<ClientCoreOptions> & { store?: SecretStore }): ReturnType<typeof createClientCore> & { transport: CountingTransport };
@@ -218,6 +223,7 @@ export async function makeWorld(o: { publicUrl?: string; me?: boolean } = {}): P
     },
     advanceUntil: (done, stepMs, maxMs) => clock.advanceUntil(done, stepMs, maxMs),
     held: async () => { await until('a response held by a delayMs fault', () => sb.sandbox.faults.holding > 0, 20_000, 2); },
+    pollWaiting: async () => { await until('a long poll waiting in the sandbox', () => sb.sandbox.feed.listening > 0, 20_000, 2); },
     signIn: (opts = {}) => signIn(url, { now, ...opts }),
     core(co = {}) {
       // A test may bring its own (counting) transport; the core then logs through that one.

@@ -43,12 +43,14 @@ describe('sandbox faults', () => {
 
   it('delayMs slows the answer; meanwhile another write to the card is 409 conflict', async () => {
     const c = await w.card();
-    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/later`, delayMs: 1000, times: 1 });
+    // Held until let go: a timed hold (1 s) can end before the test looks for it on a busy machine.
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/later`, delayMs: 120_000, times: 1 });
     const slow = w.me.request('POST', `/v1/cards/${c.id}/later`, { body: { until: '1h' } });
     await w.held();
     const other = await answer(w.me, c.id, { version: 1, choiceIds: ['a'] }, key());
     assert.equal(other.status, 409);
     assert.equal(other.json.code, 'conflict');
+    assert.deepEqual((await w.ctl('POST', '/_sandbox/faults/release')).json, { released: 1 });
     assert.equal((await slow).status, 200);
   });
 

@@ -83,29 +83,31 @@ describe('sandbox problems on every route', function () {
 
   it('conflict, idempotency_in_progress and idempotency_mismatch on every card action', async function () {
     this.timeout(60_000);
-    // The first write is held this long once its work is done; the second must arrive inside it
-    // (a signed request, on a machine that may be busy): well over what that takes, and short,
-    // since the test waits it out twice per action.
-    const HOLD_MS = 600;
+    // The first write is held once its work is done, until the test lets it go after the second
+    // was answered: a timed hold (600 ms) could end before a busy machine's test looked for it.
+    const HOLD_MS = 120_000;
+    const letGo = async () => assert.deepEqual((await w.ctl('POST', '/_sandbox/faults/release')).json, { released: 1 });
     const actions = ROUTES.filter((r) => r.cardAction);
     for (const r of actions) {
       // conflict: another write to the card is still being answered
       const c = (await w.card()).id;
-      await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c}/later`, delayMs: HOLD_MS });
+      await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c}/later`, delayMs: HOLD_MS, times: 1 });
       const slow = w.me.request('POST', `/v1/cards/${c}/later`, { body: { until: '1h' } });
       await w.held();
       const path = r.path(c);
       isProblem(await w.me.request('POST', path, { ...(r.body !== undefined ? { body: r.body } : {}), headers: { 'idempotency-key': key() } }), 409, 'conflict', `conflict ${path}`);
+      await letGo();
       await slow;
     }
     for (const r of actions) {
       const c = (await w.card()).id;
       const path = r.path(c);
       const k = key();
-      await w.ctl('POST', '/_sandbox/faults', { path, delayMs: HOLD_MS });
+      await w.ctl('POST', '/_sandbox/faults', { path, delayMs: HOLD_MS, times: 1 });
       const first = w.me.request('POST', path, { ...(r.body !== undefined ? { body: r.body } : {}), headers: { 'idempotency-key': k } });
       await w.held();
       isProblem(await w.me.request('POST', path, { ...(r.body !== undefined ? { body: r.body } : {}), headers: { 'idempotency-key': k } }), 409, 'idempotency_in_progress', `in progress ${path}`);
+      await letGo();
       await first;
       isProblem(await w.me.request('POST', path, { body: { other: true }, headers: { 'idempotency-key': k } }), 422, 'idempotency_mismatch', `mismatch ${path}`);
     }

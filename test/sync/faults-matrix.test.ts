@@ -110,6 +110,7 @@ describe('faults: the fault matrix', () => {
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/cards', method: 'GET', status: 500, times: 8 });
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 500, times: 3 });
     const refresh = drive(w, core.cards.refresh());
+    await w.pollWaiting();
     await w.advance(26_000); // the held long-poll ends; the next ones meet the 500s
     const r = await refresh;
     assert.equal(r.ok, false, 'the refresh fails after its retries');
@@ -214,7 +215,8 @@ describe('faults: the fault matrix', () => {
     w.transports.push(transport);
     await signInCore(w, core);
     const c = await shown(core);
-    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, delayMs: 1500, times: 1 });
+    // Held until let go (a timed hold can end before the test looks for it on a busy machine).
+    await w.ctl('POST', '/_sandbox/faults', { path: `/v1/cards/${c.id}/answer`, delayMs: 120_000, times: 1 });
     const p = pressOutsideThePath(core, core.gestures.fromUiEvent('click:answer'), c, { type: 'answer', answer: { choiceIds: ['b'] } });
     const sending = p.send();
     const tries = () => transport.log.filter((l) => l.path === `/v1/cards/${c.id}/answer`);
@@ -222,6 +224,7 @@ describe('faults: the fault matrix', () => {
     // sandbox finishes it (stores its result for the key). Only then does the retry go out.
     await until(() => w.sb.sandbox.faults.holding === 1);
     await until(() => tries()[0]?.status === 'error');
+    assert.equal(w.sb.sandbox.faults.release(), 1, 'the first answer, still held, finishes now');
     await until(() => w.sb.sandbox.faults.holding === 0);
     const r = await drive(w, sending, 300);
     assert.ok(r.ok, `the press ends well: ${r.ok ? '' : String(r.error)}`);
@@ -274,6 +277,7 @@ describe('faults: the fault matrix', () => {
     for (const g of grants.filter((x) => !x.revoked)) w.sb.sandbox.auth.core.store.revokeGrant(g.id);
     const states: string[] = [];
     core.onDidChangeState((s) => states.push(s.kind));
+    await w.pollWaiting();
     await w.advance(26_000); // the held long-poll ends; the next request meets the revocation
     await w.advanceUntil(() => core.state.kind === 'signed-out', 1000, 2 * MIN);
     assert.deepEqual(states.filter((s) => s === 'signed-out'), ['signed-out'], 'one change to signed out, no loop');
@@ -322,6 +326,7 @@ describe('faults: the fault matrix', () => {
   it('the app removed by the person (app_not_available on every route): signed out once, with that reason; no retry loop', async () => {
     const core = await signedIn();
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1', status: 403, code: 'app_not_available', times: 1000 });
+    await w.pollWaiting();
     await w.advance(26_000); // the held long-poll ends; the next request meets the refusal
     await w.advanceUntil(() => core.state.kind === 'signed-out', 1000, 2 * MIN);
     assert.deepEqual(core.state, { kind: 'signed-out', reason: 'app-removed' });

@@ -112,6 +112,7 @@ describe('sync: live card model against the sandbox', () => {
     core.onDidChangeState((s) => states.push(s.kind));
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 503, times: 3 });
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', drop: true, times: 1 });
+    await w.pollWaiting();
     await w.advance(26_000); // the current long-poll ends; the next ones fail
     await until(() => core.state.kind === 'offline');
     const c = await w.card({ title: 'while offline' });
@@ -128,14 +129,19 @@ describe('sync: live card model against the sandbox', () => {
     const before = fullReads();
     // The next poll's answer (empty, its cursor) is held back; a card made meanwhile is after that
     // cursor, and the poll after it is refused for its cursor: only the full read can bring that card.
-    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', delayMs: 1_000, times: 1 });
+    // Held until let go, not for a time: a 1 s hold had ended before the test looked for it (CI, load 9).
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', delayMs: 120_000, times: 1 });
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/changes', status: 400, code: 'invalid', times: 1 });
     const p0 = polls();
+    await w.pollWaiting();
     w.sb.advance(26_000); // the service's side only: the held poll ends; the next is sent and held
-    await until('the next long poll held by the service', () => polls() === p0 + 1 && core.transport.longPolls === 1, 10_000, 5);
+    await until('the next long poll sent', () => polls() === p0 + 1 && core.transport.longPolls === 1, 10_000, 5);
+    // Waiting in the sandbox, not only sent: moved before it arrives, the clock would end nothing (CI, load 9).
+    await w.pollWaiting();
     w.sb.advance(26_000); // that one ends too, its answer held back by the fault
     await w.held();
     const gap = await w.card({ title: 'made before the new cursor' });
+    assert.deepEqual((await w.ctl('POST', '/_sandbox/faults/release')).json, { released: 1 }, 'the held poll answered now');
     await until('the full read after the refusal answered', () => fullReads() > before, 10_000, 5);
     assert.ok(core.transport.log.some((l) => l.path === '/v1/changes' && l.status === 400), 'the cursor was refused');
     await w.advanceUntil(() => core.cards.get(gap.id) !== undefined, 1000, 60_000);
