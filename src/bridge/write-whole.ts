@@ -8,8 +8,14 @@ import * as fsp from 'node:fs/promises';
 
 const tempOf = (file: string): string => `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
 
+/** The file a link points at (a link is kept, its target written), or `file` itself. */
+function targetOf(file: string): string {
+  try { return fs.realpathSync(file); } catch { return file; }
+}
+
 /** Writes `content` to `file` whole (readable by its owner only with the default mode). */
-export function writeWholeSync(file: string, content: string | Buffer, mode = 0o600): void {
+export function writeWholeSync(link: string, content: string | Buffer, mode = 0o600): void {
+  const file = targetOf(link);
   const tmp = tempOf(file);
   try {
     fs.writeFileSync(tmp, content, { mode });
@@ -22,7 +28,8 @@ export function writeWholeSync(file: string, content: string | Buffer, mode = 0o
 }
 
 /** `writeWholeSync`, without blocking the thread. */
-export async function writeWhole(file: string, content: string | Buffer, mode = 0o600): Promise<void> {
+export async function writeWhole(link: string, content: string | Buffer, mode = 0o600): Promise<void> {
+  const file = targetOf(link);
   const tmp = tempOf(file);
   try {
     await fsp.writeFile(tmp, content, { mode });

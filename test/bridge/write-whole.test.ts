@@ -25,6 +25,18 @@ describe('bridge: a file written whole', () => {
     assert.deepEqual(fs.readdirSync(dir), ['identity.json']);
   });
 
+  it('through a link: the file it points at is written, the link kept', async () => {
+    const real = path.join(dir, 'real.json');
+    fs.writeFileSync(real, 'old');
+    const link = path.join(dir, 'link.json');
+    fs.symlinkSync(real, link);
+    writeWholeSync(link, 'new');
+    await writeWhole(link, 'newer');
+    assert.ok(fs.lstatSync(link).isSymbolicLink(), 'still a link');
+    assert.equal(fs.readFileSync(real, 'utf8'), 'newer');
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['link.json', 'real.json']);
+  });
+
   it('a write that fails leaves the old file and no temporary one', () => {
     const file = path.join(dir, 'missing-folder', 'x.json');
     assert.throws(() => writeWholeSync(file, 'x'), /ENOENT/);

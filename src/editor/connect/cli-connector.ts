@@ -16,6 +16,7 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { bridgeHome } from '../../bridge/home';
 import { binDirOf, hookInstalled, installHook, launcherName, type Installed } from '../../bridge/install';
+import { writeWhole } from '../../bridge/write-whole';
 import type { Cli, Plan, Refusal } from '../../bridge/connect-settings';
 
 /**
@@ -226,13 +227,5 @@ async function writeText(file: string, text: string): Promise<void> {
   const real = await fs.realpath(file).catch(() => file);
   await fs.mkdir(path.dirname(real), { recursive: true });
   const mode = await fs.stat(real).then((s) => s.mode & 0o777, () => 0o600);
-  const tmp = `${real}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await fs.writeFile(tmp, text, { mode });
-    await fs.chmod(tmp, mode);
-    await fs.rename(tmp, real);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
+  await writeWhole(real, text, mode);
 }
