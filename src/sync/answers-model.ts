@@ -321,6 +321,10 @@ export class AnswersModel implements AnswersView {
 
   private put(card: CardListEntry): void {
     this.rows.set(card.id, rowOf(card));
+    // Open or done as the card says, whoever brings it: the card model may tell of an open card
+    // while the first page is read, before the open lists are (its row would show above older pages).
+    if (card.status === 'done') this.openIds.delete(card.id);
+    else this.openIds.add(card.id);
     this.sorted = undefined;
   }
 

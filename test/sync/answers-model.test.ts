@@ -263,6 +263,26 @@ describe('answers model: done cards, who answered what, from where', () => {
     assert.deepEqual(core.answers.visible().map((r) => r.id), [put.id]);
   });
 
+  it('an open card the card model tells of while the first page is read waits too (it arrived before the open lists were read)', async () => {
+    const core = await signedIn();
+    const put = await w.card({ title: 'Put off long ago' });
+    await w.advanceUntil(() => core.cards.get(put.id) !== undefined, 1000, 60_000);
+    assert.ok((await core.act(core.gestures.fromUiEvent('test:later'), await core.cards.whole(put.id), { type: 'later', until: new Date(w.clock.now() + 40 * 86_400_000).toISOString() })).ok);
+    w.sb.advance(10 * 86_400_000);
+    await w.advance(0);
+    assert.equal((await w.ctl('POST', '/_sandbox/seed/done', { count: 300, days: 9, machineId: w.machineId })).status, 200);
+    // The done list's first page held until let go; meanwhile the card changes (its area) and the
+    // card model tells of it: its row is made before the open lists are read.
+    await w.ctl('POST', '/_sandbox/faults', { path: '/v1/cards', method: 'GET', delayMs: 120_000, times: 1 });
+    const first = core.answers.loadFirst();
+    await w.held();
+    assert.equal((await w.ctl('POST', `/_sandbox/cards/${put.id}/area`, { id: 'prj_moved', name: 'Moved' })).status, 200);
+    await w.advanceUntil(() => core.answers.get(put.id)?.area?.name === 'Moved', 1000, 60_000);
+    assert.equal(w.sb.sandbox.faults.release(), 1);
+    await first;
+    assert.ok(!core.answers.visible().some((r) => r.id === put.id), 'not shown above older pages yet');
+  });
+
   it('a card that closes while the view is open is not read twice: the card model\'s read of it makes the row', async () => {
     const core = await signedIn();
     await core.answers.loadFirst();
