@@ -6,6 +6,7 @@
 // new version, or its going) are one status, said once.
 import * as assert from 'node:assert/strict';
 import { newCard, until, type World } from './cards-helpers';
+import { quietFor } from '../kit/until';
 import { driver } from './helpers/driver';
 import { heardOnce, inPanel, openFromTree, panelWorld } from './helpers/card-panel-ui';
 import { onOldest } from './oldest-vscode';
@@ -19,7 +20,7 @@ async function saidAfterPress(settled: string): Promise<string[]> {
   await driver.waitFor(inPanel(settled, 30_000));
   await until('the press over', async () => !/Sending/.test(await driver.text(body)) || undefined, 30_000);
   // A second status would follow at once (the host's next message): a second is plenty.
-  await new Promise((r) => setTimeout(r, 1_000));
+  await quietFor('no second status after the press', 1_000);
   const now = await driver.liveRegions(body);
   assert.equal(now.regions.length, 1, `live regions: ${JSON.stringify(now.regions)}`);
   assert.deepEqual(now.said.map((s) => s.region).filter((r, i, a) => a.indexOf(r) === i), ['live'], 'all from the one region');

@@ -15,6 +15,7 @@
 //             option), `moveTo(manualClock, at)`, `immediateTimers(slept?)` (retries, no real wait).
 // - until.ts  `until(what, probe)`: waits (real time) for a state, never for time. `until(probe)`
 //             is the quick form for in-process state (3 ms polls, named by its source).
+//             `quietFor(what, ms)`: the one fixed wait, for an absence only (nothing more said).
 // - computer.ts `setUpComputer`: this computer and its assistants through any control caller
 //             (the host world, test/editor/cards-helpers.ts, uses it with the sandbox process).
 //
@@ -24,5 +25,5 @@
 export { ManualClock, type ManualClockOptions, type TimeSource } from './clock';
 export { fixedClock, immediateTimers, moveTo, nowOf, offsetClock, realClock, realHoldClock } from './clocks';
 export { setUpComputer, type ComputerSetUp, type ControlCall } from './computer';
-export { until } from './until';
+export { quietFor, until } from './until';
 export { ALL_SCOPES, answer, CountingTransport, key, makeWorld, settle, signInCore, type Logged, type World } from './world';

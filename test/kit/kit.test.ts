@@ -3,7 +3,7 @@
 // timers; the wait names what it waited for.
 import { strict as assert } from 'node:assert';
 import { ManualClock } from './clock';
-import { until } from './until';
+import { quietFor, until } from './until';
 
 describe('kit: the manual clock', () => {
   it('advance fires each due timer at its own time, in order (ties as set), and stops at the target', () => {
@@ -80,5 +80,14 @@ describe('kit: until', () => {
     await assert.rejects(until('the moon', () => { throw new Error('cloudy'); }, 30, 5), /timed out waiting for the moon: Error: cloudy/);
     const seen: number[] = [];
     await assert.rejects(until(() => seen.length === 1, 30), /timed out waiting for \(\)\s*=>\s*seen\.length\s*===\s*1/);
+  });
+});
+
+describe('kit: quietFor', () => {
+  it('waits the time it is given, and only when told what must not happen meanwhile', async () => {
+    const t = Date.now();
+    await quietFor('nothing more said', 50);
+    assert.ok(Date.now() - t >= 45, 'waited');
+    await assert.rejects(quietFor('', 1), /the absence it waits out/);
   });
 });

@@ -29,3 +29,13 @@ export async function until<T>(a: string | Probe<T>, b?: Probe<T> | number, c?: 
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
+
+/**
+ * `quietFor('no second status', 1_000)`: waits `ms` of real time. Only for an absence (nothing more
+ * said, nothing more sent), which has no event to wait on; never for a state that comes (`until`).
+ * The one fixed wait of the tests, named by what must not happen meanwhile.
+ */
+export async function quietFor(what: string, ms: number): Promise<void> {
+  if (!what) throw new Error('quietFor needs the absence it waits out');
+  await new Promise((r) => setTimeout(r, ms));
+}

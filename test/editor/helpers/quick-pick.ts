@@ -1,5 +1,6 @@
 // A person's way through a quick pick: wait for the row, type it into the pick's box, Enter.
 import { driver } from './driver';
+import { until } from '../../kit/until';
 
 /** The box of the quick input that shows (a quick pick's, an input box's, VS Code's own file dialog's). */
 export const PICK_INPUT = '.quick-input-widget .quick-input-box input';
@@ -51,13 +52,12 @@ export async function typeInPalette(typed: string): Promise<void> {
   }
   await driver.type(typed);
   const want = `>${typed}`;
-  const deadline = Date.now() + 15_000;
   let value = '';
-  while (Date.now() < deadline) {
+  const holds = await until(`the command palette's box to hold ${JSON.stringify(want)}`, async () => {
     value = await driver.value({ selector: `${PICK_INPUT}:focus` }).catch(() => '');
-    if (value === want) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return value === want;
+  }, 15_000).then(() => true, () => false);
+  if (holds) return;
   // What a person does when the box shows other words: puts the right ones in. Said in the log.
   console.log(`[typeInPalette] the box held ${JSON.stringify(value)}; set to ${JSON.stringify(want)}`);
   await driver.fill({ selector: PICK_INPUT }, want);
