@@ -244,17 +244,24 @@ describe('answers model: done cards, who answered what, from where', () => {
     for (const r of rows) assert.ok(r.who.kind === 'person' && r.who.machine?.name === 'laptop' && r.at, JSON.stringify(r.who));
   });
 
-  it('an open card\'s row waits until the done list is read back to its time (newest first, no page slotting in above it)', async () => {
+  /**
+   * A card put off (Later), then ten days on and 300 cards closed over those days: the put-off is
+   * older than all of them. The jump moves the service's clock in one step (the client's timers
+   * fire once, after, not every one of ten days' worth in turn).
+   */
+  async function putOffBeforeOlderPages() {
     const core = await signedIn();
     const put = await w.card({ title: 'Put off long ago' });
     await w.advanceUntil(() => core.cards.get(put.id) !== undefined, 1000, 60_000);
     assert.ok((await core.act(core.gestures.fromUiEvent('test:later'), await core.cards.whole(put.id), { type: 'later', until: new Date(w.clock.now() + 40 * 86_400_000).toISOString() })).ok);
-    // Ten days on, 300 cards closed over those ten days: the put-off is older than all of them.
-    // The jump moves the service's clock in one step (the client's timers fire once, after, not
-    // every one of ten days' worth in turn).
     w.sb.advance(10 * 86_400_000);
     await w.advance(0);
     assert.equal((await w.ctl('POST', '/_sandbox/seed/done', { count: 300, days: 9, machineId: w.machineId })).status, 200);
+    return { core, put };
+  }
+
+  it('an open card\'s row waits until the done list is read back to its time (newest first, no page slotting in above it)', async () => {
+    const { core, put } = await putOffBeforeOlderPages();
     await core.answers.loadFirst();
     assert.ok(core.answers.get(put.id), 'read');
     assert.ok(!core.answers.visible().some((r) => r.id === put.id), 'not shown above older pages yet');
@@ -264,13 +271,7 @@ describe('answers model: done cards, who answered what, from where', () => {
   });
 
   it('an open card the card model tells of while the first page is read waits too (it arrived before the open lists were read)', async () => {
-    const core = await signedIn();
-    const put = await w.card({ title: 'Put off long ago' });
-    await w.advanceUntil(() => core.cards.get(put.id) !== undefined, 1000, 60_000);
-    assert.ok((await core.act(core.gestures.fromUiEvent('test:later'), await core.cards.whole(put.id), { type: 'later', until: new Date(w.clock.now() + 40 * 86_400_000).toISOString() })).ok);
-    w.sb.advance(10 * 86_400_000);
-    await w.advance(0);
-    assert.equal((await w.ctl('POST', '/_sandbox/seed/done', { count: 300, days: 9, machineId: w.machineId })).status, 200);
+    const { core, put } = await putOffBeforeOlderPages();
     // The done list's first page held until let go; meanwhile the card changes (its area) and the
     // card model tells of it: its row is made before the open lists are read.
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/cards', method: 'GET', delayMs: 120_000, times: 1 });
