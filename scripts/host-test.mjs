@@ -449,9 +449,14 @@ async function bridgeOp(ctx, req) {
       const focused = req.value === true;
       // The tab the person looks at (a second window's tab would otherwise hide this one).
       if (focused) { await page.bringToFront(); ctx.front = pageName; }
+      // A visibilitychange too: the workbench reads hasFocus() on it whatever its focus tracker
+      // believes. The tracker alone misses the event when real focus moves left it thinking the
+      // opposite already (focus into a webview's frame and back): the extension host then never
+      // heard of the change (seen with the trusted window's files in two parts, #36).
       await page.evaluate((f) => {
         globalThis.document.hasFocus = () => f;
         globalThis.dispatchEvent(new globalThis.Event(f ? 'focus' : 'blur'));
+        globalThis.document.dispatchEvent(new globalThis.Event('visibilitychange'));
       }, focused);
       return { focused: await page.evaluate(() => globalThis.document.hasFocus()) };
     }

@@ -6,7 +6,7 @@
 //   host       the extension-host suite inside VS Code (current)
 //   host-min   the same suite's 1.93 part inside VS Code 1.93.1, the oldest engines.vscode allows
 //   e2e        end to end: `npm start` on a fresh clone, the packaged VSIX installed (test/e2e)
-// typecheck and lint first; then the others side by side (`--jobs`, default 3: they mostly wait on
+// typecheck and lint first, side by side; then the others (`--jobs`, default 4: they mostly wait on
 // VS Code, browsers and timers, not on the CPU), each tier's output printed whole when it ends.
 // Every tier runs even when another failed, so one run shows everything. The last line is
 // `N passed, M failed` over every tier (typecheck, lint and the build count as one check each), with
@@ -34,7 +34,7 @@ const arg = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1
 const tiers = (arg('--tiers') ?? 'typecheck,lint,unit,host,host-min,e2e').split(',').map((t) => t.trim()).map((t) => (t === 'node' ? 'unit' : t));
 const known = ['typecheck', 'lint', 'unit', 'host', 'host-min', 'e2e'];
 for (const t of tiers) if (!known.includes(t)) { console.error(`unknown tier "${t}" (known: ${known.join(', ')})`); process.exit(2); }
-const jobs = Math.max(1, Number(arg('--jobs') ?? 3) || 3);
+const jobs = Math.max(1, Number(arg('--jobs') ?? 4) || 4);
 const grep = arg('--grep');
 const timesFile = path.resolve(root, arg('--times') ?? path.join('artifacts', 'test-times.json'));
 const bin = (pkg, rel) => path.join(root, 'node_modules', pkg, rel);
@@ -110,13 +110,29 @@ function banner(name) {
   console.log(`\n=== ${name} ${'='.repeat(Math.max(0, 70 - name.length))}`);
 }
 
-/** Runs a check to its end, output as it comes; asynchronous, so the load is still sampled meanwhile. */
-function run(args, name) {
+/**
+ * Runs a check to its end, output as it comes (or, `kept`, printed whole when it ends, for checks
+ * side by side); asynchronous, so the load is still sampled meanwhile.
+ */
+function run(args, name, kept = false) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } });
+    const child = spawn(process.execPath, args, {
+      cwd: root, stdio: kept ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, FORCE_COLOR: !kept && process.stdout.isTTY ? '1' : '0' },
+    });
+    const chunks = [];
+    child.stdout?.on('data', (c) => chunks.push(c));
+    child.stderr?.on('data', (c) => chunks.push(c));
     countCpu(name, child);
-    child.on('error', (e) => { console.error(e.message); resolve({ status: 1, signal: null }); });
-    child.on('close', (status, signal) => resolve({ status, signal }));
+    let ended = false;
+    const end = (r) => {
+      if (ended) return;
+      ended = true;
+      if (kept) { banner(name); process.stdout.write(Buffer.concat(chunks)); }
+      resolve(r);
+    };
+    child.on('error', (e) => { chunks.push(Buffer.from(`${e.message}\n`)); if (!kept) console.error(e.message); end({ status: 1, signal: null }); });
+    child.on('close', (status, signal) => end({ status, signal }));
   });
 }
 
@@ -128,10 +144,10 @@ function readCounts(file) {
   return undefined;
 }
 
-async function oneCheck(name, args) {
-  banner(name);
+async function oneCheck(name, args, kept = false) {
+  if (!kept) banner(name);
   const t = Date.now();
-  const r = await run(args, name);
+  const r = await run(args, name, kept);
   const cpuSeconds = cpuOf(name);
   const ok = r.status === 0;
   if (ok) passed++; else failed++;
@@ -237,8 +253,11 @@ const vscodeReady = !wantsVscode
 const distTiers = vscodeReady && (tiers.includes('host') || min || tiers.includes('e2e'));
 const distBuilt = distTiers && await oneCheck('build (node esbuild.mjs: dist/ for the host and e2e tiers)', ['esbuild.mjs']);
 
-if (tiers.includes('typecheck')) await oneCheck('typecheck (tsc --noEmit)', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
-if (tiers.includes('lint')) await oneCheck('lint (eslint .)', [bin('eslint', 'bin/eslint.js'), '.']);
+// typecheck and lint side by side (each is one thread; one after the other, a core idled ~30 s).
+await Promise.all([
+  tiers.includes('typecheck') && oneCheck('typecheck (tsc --noEmit)', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.'], true),
+  tiers.includes('lint') && oneCheck('lint (eslint .)', [bin('eslint', 'bin/eslint.js'), '.'], true),
+]);
 
 const reporter = (out) => ['--reporter', path.join(root, 'scripts', 'mocha-count-reporter.cjs'), '--reporter-option', `out=${out}`];
 const grepArgs = grep ? ['--grep', grep] : [];
@@ -246,12 +265,15 @@ const grepArgs = grep ? ['--grep', grep] : [];
 const counting = [];
 /** What the VS Code tiers are told: dist/ is built (host-test.mjs then builds only its tests). */
 const distEnv = distBuilt ? { ASSISTANT_CARDS_DIST_BUILT: '1' } : {};
-// The host tier's trusted window is the run's longest lane: its other windows (Restricted Mode and
-// the display languages) run as a lane of their own, started when a lane is free (measured: the
-// whole tier in one lane was the run's critical path by their ~180 s).
+// The host tier's trusted window was the run's longest lane, waiting on real time more than on the
+// cores: its files run in two windows side by side (test/editor/window-parts.ts), and its other
+// windows (Restricted Mode and the display languages) as a lane of their own, started when a lane
+// is free (measured: the whole tier in one lane was the run's critical path by their ~180 s).
 if (tiers.includes('host') && vscodeReady) {
-  const out = path.join(tmp, 'host.json');
-  counting.push({ env: distEnv, tier: 'host', name: 'host: extension-host tests (VS Code 1.139, trusted window)', args: [path.join(root, 'scripts', 'host-test.mjs'), '--window', 'trusted', '--results', out, ...grepArgs], out });
+  for (const part of ['1', '2']) {
+    const out = path.join(tmp, `host-${part}.json`);
+    counting.push({ env: { ...distEnv, ASSISTANT_CARDS_TEST_PART: part }, tier: 'host', name: `host: extension-host tests (VS Code 1.139, trusted window, part ${part} of 2)`, args: [path.join(root, 'scripts', 'host-test.mjs'), '--window', 'trusted', '--results', out, ...grepArgs], out });
+  }
 }
 if (min && vscodeReady) {
   const out = path.join(tmp, 'host-min.json');

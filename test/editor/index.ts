@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
 import { LEFT_OUT_ON_OLDEST, onOldest, PARTLY_ON_OLDEST } from './oldest-vscode';
+import { inThisPart } from './window-parts';
 
 function testFiles(dir: string, out: string[] = []): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -39,6 +40,8 @@ export async function run(): Promise<void> {
     // The pseudo-locale window (--window pseudo) runs its own files only, and only it runs them.
     if (f.endsWith('.pseudo.test.js') !== pseudo) continue;
     // The oldest VS Code's tier leaves out what is the same code on both (oldest-vscode.ts says why).
+    // The trusted window's two parts, side by side in `npm test` (window-parts.ts).
+    if (!inThisPart(path.basename(f))) continue;
     if (onOldest() && path.basename(f) in LEFT_OUT_ON_OLDEST) { write(`left out on the oldest VS Code: ${path.basename(f)}`); continue; }
     mocha.addFile(f);
   }

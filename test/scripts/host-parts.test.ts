@@ -1,0 +1,30 @@
+// The host tier's file lists name real files: a renamed file would otherwise slip out of its part
+// of the trusted window or out of the oldest VS Code's selections without a word.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LEFT_OUT_ON_OLDEST, PARTLY_ON_OLDEST } from '../editor/oldest-vscode';
+import { inThisPart, SECOND_PART } from '../editor/window-parts';
+
+const editorTests = path.resolve(__dirname, '..', 'editor');
+const compiled = fs.readdirSync(editorTests).filter((f) => f.endsWith('.test.ts')).map((f) => f.replace(/\.ts$/, '.js'));
+
+describe('host tier: the trusted window\'s parts and the oldest VS Code\'s selections', () => {
+  it('every file they name is a host test file', () => {
+    const named = [...SECOND_PART, ...Object.keys(LEFT_OUT_ON_OLDEST), ...Object.keys(PARTLY_ON_OLDEST)];
+    assert.deepEqual(named.filter((f) => !compiled.includes(f)), []);
+  });
+
+  it('the two parts hold every file once; no part given runs all; a wrong part is refused', () => {
+    for (const f of compiled) {
+      assert.equal([inThisPart(f, '1'), inThisPart(f, '2')].filter(Boolean).length, 1, f);
+      assert.equal(inThisPart(f, undefined), true, f);
+    }
+    assert.ok(compiled.filter((f) => inThisPart(f, '2')).length >= 5, 'the second part holds files');
+    assert.throws(() => inThisPart(compiled[0]!, '3'), /wants 1 or 2, got "3"/);
+  });
+
+  it('no file is both left out and partly run on the oldest VS Code', () => {
+    assert.deepEqual(Object.keys(PARTLY_ON_OLDEST).filter((f) => f in LEFT_OUT_ON_OLDEST), []);
+  });
+});
