@@ -124,8 +124,9 @@ describe('hardening: the editor (extension host)', function () {
     await driver.type('1');
     await driver.waitFor(inPanel('.option.chosen', 15_000));
     await driver.type('\n');
-    await driver.waitFor(inPanel('#countdown', 15_000));
-    const h = await heardOnce(w, c.id); // answered once
+    // Answered once, as the assistant heard it. Not the countdown: it shows for the 5 s hold only,
+    // and at a load of 25 the hold had run out before a look found it (a busy run of ffc1a03).
+    const h = await heardOnce(w, c.id);
     assert.deepEqual(h.body.choiceIds, ['eu']);
     w.app.panels.get(c.id)?.dispose();
   });
