@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { until } from './cards-helpers';
-import { PICK_INPUT, pickRow, typeInPick } from './helpers/quick-pick';
+import { keyboardInBox, PICK_INPUT, pickRow, typeInPick } from './helpers/quick-pick';
 import { driver } from './helpers/driver';
 import { onOldest } from './oldest-vscode';
 import { answersRow, answersWorld, PANE } from './helpers/answers-view';
@@ -60,7 +60,7 @@ describe('answers search: read on through the 30 days (Playwright)', function ()
     assert.equal(archived(), undefined, 'not read yet: the rows read so far do not reach 15 days back');
     void vscode.commands.executeCommand('assistantCards.searchAnswers');
     await driver.waitFor({ selector: '.quick-input-widget:has-text("Search answers (1/2)")' });
-    await driver.waitFor({ selector: `${PICK_INPUT}:focus` });
+    await keyboardInBox('the search\'s words box');
     await driver.press('Enter');
     const title = 'Search answers (2/2)';
     await driver.waitFor(pickRow('Assistant Cards for phone', title));

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ANSWERS_PAGE } from '../../src/sync/answers-model';
 import { newCard, until } from './cards-helpers';
-import { PICK_INPUT } from './helpers/quick-pick';
+import { keyboardInBox } from './helpers/quick-pick';
 import { driver } from './helpers/driver';
 import { theme } from './helpers/theme';
 import { testEnv } from './helpers/env';
@@ -112,7 +112,7 @@ describe('answers view: who answered what, from where (Playwright)', function ()
 
   async function searchAndClear(): Promise<void> {
     void vscode.commands.executeCommand('assistantCards.searchAnswers');
-    await driver.waitFor({ selector: PICK_INPUT });
+    await keyboardInBox('the search\'s words box');
     await driver.type('postgres');
     await driver.press('Enter');
     await driver.waitFor({ selector: '.quick-input-widget:has-text("Search answers (2/2)")' });

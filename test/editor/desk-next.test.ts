@@ -14,7 +14,7 @@ import type { ExtensionApi } from '../../src/editor/extension';
 import { atThisWindow, awayFromThisWindow, EXTENSION_ID, heard, newCard, sandboxCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { driver, driverAvailable } from './helpers/driver';
-import { PICK_INPUT } from './helpers/quick-pick';
+import { keyboardInBox, PICK_INPUT } from './helpers/quick-pick';
 import { notificationButton, notificationItem, notificationText } from './helpers/notifications';
 import { heardOnce, inPanel, openFromTree } from './helpers/card-panel-ui';
 import { PANEL_VIEW_TYPE } from '../../src/editor/panel/card-panel-manager';
@@ -35,20 +35,11 @@ describe('one card after another, and card links (Playwright, default settings)'
 
   /** Developer: Open URL (1.93 and today): asks for a link and hands it to VS Code's URL service, as a followed link is. */
   async function openUrl(link: string): Promise<void> {
-    // Its box closes when the keyboard leaves it; on a loaded machine that happened between the box
-    // showing and the link typed (CI of ebc0e6f: "element is not visible"). As a person would, the
-    // box is opened again, at most three times, and the log says so.
-    for (let attempt = 1; ; attempt++) {
-      void vscode.commands.executeCommand('workbench.action.url.openUrl');
-      try {
-        await driver.waitFor({ selector: `${PICK_INPUT}:focus`, timeout: 30_000 });
-        await driver.fill({ selector: `${PICK_INPUT}:focus` }, link);
-        break;
-      } catch (e) {
-        if (attempt === 3) throw e;
-        console.log(`[openUrl] the Open URL box closed before the link was in it (try ${attempt}): ${(e as Error).message.split('\n')[0]}`);
-      }
-    }
+    const open = () => void vscode.commands.executeCommand('workbench.action.url.openUrl');
+    open();
+    // Its box closes when the keyboard leaves it (CI of ebc0e6f, at load 11): opened again then.
+    await keyboardInBox('the Open URL box', open);
+    await driver.fill({ selector: `${PICK_INPUT}:focus` }, link);
     await driver.press('Enter');
   }
 

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { heard, newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
-import { PICK_INPUT, pick } from './helpers/quick-pick';
+import { keyboardInBox, pick } from './helpers/quick-pick';
 import { inPanel } from './helpers/card-panel-ui';
 import { realHold, shortHold } from './helpers/hold';
 
@@ -74,7 +74,7 @@ describe('the palette answers as the panel does: You decide, a note, Later\'s wo
     await until('the card in the model', () => core().cards.get(c.id));
     await palette('answer', [title, 'Add a note']);
     await driver.waitFor({ selector: '.quick-input-widget:has-text("Note to the assistant")', timeout: 30_000 });
-    await driver.waitFor({ selector: `${PICK_INPUT}:focus`, timeout: 30_000 });
+    await keyboardInBox('the note\'s box');
     await driver.type('only on the staging copy');
     await driver.press('Enter');
     await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Change the note")', timeout: 30_000 });

@@ -20,7 +20,7 @@ import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
 import { realHold, shortHold } from './helpers/hold';
 import { notificationItem } from './helpers/notifications';
-import { PICK_INPUT } from './helpers/quick-pick';
+import { keyboardInBox } from './helpers/quick-pick';
 import { intoWorkspaceScope, type WorkspaceScope } from './helpers/workspace-scope';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
@@ -256,7 +256,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
     // The options of the card, after it is picked: the recommended one says so in this language.
     await pickOf('assistantCards.answer', 'answer', async () => {
       await driver.waitFor({ selector: `.quick-input-list .monaco-list-row:has-text(${JSON.stringify(TITLE)})` });
-      await driver.waitFor({ selector: `${PICK_INPUT}:focus` });
+      await keyboardInBox('the card pick');
       await driver.type(TITLE);
       await driver.press('Enter');
       await driver.waitFor({ selector: `.quick-input-list .monaco-list-row:has-text(${JSON.stringify('Πρώτη')})`, timeout: 30_000 });

@@ -12,20 +12,40 @@ export const pickRow = (text: string, title?: string) => ({
 });
 
 /**
+ * Waits until the quick input's box has the keyboard (`what` names the box in the log and the
+ * error). A box that shows without it is clicked into, as a person would: the keyboard can land
+ * late where the step before put it (the Answers tree, behind an open pick on 1.93: CI of
+ * 400aa56). A box that closed (an input box closes when the keyboard leaves) is opened again by
+ * `reopen`, when given. Each is logged; after three tries the error says where the keyboard is,
+ * with a picture.
+ */
+export async function keyboardInBox(what: string, reopen?: () => void): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await driver.waitFor({ selector: `${PICK_INPUT}:focus` });
+      return;
+    } catch (e) {
+      const at = await driver.keyboardAt().catch(() => undefined);
+      const shown = at?.quickInput?.shown === true;
+      if (attempt === 3 || (!shown && !reopen)) {
+        await driver.screenshot(`no-keyboard-${what.replace(/\W+/g, '-').slice(0, 30)}`).catch(() => undefined);
+        throw new Error(`${what} never had the keyboard; it was at ${JSON.stringify(at)}: ${(e as Error).message}`);
+      }
+      console.log(`[keyboardInBox] ${what}: the keyboard was at ${JSON.stringify(at?.chain?.[0])}; ${shown ? 'clicked into the box' : 'the box closed: opened again'} (try ${attempt})`);
+      if (shown) await driver.click({ selector: PICK_INPUT }).catch(() => undefined);
+      else reopen!();
+    }
+  }
+}
+
+/**
  * Types `typed` into the quick pick that shows `row`, once that row shows and the pick's box has
  * the keyboard: keys typed while one pick gives way to the next go elsewhere, and the next pick
  * then waits for an Enter that never comes (the Answers export in CI-9: no save dialog in 60 s).
  */
 export async function typeInPick(row: string, typed = row, title?: string): Promise<void> {
   await driver.waitFor(pickRow(row, title));
-  try {
-    await driver.waitFor({ selector: `${PICK_INPUT}:focus` });
-  } catch (e) {
-    // Which element has the keyboard instead, and a picture: the next failure says why.
-    const at = await driver.keyboardAt().catch(() => undefined);
-    await driver.screenshot(`pick-without-keyboard-${row.replace(/\W+/g, '-').slice(0, 30)}`).catch(() => undefined);
-    throw new Error(`the pick showing "${row}" never had the keyboard; it was at ${JSON.stringify(at)}: ${(e as Error).message}`);
-  }
+  await keyboardInBox(`the pick showing "${row}"`);
   await driver.type(typed);
 }
 
@@ -43,13 +63,7 @@ export async function pick(row: string, title?: string): Promise<void> {
  */
 export async function typeInPalette(typed: string): Promise<void> {
   await driver.press('F1');
-  try {
-    await driver.waitFor({ selector: `${PICK_INPUT}:focus` });
-  } catch (e) {
-    const at = await driver.keyboardAt().catch(() => undefined);
-    await driver.screenshot('palette-without-keyboard').catch(() => undefined);
-    throw new Error(`the command palette never had the keyboard; it was at ${JSON.stringify(at)}: ${(e as Error).message}`);
-  }
+  await keyboardInBox('the command palette', () => void driver.press('F1'));
   await driver.type(typed);
   const want = `>${typed}`;
   let value = '';
