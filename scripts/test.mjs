@@ -6,7 +6,7 @@
 //   host       the extension-host suite inside VS Code (current)
 //   host-min   the same suite's 1.93 part inside VS Code 1.93.1, the oldest engines.vscode allows
 //   e2e        end to end: `npm start` on a fresh clone, the packaged VSIX installed (test/e2e)
-// typecheck and lint first, side by side; then the others (`--jobs`, default 4: they mostly wait on
+// dist/ built, typecheck and lint side by side; then the others (`--jobs`, default 4: they mostly wait on
 // VS Code, browsers and timers, not on the CPU), each tier's output printed whole when it ends.
 // Every tier runs even when another failed, so one run shows everything. The last line is
 // `N passed, M failed` over every tier (typecheck, lint and the build count as one check each), with

@@ -39,9 +39,9 @@ export async function run(): Promise<void> {
     if (f.endsWith('.untrusted.test.js') !== untrusted) continue;
     // The pseudo-locale window (--window pseudo) runs its own files only, and only it runs them.
     if (f.endsWith('.pseudo.test.js') !== pseudo) continue;
-    // The oldest VS Code's tier leaves out what is the same code on both (oldest-vscode.ts says why).
     // The trusted window's two parts, side by side in `npm test` (window-parts.ts).
-    if (!inThisPart(path.basename(f))) continue;
+    if (!untrusted && !pseudo && !inThisPart(path.basename(f))) continue;
+    // The oldest VS Code's tier leaves out what is the same code on both (oldest-vscode.ts says why).
     if (onOldest() && path.basename(f) in LEFT_OUT_ON_OLDEST) { write(`left out on the oldest VS Code: ${path.basename(f)}`); continue; }
     mocha.addFile(f);
   }
