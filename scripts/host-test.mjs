@@ -738,10 +738,7 @@ export async function runHostTests(opts) {
   // test-electron has no untrusted or pseudo window of its own: it runs the trusted suite only.
   // On the oldest VS Code, `all` leaves out the German and Japanese windows: their words come from
   // the same files on both, and how 1.93 loads a bundle and shows it the pseudo window checks there.
-  // And the Restricted Mode window: workspace trust is the same API there (isTrusted, 1.56;
-  // restrictedConfigurations, 1.57), and its window on the current VS Code runs its tests (#36:
-  // a window's start costs ~20 s of CPU). `--window untrusted --vscode min` still opens it.
-  const leftOutOnOldest = ['de', 'ja', 'untrusted'];
+  const leftOutOnOldest = ['de', 'ja'];
   const windows = opts.electron ? ['trusted']
     : WINDOWS[opts.window ?? 'all'].filter((w) => !(['all', 'others'].includes(opts.window ?? 'all') && targetNamed(opts.vscode).name === 'min' && leftOutOnOldest.includes(w)));
   // `tests`: each test's time, with its window; `windows`: each window's wall time (the run's timings file).
