@@ -8,6 +8,7 @@ import { onOldest } from './oldest-vscode';
 import { newCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver, driverAvailable, type AxeViolation } from './helpers/driver';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
+import { testLog } from './helpers/test-log';
 
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 /** The theme setting, and the body class VS Code gives the webview in that theme. */
@@ -75,7 +76,7 @@ describe('card panel accessibility (axe, every kind, five themes)', function () 
         await driver.waitFor(inPanel(`body.${bodyClass} #title`));
         const violations: AxeViolation[] = await driver.axe({ frames: WV, selector: 'body' });
         const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        console.log(`    a11y ${look} ${kind}: ${violations.length ? violations.map((v) => `${v.id} (${v.impact})`).join(', ') : 'no violations'}`);
+        testLog(`    a11y ${look} ${kind}: ${violations.length ? violations.map((v) => `${v.id} (${v.impact})`).join(', ') : 'no violations'}`);
         for (const v of bad) found.push(`${kind}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
         // Every field can be seen: its border or its own background differs from the page's.
         for (const f of await driver.styles(inPanel('textarea, input[type="text"], input[type="date"], input[type="time"], select'), ['border-top-color', 'background-color'])) {

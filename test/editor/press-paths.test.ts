@@ -14,6 +14,7 @@ import { pick } from './helpers/quick-pick';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
 import { notificationButton, notificationText } from './helpers/notifications';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
+import { testLog } from './helpers/test-log';
 
 type Place = 'panel' | 'notification' | 'palette';
 type Action = 'answer' | 'undo' | 'later' | 'handOver';
@@ -180,7 +181,7 @@ describe('one press, one path: panel, notification and palette leave the same mo
           return;
         } catch (e) {
           if (attempt >= tries || !(await holdRanOut(id))) throw e;
-          console.log(`    (${action} from the ${place}, try ${attempt} of ${tries}: the 5 s hold ran out before the undo landed; again on a new card. ${(e as Error).message.split('\n')[0]})`);
+          testLog(`    (${action} from the ${place}, try ${attempt} of ${tries}: the 5 s hold ran out before the undo landed; again on a new card. ${(e as Error).message.split('\n')[0]})`);
           await vscode.commands.executeCommand('notifications.clearAll');
           await vscode.commands.executeCommand('workbench.action.closeAllEditors');
           await vscode.commands.executeCommand('workbench.action.closeQuickOpen');

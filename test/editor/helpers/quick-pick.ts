@@ -1,6 +1,7 @@
 // A person's way through a quick pick: wait for the row, type it into the pick's box, Enter.
 import { driver } from './driver';
 import { until } from '../../kit/until';
+import { testLog } from './test-log';
 
 /** The box of the quick input that shows (a quick pick's, an input box's, VS Code's own file dialog's). */
 export const PICK_INPUT = '.quick-input-widget .quick-input-box input';
@@ -31,7 +32,7 @@ export async function keyboardInBox(what: string, reopen?: () => void): Promise<
         await driver.screenshot(`no-keyboard-${what.replace(/\W+/g, '-').slice(0, 30)}`).catch(() => undefined);
         throw new Error(`${what} never had the keyboard; it was at ${JSON.stringify(at)}: ${(e as Error).message}`);
       }
-      console.log(`[keyboardInBox] ${what}: the keyboard was at ${JSON.stringify(at?.chain?.[0])}; ${shown ? 'clicked into the box' : 'the box closed: opened again'} (try ${attempt})`);
+      testLog(`[keyboardInBox] ${what}: the keyboard was at ${JSON.stringify(at?.chain?.[0])}; ${shown ? 'clicked into the box' : 'the box closed: opened again'} (try ${attempt})`);
       if (shown) await driver.click({ selector: PICK_INPUT }).catch(() => undefined);
       else reopen!();
     }
@@ -73,6 +74,6 @@ export async function typeInPalette(typed: string): Promise<void> {
   }, 15_000).then(() => true, () => false);
   if (holds) return;
   // What a person does when the box shows other words: puts the right ones in. Said in the log.
-  console.log(`[typeInPalette] the box held ${JSON.stringify(value)}; set to ${JSON.stringify(want)}`);
+  testLog(`[typeInPalette] the box held ${JSON.stringify(value)}; set to ${JSON.stringify(want)}`);
   await driver.fill({ selector: PICK_INPUT }, want);
 }
