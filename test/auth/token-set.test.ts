@@ -22,6 +22,12 @@ function runChild(args: string[]) {
   const lines: string[] = [];
   let buf = '';
   const waiters: (() => void)[] = [];
+  let exited: string | undefined;
+  // 'close', not 'exit': its last lines may still be on their way when it exits.
+  child.on('close', (code, signal) => {
+    exited = `refresh-child exited (${code ?? signal}) after ${lines.length} line(s)`;
+    waiters.splice(0).forEach((w) => w());
+  });
   child.stdout.on('data', (d: Buffer) => {
     buf += d.toString();
     let i;
@@ -31,8 +37,12 @@ function runChild(args: string[]) {
       waiters.splice(0).forEach((w) => w());
     }
   });
+  // Waits for the child's n-th line of output, woken by each line; the child's exit ends the wait.
   const line = async (n: number) => {
-    while (lines.length < n) await new Promise<void>((r) => waiters.push(r));
+    while (lines.length < n) {
+      if (exited) throw new Error(`waited for line ${n} of refresh-child's output: ${exited}`);
+      await new Promise<void>((r) => waiters.push(r));
+    }
     return lines[n - 1]!;
   };
   return { child, line };
