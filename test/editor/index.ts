@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
-import { LEFT_OUT_ON_OLDEST, onOldest, PARTLY_ON_OLDEST } from './oldest-vscode';
+import { LEFT_OUT_ON_OLDEST, onOldest, PARTLY_ON_OLDEST, unmatchedOnOldest } from './oldest-vscode';
 import { inThisPart } from './window-parts';
 
 function testFiles(dir: string, out: string[] = []): string[] {
@@ -52,7 +52,9 @@ export async function run(): Promise<void> {
     m.loadFiles();
     m.lazyLoadFiles(true);
     const leftOut = new Map<string, number>();
+    const titles = new Map<string, string[]>();
     const prune = (suite: Mocha.Suite) => {
+      for (const t of suite.tests) if (t.file) titles.set(path.basename(t.file), [...(titles.get(path.basename(t.file)) ?? []), t.fullTitle()]);
       suite.tests = suite.tests.filter((t) => {
         const part = t.file ? PARTLY_ON_OLDEST[path.basename(t.file)] : undefined;
         if (!part || part.runs.test(t.fullTitle())) return true;
@@ -62,6 +64,11 @@ export async function run(): Promise<void> {
       suite.suites.forEach(prune);
     };
     prune(mocha.suite);
+    const unmatched = unmatchedOnOldest(titles);
+    if (unmatched.length) {
+      unmatched.forEach(write);
+      throw new Error(`${unmatched.length} selection(s) of oldest-vscode.ts match no test: ${unmatched.join('; ')}`);
+    }
     for (const [file, n] of leftOut) write(`left out on the oldest VS Code: ${n} test(s) of ${file}`);
   }
 

@@ -96,5 +96,40 @@ export const PARTLY_ON_OLDEST: Readonly<Record<string, { runs: RegExp; why: stri
   },
 };
 
+/** The top-level alternatives of a pattern: `a|b(c|d)` gives `a` and `b(c|d)`. */
+export function alternativesOf(pattern: RegExp): RegExp[] {
+  const parts: string[] = [];
+  let depth = 0, inClass = false, start = 0;
+  const src = pattern.source;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') { i++; continue; }
+    if (inClass) { if (c === ']') inClass = false; continue; }
+    if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) { parts.push(src.slice(start, i)); start = i + 1; }
+  }
+  parts.push(src.slice(start));
+  return parts.map((p) => new RegExp(p, pattern.flags));
+}
+
+/**
+ * Each alternative of a file's `runs` that matches none of that file's test titles, as words to
+ * print: a test renamed would otherwise drop out of the 1.93 tier without a word. `titles` holds
+ * the full titles of the loaded tests by file name; files not loaded are not judged.
+ */
+export function unmatchedOnOldest(titles: ReadonlyMap<string, readonly string[]>): string[] {
+  const out: string[] = [];
+  for (const [file, { runs }] of Object.entries(PARTLY_ON_OLDEST)) {
+    const ofFile = titles.get(file);
+    if (!ofFile) continue;
+    for (const alt of alternativesOf(runs)) {
+      if (!ofFile.some((t) => alt.test(t))) out.push(`oldest-vscode.ts: ${file}'s runs /${alt.source}/ matches none of its ${ofFile.length} tests (renamed?)`);
+    }
+  }
+  return out;
+}
+
 /** Whether this window runs the oldest VS Code's tier (host-test.mjs --vscode min). */
 export const onOldest = (): boolean => process.env.ASSISTANT_CARDS_TEST_OLDEST === '1';
