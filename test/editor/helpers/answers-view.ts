@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ANSWERS_PAGE } from '../../../src/sync/answers-model';
 import { signInApproved, unwire, until, wire, type World } from '../cards-helpers';
-import { pick, PICK_INPUT, pickRow } from './quick-pick';
+import { keyboardInBox, pick, PICK_INPUT, pickRow } from './quick-pick';
+import { testLog } from './test-log';
 import { driver, driverAvailable } from './driver';
 import { defaultTheme } from './theme';
 import { intoWorkspaceScope } from './workspace-scope';
@@ -106,8 +107,32 @@ export async function throughSaveDialog(file: string): Promise<string> {
   await driver.fill({ selector: PICK_INPUT }, file);
   await until('our path in the dialog', async () => (await driver.value({ selector: PICK_INPUT })) === file, 10_000);
   await driver.screenshot(`answers-save-dialog${ext.replace('.', '-')}`);
-  await driver.press('Enter');
+  await acceptSaveDialog(file);
   return own;
+}
+
+const SAVE_DIALOG = '.quick-input-widget:has-text("Export answers")';
+
+/**
+ * Enter in the save dialog, with the keyboard in its box, until the dialog closes. A quiet run of
+ * 53c842a on 1.93 left the dialog open, our path in it, and waited 180 s for a file never written:
+ * the Enter went elsewhere or was not taken. A person who sees the dialog still open presses Enter
+ * again; so does this, logged, three times at most (the dialog open is the proof nothing was saved).
+ */
+async function acceptSaveDialog(file: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await keyboardInBox('the save dialog');
+    await driver.press('Enter');
+    const closed = await driver.waitFor({ selector: SAVE_DIALOG, state: 'hidden', timeout: 15_000 }).then(() => true, () => false);
+    if (closed) return;
+    const at = await driver.keyboardAt().catch(() => undefined);
+    const value = await driver.value({ selector: PICK_INPUT }).catch(() => '');
+    if (attempt === 3 || value !== file) {
+      await driver.screenshot('save-dialog-still-open').catch(() => undefined);
+      throw new Error(`the save dialog stayed open after Enter (${attempt} tries), holding ${JSON.stringify(value)}; the keyboard at ${JSON.stringify(at)}`);
+    }
+    testLog(`[acceptSaveDialog] still open after Enter, holding our path; the keyboard at ${JSON.stringify(at?.chain?.[0])}: Enter again (try ${attempt})`);
+  }
 }
 
 /** Exports through the UI; resolves with the file once it is written whole (`complete`), and the dialog's own path. */
