@@ -272,7 +272,9 @@ export async function signInCore(
   let code: string | undefined;
   const p = core.signIn({ onProgress: (s) => { if (s.step === 'code') code = s.userCode; }, ...(o.extraScopes ? { extraScopes: o.extraScopes } : {}) });
   p.catch(() => undefined);
-  const userCode = await until('the user code', () => code, 2_500, 5);
+  // The code comes after a key, proofs and a request: in a bench child on a busy machine that
+  // outlasted 2.5 s (busy run of 34af8e0). A bound, not a guess at the time it takes.
+  const userCode = await until('the user code', () => code, 30_000, 5);
   const r = await w.ctl('POST', '/_sandbox/device/approve', { user_code: userCode, ...(o.scopes ? { scopes: o.scopes } : {}) });
   if (r.status >= 300) throw new Error(`approve: ${JSON.stringify(r.json)}`);
   let done = false;
