@@ -10,6 +10,7 @@ import { format } from 'node:util';
 import Mocha from 'mocha';
 import { LEFT_OUT_ON_OLDEST, onOldest, PARTLY_ON_OLDEST, unmatchedOnOldest } from './oldest-vscode';
 import { inThisPart } from './window-parts';
+import { testLog } from './helpers/test-log';
 
 function testFiles(dir: string, out: string[] = []): string[] {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -21,12 +22,9 @@ function testFiles(dir: string, out: string[] = []): string[] {
 }
 
 export async function run(): Promise<void> {
-  const logFile = process.env.ASSISTANT_CARDS_TEST_LOG;
   const resultsFile = process.env.ASSISTANT_CARDS_TEST_RESULTS;
-  const write = (line: string) => {
-    if (logFile) fs.appendFileSync(logFile, `${line}\n`);
-    else console.log(line);
-  };
+  // The runner's printed log (or the console), the same place the tests' own words go.
+  const write = testLog;
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => write(format(...args));
 
   // forbidOnly: a `.only` left in a test would run it alone and report the rest as never run.
@@ -54,11 +52,14 @@ export async function run(): Promise<void> {
     const leftOut = new Map<string, number>();
     const titles = new Map<string, string[]>();
     const prune = (suite: Mocha.Suite) => {
-      for (const t of suite.tests) if (t.file) titles.set(path.basename(t.file), [...(titles.get(path.basename(t.file)) ?? []), t.fullTitle()]);
       suite.tests = suite.tests.filter((t) => {
-        const part = t.file ? PARTLY_ON_OLDEST[path.basename(t.file)] : undefined;
+        if (!t.file) return true;
+        const file = path.basename(t.file);
+        const ofFile = titles.get(file) ?? titles.set(file, []).get(file)!;
+        ofFile.push(t.fullTitle());
+        const part = PARTLY_ON_OLDEST[file];
         if (!part || part.runs.test(t.fullTitle())) return true;
-        leftOut.set(path.basename(t.file!), (leftOut.get(path.basename(t.file!)) ?? 0) + 1);
+        leftOut.set(file, (leftOut.get(file) ?? 0) + 1);
         return false;
       });
       suite.suites.forEach(prune);
