@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { until } from '../kit/until';
 import { copyCheckout } from './checkout-copy';
+import { openWorkbench } from './open-workbench';
 
 const root = path.resolve(__dirname, '..', '..');
 const artifacts = path.join(root, 'artifacts');
@@ -145,12 +146,9 @@ describe('npm start (code-server, Playwright)', function () {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    // The state wanted is the workbench's document ('load', Playwright's default, waits 30 s for
-    // every script and image: a busy run of ebeb00c outlasted it, as vsix.test.ts's did). The
-    // workbench itself is waited for below, by its README tab.
-    await page.goto(address, { waitUntil: 'domcontentloaded', timeout: 120_000 }).catch((e: unknown) => {
-      throw new Error(`the workbench page's document never loaded from npm start's code-server at ${address} within 120 s: ${(e as Error).message}`);
-    });
+    // The document, then the workbench by its README tab below (a busy run of ebeb00c outlasted
+    // Playwright's default 30 s 'load').
+    await openWorkbench(page, address, "npm start's code-server");
     // The workbench's startup editor (the demo README, workbench.startupEditor) takes the focus
     // when it opens, and a quick pick open at that moment closes: let it open first.
     await page.locator('.tabs-container .tab').filter({ hasText: 'README.md' }).first().waitFor({ timeout: 90_000 });

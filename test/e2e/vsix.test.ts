@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { until } from '../kit/until';
+import { openWorkbench } from './open-workbench';
 
 const root = path.resolve(__dirname, '..', '..');
 const vsix = path.join(root, 'artifacts', 'assistant-cards.vsix');
@@ -236,12 +237,8 @@ describe('packaging: the VSIX', function () {
     });
     try {
       const page = await browser.newPage();
-      // The state wanted is the workbench's document, not its every script and image loaded
-      // ('load', Playwright's default, 30 s): on a loaded 2-core machine that outlasted 30 s
-      // (#36). Activation and the status bar item are waited for below, each by name.
-      await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`, { waitUntil: 'domcontentloaded', timeout: 120_000 }).catch((e: unknown) => {
-        throw new Error(`the workbench page's document never loaded from code-server at ${base} within 120 s: ${(e as Error).message}`);
-      });
+      // Activation and the status bar item are waited for below, each by name.
+      await openWorkbench(page, `${base}/?folder=${encodeURIComponent(ws)}`, 'code-server');
       // The extension host's log names every extension it activates.
       const activated = new RegExp(`ExtensionService#_doActivateExtension ${extensionId.replace('.', '\\.')}\\b`);
       await until(`the extension host log showing ${extensionId} activated`, () => walk(path.join(userData, 'logs'))
