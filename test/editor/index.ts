@@ -23,9 +23,7 @@ function testFiles(dir: string, out: string[] = []): string[] {
 
 export async function run(): Promise<void> {
   const resultsFile = process.env.ASSISTANT_CARDS_TEST_RESULTS;
-  // The runner's printed log (or the console), the same place the tests' own words go.
-  const write = testLog;
-  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => write(format(...args));
+  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => testLog(format(...args));
 
   // forbidOnly: a `.only` left in a test would run it alone and report the rest as never run.
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec', forbidOnly: true });
@@ -40,7 +38,7 @@ export async function run(): Promise<void> {
     // The trusted window's two parts, side by side in `npm test` (window-parts.ts).
     if (!untrusted && !pseudo && !inThisPart(path.basename(f))) continue;
     // The oldest VS Code's tier leaves out what is the same code on both (oldest-vscode.ts says why).
-    if (onOldest() && path.basename(f) in LEFT_OUT_ON_OLDEST) { write(`left out on the oldest VS Code: ${path.basename(f)}`); continue; }
+    if (onOldest() && path.basename(f) in LEFT_OUT_ON_OLDEST) { testLog(`left out on the oldest VS Code: ${path.basename(f)}`); continue; }
     mocha.addFile(f);
   }
   if (onOldest()) {
@@ -67,10 +65,10 @@ export async function run(): Promise<void> {
     prune(mocha.suite);
     const unmatched = unmatchedOnOldest(titles);
     if (unmatched.length) {
-      unmatched.forEach(write);
+      unmatched.forEach(testLog);
       throw new Error(`${unmatched.length} selection(s) of oldest-vscode.ts match no test: ${unmatched.join('; ')}`);
     }
-    for (const [file, n] of leftOut) write(`left out on the oldest VS Code: ${n} test(s) of ${file}`);
+    for (const [file, n] of leftOut) testLog(`left out on the oldest VS Code: ${n} test(s) of ${file}`);
   }
 
   const failures: { title: string; error: string }[] = [];
