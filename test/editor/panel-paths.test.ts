@@ -80,14 +80,21 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
       t.sendText(`printf 'asks you: %s%s\\n' '${c.id.slice(0, 6)}' '${c.id.slice(6)}'; : > '${printed}'`, true);
       await until('the shell to print the id', () => fs.existsSync(printed) || undefined, 60_000);
       const idText = { selector: `${PANEL} .xterm-rows span:has-text(${JSON.stringify(c.id)})`, timeout: 30_000 };
-      await driver.waitFor(idText);
-      // Links are found as the mouse moves over the text; Ctrl+click follows one.
+      // Links are found as the mouse moves over the text; Ctrl+click follows one. `force` (the
+      // link layer covers the text) also makes Playwright give up at once, not wait, when the
+      // text is not visible at that instant: the terminal redraws its rows (a prompt, a resize
+      // as its tab list appears), so each attempt first waits for the id to show again.
       for (let attempt = 1; ; attempt++) {
-        await driver.hover({ ...idText, modifiers: ['Control'], force: true });
-        await driver.waitFor({ selector: `${PANEL} .xterm-rows`, timeout: 5_000 });
-        if (attempt === 1) await driver.screenshot(mode === 'machine' ? 'terminal-card-link' : 'terminal-card-link-workspace');
-        await driver.click({ ...idText, modifiers: ['Control'], force: true });
-        const opened = await until('the card panel', () => app().panels.get(c.id)?.isReady(), 10_000).catch(() => undefined);
+        await driver.waitFor(idText);
+        const pressed = await (async () => {
+          await driver.hover({ ...idText, modifiers: ['Control'], force: true });
+          if (attempt === 1) await driver.screenshot(mode === 'machine' ? 'terminal-card-link' : 'terminal-card-link-workspace');
+          await driver.click({ ...idText, modifiers: ['Control'], force: true });
+        })().then(() => true, (e: unknown) => {
+          if (attempt < 4 && /not visible|not attached|detached/i.test(String(e))) return false;
+          throw e;
+        });
+        const opened = pressed && await until('the card panel', () => app().panels.get(c.id)?.isReady(), 10_000).catch(() => undefined);
         if (opened) break;
         if (attempt === 4) throw new Error(`Ctrl+click on the card id ${c.id} in the terminal did not open its card`);
       }
