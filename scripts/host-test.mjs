@@ -259,7 +259,11 @@ async function bridgeOp(ctx, req) {
     p.on('load', () => loads.set(p, (loads.get(p) ?? 0) + 1));
     ctx.pages.set(pageName, p);
     ctx.front = pageName; // a new tab is the one in front, as in a person's browser
-    await p.goto(req.url, { waitUntil: 'domcontentloaded' });
+    // The document, bounded as the workbench's own start is (Playwright's 30 s default is a guess
+    // a loaded machine can outlast); the test then waits for the state it needs on that page.
+    await p.goto(req.url, { waitUntil: 'domcontentloaded', timeout: req.timeout ?? 120_000 }).catch((e) => {
+      throw new Error(`the ${pageName} page's document never loaded from ${req.url} within ${(req.timeout ?? 120_000) / 1000} s: ${e.message}`);
+    });
     return { ok: true };
   }
   const page = ctx.pages.get(pageName);
