@@ -1,7 +1,7 @@
 // One way to ask, for every assistant on this computer (the hook bridge, `ask`, the demo): register
 // the live session, ask a card, wait for what it hears, pick it up or withdraw it. It speaks only
 // the local service's asking surface (/_ask/), never the person's API, and it never answers.
-import { ServiceLink, type ServiceInfo } from './service-link';
+import { ASK_TIMEOUT_MS, ServiceLink, type ServiceInfo } from './service-link';
 import type { TerminalFacts } from './terminal';
 
 export interface SessionInfo {
@@ -67,7 +67,7 @@ export class Asker {
   }
 
   ask(sessionId: string, card: CardAsk): Promise<CardState> {
-    return this.link.call('POST', '/_ask/cards', { sessionId, ...card });
+    return this.link.call('POST', '/_ask/cards', { sessionId, ...card }, { timeoutMs: ASK_TIMEOUT_MS });
   }
 
   /**

@@ -31,7 +31,7 @@ export const EVENT_TIMEOUT_S = 10;
 /**
  * Codex 0.171 clamps a SessionEnd hook's timeout to 3 s and prints a warning in the person's
  * terminal at every start when it is longer (measured): ours asks for 3 s (the bridge's calls give
- * up after 0.8 s).
+ * up after 2.5 s, `CALL_TIMEOUT_MS`).
  */
 export const CODEX_SESSION_END_TIMEOUT_S = 3;
 

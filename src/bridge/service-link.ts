@@ -25,8 +25,19 @@ export class ServiceError extends Error {
   constructor(message: string, readonly status: number) { super(message); }
 }
 
-/** A plain call's bound: the service is local, so a second is plenty (the issue: answer within a second). */
-export const CALL_TIMEOUT_MS = 800;
+/**
+ * A plain call's bound. A live local service answers in milliseconds and a stopped one refuses at
+ * once; the bound is for one that hangs, and stays under Codex's 3 s for a SessionEnd hook. It
+ * was 0.8 s: on a loaded machine a call took longer (a busy CI run).
+ */
+export const CALL_TIMEOUT_MS = 2_500;
+
+/**
+ * Making a card waits longer: given up on after the service made it, the card stays open with no
+ * one waiting on its answer (the person answers into nothing). Under the other events' 10 s with
+ * the registration before it.
+ */
+export const ASK_TIMEOUT_MS = 5_000;
 
 /**
  * Plain node:http with one kept-alive connection: a hook is a new process per event, and Node's

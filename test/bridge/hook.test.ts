@@ -2,6 +2,8 @@
 // stdin (shapes from docs/cli-hooks.md), the cards they make, and what the hook prints back. The
 // person answers through the person's API, as the extension does.
 import { strict as assert } from 'node:assert';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { RunningSandbox } from '../../src/sandbox';
 import { runHook } from '../../src/bridge/hook';
 import { DECLINED } from '../../src/bridge/permission-card';
@@ -98,6 +100,43 @@ describe('hook bridge', function () {
     stop.abort();
     assert.equal(await printed, '');
     assert.equal((await card(c.id)).status, 'done');
+  });
+
+  it('a service slow to make the card (a loaded machine): the hook waits for it, and the person\'s answer reaches the assistant', async () => {
+    // In front of the sandbox, a proxy that answers POST /_ask/cards SLOW_MS late, the card already
+    // made (a busy CI run took longer than the hook's old 0.8 s bound: the hook gave up, and the
+    // card it had made stayed open with no one waiting on its answer).
+    const SLOW_MS = 1_500;
+    const proxy = http.createServer((req, res) => {
+      const body: Buffer[] = [];
+      req.on('data', (c: Buffer) => body.push(c));
+      req.on('end', () => {
+        const on = http.request(`${sb.url}${req.url}`, { method: req.method, headers: req.headers }, (r) => {
+          const out: Buffer[] = [];
+          r.on('data', (c: Buffer) => out.push(c));
+          r.on('end', () => {
+            const send = () => { res.writeHead(r.statusCode ?? 502, r.headers); res.end(Buffer.concat(out)); };
+            if (req.method === 'POST' && req.url === '/_ask/cards') setTimeout(send, SLOW_MS); else send();
+          });
+        });
+        on.on('error', () => { res.writeHead(502); res.end(); });
+        on.end(Buffer.concat(body));
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const printed = runHook({
+        app: 'claude-code', input: bash('make release'), service: { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, askKey: sb.askKey },
+        terminal: () => ({}), waitMs: 20_000,
+      });
+      const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+      await answer(c.id, { approved: true });
+      assert.equal(JSON.parse(await printed).hookSpecificOutput.decision.behavior, 'allow');
+      assert.equal((await card(c.id)).status, 'done', 'picked up: no card left open');
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   it('no service running: nothing printed, within a second', async () => {
