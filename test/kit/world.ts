@@ -269,14 +269,13 @@ export async function signInCore(
   core: ReturnType<typeof createClientCore>,
   o: { scopes?: string[]; approve?: boolean; extraScopes?: Scope[] } = {},
 ): Promise<void> {
-  let shown: (code: string) => void = () => undefined;
-  const p = core.signIn({ onProgress: (s) => { if (s.step === 'code') shown(s.userCode); }, ...(o.extraScopes ? { extraScopes: o.extraScopes } : {}) });
   // The code is the state waited for: it comes after a key, proofs and a request (in a bench child
   // on a busy machine that outlasted 2.5 s, busy run of 34af8e0), so a bound of 30 s; a sign-in that
   // fails first fails this wait with its own error, at once.
+  let p!: Promise<unknown>;
   const userCode = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('timed out waiting for the user code (30 s)')), 30_000);
-    shown = (code) => { clearTimeout(timer); resolve(code); };
+    p = core.signIn({ onProgress: (s) => { if (s.step === 'code') { clearTimeout(timer); resolve(s.userCode); } }, ...(o.extraScopes ? { extraScopes: o.extraScopes } : {}) });
     p.catch((e: unknown) => { clearTimeout(timer); reject(e instanceof Error ? e : new Error(String(e))); });
   });
   const r = await w.ctl('POST', '/_sandbox/device/approve', { user_code: userCode, ...(o.scopes ? { scopes: o.scopes } : {}) });
