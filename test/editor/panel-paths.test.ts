@@ -86,14 +86,15 @@ for (const mode of ['machine', 'workspace'] as const satisfies readonly Mode[]) 
       // as its tab list appears), so each attempt first waits for the id to show again.
       for (let attempt = 1; ; attempt++) {
         await driver.waitFor(idText);
-        const pressed = await (async () => {
+        let pressed = true;
+        try {
           await driver.hover({ ...idText, modifiers: ['Control'], force: true });
           if (attempt === 1) await driver.screenshot(mode === 'machine' ? 'terminal-card-link' : 'terminal-card-link-workspace');
           await driver.click({ ...idText, modifiers: ['Control'], force: true });
-        })().then(() => true, (e: unknown) => {
-          if (attempt < 4 && /not visible|not attached|detached/i.test(String(e))) return false;
-          throw e;
-        });
+        } catch (e) {
+          if (attempt === 4 || !/not visible|not attached|detached/i.test(String(e))) throw e;
+          pressed = false;
+        }
         const opened = pressed && await until('the card panel', () => app().panels.get(c.id)?.isReady(), 10_000).catch(() => undefined);
         if (opened) break;
         if (attempt === 4) throw new Error(`Ctrl+click on the card id ${c.id} in the terminal did not open its card`);
