@@ -261,8 +261,9 @@ async function bridgeOp(ctx, req) {
     ctx.front = pageName; // a new tab is the one in front, as in a person's browser
     // The document, bounded as the workbench's own start is (Playwright's 30 s default is a guess
     // a loaded machine can outlast); the test then waits for the state it needs on that page.
-    await p.goto(req.url, { waitUntil: 'domcontentloaded', timeout: req.timeout ?? 120_000 }).catch((e) => {
-      throw new Error(`the ${pageName} page's document never loaded from ${req.url} within ${(req.timeout ?? 120_000) / 1000} s: ${e.message}`);
+    const bound = req.timeout ?? 120_000;
+    await p.goto(req.url, { waitUntil: 'domcontentloaded', timeout: bound }).catch((e) => {
+      throw new Error(`the ${pageName} page's document never loaded from ${req.url} within ${bound / 1000} s: ${e.message}`);
     });
     return { ok: true };
   }
