@@ -201,15 +201,17 @@ describe('notify: answer from the notification, returns, offline told once (exte
     await notification('Later ends');
     await vscode.commands.executeCommand('notifications.clearAll');
     await until('the notification dismissed', () => !w.app.live!.notifier.isShowing());
-    const at = new Date(Date.now() + 61_000).toISOString();
+    // 68 s ahead: the service refuses a Later under a minute on its clock, so the press has 8 s to
+    // land (it had 1 s at 61 s: too little for a loaded machine's DPoP-signed read and press).
+    const at = new Date(Date.now() + 68_000).toISOString();
     const shown = await core().cards.whole(c.id);
     const out = await core().act(core().gestures.fromUiEvent('test:later'), shown, { type: 'later', until: at });
     assert.ok(out.ok, 'in Later');
-    // The service's clock decides, and a minute is its least: its clock jumps 50 s ahead
+    // The service's clock decides, and a minute is its least: its clock jumps 52 s ahead
     // (POST /_sandbox/clock/jump) instead of the test waiting the minute out; inside DPoP's 60 s,
-    // so this window's proofs stay good. The last ~11 s run as real time.
-    await w.sb.control('POST', '/_sandbox/clock/jump', { ms: 50_000 });
-    assert.equal((await sandboxCard(w, c.id)).status, 'snoozed', 'still in Later 50 s on: a minute at the least');
+    // so this window's proofs stay good. The last ~16 s run as real time.
+    await w.sb.control('POST', '/_sandbox/clock/jump', { ms: 52_000 });
+    assert.equal((await sandboxCard(w, c.id)).status, 'snoozed', 'still in Later 52 s on: a minute at the least');
     await until('Later ended on the service', async () => (await sandboxCard(w, c.id)).status === 'pending' || undefined, 60_000, 250);
     await notification('back to you: Later ends');
   });

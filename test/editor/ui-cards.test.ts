@@ -14,6 +14,7 @@ import { typeInPalette, typeInPick } from './helpers/quick-pick';
 import { notificationItem } from './helpers/notifications';
 import { holdEnd, pastOnSandbox, realHold, shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
+import { testLog } from './helpers/test-log';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
@@ -95,8 +96,7 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.screenshot('ui-05-card-panel');
     await driver.click(inPanel('label.option:has-text("Postgres")'));
     await driver.click(inPanel('#answer'));
-    await driver.waitFor(inPanel('#countdown'));
-    const countdown = await driver.text(inPanel('#countdown'));
+    const countdown = await driver.text(inPanel('#countdown')); // one read that waits: it shows for the hold only
     assert.match(countdown, /hears it in [1-5] s/);
     await driver.screenshot('ui-06-undo-countdown');
     const h = await until('the assistant to hear the answer', async () => { const x = await heard(w!, c.id); return x.length ? x : undefined; });
@@ -177,7 +177,8 @@ describe('cards in the workbench (Playwright)', function () {
     await driver.screenshot('ui-12-high-stakes');
   });
 
-  it('a version conflict: nothing resent; the new version is shown and asked again', async () => {
+  it('a version conflict: nothing resent; the new version is shown and asked again', async function () {
+    this.timeout(240_000);
     const hook = await w!.sb.control<{ id: string; url: string }>('POST', '/_sandbox/webhooks', { name: 'Uptime', area: { id: 'prj_web', name: 'Web' } });
     const send = (body: unknown) => fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const { cardId } = await (await send({ title: 'Checkout is down', severity: 'critical', dedupeKey: 'co', url: 'https://status.example.com/checkout' })).json() as { cardId: string };
@@ -188,11 +189,15 @@ describe('cards in the workbench (Playwright)', function () {
     await w!.sb.control('POST', '/_sandbox/faults', { path: '/v1/changes', method: 'GET', delayMs: 15_000, times: 3 });
     const other = await newCard(w!, { kind: 'text', title: 'Flush the current long poll' });
     await until('the other card', () => core().cards.get(other.id));
-    // The next long poll has reached the sandbox and is being held back.
+    // The next feed read has reached the sandbox and is being held back. Its bound is two minutes,
+    // not the kit's one: on a loaded run (3769949, quiet q1) none came within 60 s. Why is not
+    // known yet (the feed's pacing by its budget is the suspect); how long it takes is logged.
+    const heldFrom = Date.now();
     await until('a held-back feed read', async () => {
       const { faults } = await w!.sb.control<{ faults: { path: string; times: number }[] }>('GET', '/_sandbox/faults');
       return faults.some((f) => f.path === '/v1/changes' && f.times < 3);
-    });
+    }, 120_000);
+    testLog(`    (the held-back feed read came ${Date.now() - heldFrom} ms after the flush card showed)`);
     await send({ title: 'Checkout is down', severity: 'critical', dedupeKey: 'co' });
     await driver.click(inPanel('button[data-key="gotit"]'));
     await driver.waitFor(inPanel('.banner.changed:has-text("changed after you saw it")'));
