@@ -5,10 +5,10 @@
 // never from a second region. A refused press too: its refusal and what follows it (the card's
 // new version, or its going) are one status, said once.
 import * as assert from 'node:assert/strict';
-import { newCard, until, type World } from './cards-helpers';
+import { newCard, until } from './cards-helpers';
 import { quietFor } from '../kit/until';
 import { driver } from './helpers/driver';
-import { heardOnce, inPanel, openFromTree, panelWorld } from './helpers/card-panel-ui';
+import { heardOnce, holdFeedBack, inPanel, openFromTree, panelWorld } from './helpers/card-panel-ui';
 import { onOldest } from './oldest-vscode';
 
 /**
@@ -25,17 +25,6 @@ async function saidAfterPress(settled: string): Promise<string[]> {
   assert.equal(now.regions.length, 1, `live regions: ${JSON.stringify(now.regions)}`);
   assert.deepEqual(now.said.map((s) => s.region).filter((r, i, a) => a.indexOf(r) === i), ['live'], 'all from the one region');
   return now.said.map((s) => s.text).filter((t) => t.trim());
-}
-
-/** Holds the change feed back (as ui-cards' version conflict does), so the person presses on the version they saw. */
-async function holdFeedBack(w: World): Promise<void> {
-  await w.sb.control('POST', '/_sandbox/faults', { path: '/v1/changes', method: 'GET', delayMs: 15_000, times: 3 });
-  const other = await newCard(w, { kind: 'text', title: 'Flush the current long poll' });
-  await until('the other card', () => w.app.live!.core.cards.get(other.id));
-  await until('a held-back feed read', async () => {
-    const { faults } = await w.sb.control<{ faults: { path: string; times: number }[] }>('GET', '/_sandbox/faults');
-    return faults.some((f) => f.path === '/v1/changes' && f.times < 3);
-  });
 }
 
 describe('card panel: one live region, each status said once (Playwright)', function () {

@@ -2,7 +2,8 @@
 // assistant heard: shared by the host tests that drive the card panel through Playwright.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { heard, signInApproved, unwire, until, wire, type World } from '../cards-helpers';
+import { heard, newCard, signInApproved, unwire, until, wire, type World } from '../cards-helpers';
+import { testLog } from './test-log';
 import { driver, driverAvailable } from './driver';
 import { holdMs, pastOnSandbox, shortHold } from './hold';
 import { intoWorkspaceScope, type WorkspaceScope } from './workspace-scope';
@@ -83,4 +84,23 @@ export async function heardOnce(w: World, id: string): Promise<{ type: string; b
   const all = await answers();
   assert.equal(all.length, 1, `the assistant heard ${all.length} answers: ${JSON.stringify(all.map((h) => h.body))}`);
   return first;
+}
+
+/**
+ * Holds the change feed back (its next three reads held 15 s each), so the person presses on the
+ * version they saw: a card made ends the current long poll, then the next read must reach the
+ * sandbox. Bounded at two minutes, not the kit's one: on a loaded run (3769949, quiet q1) none
+ * came within 60 s; why is not known yet (the feed's pacing by its budget is the suspect), so how
+ * long it took is logged.
+ */
+export async function holdFeedBack(w: World): Promise<void> {
+  await w.sb.control('POST', '/_sandbox/faults', { path: '/v1/changes', method: 'GET', delayMs: 15_000, times: 3 });
+  const other = await newCard(w, { kind: 'text', title: 'Flush the current long poll' });
+  await until('the other card', () => w.app.live!.core.cards.get(other.id));
+  const from = Date.now();
+  await until('a held-back feed read', async () => {
+    const { faults } = await w.sb.control<{ faults: { path: string; times: number }[] }>('GET', '/_sandbox/faults');
+    return faults.some((f) => f.path === '/v1/changes' && f.times < 3);
+  }, 120_000);
+  testLog(`    (the held-back feed read came ${Date.now() - from} ms after the flush card showed)`);
 }
