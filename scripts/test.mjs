@@ -6,8 +6,9 @@
 //   host       the extension-host suite inside VS Code (current)
 //   host-min   the same suite's 1.93 part inside VS Code 1.93.1, the oldest engines.vscode allows
 //   e2e        end to end: `npm start` on a fresh clone, the packaged VSIX installed (test/e2e)
-// dist/ built, typecheck and lint side by side; then the others (`--jobs`, default 4: they mostly wait on
-// VS Code, browsers and timers, not on the CPU), each tier's output printed whole when it ends.
+// dist/ built, typecheck and lint side by side; then the others (`--jobs`, default 3: on two cores the
+// tiers keep both busy at three, and a fourth costs more CPU than it saves in waiting, docs/decisions.md
+// "#36: where a run's CPU goes on this 2-core guest"), each tier's output printed whole when it ends.
 // Every tier runs even when another failed, so one run shows everything. The last line is
 // `N passed, M failed` over every tier (typecheck, lint and the build count as one check each), with
 // `, K skipped` when tests were skipped; the exit code is non-zero if anything failed.
@@ -34,7 +35,7 @@ const arg = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1
 const tiers = (arg('--tiers') ?? 'typecheck,lint,unit,host,host-min,e2e').split(',').map((t) => t.trim()).map((t) => (t === 'node' ? 'unit' : t));
 const known = ['typecheck', 'lint', 'unit', 'host', 'host-min', 'e2e'];
 for (const t of tiers) if (!known.includes(t)) { console.error(`unknown tier "${t}" (known: ${known.join(', ')})`); process.exit(2); }
-const jobs = Math.max(1, Number(arg('--jobs') ?? 4) || 4);
+const jobs = Math.max(1, Number(arg('--jobs') ?? 3) || 3);
 const grep = arg('--grep');
 const timesFile = path.resolve(root, arg('--times') ?? path.join('artifacts', 'test-times.json'));
 const bin = (pkg, rel) => path.join(root, 'node_modules', pkg, rel);
