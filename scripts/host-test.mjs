@@ -24,6 +24,7 @@
 //   ASSISTANT_CARDS_TEST_ARTIFACTS  artifacts/ (screenshots)
 //   ASSISTANT_CARDS_TEST_DRIVER     http://127.0.0.1:<port> of the Playwright bridge (code-server only)
 //   ASSISTANT_CARDS_TEST_RESULTS / _LOG / _GREP  for the in-host mocha (test/editor/index.ts)
+//   ASSISTANT_CARDS_CACHE           this run's test cache (the real CLIs, scripts/install-clis.mjs)
 //   plus every --env NAME=value and every ASSISTANT_CARDS_TEST_* of this process.
 // Exit code 0 when every test passed. The results file holds {passed, failed, pending, failures,
 // tests: [{title, file, ms, state, window}], windows: [{window, seconds}]}.
@@ -36,7 +37,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensureCodeServer, targetNamed } from './install-code-server.mjs';
+import { cacheDir, ensureCodeServer, targetNamed } from './install-code-server.mjs';
 import { PSEUDO_LOCALE, writePseudo } from './l10n-pseudo.mjs';
 import { stageExtension } from './package.mjs';
 
@@ -223,6 +224,9 @@ function testEnv(d, opts, extra, kind = 'trusted') {
     ASSISTANT_CARDS_TEST_ARTIFACTS: path.join(root, 'artifacts'),
     ASSISTANT_CARDS_TEST_RESULTS: d.results,
     ASSISTANT_CARDS_TEST_LOG: d.log,
+    // The test cache of this run (the real CLIs, installed once): the window's HOME is a fresh
+    // folder, where each window installed Claude Code (and Codex) again, ~400 MB and ~10 s of CPU each.
+    ASSISTANT_CARDS_CACHE: cacheDir(),
     ...(opts.grep ? { ASSISTANT_CARDS_TEST_GREP: opts.grep } : {}),
     ...(kind === 'untrusted' ? { ASSISTANT_CARDS_TEST_UNTRUSTED: '1' } : {}),
     ...(LOCALE_OF[kind] ? { ASSISTANT_CARDS_TEST_LOCALE: LOCALE_OF[kind] } : {}),
