@@ -1,7 +1,7 @@
 // Runs the extension-host suite (test/editor/**/*.test.ts) inside a real VS Code.
 // Default: code-server (scripts/install-code-server.mjs) driven by Playwright and Debian's
-// chromium. ASSISTANT_CARDS_TEST_ELECTRON=1 (or --electron): @vscode/test-electron instead, for a
-// machine that can download VS Code.
+// chromium-headless-shell (setup.mjs, hostTestBrowser). ASSISTANT_CARDS_TEST_ELECTRON=1 (or
+// --electron): @vscode/test-electron instead, for a machine that can download VS Code.
 //
 //   node scripts/host-test.mjs [--grep <regex>] [--results <file.json>] [--electron] [--keep]
 //                              [--no-build --index <index.js>] [--no-dist-build] [--env NAME=value ...]
@@ -39,10 +39,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cacheDir, ensureCodeServer, targetNamed } from './install-code-server.mjs';
 import { PSEUDO_LOCALE, writePseudo } from './l10n-pseudo.mjs';
+import { hostTestBrowser } from './setup.mjs';
 import { stageExtension } from './package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium';
+// Chromium's headless shell (setup.mjs, hostTestBrowser: why).
+const CHROMIUM = hostTestBrowser();
 const TIMEOUT_MS = Number(process.env.ASSISTANT_CARDS_HOST_TIMEOUT_MS ?? 35 * 60_000);
 /** The origin of the links host tests open (a notice's link): trusted by code-server, answered by the browser. */
 const LINK_ORIGIN = 'https://ci.example.com';

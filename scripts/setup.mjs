@@ -100,13 +100,30 @@ export function ensureDependencies(dir = root) {
 const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
 /**
- * Each Debian package the tests that run VS Code need, with how to tell it is there. `chromium`
- * opens the workbench and `fonts-ipafont-gothic` draws its Japanese (`browser`); `ripgrep` is the `rg` code-server 4.93 is given; the rest build code-server's native modules (`buildTools`, only
- * until code-server is installed in the user's cache, ~/.cache/assistant-cards).
+ * The browser the extension-host tiers drive the workbench in: Debian's `chromium-headless-shell`,
+ * Chromium's old headless mode (Blink and V8 as in `chromium`, without the full browser's shell
+ * and its display compositing), Playwright's own choice for headless runs. On the 2-core guest a
+ * file of panel tests took ~20 % less CPU in it than in `chromium --headless` (docs/decisions.md,
+ * "#36: the host tiers in Chromium's headless shell"). `npm start`'s and the VSIX's end-to-end
+ * tests keep the full `chromium`, as a person's browser. ASSISTANT_CARDS_HEADLESS_SHELL (or
+ * ASSISTANT_CARDS_CHROMIUM) names another.
  */
-export function systemPackages({ browser = true, buildTools = true, ripgrep = false, chromium = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium' } = {}) {
+export function hostTestBrowser(env = process.env) {
+  return env.ASSISTANT_CARDS_HEADLESS_SHELL ?? env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
+}
+
+/**
+ * Each Debian package the tests that run VS Code need, with how to tell it is there. `chromium`
+ * (the end-to-end tests) and `chromium-headless-shell` (the host tiers) open the workbench, and
+ * `fonts-ipafont-gothic` draws its Japanese (`browser`); `ripgrep` is the `rg` code-server 4.93
+ * is given; the rest build code-server's native modules (`buildTools`, only until code-server is
+ * installed in the user's cache, ~/.cache/assistant-cards).
+ */
+export function systemPackages({ browser = true, buildTools = true, ripgrep = false, chromium = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium', headlessShell = hostTestBrowser() } = {}) {
   const packages = browser ? [
     { name: 'chromium', present: () => fs.existsSync(chromium) },
+    // The host tiers' browser (hostTestBrowser): the same engine without the browser's own shell.
+    { name: 'chromium-headless-shell', present: () => fs.existsSync(headlessShell) },
     // A Japanese font: the ja window's screenshots (and its clipping check) measure real glyphs, not boxes.
     { name: 'fonts-ipafont-gothic', present: () => spawnSync('fc-list', [':lang=ja'], { encoding: 'utf8' }).stdout?.trim().length > 0 },
   ] : [];

@@ -16,6 +16,8 @@ interface Setup {
   dependenciesStale(dir: string): string | undefined;
   ensureDependencies(dir: string): void;
   ensureSystemPackages(packages: Pkg[], opts: { isRoot: boolean; hasApt: boolean; run: Run }): void;
+  systemPackages(o: { browser?: boolean; buildTools?: boolean; chromium?: string; headlessShell?: string }): Pkg[];
+  hostTestBrowser(env: Record<string, string | undefined>): string;
 }
 
 const root = path.resolve(__dirname, '..', '..');
@@ -106,6 +108,19 @@ describe('setup on a fresh clone (scripts/setup.mjs)', () => {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(other, { recursive: true, force: true });
     }
+  });
+
+  it('the host tests\' browser is Chromium\'s headless shell, a package of its own beside chromium; either variable names another', () => {
+    assert.equal(setup.hostTestBrowser({}), '/usr/bin/chromium-headless-shell');
+    assert.equal(setup.hostTestBrowser({ ASSISTANT_CARDS_CHROMIUM: '/opt/c/chrome' }), '/opt/c/chrome');
+    assert.equal(setup.hostTestBrowser({ ASSISTANT_CARDS_CHROMIUM: '/opt/c/chrome', ASSISTANT_CARDS_HEADLESS_SHELL: '/opt/s/shell' }), '/opt/s/shell');
+    const named = (o: Parameters<Setup['systemPackages']>[0]) => setup.systemPackages({ buildTools: false, ...o }).map((p) => p.name);
+    assert.deepEqual(named({}).filter((n) => n.startsWith('chromium')), ['chromium', 'chromium-headless-shell']);
+    assert.deepEqual(named({ browser: false }), [], 'npm start needs no browser package');
+    // Each is there when its own file is: a missing shell is named even where chromium is installed.
+    const here = process.execPath;
+    const missing = setup.systemPackages({ buildTools: false, chromium: here, headlessShell: path.join(os.tmpdir(), 'no-such-shell') }).filter((p) => !p.present()).map((p) => p.name);
+    assert.ok(missing.includes('chromium-headless-shell') && !missing.includes('chromium'), `missing: ${missing.join(', ')}`);
   });
 
   it('not root: stops with the one apt-get line to run, naming only what is missing', () => {
