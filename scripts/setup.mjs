@@ -101,12 +101,12 @@ const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'i
 
 /**
  * The browser the extension-host tiers drive the workbench in: Debian's `chromium-headless-shell`,
- * Chromium's old headless mode (Blink and V8 as in `chromium`, without the full browser's shell
- * and its display compositing), Playwright's own choice for headless runs. On the 2-core guest a
- * file of panel tests took ~20 % less CPU in it than in `chromium --headless` (docs/decisions.md,
- * "#36: the host tiers in Chromium's headless shell"). `npm start`'s and the VSIX's end-to-end
- * tests keep the full `chromium`, as a person's browser. ASSISTANT_CARDS_HEADLESS_SHELL (or
- * ASSISTANT_CARDS_CHROMIUM) names another.
+ * Chromium's old headless mode (the same Blink and V8 as `chromium`, without the full browser
+ * around them), what Playwright itself runs for headless tests. On the 2-core guest the axe tests
+ * took 113-117 s of CPU in it against 132-153 s in `chromium --headless`, the whole trusted window
+ * ~4 % less (docs/decisions.md, "#36: what a window and a file cost"). `npm start`'s and the
+ * VSIX's end-to-end tests keep the full `chromium`, a person's browser.
+ * ASSISTANT_CARDS_HEADLESS_SHELL (or ASSISTANT_CARDS_CHROMIUM) names another.
  */
 export function hostTestBrowser(env = process.env) {
   return env.ASSISTANT_CARDS_HEADLESS_SHELL ?? env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
