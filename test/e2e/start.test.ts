@@ -99,6 +99,7 @@ describe('npm start (code-server, Playwright)', function () {
     const log = (what) => window.acFocus.push((Date.now() % 1e6) + ' ' + what);
     document.addEventListener('focusin', (e) => log('in ' + d(e.target)), true);
     window.addEventListener('blur', () => log('window blur, active ' + d(document.activeElement)));
+    // The quick input's element exists once a quick input showed (the Sign In palette's did).
     const w = document.querySelector('.quick-input-widget');
     if (w) new MutationObserver(() => log('quick input ' + w.className + ' ' + w.style.display)).observe(w, { attributes: true, attributeFilter: ['class', 'style'] });
   })()`).catch(() => undefined);
