@@ -40,6 +40,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cacheDir, ensureCodeServer, targetNamed } from './install-code-server.mjs';
 import { PSEUDO_LOCALE, writePseudo } from './l10n-pseudo.mjs';
 import { hostTestBrowser } from './setup.mjs';
+import { BROWSER_ARGS } from './test-browser.cjs';
 import { stageExtension } from './package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -652,7 +653,7 @@ async function runCodeServer(opts, d, indexJs, kind) {
     const { chromium } = await import('playwright-core');
     browser = await chromium.launchPersistentContext(d.browserProfile, {
       executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 800 },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [...BROWSER_ARGS],
     });
     ctx.browser = browser;
     await browser.route(`${LINK_ORIGIN}/**`, (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>opened</title>' }));

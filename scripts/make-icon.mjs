@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { chromiumPath } from './test-browser.cjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const svg = fs.readFileSync(path.join(root, 'media', 'icons', 'assistant-cards.svg'), 'utf8');
@@ -16,7 +17,7 @@ const html = `<!doctype html><html><body style="margin:0;background:transparent"
 ${svg.replace('width="24" height="24"', 'width="96" height="96"')}
 </div></body></html>`;
 
-const browser = await chromium.launch({ executablePath: process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 try {
   const page = await browser.newPage({ viewport: { width: 128, height: 128 }, deviceScaleFactor: 1 });
   await page.setContent(html);

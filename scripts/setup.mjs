@@ -1,12 +1,13 @@
 // What `npm start` and `npm test` set up on a fresh clone before they do anything else: a Node
 // new enough, the dependencies from the lockfile, and (for the extension-host tests and
 // code-server) Debian's packages. Each step that fails says which step, why, and what to do next.
-// Only node: built-ins here: this file runs before node_modules exists.
+// Only node: built-ins here (and test-browser.cjs, which has none): this file runs before node_modules exists.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromiumPath } from './test-browser.cjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (m) => console.log(`[setup] ${m}`);
@@ -119,7 +120,7 @@ export function hostTestBrowser(env = process.env) {
  * is given; the rest build code-server's native modules (`buildTools`, only until code-server is
  * installed in the user's cache, ~/.cache/assistant-cards).
  */
-export function systemPackages({ browser = true, buildTools = true, ripgrep = false, chromium = process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium', headlessShell = hostTestBrowser() } = {}) {
+export function systemPackages({ browser = true, buildTools = true, ripgrep = false, chromium = chromiumPath(), headlessShell = hostTestBrowser() } = {}) {
   const packages = browser ? [
     { name: 'chromium', present: () => fs.existsSync(chromium) },
     // The host tiers' browser (hostTestBrowser): the same engine without the browser's own shell.

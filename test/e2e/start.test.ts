@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { BROWSER_ARGS, chromiumPath } from '../../scripts/test-browser.cjs';
 import { until } from '../kit/until';
 import { copyCheckout } from './checkout-copy';
 import { openWorkbench } from './open-workbench';
@@ -200,8 +201,7 @@ describe('npm start (code-server, Playwright)', function () {
     sandboxUrl = /sandbox listening on (http:\/\/\S+)/.exec(out)![1]!;
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
-      executablePath: process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium', headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      executablePath: chromiumPath(), headless: true, args: [...BROWSER_ARGS],
     });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     // The document, then the workbench by its README tab below (a busy run of ebeb00c outlasted

@@ -9,6 +9,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { BROWSER_ARGS, chromiumPath } from '../../scripts/test-browser.cjs';
 import { until } from '../kit/until';
 import { openWorkbench } from './open-workbench';
 
@@ -232,8 +233,7 @@ describe('packaging: the VSIX', function () {
     await until('code-server answers /healthz', async () => (await fetch(`${base}/healthz`)).status < 500, 60_000, 250);
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
-      executablePath: process.env.ASSISTANT_CARDS_CHROMIUM ?? '/usr/bin/chromium', headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      executablePath: chromiumPath(), headless: true, args: [...BROWSER_ARGS],
     });
     try {
       const page = await browser.newPage();

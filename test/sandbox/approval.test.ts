@@ -3,10 +3,11 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { BROWSER_ARGS, chromiumPath } from '../../scripts/test-browser.cjs';
 import type { RunningSandbox } from '../../src/sandbox';
 import { call, dpopProof, makeKey, makeMachine, postForm, startDevice, startSandbox, tokenNonce, type Machine, type TestKey } from './helpers';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 describe('sandbox approval page (Chromium)', function () {
@@ -22,7 +23,7 @@ describe('sandbox approval page (Chromium)', function () {
     sb = await startSandbox({ port: 0 });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: ['--headless', ...BROWSER_ARGS],
     });
     machine = await makeMachine(sb.url, 'Work laptop');
   });
