@@ -1,7 +1,8 @@
 // What `npm start` and `npm test` set up on a fresh clone before they do anything else: a Node
 // new enough, the dependencies from the lockfile, and (for the extension-host tests and
 // code-server) Debian's packages. Each step that fails says which step, why, and what to do next.
-// Only node: built-ins here (and test-browser.cjs, which has none): this file runs before node_modules exists.
+// Only node: built-ins here (and test-browser.cjs, which has no other import): this file runs
+// before node_modules exists.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
