@@ -35,7 +35,7 @@ export const LAYERS = {
   // The editor's words and rules that need no vscode (tested in plain Node): the core's types and values, the shared code.
   words: { values: ['sync/index', 'sync/contract', 'shared'], types: ['api/schemas'], packages: ['node:*'] },
   // The local service: the wire's schemas and constants, the shared rules, where the bridge looks for it.
-  sandbox: { values: ['api/schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole'], packages: ['fastify', 'zod', 'node:*'] },
+  sandbox: { values: ['api/schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole'], packages: ['fastify', 'zod', 'node-sqlite3-wasm', 'node:*'] },
   // The assistants' side: the wire's schemas only.
   bridge: { values: ['api/schemas'], packages: ['jsonc-parser', 'node:*'] },
 };

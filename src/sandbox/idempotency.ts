@@ -4,6 +4,7 @@
 // request gets 422 idempotency_mismatch.
 import { createHash } from 'node:crypto';
 import { ProblemError } from './problems';
+import type { Table } from './store/table';
 
 export const REPLAY_MS = 24 * 3_600_000;
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
@@ -14,16 +15,23 @@ export interface StoredAnswer {
   contentType: string;
 }
 
-interface Entry {
+export interface IdempotencyEntry {
   fingerprint: string;
   at: number;
   answer?: StoredAnswer;
 }
 
 export class IdempotencyStore {
-  private readonly entries = new Map<string, Entry>();
-
-  constructor(private readonly now: () => number) {}
+  /**
+   * Kept in the sandbox's store, so a press retried after a restart still replays. A reservation
+   * whose request never answered (the process ended under it) is forgotten at start.
+   */
+  constructor(
+    private readonly now: () => number,
+    private readonly entries: Table<IdempotencyEntry> = new Map(),
+  ) {
+    for (const [id, e] of [...entries.entries()]) if (!e.answer) entries.delete(id);
+  }
 
   reset(): void {
     this.entries.clear();
@@ -76,7 +84,7 @@ export class IdempotencyStore {
 
   finish(scope: string, key: string, answer: StoredAnswer): void {
     const e = this.entries.get(`${scope}\n${key}`);
-    if (e) e.answer = answer;
+    if (e) this.entries.set(`${scope}\n${key}`, { ...e, answer });
   }
 
   /** Forgets a reservation whose request did not reach a final answer (5xx, limits). */

@@ -3,6 +3,7 @@
 import type { Clock } from './context';
 import { seedDemo, type DemoOptions, type DemoSeed } from './demo';
 import { buildSandbox, type Sandbox } from './server';
+import { SqliteStore } from './store/sqlite-store';
 
 export interface StartOptions {
   port?: number;
@@ -21,6 +22,8 @@ export interface StartOptions {
   /** The control surface's secret; default a fresh random one (see `controlSecret` below). */
   controlSecret?: string;
   askKey?: string;
+  /** A store file (store/sqlite-store.ts): the state outlives the process. Default: in memory. */
+  storeFile?: string;
 }
 
 export interface RunningSandbox {
@@ -46,7 +49,9 @@ function machineFileOf(opts: StartOptions): string | undefined {
 }
 
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
+  const store = opts.storeFile !== undefined ? SqliteStore.open(opts.storeFile) : undefined;
   const sandbox = buildSandbox({
+    ...(store ? { store } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.manualClock ? { manualClock: true } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
@@ -60,7 +65,12 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     },
   });
   const host = opts.host ?? '127.0.0.1';
-  await sandbox.app.listen({ port: opts.port ?? 0, host });
+  try {
+    await sandbox.app.listen({ port: opts.port ?? 0, host });
+  } catch (err) {
+    sandbox.store.close(); // the store file is free for the next start
+    throw err;
+  }
   const address = sandbox.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = opts.publicUrl?.replace(/\/+$/, '') ?? `http://${host}:${port}`;
@@ -79,6 +89,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
       sandbox.stop();
       sandbox.faults.release(); // a held response ends with the sandbox, not minutes later
       await sandbox.app.close();
+      sandbox.store.close();
     },
   };
   if (opts.demo) {
@@ -88,6 +99,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
       running.demo = seedDemo(sandbox, url, demoOpts);
     };
   }
+  sandbox.store.commit();
   return running;
 }
 

@@ -124,22 +124,46 @@ export class Cards {
     return card;
   }
 
-  /** Version rises, changedAt moves, a history line is kept, and the change goes to the feed. */
+  /**
+   * The one place a card changes once made: its version rises, changedAt moves, a history line is
+   * kept, the record is written to the store, and the change goes to the feed, in the same
+   * transaction (the store writes both at its commit).
+   */
   touch(card: CardRec, type: ChangeType | null, history: Omit<HistoryRec, 'at'> | null, at = this.now()): void {
     card.version += 1;
     card.changedAt = at;
     if (history) card.history.push({ at, ...history });
+    this.store.cards.set(card.id, card);
     if (type) this.feed.emit(type, card.id, at);
   }
 
-  private close(card: CardRec, by: string, at: number): void {
+  /** A change the person's side does not see (what the assistant heard): written, no new version. */
+  private keep(card: CardRec): void {
+    this.store.cards.set(card.id, card);
+  }
+
+  private close(card: CardRec, by: string, at: number, history: Omit<HistoryRec, 'at'> | null): void {
     card.status = 'done';
     card.closedAt = at;
     card.closedBy = by;
     card.pendingMessage = undefined;
     this.timeline.cancel(`hold:${card.id}`);
     this.timeline.cancel(`later:${card.id}`);
-    this.feed.emit('card.closed', card.id, at);
+    this.touch(card, 'card.closed', history, at);
+  }
+
+  /**
+   * Timed work after a restart, keyed by card id as when it was scheduled: a hold still running
+   * ends at its `undoUntil`, a Later returns at its `until` (at once when that has passed).
+   */
+  resumeTimers(): void {
+    for (const card of this.store.cards.values()) {
+      if (card.status === 'answered' && card.answer && !card.answer.heard) {
+        this.timeline.schedule(`hold:${card.id}`, card.answer.undoUntil, (at) => this.holdOver(card, at));
+      } else if (card.status === 'snoozed' && card.until !== undefined) {
+        this.timeline.schedule(`later:${card.id}`, card.until, (due) => this.laterOver(card, due));
+      }
+    }
   }
 
   private highStakes(card: CardRec): void {
@@ -193,12 +217,11 @@ export class Cards {
     if (card.status !== 'answered' || !card.answer) return;
     card.answer.heard = true;
     if (card.notice) {
-      card.version += 1;
-      card.changedAt = at;
-      this.close(card, 'person', at);
+      this.close(card, 'person', at, null);
       return;
     }
     card.heard.push({ at, type: 'answer', body: card.answer.body, from: fromOf(card.answer.origin) });
+    this.keep(card);
   }
 
   /** Ends a hold at once (demo seeding of a done card). */
@@ -356,8 +379,7 @@ export class Cards {
       card.turn = 'agent';
       card.answeredFrom = { app: helper?.name ?? 'helper', appId: helper?.app ?? 'other' };
       this.touch(card, 'card.answered', { type: 'helper-answered', by: 'helper', detail: helper?.name ?? d.assistantId }, now);
-      card.version += 1;
-      this.close(card, 'helper', now);
+      this.close(card, 'helper', now, null);
     } else {
       card.status = 'pending';
       card.turn = 'you';
@@ -372,21 +394,13 @@ export class Cards {
     const heardAnswer = card.status === 'answered' && card.answer?.heard === true;
     const words = card.status === 'pending' && card.turn === 'agent' && card.pendingMessage !== undefined;
     if (!heardAnswer && !words) return 'the assistant has nothing to pick up (no answer past its hold, no words)';
-    const now = this.now();
-    card.version += 1;
-    card.changedAt = now;
-    card.history.push({ at: now, type: 'picked-up', by: 'assistant' });
-    this.close(card, 'assistant', now);
+    this.close(card, 'assistant', this.now(), { type: 'picked-up', by: 'assistant' });
     return null;
   }
 
   withdraw(card: CardRec): string | null {
     if (card.status === 'done') return 'the card is already done';
-    const now = this.now();
-    card.version += 1;
-    card.changedAt = now;
-    card.history.push({ at: now, type: 'withdrawn', by: 'assistant' });
-    this.close(card, 'withdrawn', now);
+    this.close(card, 'withdrawn', this.now(), { type: 'withdrawn', by: 'assistant' });
     return null;
   }
 
@@ -397,10 +411,7 @@ export class Cards {
 
   resolveNotice(card: CardRec, at: number): void {
     if (card.notice) card.notice.resolvedBy = 'webhook';
-    card.version += 1;
-    card.changedAt = at;
-    card.history.push({ at, type: 'resolved', by: 'webhook' });
-    this.close(card, 'webhook', at);
+    this.close(card, 'webhook', at, { type: 'resolved', by: 'webhook' });
   }
 
   /** Moves a card to another area (control surface); an answer naming an older version gets area_change. */

@@ -1,4 +1,4 @@
-// `node dist/sandbox.js --port 0 [--manual-clock] [--demo] [--machine-file PATH] [--work DIR] [--public-url URL] [--announce]`
+// `node dist/sandbox.js --port 0 [--manual-clock] [--demo] [--store FILE] [--machine-file PATH] [--work DIR] [--public-url URL] [--announce]`
 // --public-url: the address the sandbox is reached at when not at 127.0.0.1:<port> (a proxy, a
 // code-server port forward); only that Host and the loopback ones are answered.
 // --work DIR: the run's own folder; POST /_sandbox/machines may write identity files inside it.
@@ -6,6 +6,9 @@
 // every control write (/_sandbox/..., not GET) sends `Authorization: Bearer <secret>`; the file
 // (mode 0600, in --work or a private temporary folder) holds the same secret and is removed on
 // exit. Runs until SIGINT/SIGTERM.
+// --store FILE: keep the state in this SQLite file (made 0600 in a 0700 folder when new): cards,
+// their history, assistants, sign-ins and notice addresses outlive the process; an answer is on
+// disk before it is acknowledged. A store that cannot be opened ends the start with what to do.
 // --announce: also write local-service.json (address and ask key) into the bridge's home, where
 // the hooks of Claude Code and Codex find it (src/bridge/home.ts); removed on exit if still ours.
 
@@ -36,6 +39,7 @@ async function main(argv: string[]): Promise<void> {
   const publicUrl = argValue(argv, '--public-url');
   const machineFile = argValue(argv, '--machine-file');
   const work = argValue(argv, '--work');
+  const storeFile = argValue(argv, '--store');
   const { startSandbox } = await import('./index.js');
   const running = await startSandbox({
     port,
@@ -43,6 +47,7 @@ async function main(argv: string[]): Promise<void> {
     ...(publicUrl ? { publicUrl } : {}),
     ...(machineFile ? { machineFile: resolve(machineFile) } : {}),
     ...(work ? { workDir: resolve(work) } : {}),
+    ...(storeFile ? { storeFile: resolve(storeFile) } : {}),
     ...(argv.includes('--demo') ? { demo: machineFile ? { machineFile } : true } : {}),
   });
   process.stdout.write(`listening on ${running.url}\n`);

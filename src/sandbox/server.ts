@@ -30,6 +30,7 @@ import { runFinishers } from './request-state';
 import { registerV1 } from './routes-v1';
 import { v1Route } from './v1-route-table';
 import { SandboxState } from './state';
+import { MemoryStore, type SandboxStore } from './store/store';
 import { Timeline } from './timeline';
 import { cardUrl, type MachineNames } from './wire';
 import { WrittenIdentities, type IdentityPlaces } from './identity-places';
@@ -54,6 +55,8 @@ export interface SandboxOptions {
   controlSecret?: string;
   /** The asking surface's key; default a fresh random one. */
   askKey?: string;
+  /** Where the state lives; default in memory (store/store.ts). The sandbox closes it when it stops. */
+  store?: SandboxStore;
 }
 
 /** 30 s for a whole request: a slow partial body no longer holds a connection for ever. */
@@ -65,6 +68,7 @@ const IDLE_TIMEOUT_MS = 60_000;
 export interface Sandbox {
   app: FastifyInstance;
   ctx: SandboxContext;
+  store: SandboxStore;
   clock: Clock;
   auth: AuthService;
   state: SandboxState;
@@ -139,17 +143,22 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     },
   });
   app.server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
-  const auth = new AuthService(ctx);
-  const state = new SandboxState();
-  const timeline = new Timeline(clock);
+  const store = opts.store ?? new MemoryStore();
+  const auth = new AuthService(ctx, store);
+  const state = new SandboxState(store);
+  const timeline = new Timeline(clock, () => {
+    // A timer's work (a hold's end, a Later's return) has no reply to fail: said, and tried again at the next commit.
+    try { store.commit(); } catch (err) { console.error('sandbox:', err instanceof Error ? err.message : err); }
+  });
   const feed = new ChangeFeed(state);
   const faults = new Faults();
   const received = new Received();
   const limits = new RateLimits(() => clock.now());
-  const idem = new IdempotencyStore(() => clock.now());
+  const idem = new IdempotencyStore(() => clock.now(), store.table('idempotency'));
   let linkBase = publicUrl ?? 'http://127.0.0.1';
   const cards = new Cards(state, clock, timeline, feed, (card) => cardUrl(linkBase, card));
   const notices = new Notices(state, cards, clock);
+  cards.resumeTimers();
   const machines: MachineNames = (id) => {
     const m = auth.machines.get(id);
     return m ? { id: m.id, name: m.name } : undefined;
@@ -259,6 +268,14 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     const finish = () => runFinishers(req, reply.statusCode, payload, String(reply.getHeader('content-type') ?? 'application/json'));
     if (fault?.delayMs) await faults.hold(fault.delayMs, finish);
     else finish();
+    // What this request changed is on disk before its answer leaves (a no-op in memory).
+    try {
+      store.commit();
+    } catch (err) {
+      console.error('sandbox:', err instanceof Error ? err.message : err);
+      reply.code(503).header('content-type', 'application/problem+json');
+      return JSON.stringify({ ...problemBody(ctx.baseUrl(req), 'server_error', err instanceof Error ? err.message : String(err)), status: 503 });
+    }
     if (fault?.drop) {
       // The work is done and recorded; the answer is lost on the way.
       req.raw.socket?.destroy();
@@ -311,7 +328,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   });
 
   const sandbox: Sandbox = {
-    app, ctx, clock, auth, state, cards, notices, feed, faults, timeline, routes, controlSecret, askKey,
+    app, ctx, store, clock, auth, state, cards, notices, feed, faults, timeline, routes, controlSecret, askKey,
     async reset() {
       timeline.clear();
       state.clear();
@@ -324,6 +341,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
       personSessions.reset();
       feed.wakeAll();
       if (sandbox.afterReset) await sandbox.afterReset();
+      store.commit();
     },
     stop() {
       closing = true;

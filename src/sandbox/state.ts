@@ -2,9 +2,13 @@
 // log, presence and what each assistant heard. Plain records; the rules live in lifecycle.ts,
 // notices.ts and the routes.
 import type { SessionTerminal } from '../api/schemas';
+import { MemoryStore, type SandboxStore } from './store/store';
+import type { Table } from './store/table';
+import type { ChangeRec } from './store/change';
+
+export type { ChangeRec, ChangeType } from './store/change';
 
 export type InternalStatus = 'pending' | 'answered' | 'snoozed' | 'delegated' | 'done';
-export type ChangeType = 'card.created' | 'card.answered' | 'card.changed' | 'card.closed';
 
 export interface Named {
   id: string;
@@ -142,13 +146,6 @@ export interface WebhookRec {
   counts: { delivered: number; paused: number; rateLimited: number; tooManyOpen: number; refused: number };
 }
 
-export interface ChangeRec {
-  seq: number;
-  type: ChangeType;
-  cardId: string;
-  at: number;
-}
-
 export interface PresencePing {
   at: number;
   here: boolean;
@@ -157,21 +154,55 @@ export interface PresencePing {
   machineId?: string;
 }
 
+/**
+ * The sandbox's data as its parts read it: tables of the one store (store/store.ts) and the change
+ * log, plus presence, which lives only as long as the process.
+ */
 export class SandboxState {
-  readonly assistants = new Map<string, AssistantRec>();
-  readonly agents = new Map<string, AgentRec>();
-  readonly sessions = new Map<string, SessionRec>();
-  readonly cards = new Map<string, CardRec>();
-  readonly webhooks = new Map<string, WebhookRec>();
-  readonly changes: ChangeRec[] = [];
-  /** Kept across resets so an old cursor never points into a new log by accident. */
-  seq = 0;
-  /** Sequence number of the first change still kept in `changes`. */
-  firstSeq = 1;
-  rank = 0;
+  readonly assistants: Table<AssistantRec>;
+  readonly agents: Table<AgentRec>;
+  readonly sessions: Table<SessionRec>;
+  readonly cards: Table<CardRec>;
+  readonly webhooks: Table<WebhookRec>;
+  readonly changes: ChangeRec[];
   readonly presence: PresencePing[] = [];
   presenceUntil = 0;
   lastPresenceAt: number | null = null;
+
+  constructor(readonly store: SandboxStore = new MemoryStore()) {
+    this.assistants = store.table('assistant');
+    this.agents = store.table('agent');
+    this.sessions = store.table('session');
+    this.cards = store.table('card');
+    this.webhooks = store.table('webhook');
+    this.changes = store.changes;
+  }
+
+  /** Kept across resets so an old cursor never points into a new log by accident. */
+  get seq(): number {
+    return this.store.counters.seq;
+  }
+
+  set seq(n: number) {
+    this.store.counters.seq = n;
+  }
+
+  /** Sequence number of the first change still kept in `changes`. */
+  get firstSeq(): number {
+    return this.store.counters.firstSeq;
+  }
+
+  set firstSeq(n: number) {
+    this.store.counters.firstSeq = n;
+  }
+
+  get rank(): number {
+    return this.store.counters.rank;
+  }
+
+  set rank(n: number) {
+    this.store.counters.rank = n;
+  }
 
   clear(): void {
     this.assistants.clear();
@@ -179,7 +210,7 @@ export class SandboxState {
     this.sessions.clear();
     this.cards.clear();
     this.webhooks.clear();
-    this.changes.length = 0;
+    this.store.dropChanges();
     this.firstSeq = this.seq + 1;
     this.presence.length = 0;
     this.presenceUntil = 0;

@@ -15,7 +15,11 @@ export class Timeline {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
 
-  constructor(private readonly clock: Clock) {
+  constructor(
+    private readonly clock: Clock,
+    /** After jobs ran: the sandbox writes what they changed to its store. */
+    private readonly afterRun?: () => void,
+  ) {
     clock.onAdvance?.(() => this.runDue());
   }
 
@@ -39,6 +43,7 @@ export class Timeline {
   runDue(): void {
     if (this.running) return;
     this.running = true;
+    let ran = false;
     try {
       for (;;) {
         const now = this.clock.now();
@@ -50,10 +55,12 @@ export class Timeline {
         }
         if (!next) break;
         this.jobs.delete(next[0]);
+        ran = true;
         next[1].run(next[1].at);
       }
     } finally {
       this.running = false;
+      if (ran) this.afterRun?.();
     }
     this.arm();
   }

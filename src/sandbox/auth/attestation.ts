@@ -10,7 +10,7 @@ const CLOCK_SKEW_S = 60;
 /** The attested computer and key thumbprint, or a reason for 400 invalid_request. */
 export function checkAttestation(
   token: string | undefined,
-  opts: { machines: Map<string, MachineRecord>; baseUrl: string; nowMs: number; seenJtis: Map<string, number> },
+  opts: { machines: { get(id: string): MachineRecord | undefined }; baseUrl: string; nowMs: number; seenJtis: Map<string, number> },
 ): { machine: MachineRecord; jkt: string } | { reason: string } {
   if (!token) return { reason: 'machine_attestation is missing: this computer is not set up (no computer identity file)' };
   const jws = parseJws(token);

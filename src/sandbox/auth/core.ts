@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context';
 import { DpopVerifier } from './dpop';
 import { NonceBook } from './nonces';
+import type { SandboxStore } from '../store/store';
 import { AuthStore } from './store';
 
 /** Who asks for a nonce: the authorization server (/oauth/token) or the resource server (/v1). */
@@ -20,9 +21,9 @@ export class AuthCore {
   /** Attestation jti -> until when it is remembered (its exp). */
   readonly attestationJtis = new Map<string, number>();
 
-  constructor(readonly ctx: SandboxContext) {
+  constructor(readonly ctx: SandboxContext, store?: SandboxStore) {
     const now = () => ctx.clock.now();
-    this.store = new AuthStore(now, ctx.person);
+    this.store = new AuthStore(now, ctx.person, store);
     this.nonces = new NonceBook(now);
     this.tokenNonces = new NonceBook(now);
     this.dpop = new DpopVerifier(now, (issuer) => this.nonceBook(issuer));

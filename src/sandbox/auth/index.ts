@@ -17,6 +17,8 @@ import { registerMeRoute } from './me-route';
 import { refusal } from './refusal';
 
 export { answerRefusal } from './refusal';
+import type { SandboxStore } from '../store/store';
+import type { Table } from '../store/table';
 import { GRANT_LIFE_MS, type GrantRecord, type MachineRecord } from './store';
 import { registerTokenRoute } from './token-route';
 
@@ -26,15 +28,15 @@ export { BUILT_IN_CLIENT_ID } from './apps';
 export class AuthService {
   readonly core: AuthCore;
   /** Computers set up through POST /_sandbox/machines, by id. */
-  readonly machines: Map<string, MachineRecord>;
+  readonly machines: Table<MachineRecord>;
   /**
    * Run by GET /v1/me after sign-in passed, before the answer: server.ts sets it to count the
    * route's limit classes (read, workspace). It may throw ProblemError (e.g. rate_limited).
    */
   meGuard?: (req: FastifyRequest, grant: Grant) => void;
 
-  constructor(readonly ctx: SandboxContext) {
-    this.core = new AuthCore(ctx);
+  constructor(readonly ctx: SandboxContext, store?: SandboxStore) {
+    this.core = new AuthCore(ctx, store);
     this.machines = this.core.store.machines;
   }
 

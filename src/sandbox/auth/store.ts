@@ -6,6 +6,9 @@ import { builtInApp, type AppRecord } from './apps';
 import { accessTokenHash } from './dpop';
 import type { PublicP256 } from './jwk';
 import { newId, newSecret } from './ids';
+import { MemoryStore, type SandboxStore } from '../store/store';
+import type { Table } from '../store/table';
+import { TokenTable } from '../store/token-table';
 
 export const ACCESS_TOKEN_S = 900;
 export const GRANT_LIFE_MS = 30 * 24 * 3600_000;
@@ -91,22 +94,34 @@ export interface TokenSet {
   scope: string;
 }
 
+/**
+ * Apps, computers, sign-ins and their tokens are tables of the sandbox's store (they outlive a
+ * restart; tokens kept by their hash); sign-ins under way (device and browser flows, codes) live
+ * only as long as the process.
+ */
 export class AuthStore {
-  readonly apps = new Map<string, AppRecord>();
-  readonly machines = new Map<string, MachineRecord>();
+  readonly apps: Table<AppRecord>;
+  readonly machines: Table<MachineRecord>;
   readonly devices = new Map<string, DeviceRecord>();
   readonly userCodes = new Map<string, DeviceRecord>();
   readonly authRequests = new Map<string, AuthRequestRecord>();
   readonly codes = new Map<string, CodeRecord>();
-  readonly grants = new Map<string, GrantRecord>();
-  readonly access = new Map<string, AccessRecord>();
-  readonly refresh = new Map<string, RefreshRecord>();
+  readonly grants: Table<GrantRecord>;
+  readonly access: TokenTable<AccessRecord>;
+  readonly refresh: TokenTable<RefreshRecord>;
 
   constructor(
     private readonly now: () => number,
     private readonly person: { userId: string; workspaceId: string },
+    store: SandboxStore = new MemoryStore(),
   ) {
-    this.reset();
+    this.apps = store.table('app');
+    this.machines = store.table('machine');
+    this.grants = store.table('grant');
+    this.access = new TokenTable(store.table('access'));
+    this.refresh = new TokenTable(store.table('refresh'));
+    // A store that kept its sign-ins keeps them; a new one starts with the built-in app.
+    if (this.apps.size === 0) this.reset();
   }
 
   reset(): void {
@@ -130,7 +145,9 @@ export class AuthStore {
 
   revokeGrant(id: string): void {
     const g = this.grants.get(id);
-    if (g) g.revoked = true;
+    if (!g) return;
+    g.revoked = true;
+    this.grants.set(id, g);
   }
 
   /**
@@ -151,7 +168,10 @@ export class AuthStore {
       // any) replaces its sign-in; another copy with its own key keeps its own.
       const sameKey = input.jkt !== undefined && g.jkt === input.jkt;
       const bothBearer = input.jkt === undefined && g.jkt === undefined;
-      if (sameKey || bothBearer) g.revoked = true;
+      if (sameKey || bothBearer) {
+        g.revoked = true;
+        this.grants.set(g.id, g);
+      }
     }
     const reach: Grant['reach'] = input.machine && !input.scopes.includes('cards:read:all') ? 'machine' : 'all';
     const grant: GrantRecord = {
@@ -199,7 +219,7 @@ export class AuthStore {
   private sweepTokens(now: number): void {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    for (const [token, rec] of this.access) if (rec.expiresAt <= now) this.access.delete(token);
+    this.access.deleteWhere((rec) => rec.expiresAt <= now);
     for (const [code, rec] of this.devices) {
       if (rec.expiresAt + 3600_000 <= now) {
         this.devices.delete(code);

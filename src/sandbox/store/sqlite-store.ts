@@ -1,0 +1,345 @@
+// The store in a SQLite file, through node-sqlite3-wasm (WebAssembly: no native build, runs on
+// every Node VS Code ships; docs/decisions.md "#51: the store"). Every record is kept in memory
+// too, so reads stay synchronous Map reads; `commit` writes, in one transaction, the records a
+// transaction changed and the change rows appended, before the reply that acknowledges them leaves.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Database as WasmDatabase } from 'node-sqlite3-wasm';
+import type { ChangeRec, ChangeType } from './change';
+import type { Counters, SandboxStore } from './store';
+import { MIGRATIONS, SCHEMA_VERSION, VERSION_TABLE } from './schema';
+import { storeError, StoreError } from './store-error';
+import { KINDS, type Kind, type Table } from './table';
+
+/** DESIGN's 30 days of done cards: older ones (and older changes) are dropped at start. */
+export const KEEP_DONE_MS = 30 * 24 * 3_600_000;
+
+/** Tables whose records the sandbox finds by iterating and then changes in place: iteration counts as a touch. */
+const SMALL: ReadonlySet<Kind> = new Set(['assistant', 'agent', 'session', 'webhook', 'app', 'machine', 'grant']);
+
+/**
+ * A Map that remembers what a transaction touched: `set` and `delete` always, `get` too (a record
+ * read by id is often changed in place), iteration for the small tables. Touched records are
+ * written at commit when their JSON differs from what the file holds.
+ */
+class TrackedTable<T> extends Map<string, T> implements Table<T> {
+  readonly touched = new Set<string>();
+  readonly deleted = new Set<string>();
+  cleared = false;
+  /** Each record's JSON as the file holds it. */
+  readonly written = new Map<string, string>();
+
+  constructor(readonly kind: Kind, private readonly iterationTouches: boolean) {
+    super();
+  }
+
+  load(id: string, rec: T, json: string): void {
+    super.set(id, rec);
+    this.written.set(id, json);
+  }
+
+  peek(id: string): T | undefined {
+    return super.get(id);
+  }
+
+  override get(id: string): T | undefined {
+    const rec = super.get(id);
+    if (rec !== undefined) this.touched.add(id);
+    return rec;
+  }
+
+  override set(id: string, rec: T): this {
+    // Map's constructor calls set before the fields exist; nothing to track then.
+    if (this.touched) {
+      this.touched.add(id);
+      this.deleted.delete(id);
+    }
+    return super.set(id, rec);
+  }
+
+  override delete(id: string): boolean {
+    this.touched.delete(id);
+    if (super.has(id) || this.written.has(id)) this.deleted.add(id);
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    super.clear();
+    this.touched.clear();
+    this.deleted.clear();
+    this.cleared = true;
+  }
+
+  override values(): MapIterator<T> {
+    if (this.iterationTouches) for (const id of super.keys()) this.touched.add(id);
+    return super.values();
+  }
+
+  override entries(): MapIterator<[string, T]> {
+    if (this.iterationTouches) for (const id of super.keys()) this.touched.add(id);
+    return super.entries();
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, T]> {
+    return this.entries();
+  }
+
+  get busy(): boolean {
+    return this.cleared || this.touched.size > 0 || this.deleted.size > 0;
+  }
+}
+
+export interface SqliteStoreOptions {
+  /** Now, for the 30 days kept (the sandbox's clock). */
+  now?: () => number;
+  /** Migrate only up to this version (tests make the previous version's fixture with it). */
+  upTo?: number;
+}
+
+interface Db {
+  exec(sql: string): void;
+  run(sql: string, values?: (string | number | null)[]): void;
+  all(sql: string, values?: (string | number | null)[]): Record<string, unknown>[];
+  close(): void;
+}
+
+function openDb(file: string): Db {
+  // Loaded on first use: the in-memory sandbox never pays for the WebAssembly module.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Database } = require('node-sqlite3-wasm') as { Database: typeof WasmDatabase };
+  const db = new Database(file);
+  return {
+    exec: (sql) => db.exec(sql),
+    run: (sql, values) => void db.run(sql, values),
+    all: (sql, values) => db.all(sql, values) as Record<string, unknown>[],
+    close: () => db.close(),
+  };
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * One process at a time: `<file>.pid` names the owner. A dead owner's file (a `kill -9`) is taken
+ * over, with the lock folder node-sqlite3-wasm left beside the store; SQLite then rolls back the
+ * transaction the kill cut short from its journal.
+ */
+function takeOwnership(file: string): string {
+  const pidFile = `${file}.pid`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(pidFile, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      return pidFile;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') throw storeError('read-only', file, `cannot write ${pidFile}: ${code}`);
+      if (code !== 'EEXIST') throw storeError('read-only', file, String(err));
+      const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) throw storeError('in-use', file, `process ${pid}`);
+      fs.rmSync(pidFile, { force: true });
+      fs.rmSync(`${file}.lock`, { recursive: true, force: true });
+    }
+  }
+  throw storeError('in-use', file, 'another process took it at the same moment');
+}
+
+export class SqliteStore implements SandboxStore {
+  private readonly tables = new Map<Kind, TrackedTable<unknown>>();
+  readonly changes: ChangeRec[] = [];
+  readonly counters: Counters = { seq: 0, firstSeq: 1, rank: 0 };
+  private writtenCounters: Counters = { seq: 0, firstSeq: 1, rank: 0 };
+  /** The last change on disk. */
+  private writtenSeq = 0;
+  private changesDropped = false;
+  private closed = false;
+  /** The schema version the file is at (SCHEMA_VERSION unless opened with `upTo`). */
+  readonly version: number;
+
+  private constructor(readonly file: string, private readonly db: Db, private readonly pidFile: string, version: number) {
+    this.version = version;
+    for (const k of KINDS) this.tables.set(k, new TrackedTable(k, SMALL.has(k)));
+  }
+
+  /** Opens (or makes) the store at `file`; a StoreError says why it cannot, and the file is left as it was. */
+  static open(file: string, opts: SqliteStoreOptions = {}): SqliteStore {
+    file = path.resolve(file);
+    const dir = path.dirname(file);
+    if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const exists = fs.existsSync(file);
+    try {
+      fs.accessSync(dir, fs.constants.W_OK);
+      if (exists) fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
+    } catch (err) {
+      throw storeError('read-only', file, (err as NodeJS.ErrnoException).code);
+    }
+    const pidFile = takeOwnership(file);
+    let db: Db | undefined;
+    try {
+      if (!exists) fs.writeFileSync(file, '', { flag: 'wx', mode: 0o600 });
+      db = openDb(file);
+      const version = readVersion(db, file);
+      if (version > SCHEMA_VERSION) throw storeError('newer', file, `schema ${version}; this version knows up to ${SCHEMA_VERSION}`);
+      fs.chmodSync(file, 0o600);
+      const target = Math.min(opts.upTo ?? SCHEMA_VERSION, SCHEMA_VERSION);
+      // One process owns the file (takeOwnership): SQLite's lock is taken once, not per transaction.
+      db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = FULL; PRAGMA journal_mode = DELETE');
+      migrate(db, file, version, target);
+      const store = new SqliteStore(file, db, pidFile, Math.max(version, target));
+      store.load((opts.now ?? Date.now)());
+      return store;
+    } catch (err) {
+      try { db?.close(); } catch { /* already failing */ }
+      fs.rmSync(pidFile, { force: true });
+      if (err instanceof StoreError) throw err;
+      throw storeError('corrupt', file, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  table<T>(kind: Kind): Table<T> {
+    return this.tables.get(kind) as unknown as Table<T>;
+  }
+
+  dropChanges(): void {
+    this.changes.length = 0;
+    this.changesDropped = true;
+  }
+
+  /** Drops done cards and changes older than the 30 days kept (at start, and by the sandbox's upkeep). */
+  private load(now: number): void {
+    const cutoff = now - KEEP_DONE_MS;
+    if (this.version >= 2) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.db.run('DELETE FROM rec WHERE kind = \'card\' AND done_at IS NOT NULL AND done_at < ?', [cutoff]);
+      this.db.run('DELETE FROM change WHERE at < ?', [cutoff]);
+      this.db.exec('COMMIT');
+    }
+    for (const row of this.db.all('SELECT kind, id, body FROM rec')) {
+      const table = this.tables.get(row.kind as Kind);
+      if (!table) continue; // a kind a later version added is kept in the file, untouched
+      table.load(row.id as string, JSON.parse(row.body as string), row.body as string);
+    }
+    for (const row of this.db.all('SELECT seq, type, card_id, at FROM change ORDER BY seq')) {
+      this.changes.push({ seq: row.seq as number, type: row.type as ChangeType, cardId: row.card_id as string, at: row.at as number });
+    }
+    for (const row of this.db.all('SELECT name, value FROM counter')) {
+      if (row.name === 'seq' || row.name === 'firstSeq' || row.name === 'rank') this.counters[row.name] = row.value as number;
+    }
+    // The log's first change may have been pruned: the feed's first sequence number follows it.
+    const first = this.changes[0];
+    this.counters.firstSeq = first ? first.seq : this.counters.seq + 1;
+    this.writtenCounters = { ...this.counters };
+    this.writtenSeq = this.counters.seq;
+  }
+
+  commit(): void {
+    if (this.closed) return;
+    const tables = [...this.tables.values()].filter((t) => t.busy);
+    const newChanges = this.changes.filter((c) => c.seq > this.writtenSeq);
+    const counters = this.counters;
+    const countersChanged = counters.seq !== this.writtenCounters.seq || counters.firstSeq !== this.writtenCounters.firstSeq || counters.rank !== this.writtenCounters.rank;
+    if (!tables.length && !newChanges.length && !this.changesDropped && !countersChanged) return;
+    const staged: [TrackedTable<unknown>, string, string | undefined][] = [];
+    const upsert = this.version >= 2
+      ? 'INSERT INTO rec (kind, id, body, done_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body, done_at = excluded.done_at'
+      : 'INSERT INTO rec (kind, id, body) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body';
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      if (this.changesDropped) this.db.run('DELETE FROM change');
+      for (const t of tables) {
+        if (t.cleared) {
+          this.db.run('DELETE FROM rec WHERE kind = ?', [t.kind]);
+          for (const id of t.written.keys()) staged.push([t, id, undefined]);
+        }
+        for (const id of t.deleted) {
+          this.db.run('DELETE FROM rec WHERE kind = ? AND id = ?', [t.kind, id]);
+          staged.push([t, id, undefined]);
+        }
+        for (const id of t.touched) {
+          const rec = t.peek(id);
+          if (rec === undefined) continue;
+          const json = JSON.stringify(rec);
+          if (!t.cleared && t.written.get(id) === json) continue;
+          const values: (string | number | null)[] = [t.kind, id, json];
+          if (this.version >= 2) values.push(doneAt(t.kind, rec));
+          this.db.run(upsert, values);
+          staged.push([t, id, json]);
+        }
+      }
+      for (const c of newChanges) this.db.run('INSERT INTO change (seq, type, card_id, at) VALUES (?, ?, ?, ?)', [c.seq, c.type, c.cardId, c.at]);
+      if (countersChanged) {
+        this.db.run('DELETE FROM change WHERE seq < ?', [counters.firstSeq]);
+        for (const name of ['seq', 'firstSeq', 'rank'] as const) {
+          this.db.run('INSERT INTO counter (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, counters[name]]);
+        }
+      }
+      this.db.exec('COMMIT');
+    } catch (err) {
+      try { this.db.exec('ROLLBACK'); } catch { /* no transaction left to end */ }
+      // The records stay marked: the next commit tries them again.
+      throw storeError('write-failed', this.file, err instanceof Error ? err.message : String(err));
+    }
+    for (const [t, id, json] of staged) {
+      if (json === undefined) t.written.delete(id);
+      else t.written.set(id, json);
+    }
+    for (const t of tables) {
+      t.touched.clear();
+      t.deleted.clear();
+      t.cleared = false;
+    }
+    this.changesDropped = false;
+    this.writtenSeq = newChanges.length ? newChanges[newChanges.length - 1]!.seq : this.writtenSeq;
+    this.writtenCounters = { ...counters };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.commit();
+    } finally {
+      this.closed = true;
+      this.db.close();
+      fs.rmSync(this.pidFile, { force: true });
+    }
+  }
+}
+
+function doneAt(kind: Kind, rec: unknown): number | null {
+  if (kind !== 'card') return null;
+  const c = rec as { status?: string; closedAt?: number };
+  return c.status === 'done' && typeof c.closedAt === 'number' ? c.closedAt : null;
+}
+
+function readVersion(db: Db, file: string): number {
+  // The first read: a file that is not SQLite fails here ("file is not a database").
+  const tables = db.all('SELECT name FROM sqlite_master WHERE type = \'table\'').map((r) => r.name as string);
+  if (!tables.includes('schema_version')) {
+    if (tables.length > 0) throw storeError('corrupt', file, `tables ${tables.join(', ')} but no schema_version`);
+    return 0;
+  }
+  const rows = db.all('SELECT version FROM schema_version');
+  const v = rows[0]?.version;
+  if (rows.length !== 1 || typeof v !== 'number' || !Number.isInteger(v)) throw storeError('corrupt', file, 'no readable schema version');
+  return v;
+}
+
+function migrate(db: Db, file: string, from: number, to: number): void {
+  if (from >= to) return;
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec(VERSION_TABLE);
+    for (const m of MIGRATIONS) if (m.version > from && m.version <= to) db.exec(m.sql);
+    db.run('DELETE FROM schema_version');
+    db.run('INSERT INTO schema_version (version) VALUES (?)', [to]);
+    db.exec('COMMIT');
+  } catch (err) {
+    try { db.exec('ROLLBACK'); } catch { /* nothing to end */ }
+    throw storeError('write-failed', file, `migrating schema ${from} to ${to}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

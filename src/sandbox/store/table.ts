@@ -1,0 +1,21 @@
+// One kind of record in the sandbox's store, read and written by id. A plain Map is the in-memory
+// table; the SQLite store's tables are Maps that remember what a transaction touched (sqlite-store.ts).
+export interface Table<T> {
+  get(id: string): T | undefined;
+  has(id: string): boolean;
+  set(id: string, rec: T): this;
+  delete(id: string): boolean;
+  clear(): void;
+  values(): IterableIterator<T>;
+  keys(): IterableIterator<string>;
+  entries(): IterableIterator<[string, T]>;
+  [Symbol.iterator](): IterableIterator<[string, T]>;
+  readonly size: number;
+}
+
+/** The kinds of record the store keeps, each a table of its own (and its name in the file). */
+export const KINDS = [
+  'assistant', 'agent', 'session', 'card', 'webhook',
+  'app', 'machine', 'grant', 'access', 'refresh', 'idempotency',
+] as const;
+export type Kind = (typeof KINDS)[number];
