@@ -149,6 +149,11 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
   return sb;
 }
 
+/** Notes the control secret of a sandbox started elsewhere (a process of its own) for `call`. */
+export function noteControlSecret(url: string, secret: string): void {
+  controlSecrets.set(new URL(url).origin, secret);
+}
+
 /** `Authorization: Bearer <secret>` for a control route of a sandbox started here; else nothing. */
 export function controlAuth(url: string): Record<string, string> {
   const u = new URL(url);

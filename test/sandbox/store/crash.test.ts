@@ -1,0 +1,143 @@
+// #51: an acknowledged write survives `kill -9`. The real sandbox process runs on a store file;
+// a signed-in client answers 200 cards (or puts them in Later) while the process is killed at a
+// random moment, 10 rounds; after each restart every acknowledged answer and Later time is there.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { call, noteControlSecret, signIn, type SignedIn } from '../helpers';
+import { ALL_SCOPES, answer, setUpComputer } from '../../kit';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 10);
+const PER_ROUND = 20;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+interface Running { child: ChildProcess; url: string }
+
+/** The sandbox's own main, on the store file, at the same port every time. */
+async function start(port: number, store: string, work: string): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', '--port', String(port), '--store', store, '--work', work], {
+    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start in 30 s: ${out} ${err}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const secret = /control secret (\S+)/.exec(out);
+      const listening = /listening on (\S+)/.exec(out);
+      if (secret && listening) {
+        clearTimeout(timer);
+        noteControlSecret(listening[1]!, secret[1]!);
+        resolve(listening[1]!);
+      }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}: ${err}`)); });
+  });
+  child.removeAllListeners('exit');
+  return { child, url };
+}
+
+function kill9(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+describe('the store keeps every acknowledged write through kill -9 (real process, 10 rounds)', function () {
+  this.timeout(600_000);
+  let dir: string;
+  let running: Running | undefined;
+
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-crash-')); });
+  after(async () => {
+    if (running) await kill9(running.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('200 cards answered or put in Later, killed at random moments: nothing acknowledged is lost', async () => {
+    const store = path.join(dir, 'data', 'store.db');
+    const port = await freePort();
+    running = await start(port, store, dir);
+    const url = running.url;
+    const must = async (method: 'GET' | 'POST' | 'DELETE', p: string, body?: unknown) => {
+      const r = await call(method, url + p, body);
+      if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${r.text}`);
+      return r.json;
+    };
+    const computer = await setUpComputer(must, { name: 'laptop', writeTo: path.join(dir, 'machine.json'), assistants: [{ name: 'api', app: 'claude-code' }] });
+    const agentId = (computer.assistants[0] as { agentId: string }).agentId;
+    const machine = { id: computer.machine.id, name: computer.machine.name, privateJwk: computer.machine.privateJwk };
+    // One sign-in for the whole test: it, too, must outlive every kill.
+    const me: SignedIn = await signIn(url, { machine, scopes: ALL_SCOPES });
+    const answered = new Map<string, string[]>();
+    const later = new Map<string, string>();
+    let killedWithWork = 0;
+
+    for (let round = 0; round < ROUNDS; round++) {
+      const ids: string[] = [];
+      for (let i = 0; i < PER_ROUND; i++) {
+        ids.push((await must('POST', '/_sandbox/cards', { agentId, kind: 'choice', title: `r${round} c${i}`, options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] })).id);
+      }
+      // Presses go out two at a time (each a fresh card at version 1). The kill falls among them:
+      // after a random number of presses were sent, a random few milliseconds later.
+      const killAfter = 2 + Math.floor(Math.random() * (PER_ROUND - 4));
+      let sent = 0;
+      let fire!: () => void;
+      const killed = new Promise<void>((resolve) => { fire = () => setTimeout(() => { void kill9(running!.child).then(resolve); }, Math.floor(Math.random() * 15)); });
+      const press = async (id: string, i: number) => {
+        if (++sent === killAfter) fire();
+        try {
+          if (i % 2 === 0) {
+            const choice = i % 4 === 0 ? 'a' : 'b';
+            const r = await answer(me, id, { version: 1, choiceIds: [choice] });
+            if (r.status === 200) answered.set(id, [choice]);
+          } else {
+            const until = new Date(Date.now() + 3_600_000 + i * 60_000);
+            until.setMilliseconds(0);
+            const r = await me.request('POST', `/v1/cards/${id}/later`, { body: { version: 1, until: until.toISOString() }, headers: { 'idempotency-key': `later-${id}` } });
+            if (r.status === 200) later.set(id, r.json.until as string);
+          }
+        } catch { /* the process died under this request: not acknowledged */ }
+      };
+      const presses = (async () => {
+        for (let i = 0; i < ids.length; i += 2) await Promise.all([press(ids[i]!, i), press(ids[i + 1]!, i + 1)]);
+      })();
+      await Promise.all([presses, killed]);
+      if (ids.some((id) => !answered.has(id) && !later.has(id))) killedWithWork++;
+
+      running = await start(port, store, dir);
+      for (const [id, choiceIds] of answered) {
+        const r = await me.request('GET', `/v1/cards/${id}`);
+        assert.equal(r.status, 200, `round ${round}: acknowledged card ${id} is there`);
+        assert.deepEqual(r.json.card.answer?.choiceIds, choiceIds, `round ${round}: the answer to ${id} is kept`);
+        assert.ok(r.json.card.history.some((h: { type: string }) => h.type === 'answered'), `round ${round}: its history says answered`);
+      }
+      for (const [id, until] of later) {
+        const r = await me.request('GET', `/v1/cards/${id}`);
+        assert.equal(r.status, 200);
+        assert.equal(r.json.card.status, 'snoozed', `round ${round}: ${id} is still in Later`);
+        assert.equal(r.json.card.until, until, `round ${round}: the Later time of ${id} is kept`);
+      }
+    }
+    assert.ok(answered.size > 0 && later.size > 0, 'some presses were acknowledged');
+    // The kill must have cut work short in most rounds, or the test proves little.
+    assert.ok(killedWithWork >= ROUNDS / 2, `the kill fell among the presses in ${killedWithWork} of ${ROUNDS} rounds`);
+  });
+});
