@@ -22,6 +22,7 @@ import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, nextOffered, problemInBanner, hostNow, waitsOnYou } from './state';
 import { visibleControls as v } from './text';
+import { blankRunWords, lineCount, longLineWords, summaryParts, type ShownLine } from '../../src/shared/summary-blocks';
 
 /** What the view calls back: input changes the state, a press may post, a request posts. */
 export interface ViewHooks {
@@ -55,7 +56,7 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${header(s, c, on, now)}
     ${statusArea(s, on, localNow)}
     ${nextSection(s, on)}
-    ${c.summary ? html`<p class="summary">${v(c.summary)}</p>` : nothing}
+    ${c.summary ? summaryView(c.summary) : nothing}
     ${proposal(s, c, on)}
     ${body(s, c, on, now)}
     ${laterSection(s, c, on)}
@@ -63,6 +64,28 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${messageSection(s, c, on)}
     ${history(s, c)}
     <footer class="keys muted">${t('1–9 pick an option · Enter answers · U undo · L Later · N next card · Esc closes')}</footer>`;
+}
+
+/**
+ * The summary in parts no words can fake (#52 F4): the card's own words, and each quoted block
+ * (what an assistant's model wrote: a command, its "why") in a box of its own with its line count.
+ * Runs of blank lines show as one counted mark and very long lines are marked; nothing is cut and
+ * nothing scrolls inside a box, so the end of a command is never out of sight unsaid.
+ */
+function summaryView(summary: string): Part {
+  return html`<div class="summary" id="summary">${summaryParts(summary).map((p) => (p.kind === 'quoted'
+    ? html`<figure class="quoted"><figcaption class="muted">${lineCount(p.count)}</figcaption><pre>${shownLines(p.lines)}</pre></figure>`
+    : html`<p class="words">${shownLines(p.lines)}</p>`))}</div>`;
+}
+
+function shownLines(lines: readonly ShownLine[]): Part[] {
+  return lines.map((l, i) => {
+    const end = i < lines.length - 1 ? '\n' : '';
+    if ('blank' in l) return html`<span class="mark">${blankRunWords(l.blank)}</span>${end}`;
+    return l.long !== undefined
+      ? html`<span class="mark">${longLineWords(l.long)}</span> ${v(l.text)}${end}`
+      : html`${v(l.text)}${end}`;
+  });
 }
 
 function header(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {

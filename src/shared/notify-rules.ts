@@ -10,6 +10,7 @@ import { readProposal } from './proposal';
 import { holdsHidden } from './hidden-chars';
 import { hidesCharacters } from './hidden-words';
 import { mixedScripts, skeleton } from './look-alike';
+import { fitsOneLine, summaryOneLine } from './summary-blocks';
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
 export type NotifySetting = 'blocking' | 'all' | 'off';
@@ -136,7 +137,8 @@ export function buttonSet(card: Card): ButtonSet {
 /** Whether the notification shows the card's words whole: its title, its summary, a helper's proposal. */
 export function shownWhole(card: Card): boolean {
   if (wholeText(card.title, TITLE_MAX) === undefined) return false;
-  if (card.summary && wholeText(card.summary, SUMMARY_MAX) === undefined) return false;
+  // A command of several lines, a run of blank lines or a very long line has no one-line form (#52 F4).
+  if (card.summary && (!fitsOneLine(card.summary) || wholeText(summaryOneLine(card.summary), SUMMARY_MAX) === undefined)) return false;
   const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
   return !proposal || wholeText(proposal.lines.join(' '), PROPOSAL_MAX) !== undefined;
 }
@@ -164,7 +166,7 @@ export function notificationText(card: Card, terminalName: string | undefined, r
   const title = plainText(card.title, TITLE_MAX);
   const where = terminalName ? plainText(terminalName, 40) : undefined;
   const head = asker && where ? t('{0} (terminal "{1}")', asker, where) : asker ?? (where ? t('Terminal "{0}"', where) : t('An assistant'));
-  const summary = card.summary ? plainText(card.summary, SUMMARY_MAX) : undefined;
+  const summary = card.summary ? plainText(summaryOneLine(card.summary), SUMMARY_MAX) : undefined;
   const proposed = proposalWords(card, PROPOSAL_MAX);
   let text: string;
   if (card.kind === 'update') text = t('{0}: {1}', head, title);

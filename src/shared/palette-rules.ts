@@ -8,6 +8,7 @@ import { hidesCharacters } from './hidden-words';
 import { plainText } from './plain-text';
 import { readProposal } from './proposal';
 import { t } from './l10n';
+import { fitsOneLine, summaryOneLine } from './summary-blocks';
 
 /** The longest a quick pick's title or row shows whole in a narrow window (~600 px). */
 export const PALETTE_MAX = 90;
@@ -17,12 +18,13 @@ const fits = (text: string | undefined) => !text || plainText(text, Number.MAX_S
 /** The pick's title: the card's title, then its summary; plain, whole (check `paletteShowsWhole` first). */
 export function paletteTitle(card: Pick<Card, 'title' | 'summary'>): string {
   const title = plainText(card.title, Number.MAX_SAFE_INTEGER);
-  return card.summary ? t('{0} · {1}', title, plainText(card.summary, Number.MAX_SAFE_INTEGER)) : title;
+  return card.summary ? t('{0} · {1}', title, plainText(summaryOneLine(card.summary), Number.MAX_SAFE_INTEGER)) : title;
 }
 
 /** Whether the palette shows every word a press there answers, whole and with no hidden character. */
 export function paletteShowsWhole(card: Card): boolean {
-  if (hidesCharacters(card) || !fits(paletteTitle(card))) return false;
+  // A command of several lines, a run of blank lines or a very long line has no one-line form (#52 F4).
+  if (hidesCharacters(card) || !fitsOneLine(card.summary) || !fits(paletteTitle(card))) return false;
   const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
   const words = [
     ...(card.options ?? []).map((o) => o.label),
