@@ -15,11 +15,15 @@ import { SCOPES } from '../api/constants';
 import type { CardRec, Origin } from './state';
 import type { PersonSessions } from './person-sessions';
 import { cardLink } from '../shared/card-link';
-import { showHidden } from '../shared/hidden-chars';
+import { holdsHidden, showHidden } from '../shared/hidden-chars';
+import { holdsLookAlike, markLookAlikes } from '../shared/look-alike';
 import { blankRunWords, lineCount, longLineWords, summaryParts, type ShownLine } from '../shared/summary-blocks';
 
-/** Untrusted text as the panel shows it: escaped, its hidden characters as `[U+XXXX]` marks (#52 F11). */
-const shown = (text: string) => escapeHtml(showHidden(text));
+/**
+ * Untrusted text as the panel shows it: escaped, its hidden characters as `[U+XXXX]` marks (#52
+ * F11) and the odd letters of look-alike words as `[U+0456 Cyrillic]` (#52).
+ */
+const shown = (text: string) => escapeHtml(markLookAlikes(showHidden(text)));
 
 function shownLines(lines: readonly ShownLine[]): string {
   return lines.map((l) => ('blank' in l ? `<span class="mark">${escapeHtml(blankRunWords(l.blank))}</span>`
@@ -45,6 +49,15 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
 figure.quoted pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.2rem 0 0}.mark{color:#8a4b00;border:1px dashed currentColor;padding:0 .2rem;font-style:italic}
 h1,li,button{overflow-wrap:anywhere}</style>
 </head><body>${body}</body></html>`, { formsTo: 'self' });
+}
+
+/** What the page says above the card when its words hold hidden characters or look-alike words (#52). */
+function flags(card: CardRec): string {
+  const words = [card.title, card.summary, ...(card.options ?? []).map((o) => o.label)];
+  return [
+    holdsHidden(...words) ? '<p class="stakes" id="hidden-chars">These words hold hidden characters, shown as [U+…]. They can hide or reorder what you answer: read the words as shown before you answer.</p>' : '',
+    holdsLookAlike(...words) ? '<p class="stakes" id="look-alike">Some words mix letters of different scripts, which can look like other words: the odd letters are shown as [U+… script]. Read them before you answer.</p>' : '',
+  ].join('');
 }
 
 /** Why the page shows no form to a person who may not answer here. */
@@ -82,8 +95,8 @@ export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, card
     // Only a session a ticket let in gets a form (and a form token); any other sees the card.
     const token = sessions.mayAnswer(session, card.id) ? () => sessions.issue(session, card.id) : undefined;
     const opts = card.options?.length ? `<ul>${card.options.map((o) => `<li>${shown(o.label)}</li>`).join('')}</ul>` : '';
-    return page(reply, status, showHidden(card.title), `<h1>${shown(card.title)}</h1>
-${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service, opened from your editor.</p>' : ''}
+    return page(reply, status, markLookAlikes(showHidden(card.title)), `<h1>${shown(card.title)}</h1>
+${flags(card)}${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service, opened from your editor.</p>' : ''}
 <p class="meta">${escapeHtml(card.kind)} · ${escapeHtml(card.urgency)} · ${escapeHtml(card.status)} · version ${card.version}</p>
 <div id="summary">${summaryHtml(card.summary)}</div>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card, token, readOnly)}
 <p class="meta"><a id="open-in-editor" href="${escapeHtml(cardLink(card.id))}">Open in VS Code</a> (opens this card in the editor; it answers nothing)</p>`);

@@ -8,8 +8,8 @@ import { plainText } from './plain-text';
 import { waitsOnYou } from './card-facts';
 import { readProposal } from './proposal';
 import { holdsHidden } from './hidden-chars';
-import { hidesCharacters } from './hidden-words';
-import { mixedScripts, skeleton } from './look-alike';
+import { hidesCharacters, showsLookAlikes } from './hidden-words';
+import { markLookAlikes, mixedScripts, skeleton } from './look-alike';
 import { fitsOneLine, summaryOneLine } from './summary-blocks';
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
@@ -103,14 +103,14 @@ export type ButtonSet = { kind: 'answers'; answers: AnswerButton[] } | { kind: '
 /**
  * Answers as buttons only when one press says all, over words the notification shows whole (its
  * title, its summary, a helper's proposal; see `notificationText`) and holding no hidden character
- * (`hidesCharacters`): an approval, or a single choice with up to three options whose labels are
+ * (`hidesCharacters`) nor look-alike word (`showsLookAlikes`): an approval, or a single choice with up to three options whose labels are
  * shown whole, told apart by what the eye sees (their skeletons differ), and none of which reads
  * as the notification's own buttons (`imitatesOwnButton`). High stakes: never (their own page decides); everything else
  * (more options, several choices, questions, failures, text) opens. A card a `loop` helper
  * returned with a proposal that fits it: "Accept proposal", one press (answering otherwise is Open).
  */
 export function buttonSet(card: Card): ButtonSet {
-  if (card.highStakes || !shownWhole(card) || hidesCharacters(card)) return { kind: 'open' };
+  if (card.highStakes || !shownWhole(card) || hidesCharacters(card) || showsLookAlikes(card)) return { kind: 'open' };
   const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
   if (proposal) {
     return proposal.accept
@@ -163,10 +163,11 @@ export function who(card: Pick<Card, 'assistant' | 'agent'>): string | undefined
  */
 export function notificationText(card: Card, terminalName: string | undefined, returned: boolean): string {
   const asker = who(card);
-  const title = plainText(card.title, TITLE_MAX);
+  // Look-alike words show their odd letters as marks, as in the panel (#52).
+  const title = plainText(markLookAlikes(card.title), TITLE_MAX);
   const where = terminalName ? plainText(terminalName, 40) : undefined;
   const head = asker && where ? t('{0} (terminal "{1}")', asker, where) : asker ?? (where ? t('Terminal "{0}"', where) : t('An assistant'));
-  const summary = card.summary ? plainText(summaryOneLine(card.summary), SUMMARY_MAX) : undefined;
+  const summary = card.summary ? plainText(markLookAlikes(summaryOneLine(card.summary)), SUMMARY_MAX) : undefined;
   const proposed = proposalWords(card, PROPOSAL_MAX);
   let text: string;
   if (card.kind === 'update') text = t('{0}: {1}', head, title);
