@@ -1,7 +1,7 @@
 // Card text is untrusted: it only ever reaches the page through lit-html's text bindings.
 
 import { showHidden } from '../../src/shared/hidden-chars';
-import { markLookAlikes } from '../../src/shared/look-alike';
+import { markLookAlikes } from '../../src/shared/look-alike-words';
 
 /**
  * Direction overrides, zero-width and other hidden characters in untrusted text can make "gnp.exe"

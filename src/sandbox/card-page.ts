@@ -16,7 +16,7 @@ import type { CardRec, Origin } from './state';
 import type { PersonSessions } from './person-sessions';
 import { cardLink } from '../shared/card-link';
 import { holdsHidden, showHidden } from '../shared/hidden-chars';
-import { holdsLookAlike, markLookAlikes } from '../shared/look-alike';
+import { holdsLookAlike, markLookAlikes } from '../shared/look-alike-words';
 import { blankRunWords, lineCount, longLineWords, summaryParts, type ShownLine } from '../shared/summary-blocks';
 
 /**

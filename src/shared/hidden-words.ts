@@ -3,7 +3,7 @@
 // parts (format.ts and proposal.ts use the rule; this file uses them).
 import type { PanelCard } from './panel-card';
 import { holdsHidden } from './hidden-chars';
-import { holdsLookAlike } from './look-alike';
+import { holdsLookAlike } from './look-alike-words';
 import { t } from './l10n';
 import { readProposal, type ProposalCard } from './proposal';
 

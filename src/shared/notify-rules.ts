@@ -9,7 +9,8 @@ import { waitsOnYou } from './card-facts';
 import { readProposal } from './proposal';
 import { holdsHidden } from './hidden-chars';
 import { hidesCharacters, showsLookAlikes } from './hidden-words';
-import { markLookAlikes, mixedScripts, skeleton } from './look-alike';
+import { mixedScripts, skeleton } from './look-alike';
+import { markLookAlikes } from './look-alike-words';
 import { fitsOneLine, summaryOneLine } from './summary-blocks';
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */

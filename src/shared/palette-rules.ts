@@ -5,7 +5,7 @@
 // panel instead, where every word shows. Pure: no `vscode`.
 import type { Card } from '../api/schemas';
 import { hidesCharacters, showsLookAlikes } from './hidden-words';
-import { markLookAlikes } from './look-alike';
+import { markLookAlikes } from './look-alike-words';
 import { plainText } from './plain-text';
 import { readProposal } from './proposal';
 import { t } from './l10n';

@@ -4,7 +4,7 @@
 // only, and keeps the palette from answering (it opens the panel, which marks and warns).
 import { strict as assert } from 'node:assert';
 import type { Card } from '../../src/api/schemas';
-import { holdsLookAlike, lookAlikeWords, markLookAlikes } from '../../src/shared/look-alike';
+import { holdsLookAlike, lookAlikeWords, markLookAlikes } from '../../src/shared/look-alike-words';
 import { buttonSet, notificationText } from '../../src/shared/notify-rules';
 import { paletteShowsWhole, paletteTitle } from '../../src/shared/palette-rules';
 import { lookAlikeWarning } from '../../src/shared/hidden-words';
