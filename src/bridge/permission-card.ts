@@ -3,6 +3,7 @@
 // folder it runs in; its title names what is asked. Pure: the hook (hook.ts) does the I/O.
 import type { CardAsk, Heard } from './asker';
 import { firstWords, inputLines, quoted } from './tool-input';
+import { terminalSafe } from './terminal-safe';
 
 export const APP_NAMES: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
 
@@ -74,13 +75,14 @@ export function decisionOf(heard: readonly Heard[]): Decision {
   for (const h of heard) {
     const b = h.body;
     if (h.type === 'message' && typeof b.body === 'string') {
-      return { behavior: 'deny', message: `The person did not approve this yet and wrote: ${b.body}` };
+      return { behavior: 'deny', message: terminalSafe(`The person did not approve this yet and wrote: ${b.body}`) };
     }
     if (b.theyDecide === true) return undefined;
     if (typeof b.approved === 'boolean') {
       if (b.approved) return { behavior: 'allow' };
       const note = (b.note as { text?: unknown } | undefined)?.text;
-      return { behavior: 'deny', message: typeof note === 'string' && note.trim() ? note : DECLINED };
+      // The CLI shows the message in its terminal: no escape sequences (#52 F12).
+      return { behavior: 'deny', message: typeof note === 'string' && note.trim() ? terminalSafe(note) : DECLINED };
     }
   }
   return undefined;
