@@ -185,22 +185,23 @@ export function answeredText(card: Pick<Card, 'title'>, label: string, secondsLe
 
 /**
  * Cards that arrived with the one a notification shows (while it gathered or showed): how many
- * more wait, and the next one's title, so "Open Next" says what it opens. "blocking" when every
+ * more wait, and the next one's asker and title, so "Open Next" says what it opens. "blocking" when every
  * one counted blocks (under `notify: all` some may not). Plain.
  */
-export function moreWaitingText(more: number, nextTitle: string, allBlocking = true): string {
-  const title = plainText(nextTitle, 60);
+export function moreWaitingText(more: number, nextTitle: string, allBlocking = true, asker?: string): string {
+  // Who asks the next card, as every other card notification says (#54).
+  const title = asker ? t('{0} asks: {1}', plainText(asker, 48), plainText(nextTitle, 60)) : plainText(nextTitle, 60);
   if (!allBlocking) return more === 1 ? t('1 more card waits; next: {0}', title) : t('{0} more cards wait; next: {1}', more, title);
   return more === 1 ? t('1 more blocking card waits; next: {0}', title) : t('{0} more blocking cards wait; next: {1}', more, title);
 }
 
 /** What a notification counts of the cards that came with its card: the next (shared/next-card.ts), and whether all of them block. */
-export interface MoreWaiting { more: number; title: string; allBlocking?: boolean }
+export interface MoreWaiting { more: number; title: string; allBlocking?: boolean; who?: string }
 
 /** A notification's words, then the cards that came with its card while any still waits. */
 export function withMoreWaiting(text: string, next: MoreWaiting | undefined): string {
   // `more` counts the cards after `next`; the words count `next` too.
-  return next ? t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title, next.allBlocking ?? true)) : text;
+  return next ? t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title, next.allBlocking ?? true, next.who)) : text;
 }
 
 /**
@@ -208,5 +209,5 @@ export function withMoreWaiting(text: string, next: MoreWaiting | undefined): st
  * showed and no notification has told yet (#38): "N more wait", with Open Next.
  */
 export function stillWaitingText(next: MoreWaiting): string {
-  return t('Assistant Cards: {0}', moreWaitingText(next.more + 1, next.title, next.allBlocking ?? true));
+  return t('Assistant Cards: {0}', moreWaitingText(next.more + 1, next.title, next.allBlocking ?? true, next.who));
 }
