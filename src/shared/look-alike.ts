@@ -78,7 +78,8 @@ const LOOKS_LIKE: readonly (readonly [string, string])[] = [
   ["ls", '\u02AA'],
   ["lt", '\u20B6'],
   ["lz", '\u02AB'],
-  ["n", '\u0578\u057C'],
+  // п and η are not in confusables.txt; in most sans-serif fonts they read as n ("Ореп", #52).
+  ["n", '\u0578\u057C\u043F\u03B7'],
   ["o", '\u0C02\u0C82\u0D02\u0D82\u0966\u0A66\u0AE6\u0BE6\u0C66\u0CE6\u0D66\u0E50\u0ED0\u1040\u0665\u06F5\u1D0F\u1D11\uAB3D\u03BF\u03C3\u2C9F\u043E\u10FF\u0585\u05E1\u0647\uFEEB\uFEEC\uFEEA\uFEE9\u06BE\uFBAC\uFBAD\uFBAB\uFBAA\u06C1\uFBA8\uFBA9\uFBA7\uFBA6\u06D5\u0D20\u101D'],
   ["oe", '\u0153'],
   ["oo", '\u221E\uA74F\uA699'],

@@ -83,13 +83,16 @@ export function ownButtonWords(): string[] {
 
 /**
  * Whether a label could be taken for one of the notification's own buttons, judged by what the eye
- * sees: the confusable skeletons match (Cyrillic "Оpen", small capitals "ᴏᴘᴇɴ", "Open" with a blank
- * letter, "  OPEN ", "Ｏｐｅｎ", "Show-terminal"), or there is doubt: letters of mixed scripts, a
+ * sees: the label's confusable skeleton holds one of theirs (Cyrillic "Оpen", all-Cyrillic "Ореп",
+ * small capitals "ᴏᴘᴇɴ", "Open" with a blank letter, "  OPEN ", "Ｏｐｅｎ", "Show-terminal", "Open
+ * now", "Approved"), or there is doubt: letters of mixed scripts, a
  * hidden character, nothing to read. Any of these leaves the notification with Open only.
  */
 export function imitatesOwnButton(label: string): boolean {
   const f = skeleton(label);
-  return f === '' || mixedScripts(label) || holdsHidden(label) || ownButtonWords().some((w) => skeleton(w) === f);
+  // Holding one of our words counts, not only being it: "Open now" and "Approved" beside our own
+  // Open and Approve read as ours (#52, "the three labels"; docs/decisions.md).
+  return f === '' || mixedScripts(label) || holdsHidden(label) || ownButtonWords().some((w) => f.includes(skeleton(w)));
 }
 
 export interface AnswerButton {
