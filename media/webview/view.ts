@@ -17,11 +17,12 @@ import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
 import { elsewhereNote } from '../../src/shared/card-computer';
 import { shownAddress } from '../../src/shared/hidden-chars';
-import { hiddenWarning } from '../../src/shared/hidden-words';
+import { hiddenWarning, lookAlikeWarning } from '../../src/shared/hidden-words';
 import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, nextOffered, problemInBanner, hostNow, waitsOnYou } from './state';
-import { visibleControls as v } from './text';
+import { cardWords as w, visibleControls as v } from './text';
+import { blankRunWords, lineCount, longLineWords, summaryParts, type ShownLine } from '../../src/shared/summary-blocks';
 
 /** What the view calls back: input changes the state, a press may post, a request posts. */
 export interface ViewHooks {
@@ -55,7 +56,7 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${header(s, c, on, now)}
     ${statusArea(s, on, localNow)}
     ${nextSection(s, on)}
-    ${c.summary ? html`<p class="summary">${v(c.summary)}</p>` : nothing}
+    ${c.summary ? summaryView(c.summary) : nothing}
     ${proposal(s, c, on)}
     ${body(s, c, on, now)}
     ${laterSection(s, c, on)}
@@ -63,6 +64,28 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${messageSection(s, c, on)}
     ${history(s, c)}
     <footer class="keys muted">${t('1–9 pick an option · Enter answers · U undo · L Later · N next card · Esc closes')}</footer>`;
+}
+
+/**
+ * The summary in parts no words can fake (#52 F4): the card's own words, and each quoted block
+ * (what an assistant's model wrote: a command, its "why") in a box of its own with its line count.
+ * Runs of blank lines show as one counted mark and very long lines are marked; nothing is cut and
+ * nothing scrolls inside a box, so the end of a command is never out of sight unsaid.
+ */
+function summaryView(summary: string): Part {
+  return html`<div class="summary" id="summary">${summaryParts(summary).map((p) => (p.kind === 'quoted'
+    ? html`<figure class="quoted"><figcaption class="muted">${lineCount(p.count)}</figcaption><pre>${shownLines(p.lines)}</pre></figure>`
+    : html`<p class="words">${shownLines(p.lines)}</p>`))}</div>`;
+}
+
+function shownLines(lines: readonly ShownLine[]): Part[] {
+  return lines.map((l, i) => {
+    const end = i < lines.length - 1 ? '\n' : '';
+    if ('blank' in l) return html`<span class="mark">${blankRunWords(l.blank)}</span>${end}`;
+    return l.long !== undefined
+      ? html`<span class="mark">${longLineWords(l.long)}</span> ${w(l.text)}${end}`
+      : html`${w(l.text)}${end}`;
+  });
 }
 
 function header(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
@@ -79,7 +102,7 @@ function header(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
       ${c.blocking ? html`<span class="badge blocking">${t('blocking')}</span>` : nothing}
       ${c.highStakes ? html`<span class="badge stakes">${t('high stakes')}</span>` : nothing}
     </div>
-    <h1 id="title">${v(c.title)}</h1>
+    <h1 id="title">${w(c.title)}</h1>
     <p class="meta muted">${v(meta.join(' · '))}${c.assistant && !s.elsewhere
       ? html`<button class="link" data-key="go-terminal" title=${t('Show the terminal where the asking assistant runs')}
           @click=${() => on.post({ type: 'goToTerminal' })}>${t('Go to terminal')}</button>`
@@ -185,6 +208,7 @@ function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
   if (c.kind === 'update') return updateBody(s, c, on, now);
   const off = disabled(s);
   const hidden = hiddenWarning(c);
+  const lookAlike = lookAlikeWarning(c);
   let parts: Part[];
   switch (c.kind) {
     case 'choice': parts = [optionsList(s, c, !!c.multi, on)]; break;
@@ -198,6 +222,7 @@ function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
     ${parts}
     ${textArea(s, 'note', t('Note to the assistant (optional)'), 2, on)}
     ${hidden ? html`<div class="banner hidden-chars" id="hidden-chars" role="note">${hidden}</div>` : nothing}
+    ${lookAlike ? html`<div class="banner hidden-chars" id="look-alike" role="note">${lookAlike}</div>` : nothing}
     <div class="actions">
       ${c.kind === 'approval'
         ? html`<button class="primary" data-key="approve" ?disabled=${off} @click=${(e: Event) => on.press(e, (x) => act.answer(x, { approved: true }), true)}>${t('Approve')}</button>
@@ -219,7 +244,7 @@ function optionsList(s: PanelState, c: PanelCard, multi: boolean, on: ViewHooks)
         .checked=${live(chosen.has(o.id))} ?disabled=${off}
         @change=${() => on.input({ type: 'pick', optionId: o.id, multi })}>
       ${i < 9 ? html`<span class="key" aria-hidden="true">${String(i + 1)}</span>` : nothing}
-      <span class="label">${v(o.label)}</span>
+      <span class="label">${w(o.label)}</span>
       ${rec.has(o.id) ? html`<span class="badge rec">${t('★ recommended')}</span>` : nothing}
     </label>`)}
   </div>`;
@@ -229,16 +254,16 @@ function askBlock(s: PanelState, ask: PanelAsk, i: number, on: ViewHooks): Part 
   const answers = s.draft.answers ?? {};
   const off = disabled(s);
   if (ask.options?.length) {
-    return html`<fieldset class="ask"><legend>${v(ask.title)}</legend>
+    return html`<fieldset class="ask"><legend>${w(ask.title)}</legend>
       ${repeat(ask.options, (o) => o.id, (o, j) => html`<label class="option" for=${`ask-${i}-${j}`}>
         <input type="radio" name=${`ask-${i}`} id=${`ask-${i}-${j}`} data-key=${`ask-${i}-${j}`}
           .checked=${live(answers[ask.id] === o.id)} ?disabled=${off}
           @change=${() => on.input({ type: 'editAsk', askId: ask.id, value: o.id })}>
-        <span class="label">${v(o.label)}</span>
+        <span class="label">${w(o.label)}</span>
       </label>`)}
     </fieldset>`;
   }
-  return html`<fieldset class="ask"><legend>${v(ask.title)}</legend>
+  return html`<fieldset class="ask"><legend>${w(ask.title)}</legend>
     <input type="text" data-key=${`ask-${i}`} .value=${live(answers[ask.id] ?? '')} ?disabled=${off} aria-label=${v(ask.title)}
       @input=${(e: Event) => on.input({ type: 'editAsk', askId: ask.id, value: (e.target as HTMLInputElement).value })}>
   </fieldset>`;
@@ -253,7 +278,7 @@ function stepsList(s: PanelState, c: PanelCard, on: ViewHooks): Part {
     ${(c.steps ?? []).map((x, i) => html`<label class="step step-${safeClass(x.state ?? 'unknown')}${i === chosen ? ' chosen' : ''}" for=${`step-${i}`}>
       <input type="radio" name="failed-step" id=${`step-${i}`} data-key=${`step-${i}`} .checked=${live(i === chosen)} ?disabled=${off}
         @change=${() => on.input({ type: 'pickStep', index: i })}>
-      <span class="label">${v(`${i + 1}. ${x.title}`)}</span>${x.state ? html`<span class="badge">${v(stepStateWords(x.state))}</span>` : nothing}
+      <span class="label">${w(`${i + 1}. ${x.title}`)}</span>${x.state ? html`<span class="badge">${v(stepStateWords(x.state))}</span>` : nothing}
       ${i === marked ? html`<span class="muted">${t('(the card marks this one)')}</span>` : nothing}
       ${x.detail ? html`<div class="muted detail">${v(x.detail)}</div>` : nothing}
     </label>`)}

@@ -6,6 +6,9 @@
 // service's asking surface, never the person's API, and nothing there can answer.
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { terminalSafe } from './terminal-safe';
+
+export { terminalSafe };
 import { Asker, type CardAsk, type Heard, type WaitResult } from './asker';
 import { bridgeHome, SERVICE_FILE } from './home';
 import { readServiceFile, type ServiceInfo } from './service-link';
@@ -88,19 +91,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * Text for the terminal: C0 controls but tab and newline, DEL, C1 controls and ESC sequences
- * removed. What the assistant heard comes from whoever answered; an escape sequence in it could
- * retitle the terminal, hide lines or (on some terminals) answer back into the shell.
- */
-export function terminalSafe(text: string): string {
-  return text
-    // ESC [ ... final (CSI), ESC ] ... BEL or ST (OSC), ESC P/X/^/_ ... ST (DCS, SOS, PM, APC), other two-byte ESC sequences
-    // eslint-disable-next-line no-control-regex
-    .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|\u009c)|\u001b[ -/]*[0-~]?/g, '')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
-}
 
 /** The service this demo asks: its address, with the run's ask key from local-service.json. */
 function serviceOf(o: DemoAssistantOptions, base: string): ServiceInfo {
@@ -241,7 +231,7 @@ export async function runDemoAssistant(argv: string[]): Promise<number> {
   try {
     options = parseDemoArgs(argv);
   } catch (e) {
-    console.error((e as Error).message);
+    console.error(terminalSafe((e as Error).message));
     return 2;
   }
   const stop = new AbortController();

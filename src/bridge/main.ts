@@ -8,6 +8,11 @@ import { runDemoAssistant } from './demo-assistant';
 import { runHook } from './hook';
 import { readServiceFile } from './service-link';
 import { hookTerminal } from './terminal';
+import { terminalSafe } from './terminal-safe';
+
+/** A line for the terminal: what a service, an answer or an event says, without its escape sequences (#52 F12). */
+const toErr = (l: string) => process.stderr.write(`${terminalSafe(l)}\n`);
+const toOut = (l: string) => process.stdout.write(`${terminalSafe(l)}\n`);
 
 /** Under a hook's default timeout (Claude Code: 60 s) when no --wait is given; Connect gives one. */
 export const DEFAULT_HOOK_WAIT_S = 50;
@@ -45,15 +50,15 @@ async function main(argv: string[]): Promise<number> {
     const out = await runHook({
       app, input: await readStdin(), service: readServiceFile(), terminal: hookTerminal,
       waitMs: (Number.isFinite(waitS) && waitS > 0 ? waitS : DEFAULT_HOOK_WAIT_S) * 1000,
-      signal: stopSignal(), log: (l) => process.stderr.write(`${l}\n`),
+      signal: stopSignal(), log: toErr,
     });
     if (out) process.stdout.write(`${out}\n`);
     return 0;
   }
   if (command === 'ask') {
     let args;
-    try { args = parseAskArgs(rest); } catch (e) { process.stderr.write(`${(e as Error).message}\n`); return ASK_EXIT.usage; }
-    return runAsk({ args, service: readServiceFile(), out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`), signal: stopSignal() });
+    try { args = parseAskArgs(rest); } catch (e) { toErr((e as Error).message); return ASK_EXIT.usage; }
+    return runAsk({ args, service: readServiceFile(), out: toOut, err: toErr, signal: stopSignal() });
   }
   if (command === 'demo') return runDemoAssistant(argv);
   process.stderr.write('usage: bridge.js hook <claude-code|codex> [--wait SECONDS] | ask <kind> <title> ... | demo --base URL ...\n');
@@ -61,6 +66,6 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then((code) => process.exit(code), (e: unknown) => {
-  process.stderr.write(`assistant-cards: ${e instanceof Error ? e.message : String(e)}\n`);
+  toErr(`assistant-cards: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(0);
 });

@@ -1,7 +1,9 @@
 // A CLI's permission request as an approval card, and the person's answer as the CLI's decision.
-// The card shows what will run, whole: the tool, the full command or the file and its change, and
-// the folder it runs in. Pure: the hook (hook.ts) does the I/O.
+// The card shows what will run, whole: the tool, every key of its input (tool-input.ts), and the
+// folder it runs in; its title names what is asked. Pure: the hook (hook.ts) does the I/O.
 import type { CardAsk, Heard } from './asker';
+import { firstWords, inputLines, quoted } from './tool-input';
+import { terminalSafe } from './terminal-safe';
 
 export const APP_NAMES: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
 
@@ -13,39 +15,50 @@ export interface PermissionRequest {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** The tool's input as lines a person reads: the command, or the file and its change, else JSON. */
-function describeInput(tool: string, input: Record<string, unknown>): string[] {
-  const command = text(input.command) ?? (Array.isArray(input.command) ? input.command.map(String).join(' ') : undefined);
-  if (command !== undefined) {
-    return [`Command:\n${command}`, ...(text(input.description) ? [`Why: ${text(input.description)!}`] : [])];
+/** The last part of a path, for a title (the summary names the whole path). */
+const baseName = (file: string) => file.split(/[\\/]/).filter(Boolean).pop() ?? file;
+
+/** What a file tool does to its file, in a title. */
+const FILE_VERBS: Record<string, string> = { Edit: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Write: 'write', Read: 'read' };
+
+/**
+ * The title names what is asked, so two cards differ in the tree: the command's first words, the
+ * file's name, the address's host, or the tool. The summary holds it all, whole.
+ */
+function titleOf(who: string, tool: string, input: Record<string, unknown>): string {
+  const command = input.command;
+  const hasCommand = typeof command === 'string' ? command.trim() !== '' : Array.isArray(command) && command.length > 0;
+  if (hasCommand) {
+    const words = firstWords(command as string | unknown[]);
+    return tool === 'Bash' || tool === 'a tool' ? `${who} asks to run: ${words}` : `${who} asks to use ${tool} to run: ${words}`;
   }
-  const file = text(input.file_path) ?? text(input.path) ?? text(input.notebook_path);
+  const file = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path);
   if (file !== undefined) {
-    const lines = [`File: ${file}`];
-    if (text(input.old_string) !== undefined || text(input.new_string) !== undefined) {
-      lines.push(`Replace:\n${text(input.old_string) ?? ''}`, `With:\n${text(input.new_string) ?? ''}`);
-      if (input.replace_all === true) lines.push('Every occurrence.');
-    } else if (text(input.content) !== undefined) {
-      lines.push(`Content:\n${text(input.content)!}`);
-    } else if (Array.isArray(input.edits)) {
-      lines.push(`Edits:\n${JSON.stringify(input.edits, null, 2)}`);
-    }
-    return lines;
+    const verb = FILE_VERBS[tool];
+    return verb ? `${who} asks to ${verb} ${baseName(file)}` : `${who} asks to use ${tool} on ${baseName(file)}`;
   }
-  return [`${tool} input:\n${JSON.stringify(input, null, 2)}`];
+  const url = text(input.url);
+  if (url !== undefined) {
+    let host = url;
+    try { host = new URL(url).host || url; } catch { /* shown as it came */ }
+    return `${who} asks to use ${tool} on ${firstWords(host)}`;
+  }
+  const query = text(input.query);
+  if (query !== undefined) return `${who} asks to use ${tool}: ${firstWords(query)}`;
+  return `${who} asks to use ${tool}`;
 }
 
 export function permissionCard(app: string, req: PermissionRequest): CardAsk {
   const tool = text(req.tool_name) ?? 'a tool';
-  const input = req.tool_input && typeof req.tool_input === 'object' ? req.tool_input as Record<string, unknown> : {};
+  const input = req.tool_input && typeof req.tool_input === 'object' && !Array.isArray(req.tool_input) ? req.tool_input as Record<string, unknown> : {};
+  // An input that is not an object (a CLI's new shape) is still shown, as it came.
+  const odd = req.tool_input !== undefined && req.tool_input !== null && input !== req.tool_input
+    ? [`Input, as it came:\n${quoted(JSON.stringify(req.tool_input, null, 2) ?? String(req.tool_input))}`] : [];
   const who = APP_NAMES[app] ?? app;
   const cwd = text(req.cwd);
-  const file = text(input.file_path) ?? text(input.path);
-  const title = tool === 'Bash' || text(input.command) !== undefined ? `${who} asks to run a command`
-    : file !== undefined ? `${who} asks to use ${tool} on a file`
-      : `${who} asks to use ${tool}`;
-  const summary = [`Tool: ${tool}`, ...describeInput(tool, input), ...(cwd ? [`In: ${cwd}`] : [])].join('\n\n');
-  return { kind: 'approval', title, summary, blocking: true, urgency: 'now', reason: 'permission' };
+  const toolLine = /[\n\r]/.test(tool) ? `Tool:\n${quoted(tool)}` : `Tool: ${tool}`;
+  const summary = [toolLine, ...inputLines(input), ...odd, ...(cwd !== undefined ? [/[\n\r]/.test(cwd) ? `In:\n${quoted(cwd)}` : `In: ${cwd}`] : [])].join('\n\n');
+  return { kind: 'approval', title: titleOf(who, tool, input), summary, blocking: true, urgency: 'now', reason: 'permission' };
 }
 
 /** The CLI's decision. `undefined`: print nothing, and the CLI's own prompt decides. */
@@ -62,13 +75,14 @@ export function decisionOf(heard: readonly Heard[]): Decision {
   for (const h of heard) {
     const b = h.body;
     if (h.type === 'message' && typeof b.body === 'string') {
-      return { behavior: 'deny', message: `The person did not approve this yet and wrote: ${b.body}` };
+      return { behavior: 'deny', message: terminalSafe(`The person did not approve this yet and wrote: ${b.body}`) };
     }
     if (b.theyDecide === true) return undefined;
     if (typeof b.approved === 'boolean') {
       if (b.approved) return { behavior: 'allow' };
       const note = (b.note as { text?: unknown } | undefined)?.text;
-      return { behavior: 'deny', message: typeof note === 'string' && note.trim() ? note : DECLINED };
+      // The CLI shows the message in its terminal: no escape sequences (#52 F12).
+      return { behavior: 'deny', message: typeof note === 'string' && note.trim() ? terminalSafe(note) : DECLINED };
     }
   }
   return undefined;

@@ -15,12 +15,49 @@ import { SCOPES } from '../api/constants';
 import type { CardRec, Origin } from './state';
 import type { PersonSessions } from './person-sessions';
 import { cardLink } from '../shared/card-link';
+import { holdsHidden, showHidden } from '../shared/hidden-chars';
+import { holdsLookAlike, markLookAlikes } from '../shared/look-alike-words';
+import { blankRunWords, lineCount, longLineWords, summaryParts, type ShownLine } from '../shared/summary-blocks';
+
+/**
+ * Untrusted text as the panel shows it: escaped, its hidden characters as `[U+XXXX]` marks (#52
+ * F11) and the odd letters of look-alike words as `[U+0456 Cyrillic]` (#52).
+ */
+const shown = (text: string) => escapeHtml(markLookAlikes(showHidden(text)));
+
+function shownLines(lines: readonly ShownLine[]): string {
+  return lines.map((l) => ('blank' in l ? `<span class="mark">${escapeHtml(blankRunWords(l.blank))}</span>`
+    : l.long !== undefined ? `<span class="mark">${escapeHtml(longLineWords(l.long))}</span> ${shown(l.text)}` : shown(l.text))).join('\n');
+}
+
+/**
+ * The summary as the panel lays it out (#52 F4, F11): its line breaks kept, each quoted block (a
+ * command, the assistant's "why") in a box of its own with its line count, runs of blank lines and
+ * very long lines marked, hidden characters shown.
+ */
+function summaryHtml(summary: string | undefined): string {
+  return summaryParts(summary).map((p) => (p.kind === 'quoted'
+    ? `<figure class="quoted"><figcaption class="meta">${escapeHtml(lineCount(p.count))}</figcaption><pre>${shownLines(p.lines)}</pre></figure>`
+    : `<p class="words">${shownLines(p.lines)}</p>`)).join('\n');
+}
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   return sendHtml(reply, status, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font:15px system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}
-.meta{color:#666}.stakes{background:#fff3cd;padding:.5rem;border-radius:4px}button{margin:.2rem}</style>
+.meta{color:#666}.stakes{background:#fff3cd;padding:.5rem;border-radius:4px}button{margin:.2rem}
+.words{white-space:pre-wrap;overflow-wrap:anywhere}figure.quoted{margin:.3rem 0 .8rem;border-left:3px solid #888;background:#f4f4f4;padding:.3rem .6rem}
+figure.quoted pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.2rem 0 0}.mark{color:#8a4b00;border:1px dashed currentColor;padding:0 .2rem;font-style:italic}
+h1,li,button{overflow-wrap:anywhere}</style>
 </head><body>${body}</body></html>`, { formsTo: 'self' });
+}
+
+/** What the page says above the card when its words hold hidden characters or look-alike words (#52). */
+function flags(card: CardRec): string {
+  const words = [card.title, card.summary, ...(card.options ?? []).map((o) => o.label)];
+  return [
+    holdsHidden(...words) ? '<p class="stakes" id="hidden-chars">These words hold hidden characters, shown as [U+…]. They can hide or reorder what you answer: read the words as shown before you answer.</p>' : '',
+    holdsLookAlike(...words) ? '<p class="stakes" id="look-alike">Some words mix letters of different scripts, which can look like other words: the odd letters are shown as [U+… script]. Read them before you answer.</p>' : '',
+  ].join('');
 }
 
 /** Why the page shows no form to a person who may not answer here. */
@@ -38,7 +75,7 @@ function answerForm(card: CardRec, formToken: (() => string) | undefined, readOn
   } else if (card.kind === 'update') {
     controls = '<button name="gotIt" value="1">Got it</button>';
   } else if (card.options?.length && !card.multi) {
-    controls = card.options.map((o) => `<button name="choiceId" value="${escapeHtml(o.id)}">${escapeHtml(o.label)}</button>`).join('');
+    controls = card.options.map((o) => `<button name="choiceId" value="${escapeHtml(o.id)}">${shown(o.label)}</button>`).join('');
   } else {
     controls = '<textarea name="text" rows="3" cols="50" required></textarea><br><button>Send</button>';
   }
@@ -57,11 +94,11 @@ export function registerCardPage(app: FastifyInstance, ctx: SandboxContext, card
   const show = (reply: FastifyReply, session: string, card: CardRec, note = '', status = 200, readOnly = READ_ONLY) => {
     // Only a session a ticket let in gets a form (and a form token); any other sees the card.
     const token = sessions.mayAnswer(session, card.id) ? () => sessions.issue(session, card.id) : undefined;
-    const opts = card.options?.length ? `<ul>${card.options.map((o) => `<li>${escapeHtml(o.label)}</li>`).join('')}</ul>` : '';
-    return page(reply, status, card.title, `<h1>${escapeHtml(card.title)}</h1>
-${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service, opened from your editor.</p>' : ''}
+    const opts = card.options?.length ? `<ul>${card.options.map((o) => `<li>${shown(o.label)}</li>`).join('')}</ul>` : '';
+    return page(reply, status, markLookAlikes(showHidden(card.title)), `<h1>${shown(card.title)}</h1>
+${flags(card)}${card.highStakes ? '<p class="stakes">High stakes: this card is answered only here, in the service, opened from your editor.</p>' : ''}
 <p class="meta">${escapeHtml(card.kind)} · ${escapeHtml(card.urgency)} · ${escapeHtml(card.status)} · version ${card.version}</p>
-<p>${escapeHtml(card.summary)}</p>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card, token, readOnly)}
+<div id="summary">${summaryHtml(card.summary)}</div>${opts}${note ? `<p><strong>${escapeHtml(note)}</strong></p>` : ''}${answerForm(card, token, readOnly)}
 <p class="meta"><a id="open-in-editor" href="${escapeHtml(cardLink(card.id))}">Open in VS Code</a> (opens this card in the editor; it answers nothing)</p>`);
   };
 

@@ -78,7 +78,8 @@ const LOOKS_LIKE: readonly (readonly [string, string])[] = [
   ["ls", '\u02AA'],
   ["lt", '\u20B6'],
   ["lz", '\u02AB'],
-  ["n", '\u0578\u057C'],
+  // п and η are not in confusables.txt; in most sans-serif fonts they read as n ("Ореп", #52).
+  ["n", '\u0578\u057C\u043F\u03B7'],
   ["o", '\u0C02\u0C82\u0D02\u0D82\u0966\u0A66\u0AE6\u0BE6\u0C66\u0CE6\u0D66\u0E50\u0ED0\u1040\u0665\u06F5\u1D0F\u1D11\uAB3D\u03BF\u03C3\u2C9F\u043E\u10FF\u0585\u05E1\u0647\uFEEB\uFEEC\uFEEA\uFEE9\u06BE\uFBAC\uFBAD\uFBAB\uFBAA\u06C1\uFBA8\uFBA9\uFBA7\uFBA6\u06D5\u0D20\u101D'],
   ["oe", '\u0153'],
   ["oo", '\u221E\uA74F\uA699'],
@@ -131,32 +132,4 @@ export function skeleton(label: string): string {
   return mapped(mapped(base).toLowerCase()).replace(/i/g, 'l').replace(/[^\p{L}\p{N}]/gu, '');
 }
 
-/** Scripts a letter or digit is told by; one not listed here is "other", which is doubt. */
-// Unicode script names (property values, not words for people).
-const SCRIPTS = 'Latin Greek Cyrillic Armenian Hebrew Arabic Syriac Thaana Nko Devanagari Bengali Gurmukhi Gujarati Oriya Tamil Telugu Kannada Malayalam Sinhala Thai Lao Tibetan Myanmar Georgian Hangul Ethiopic Cherokee Canadian_Aboriginal Ogham Runic Khmer Mongolian Hiragana Katakana Bopomofo Han Yi Coptic Lisu Tifinagh Vai Adlam'.split(' '); // l10n-ignore
-const SCRIPT_RES = SCRIPTS.map((s) => [s, new RegExp(`^\\p{Script=${s}}$`, 'u')] as const);
-const NEUTRAL = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
-
-/** The scripts of a label's characters, Common and Inherited (digits, punctuation, marks) left out. */
-export function scriptsOf(label: string): Set<string> {
-  const found = new Set<string>();
-  for (const c of label.normalize('NFKC').replace(IGNORABLE, '')) {
-    if (NEUTRAL.test(c) || !/[\p{L}\p{N}\p{M}]/u.test(c)) continue;
-    found.add(SCRIPT_RES.find(([, re]) => re.test(c))?.[0] ?? 'other');
-  }
-  return found;
-}
-
-const CJK_MIXES = ['Han Hiragana Katakana', 'Han Bopomofo', 'Han Hangul'].map((m) => m.split(' ')); // l10n-ignore
-/**
- * Letters of more than one script in one label, or of a script not known here: doubt. Japanese,
- * Chinese and Korean mix with Latin as UTS #39's "highly restrictive" level allows (Han with
- * Hiragana and Katakana, with Bopomofo, or with Hangul).
- */
-export function mixedScripts(label: string): boolean {
-  const s = scriptsOf(label);
-  if (s.has('other')) return true;
-  if (s.size <= 1) return false;
-  s.delete('Latin'); // l10n-ignore
-  return !CJK_MIXES.some((allowed) => [...s].every((x) => allowed.includes(x)));
-}
+export { mixedScripts, scriptsOf } from './scripts';

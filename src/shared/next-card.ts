@@ -13,6 +13,8 @@ export interface NextCard {
   id: string;
   title: string;
   blocking: boolean;
+  /** Who asks it, "Claude Code · shop" (plain), when the list says (#54). */
+  who?: string;
   /** Cards waiting on the person besides the one on screen and this one. */
   more: number;
 }
@@ -27,8 +29,10 @@ export function nextCard(waiting: readonly CardListEntry[], exclude: readonly st
   const left = waiting.filter((c) => waitsOnYou(c) && !exclude.includes(c.id));
   const next = left.find((c) => c.blocking === true) ?? left[0];
   if (!next) return undefined;
-  return { id: next.id, title: plainText(next.title, NEXT_TITLE_MAX), blocking: next.blocking === true, more: left.length - 1 };
+  const { assistant, agent } = next as { assistant?: { name: string }; agent?: { name: string } };
+  const who = assistant ? plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 48) : undefined;
+  return { id: next.id, title: plainText(next.title, NEXT_TITLE_MAX), blocking: next.blocking === true, ...(who ? { who } : {}), more: left.length - 1 };
 }
 
 export const sameNext = (a: NextCard | undefined, b: NextCard | undefined): boolean =>
-  a === b || (!!a && !!b && a.id === b.id && a.title === b.title && a.blocking === b.blocking && a.more === b.more);
+  a === b || (!!a && !!b && a.id === b.id && a.title === b.title && a.who === b.who && a.blocking === b.blocking && a.more === b.more);

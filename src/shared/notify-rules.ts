@@ -8,8 +8,10 @@ import { plainText } from './plain-text';
 import { waitsOnYou } from './card-facts';
 import { readProposal } from './proposal';
 import { holdsHidden } from './hidden-chars';
-import { hidesCharacters } from './hidden-words';
+import { hidesCharacters, showsLookAlikes } from './hidden-words';
 import { mixedScripts, skeleton } from './look-alike';
+import { markLookAlikes } from './look-alike-words';
+import { fitsOneLine, summaryOneLine } from './summary-blocks';
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
 export type NotifySetting = 'blocking' | 'all' | 'off';
@@ -81,13 +83,16 @@ export function ownButtonWords(): string[] {
 
 /**
  * Whether a label could be taken for one of the notification's own buttons, judged by what the eye
- * sees: the confusable skeletons match (Cyrillic "Оpen", small capitals "ᴏᴘᴇɴ", "Open" with a blank
- * letter, "  OPEN ", "Ｏｐｅｎ", "Show-terminal"), or there is doubt: letters of mixed scripts, a
+ * sees: the label's confusable skeleton holds one of theirs (Cyrillic "Оpen", all-Cyrillic "Ореп",
+ * small capitals "ᴏᴘᴇɴ", "Open" with a blank letter, "  OPEN ", "Ｏｐｅｎ", "Show-terminal", "Open
+ * now", "Approved"), or there is doubt: letters of mixed scripts, a
  * hidden character, nothing to read. Any of these leaves the notification with Open only.
  */
 export function imitatesOwnButton(label: string): boolean {
   const f = skeleton(label);
-  return f === '' || mixedScripts(label) || holdsHidden(label) || ownButtonWords().some((w) => skeleton(w) === f);
+  // Holding one of our words counts, not only being it: "Open now" and "Approved" beside our own
+  // Open and Approve read as ours (#52, "the three labels"; docs/decisions.md).
+  return f === '' || mixedScripts(label) || holdsHidden(label) || ownButtonWords().some((w) => f.includes(skeleton(w)));
 }
 
 export interface AnswerButton {
@@ -102,14 +107,14 @@ export type ButtonSet = { kind: 'answers'; answers: AnswerButton[] } | { kind: '
 /**
  * Answers as buttons only when one press says all, over words the notification shows whole (its
  * title, its summary, a helper's proposal; see `notificationText`) and holding no hidden character
- * (`hidesCharacters`): an approval, or a single choice with up to three options whose labels are
+ * (`hidesCharacters`) nor look-alike word (`showsLookAlikes`): an approval, or a single choice with up to three options whose labels are
  * shown whole, told apart by what the eye sees (their skeletons differ), and none of which reads
  * as the notification's own buttons (`imitatesOwnButton`). High stakes: never (their own page decides); everything else
  * (more options, several choices, questions, failures, text) opens. A card a `loop` helper
  * returned with a proposal that fits it: "Accept proposal", one press (answering otherwise is Open).
  */
 export function buttonSet(card: Card): ButtonSet {
-  if (card.highStakes || !shownWhole(card) || hidesCharacters(card)) return { kind: 'open' };
+  if (card.highStakes || !shownWhole(card) || hidesCharacters(card) || showsLookAlikes(card)) return { kind: 'open' };
   const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
   if (proposal) {
     return proposal.accept
@@ -136,7 +141,8 @@ export function buttonSet(card: Card): ButtonSet {
 /** Whether the notification shows the card's words whole: its title, its summary, a helper's proposal. */
 export function shownWhole(card: Card): boolean {
   if (wholeText(card.title, TITLE_MAX) === undefined) return false;
-  if (card.summary && wholeText(card.summary, SUMMARY_MAX) === undefined) return false;
+  // A command of several lines, a run of blank lines or a very long line has no one-line form (#52 F4).
+  if (card.summary && (!fitsOneLine(card.summary) || wholeText(summaryOneLine(card.summary), SUMMARY_MAX) === undefined)) return false;
   const proposal = card.proposal !== undefined ? readProposal(card) : undefined;
   return !proposal || wholeText(proposal.lines.join(' '), PROPOSAL_MAX) !== undefined;
 }
@@ -161,10 +167,11 @@ export function who(card: Pick<Card, 'assistant' | 'agent'>): string | undefined
  */
 export function notificationText(card: Card, terminalName: string | undefined, returned: boolean): string {
   const asker = who(card);
-  const title = plainText(card.title, TITLE_MAX);
+  // Look-alike words show their odd letters as marks, as in the panel (#52).
+  const title = plainText(markLookAlikes(card.title), TITLE_MAX);
   const where = terminalName ? plainText(terminalName, 40) : undefined;
   const head = asker && where ? t('{0} (terminal "{1}")', asker, where) : asker ?? (where ? t('Terminal "{0}"', where) : t('An assistant'));
-  const summary = card.summary ? plainText(card.summary, SUMMARY_MAX) : undefined;
+  const summary = card.summary ? plainText(markLookAlikes(summaryOneLine(card.summary)), SUMMARY_MAX) : undefined;
   const proposed = proposalWords(card, PROPOSAL_MAX);
   let text: string;
   if (card.kind === 'update') text = t('{0}: {1}', head, title);
@@ -181,22 +188,23 @@ export function answeredText(card: Pick<Card, 'title'>, label: string, secondsLe
 
 /**
  * Cards that arrived with the one a notification shows (while it gathered or showed): how many
- * more wait, and the next one's title, so "Open Next" says what it opens. "blocking" when every
+ * more wait, and the next one's asker and title, so "Open Next" says what it opens. "blocking" when every
  * one counted blocks (under `notify: all` some may not). Plain.
  */
-export function moreWaitingText(more: number, nextTitle: string, allBlocking = true): string {
-  const title = plainText(nextTitle, 60);
+export function moreWaitingText(more: number, nextTitle: string, allBlocking = true, asker?: string): string {
+  // Who asks the next card, as every other card notification says (#54).
+  const title = asker ? t('{0} asks: {1}', plainText(asker, 48), plainText(nextTitle, 60)) : plainText(nextTitle, 60);
   if (!allBlocking) return more === 1 ? t('1 more card waits; next: {0}', title) : t('{0} more cards wait; next: {1}', more, title);
   return more === 1 ? t('1 more blocking card waits; next: {0}', title) : t('{0} more blocking cards wait; next: {1}', more, title);
 }
 
 /** What a notification counts of the cards that came with its card: the next (shared/next-card.ts), and whether all of them block. */
-export interface MoreWaiting { more: number; title: string; allBlocking?: boolean }
+export interface MoreWaiting { more: number; title: string; allBlocking?: boolean; who?: string }
 
 /** A notification's words, then the cards that came with its card while any still waits. */
 export function withMoreWaiting(text: string, next: MoreWaiting | undefined): string {
   // `more` counts the cards after `next`; the words count `next` too.
-  return next ? t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title, next.allBlocking ?? true)) : text;
+  return next ? t('{0} · {1}', text, moreWaitingText(next.more + 1, next.title, next.allBlocking ?? true, next.who)) : text;
 }
 
 /**
@@ -204,5 +212,5 @@ export function withMoreWaiting(text: string, next: MoreWaiting | undefined): st
  * showed and no notification has told yet (#38): "N more wait", with Open Next.
  */
 export function stillWaitingText(next: MoreWaiting): string {
-  return t('Assistant Cards: {0}', moreWaitingText(next.more + 1, next.title, next.allBlocking ?? true));
+  return t('Assistant Cards: {0}', moreWaitingText(next.more + 1, next.title, next.allBlocking ?? true, next.who));
 }

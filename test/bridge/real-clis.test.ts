@@ -14,6 +14,7 @@ import { installHook } from '../../src/bridge/install';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
 import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
+import { firstWords } from '../../src/bridge/tool-input';
 
 interface Installed { bin: string; version: string }
 interface InstallClis { ensureClaudeCode(o?: { quiet?: boolean }): Installed; ensureCodex(o?: { quiet?: boolean }): Installed }
@@ -90,7 +91,7 @@ function suite(name: string, o: { app: Cli; install(i: InstallClis): Installed; 
       const done = run(command);
       const card = await approvalCard();
       const shown = await whole(card.id);
-      assert.equal(shown.title, `${name} asks to run a command`);
+      assert.equal(shown.title, `${name} asks to run: ${firstWords(command)}`, 'the title names the command (#54)');
       assert.ok(shown.summary?.includes(command), `the whole command on the card: ${shown.summary}`);
       assert.ok(shown.summary?.includes(`In: ${fs.realpathSync(box.project)}`) || shown.summary?.includes(`In: ${box.project}`), shown.summary);
       const live = (await person.request('GET', '/v1/assistants')).json.assistants as { app: string; agents: { liveSessions: { cwd: string; terminal?: { pid?: number } }[] }[] }[];

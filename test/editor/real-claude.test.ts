@@ -19,7 +19,8 @@ import { cardMadeTitled, closeCliTerminal, installedCli, shootingSteps } from '.
 import { connectThroughCommand, shortenPermissionWait } from './helpers/connect';
 import { startScriptedModel, type ScriptedModel, type Step } from '../bridge/scripted-model';
 
-const TITLE = 'Claude Code asks to run a command';
+// The title names the command (#54): every Bash card's title begins so.
+const TITLE = 'Claude Code asks to run:';
 /** The wait Connect gives Claude Code's PermissionRequest (10 s under its 600 s timeout). */
 const CONNECT_WAIT_S = 590;
 

@@ -23,7 +23,8 @@ import { connectThroughCommand } from './helpers/connect';
 import { codexConfig } from '../bridge/cli-run';
 import { startScriptedModel, type ScriptedModel } from '../bridge/scripted-model';
 
-const TITLE = 'Codex asks to run a command';
+// The title names the command (#54): every Bash card's title begins so.
+const TITLE = 'Codex asks to run:';
 
 describe('the real Codex in a terminal of this window asks through a card', function () {
   this.timeout(300_000);

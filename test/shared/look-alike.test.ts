@@ -67,3 +67,19 @@ describe('look-alike buttons (UTS #39 skeletons, mixed scripts, hidden character
     assert.equal(skeleton('!!!'), '');
   });
 });
+
+describe('the three labels the review still saw as answer buttons (#52)', () => {
+  // All-Cyrillic "Ореп" (п reads as n), "Open now" and "Approved": each holds one of the
+  // notification's own words as the eye reads them, so the notification offers Open only.
+  for (const label of ['\u041E\u0440\u0435\u043F', 'Open now', 'Approved']) {
+    it(`three labels: ${JSON.stringify(label)} is not an answer button; the notification offers Open only`, () => {
+      assert.equal(imitatesOwnButton(label), true);
+      assert.deepEqual(buttonSet(choice([label, 'Postgres'])), { kind: 'open' });
+    });
+  }
+
+  it('three labels: words that only share letters with ours stay buttons', () => {
+    assert.equal(buttonSet(choice(['Postgres', 'SQLite', 'Keep it'])).kind, 'answers');
+    assert.equal(buttonSet(choice(['\u0414\u0430', '\u041D\u0435\u0442'])).kind, 'answers', 'Russian yes / no');
+  });
+});
