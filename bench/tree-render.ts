@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   // Cards are put in with upsert: nothing here reads from the service.
   const noRead = () => Promise.reject(new Error('the bench reads nothing'));
   const model = new CardModel({
-    api: {} as never, logger: silent, beforeRead: async () => undefined, syncSignal: () => undefined,
+    lists: { read: noRead }, logger: silent, syncSignal: () => undefined,
     readCard: noRead, refresh: noRead, holdClock: { now: () => Date.now(), skewMs: () => 0 },
   });
   model.setScope({ kind: 'machine' });
