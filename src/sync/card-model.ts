@@ -6,7 +6,8 @@ import { ApiProblemError } from '../api/errors';
 import { Emitter } from '../api/runtime';
 import type { Logger } from '../api/runtime';
 import type { Card, CardListEntry, CardStatus, Change } from '../api/schemas';
-import { isFilterEmpty, isLight, wholePasses } from './card-filter';
+import { isLight } from './card-filter';
+import { FilterMatch } from './card-filter-match';
 import { isNotice, type CardListReader } from './card-lists';
 import type { CardFilter } from './card-filter';
 import { GROUPS } from './contract';
@@ -71,13 +72,8 @@ export class CardModel implements CardModelView {
   /** When each card was last set from a by-id read; a list read begun earlier must not undo it. */
   private touched = new Map<string, number>();
   private touchSeq = 0;
-  /**
-   * The person's filter, and the ids the service listed for it: light entries are judged by
-   * these; until they are known (or when the read failed) a light entry cannot be judged: kept.
-   */
-  private filter: CardFilter = {};
-  private matching: Set<string> | undefined;
-  private filterGeneration = 0;
+  /** The person's filter, and the ids the service listed for it (card-filter-match.ts). */
+  private readonly filterMatch: FilterMatch;
 
   /** Each card's hold on this computer's clock, for the version it was set for (card-holds.ts). */
   private readonly holds: CardHolds;
@@ -112,6 +108,9 @@ export class CardModel implements CardModelView {
 
   constructor(private readonly o: CardModelOptions) {
     this.holds = new CardHolds(o.holdClock);
+    this.filterMatch = new FilterMatch({
+      lists: o.lists, scope: () => this.scope, statuses: () => this.statuses(), changed: (f) => this.filterE.fire(f),
+    });
   }
 
   list(group: Group): readonly CardListEntry[] {
@@ -177,7 +176,7 @@ export class CardModel implements CardModelView {
   }
 
   getFilter(): CardFilter {
-    return this.filter;
+    return this.filterMatch.get();
   }
 
   /**
@@ -185,31 +184,18 @@ export class CardModel implements CardModelView {
    * light entries (which carry no assistant, agent, area or computer) are judged by its answer;
    * whole cards are judged on their own fields at once.
    */
-  async setFilter(filter: CardFilter): Promise<void> {
-    this.filter = filter;
-    this.matching = undefined;
-    const generation = ++this.filterGeneration;
-    this.filterE.fire(filter);
-    if (!isFilterEmpty(filter)) await this.readFiltered(generation, true);
+  setFilter(filter: CardFilter): Promise<void> {
+    return this.filterMatch.set(filter);
   }
 
   /** Whether a card passes the person's filter. */
   matches(card: CardListEntry): boolean {
-    return wholePasses(card, this.filter) ?? this.matching?.has(card.id) ?? true;
+    return this.filterMatch.matches(card);
   }
 
-  /** The ids the service lists for the filter, in every status the model holds. */
-  private async readFiltered(generation: number, byPerson: boolean): Promise<void> {
-    const filter = this.filter;
-    const statuses: CardStatus[] = this.doneLoaded ? [...LIVE_STATUSES, 'done'] : LIVE_STATUSES;
-    const ids = new Set<string>();
-    for (const status of statuses) {
-      const cards = await this.o.lists.read(status, this.scope, { filter, byPerson });
-      for (const c of cards) ids.add(c.id);
-    }
-    if (generation !== this.filterGeneration) return; // the person chose another filter meanwhile
-    this.matching = ids;
-    this.filterE.fire(filter);
+  /** The statuses the model holds: the open ones, and done once it was asked for. */
+  private statuses(): CardStatus[] {
+    return this.doneLoaded ? [...LIVE_STATUSES, 'done'] : LIVE_STATUSES;
   }
 
   async refresh(): Promise<void> {
@@ -221,7 +207,7 @@ export class CardModel implements CardModelView {
     const since = this.touchSeq;
     const done = await this.o.lists.read('done', this.scope);
     this.applyRead(new Map(done.map((c) => [c.id, c])), new Set(['done']), since);
-    if (!isFilterEmpty(this.filter)) await this.readFiltered(this.filterGeneration, false);
+    await this.filterMatch.readAgain();
   }
 
   /** The whole card the model holds; undefined when it holds only the lighter form, or nothing. Never a read. */
@@ -246,7 +232,7 @@ export class CardModel implements CardModelView {
   async fullRead(): Promise<void> {
     const generation = ++this.readGeneration;
     const since = this.touchSeq;
-    const statuses: CardStatus[] = this.doneLoaded ? [...LIVE_STATUSES, 'done'] : LIVE_STATUSES;
+    const statuses = this.statuses();
     const read = new Map<string, CardListEntry>();
     for (const status of statuses) {
       const cards = await this.o.lists.read(status, this.scope);
@@ -254,7 +240,7 @@ export class CardModel implements CardModelView {
     }
     if (generation !== this.readGeneration) return; // a newer read (scope change) won
     this.applyRead(read, new Set(statuses), since);
-    if (!isFilterEmpty(this.filter)) await this.readFiltered(this.filterGeneration, false);
+    await this.filterMatch.readAgain();
   }
 
   /** Refetches only the cards the feed (or a press, `byPerson`) named; a card gone or out of reach is removed. */
@@ -316,7 +302,7 @@ export class CardModel implements CardModelView {
     this.touched.clear();
     this.holds.clear();
     this.provisional.clear();
-    this.matching = undefined;
+    this.filterMatch.forgetListed();
     this.doneLoaded = false;
   }
 
