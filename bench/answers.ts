@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { exportHeader } from '../src/editor/answers/answers-export';
 import { AnswersTree, type AnswersNode } from '../src/editor/answers/answers-view';
-import { answersCsv, answersJsonl } from '../src/words/answer-words';
+import { answersCsv, answersJsonl } from '../src/editor/answers/answer-words';
 import { TreeViewSlot } from '../src/editor/base/tree-view-slot';
 import { ContextKeys } from '../src/editor/context-keys';
 import { makeWorld, signInCore } from '../test/kit';

@@ -1,5 +1,5 @@
 // Writes l10n/bundle.l10n.json: every message of `vscode.l10n.t(...)` in src/editor and of the
-// shared `t(...)` (src/shared, src/words, media/webview), English to English. It is the file a
+// shared `t(...)` (src/shared, media/webview), English to English. It is the file a
 // translator copies to bundle.l10n.<language>.json. `npm test` checks it is current
 // (test/scripts/l10n.test.ts). Usage: node scripts/l10n-bundle.mjs
 import fs from 'node:fs';
@@ -22,7 +22,7 @@ function files(dir, out = []) {
 /** The messages, sorted, as the bundle's JSON text. */
 export function extract() {
   const messages = new Set();
-  for (const rel of ['src/editor', 'src/shared', 'src/words', 'media/webview'].flatMap((d) => files(d))) {
+  for (const rel of ['src/editor', 'src/shared', 'media/webview'].flatMap((d) => files(d))) {
     const sf = ts.createSourceFile(rel, fs.readFileSync(path.join(root, rel), 'utf8'), ts.ScriptTarget.ES2022, true);
     const visit = (node) => {
       if (ts.isCallExpression(node)) {

@@ -11,17 +11,17 @@ import { withNote } from '../../src/shared/answer-choices';
 import type { PanelState } from './state';
 import { canAnswer, canGoNext, completeForEnter, disabled, nextOffered, waitsOnYou } from './state';
 
-/** `post`: the press to send (main.ts gives it its request id). */
-export type PressResult = { post: ActionRequest } | { refuse: ShownProblem } | undefined;
+/** What a press in the panel makes: `post`, the message to send (main.ts gives it its request id), or `refuse`, a problem to show (sync's `PressResult` is the service's answer to a sent press). */
+export type PanelPress = { post: ActionRequest } | { refuse: ShownProblem } | undefined;
 
 /** An answer with the note the person wrote (if any). */
-export function answer(s: PanelState, b: AnswerPayload): PressResult {
+export function answer(s: PanelState, b: AnswerPayload): PanelPress {
   if (disabled(s) || !s.allowed.answer) return undefined;
   return { post: { type: 'answer', version: s.shownVersion, body: withNote(b, s.draft.note) } };
 }
 
 /** The Answer button (and Enter): the form's picks and words. */
-export function answerFromForm(s: PanelState): PressResult {
+export function answerFromForm(s: PanelState): PanelPress {
   const c = s.card;
   if (!c || !canAnswer(s)) return undefined;
   const d = s.draft;
@@ -41,7 +41,7 @@ export function answerFromForm(s: PanelState): PressResult {
  * "Accept as my answer": a `loop` helper's proposal, sent as the person's answer in one press
  * (the version on screen). Only when the proposal fits the card; the draft's note is not added.
  */
-export function acceptProposal(s: PanelState): PressResult {
+export function acceptProposal(s: PanelState): PanelPress {
   const c = s.card;
   if (!c || disabled(s) || !s.allowed.answer || !waitsOnYou(c)) return undefined;
   const accept = readProposal(c)?.accept;
@@ -49,39 +49,39 @@ export function acceptProposal(s: PanelState): PressResult {
 }
 
 /** Closes a notice: its own message, not an empty answer. */
-export function gotIt(s: PanelState): PressResult {
+export function gotIt(s: PanelState): PanelPress {
   if (disabled(s) || !s.allowed.answer || s.card?.kind !== 'update') return undefined;
   return { post: { type: 'gotIt', version: s.shownVersion } };
 }
 
-export function undo(s: PanelState): PressResult {
+export function undo(s: PanelState): PanelPress {
   if (disabled(s) || !s.allowed.answer || !s.undoUntil) return undefined;
   return { post: { type: 'undo', version: s.shownVersion } };
 }
 
-export function later(s: PanelState, until: string): PressResult {
+export function later(s: PanelState, until: string): PanelPress {
   if (disabled(s) || !s.allowed.later) return undefined;
   return { post: { type: 'later', version: s.shownVersion, until } };
 }
 
 /** "Later until then": the date and time fields, in the person's time zone. */
-export function laterAt(s: PanelState): PressResult {
+export function laterAt(s: PanelState): PanelPress {
   const iso = localDateTimeToIso(s.draft.laterDate ?? '', s.draft.laterTime ?? '', s.timeZone);
   if (!iso) return { refuse: { code: 'bad_input', message: t('Pick a date and a time.'), next: t('Both fields are needed.') } };
   return later(s, iso);
 }
 
-export function back(s: PanelState): PressResult {
+export function back(s: PanelState): PanelPress {
   if (disabled(s) || !s.allowed.later) return undefined;
   return { post: { type: 'back', version: s.shownVersion } };
 }
 
-export function takeBack(s: PanelState): PressResult {
+export function takeBack(s: PanelState): PanelPress {
   if (disabled(s) || !s.allowed.delegate) return undefined;
   return { post: { type: 'takeBack', version: s.shownVersion } };
 }
 
-export function message(s: PanelState): PressResult {
+export function message(s: PanelState): PanelPress {
   if (disabled(s) || !s.allowed.reply) return undefined;
   const text = s.draft.message?.trim();
   if (!text) return { refuse: { code: 'bad_input', message: t('Write something first.'), next: t('Type your words, then Send.') } };
@@ -100,7 +100,7 @@ export function pickedAgent(s: PanelState): string {
   return agents.some((g) => g.id === s.draft.delegateAgentId) ? s.draft.delegateAgentId ?? '' : '';
 }
 
-export function delegate(s: PanelState): PressResult {
+export function delegate(s: PanelState): PanelPress {
   const assistantId = pickedHelper(s);
   if (disabled(s) || !s.allowed.delegate || !assistantId) return undefined;
   const agentId = pickedAgent(s);
@@ -121,7 +121,7 @@ export function optionForKey(s: PanelState, key: string): PanelOption | undefine
 }
 
 /** Enter outside a button: answers the form, or closes a notice. Approvals answer by their buttons only. */
-export function enter(s: PanelState): PressResult {
+export function enter(s: PanelState): PanelPress {
   const c = s.card;
   if (!c || !waitsOnYou(c)) return undefined;
   if (c.kind === 'update') return gotIt(s);

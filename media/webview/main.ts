@@ -86,7 +86,7 @@ function dispatch(e: PanelEvent): void {
   show();
 }
 
-function send(r: act.PressResult): void {
+function send(r: act.PanelPress): void {
   if (!r) return;
   if ('refuse' in r) dispatch({ type: 'refused', problem: r.refuse });
   else request(r.post);

@@ -3,7 +3,7 @@
 import type { PanelCard } from '../../src/shared/panel-card';
 import { secondsLeft } from '../../src/shared/format';
 import { t } from '../../src/shared/l10n';
-import type { ActionName, AssistantChoice, Draft, RequestKind, ShownProblem, ToWebview } from '../../src/shared/protocol';
+import type { ActionType, AssistantChoice, Draft, RequestKind, ShownProblem, ToWebview } from '../../src/shared/protocol';
 import { EVERYTHING, type Allowed } from '../../src/shared/grant-scopes';
 import { waitsOnYou } from '../../src/shared/card-facts';
 import { ANSWER_KEYS_QUIET_MS } from '../../src/shared/key-guard';
@@ -26,7 +26,7 @@ export interface PanelState {
   /** The requests sent and not yet answered, by id: what each asked (a reply is matched by its id). */
   pending: Readonly<Record<string, RequestKind>>;
   /** The press on its way (the host said `busy` for it). */
-  busy?: ActionName;
+  busy?: ActionType;
   notice?: string;
   /** What the person answered (or wrote), shown under the result as plain text. */
   answered?: string;

@@ -9,6 +9,7 @@ import type { PanelAsk, PanelCard } from '../../src/shared/panel-card';
 import { ago, dateTime, seen } from '../../src/shared/format';
 import { historyLine } from '../../src/shared/history-line';
 import { t } from '../../src/shared/l10n';
+import { approvalAnswers } from '../../src/shared/approval';
 import { helperNameOf, markedFailedStep } from '../../src/shared/hand-over';
 import { laterPresets } from '../../src/shared/answer-choices';
 import { readProposal } from '../../src/shared/proposal';
@@ -31,7 +32,7 @@ export interface ViewHooks {
    * A press on a button. `guarded`: a keyboard activation (Enter or Space on the focused button)
    * waits out the key guard's quiet moment; a mouse click always counts.
    */
-  press(e: Event, what: (s: PanelState) => act.PressResult, guarded?: boolean): void;
+  press(e: Event, what: (s: PanelState) => act.PanelPress, guarded?: boolean): void;
   /** A message that gets no reply. */
   post(m: Notice): void;
   /** A message that gets a reply: main.ts gives it an id the reply names. */
@@ -218,6 +219,7 @@ function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
     case 'failure': parts = [stepsList(s, c, on), c.options?.length ? optionsList(s, c, false, on) : nothing]; break;
     default: parts = [c.options?.length ? optionsList(s, c, !!c.multi, on) : nothing, textArea(s, 'text', t('Your answer'), 3, on)];
   }
+  const [approve, decline] = approvalAnswers();
   return html`<section class="answer">
     ${parts}
     ${textArea(s, 'note', t('Note to the assistant (optional)'), 2, on)}
@@ -225,8 +227,8 @@ function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
     ${lookAlike ? html`<div class="banner hidden-chars" id="look-alike" role="note">${lookAlike}</div>` : nothing}
     <div class="actions">
       ${c.kind === 'approval'
-        ? html`<button class="primary" data-key="approve" ?disabled=${off} @click=${(e: Event) => on.press(e, (x) => act.answer(x, { approved: true }), true)}>${t('Approve')}</button>
-               <button data-key="decline" ?disabled=${off} @click=${(e: Event) => on.press(e, (x) => act.answer(x, { approved: false }), true)}>${t('Decline')}</button>`
+        ? html`<button class="primary" data-key="approve" ?disabled=${off} @click=${(e: Event) => on.press(e, (x) => act.answer(x, { approved: approve.approved }), true)}>${approve.label}</button>
+               <button data-key="decline" ?disabled=${off} @click=${(e: Event) => on.press(e, (x) => act.answer(x, { approved: decline.approved }), true)}>${decline.label}</button>`
         : html`<button class="primary" id="answer" data-key="answer" ?disabled=${off || !canAnswer(s)} @click=${(e: Event) => on.press(e, act.answerFromForm, true)}>${t('Answer')}</button>`}
       <button data-key="theyDecide" ?disabled=${off} title=${t('Hand the decision back to the assistant')}
         @click=${(e: Event) => on.press(e, (x) => act.answer(x, { theyDecide: true }), true)}>${t('You decide')}</button>

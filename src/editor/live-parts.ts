@@ -21,7 +21,7 @@ import type { Me } from '../api/schemas';
 import { CardNotifier } from './cards/notifier';
 import { OfflineNotice } from './connection/offline-notice';
 import { scopeSetting } from './cards/card-scope';
-import { thisComputer } from '../words/this-computer';
+import { thisComputer } from '../sync';
 import type { TreeViewSlot } from './base/tree-view-slot';
 
 import { isSignedIn } from './signed-in';

@@ -107,32 +107,32 @@ export function registerAsk(app: FastifyInstance, d: AskDeps): void {
       return { assistantId, agentId: agent.id, appSessionId: b.sessionId, liveAt: iso(now), new: existing === undefined };
     });
 
-    const sessionCards = (sid: string) => [...state.cards.values()].filter((c) => c.askedIn === sid && open(c));
+    const sessionCards = (appSessionId: string) => [...state.cards.values()].filter((c) => c.appSessionId === appSessionId && open(c));
 
     /** The session ended: its open cards are withdrawn and it leaves the live list. */
-    scope.delete('/_ask/sessions/:sid', async (req) => {
-      const sid = (req.params as { sid: string }).sid;
-      const withdrawn = sessionCards(sid).map((c) => (cards.withdraw(c), c.id));
-      const rec = state.sessions.get(sid);
+    scope.delete('/_ask/sessions/:appSessionId', async (req) => {
+      const appSessionId = (req.params as { appSessionId: string }).appSessionId;
+      const withdrawn = sessionCards(appSessionId).map((c) => (cards.withdraw(c), c.id));
+      const rec = state.sessions.get(appSessionId);
       if (rec) {
-        state.sessions.delete(sid);
+        state.sessions.delete(appSessionId);
         const agent = state.agents.get(rec.agentId);
         if (agent) agent.liveAt = d.clock.now();
       }
-      return { appSessionId: sid, ended: rec !== undefined, withdrawn };
+      return { appSessionId, ended: rec !== undefined, withdrawn };
     });
 
     /**
      * The person went on in the terminal itself (typed, or the CLI ran on): the session's open
      * cards of these `reasons` are withdrawn (`reasons` matches what each card was asked for).
      */
-    scope.post('/_ask/sessions/:sid/settle', async (req, reply) => {
-      const sid = (req.params as { sid: string }).sid;
+    scope.post('/_ask/sessions/:appSessionId/settle', async (req, reply) => {
+      const appSessionId = (req.params as { appSessionId: string }).appSessionId;
       const b = req.body ?? {};
       if (!isObject(b) || (b.reasons !== undefined && !(Array.isArray(b.reasons) && b.reasons.every(str)))) return fail(reply, 400, 'reasons must be a list of strings');
       const reasons = b.reasons as string[] | undefined;
-      const withdrawn = sessionCards(sid).filter((c) => !reasons || reasons.includes(c.askedFor ?? '')).map((c) => (cards.withdraw(c), c.id));
-      return { appSessionId: sid, withdrawn };
+      const withdrawn = sessionCards(appSessionId).filter((c) => !reasons || reasons.includes(c.reason ?? '')).map((c) => (cards.withdraw(c), c.id));
+      return { appSessionId, withdrawn };
     });
 
     scope.post('/_ask/cards', async (req, reply) => {
@@ -159,11 +159,11 @@ export function registerAsk(app: FastifyInstance, d: AskDeps): void {
       const input = cardInputOf(fields, session.agentId, extra);
       // What the new card ends (`settles`: reasons): the CLI asking again means it went on.
       if (Array.isArray(b.settles) && b.settles.every(str)) {
-        for (const c of sessionCards(b.sessionId)) if ((b.settles as string[]).includes(c.askedFor ?? '')) cards.withdraw(c);
+        for (const c of sessionCards(b.sessionId)) if ((b.settles as string[]).includes(c.reason ?? '')) cards.withdraw(c);
       }
       const card = cards.create(input);
-      card.askedIn = b.sessionId;
-      if (str(b.reason)) card.askedFor = b.reason;
+      card.appSessionId = b.sessionId;
+      if (str(b.reason)) card.reason = b.reason;
       return cardView(card);
     });
 
@@ -171,7 +171,7 @@ export function registerAsk(app: FastifyInstance, d: AskDeps): void {
       const id = (req.params as { id: string }).id;
       const card = state.cards.get(id);
       // Only cards asked through this surface: an assistant cannot close what another asked.
-      if (!card || card.askedIn === undefined) { void fail(reply, 404, `no card ${id} asked here`); return undefined; }
+      if (!card || card.appSessionId === undefined) { void fail(reply, 404, `no card ${id} asked here`); return undefined; }
       return card;
     };
 

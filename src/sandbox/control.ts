@@ -92,14 +92,14 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     return { ...rec, id: appSessionId, liveAt: iso(now) };
   });
 
-  app.delete('/_sandbox/sessions/:sid', async (req, reply) => {
-    const sid = (req.params as { sid: string }).sid;
-    const rec = state.sessions.get(sid);
-    if (!rec) return fail(reply, 404, `no live session ${sid}`);
-    state.sessions.delete(sid);
+  app.delete('/_sandbox/sessions/:appSessionId', async (req, reply) => {
+    const appSessionId = (req.params as { appSessionId: string }).appSessionId;
+    const rec = state.sessions.get(appSessionId);
+    if (!rec) return fail(reply, 404, `no live session ${appSessionId}`);
+    state.sessions.delete(appSessionId);
     const agent = state.agents.get(rec.agentId);
     if (agent) agent.liveAt = d.clock.now();
-    return { id: sid, appSessionId: sid, deleted: true };
+    return { id: appSessionId, appSessionId, deleted: true };
   });
 
   // ---- cards ---------------------------------------------------------------------------------

@@ -78,8 +78,8 @@ export function seedDemo(sb: Sandbox, baseUrl: string, opts: DemoOptions = {}): 
     const id = newId('agt');
     state.agents.set(id, { id, assistantId, name, liveAt: session ? now : null, createdAt: now });
     if (session) {
-      const sid = newId('ses');
-      state.sessions.set(sid, { appSessionId: sid, agentId: id, cwd: session.dir, terminal: { pid: session.pid, program: 'vscode' }, liveAt: now });
+      const appSessionId = newId('ses');
+      state.sessions.set(appSessionId, { appSessionId, agentId: id, cwd: session.dir, terminal: { pid: session.pid, program: 'vscode' }, liveAt: now });
     }
     return id;
   };

@@ -128,10 +128,10 @@ export interface CardRec {
   history: HistoryRec[];
   heard: HeardRec[];
   notice?: NoticeInfo;
-  /** The live session that asked it through the asking surface (ask-routes.ts). */
-  askedIn?: string;
-  /** What the asker asked it for (the hook bridge: `permission`, `waiting`, `question`). */
-  askedFor?: string;
+  /** The live session (its `appSessionId`) that asked it through the asking surface (ask-routes.ts). */
+  appSessionId?: string;
+  /** Why the asker asked it (the hook bridge: `permission`, `waiting`, `question`); a session withdraws its cards by reason. */
+  reason?: string;
 }
 
 export interface WebhookRec {

@@ -51,19 +51,49 @@ export function contextValueOf(c: CardListEntry, nowMs = Date.now()): string {
   return tokens.join(' ');
 }
 
-export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): CardLook {
-  const parts: string[] = [];
+/**
+ * What a card's row says that its version fixes: its untrusted words made plain once. The clock's
+ * words ("2 minutes ago") and its state are added at each build (`lookOf`); a tree keeps these
+ * per card version (card-row-words.ts), as a row is built again each minute.
+ */
+export interface CardWords {
+  label: string;
+  /** The tooltip's lines before the description: title, who asked, summary. */
+  tipHead: string[];
+  /** The description's parts before the clock's words (a notice's webhook and sender). */
+  from: string[];
+  /** The description's parts after them: urgency, blocking, high stakes. */
+  marks: string[];
+}
+
+export function cardWords(c: CardListEntry): CardWords {
   const assistant = field(c, 'assistant');
   const agent = field(c, 'agent');
+  const from: string[] = [];
   if (c.kind === 'update') {
     const hook = field(c, 'webhook');
-    const from = field(c, 'from');
-    if (hook?.name) parts.push(plainText(hook.name, 40));
-    if (from) parts.push(plainText(from, 40));
-    parts.push(seen(field(c, 'count'), field(c, 'lastAt') ?? field(c, 'createdAt'), nowMs));
+    const sender = field(c, 'from');
+    if (hook?.name) from.push(plainText(hook.name, 40));
+    if (sender) from.push(plainText(sender, 40));
   }
   // Who asks leads the label: two assistants asking the same question differ at any sidebar width.
   const asker = c.kind !== 'update' && assistant ? plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 32) : '';
+  const marks: string[] = [];
+  if (c.urgency) marks.push(plainText(urgencyWords(c.urgency), 20));
+  if (c.blocking) marks.push(t('blocking'));
+  if (c.highStakes) marks.push(t('high stakes'));
+  const summary = field(c, 'summary');
+  const tipHead = [plainText(c.title, 300)];
+  if (assistant) tipHead.push(t('Asked by {0} ({1})', plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 80), plainText(assistant.app, 40)));
+  if (summary) tipHead.push(plainText(summary, 500));
+  const title = plainText(c.title, 120 - (asker ? asker.length + 2 : 0)) || t('(no title)');
+  return { label: asker ? t('{0}: {1}', asker, title) : title, tipHead, from, marks };
+}
+
+/** How the card reads at `nowMs`; `words` are its version's (`cardWords`), made again when not given. */
+export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string, words: CardWords = cardWords(c)): CardLook {
+  const parts: string[] = [...words.from];
+  if (c.kind === 'update') parts.push(seen(field(c, 'count'), field(c, 'lastAt') ?? field(c, 'createdAt'), nowMs));
   if (c.status === 'snoozed') {
     const u = field(c, 'until');
     if (u) parts.push(t('back {0}', until(u, nowMs, timeZone)));
@@ -72,9 +102,7 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
     const at = field(c, 'changedAt');
     if (at) parts.push(ago(at, nowMs));
   }
-  if (c.urgency) parts.push(plainText(urgencyWords(c.urgency), 20));
-  if (c.blocking) parts.push(t('blocking'));
-  if (c.highStakes) parts.push(t('high stakes'));
+  parts.push(...words.marks);
 
   let icon = KIND_ICON[c.kind] ?? 'circle-outline';
   let color: IconColor;
@@ -86,16 +114,11 @@ export function lookOf(c: CardListEntry, nowMs: number, timeZone?: string): Card
   else if (c.status === 'done') color = 'gray';
   else if (c.blocking && waitsOnYou(c) && !color) color = 'red';
 
-  const summary = field(c, 'summary');
-  const tip = [plainText(c.title, 300)];
-  if (assistant) tip.push(t('Asked by {0} ({1})', plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 80), plainText(assistant.app, 40)));
-  if (summary) tip.push(plainText(summary, 500));
-  tip.push(parts.join(' · '));
+  const tip = [...words.tipHead, parts.join(' · ')];
   if (c.highStakes) tip.push(t('High stakes: can only be answered in the browser.'));
-  const title = plainText(c.title, 120 - (asker ? asker.length + 2 : 0)) || t('(no title)');
 
   return {
-    label: asker ? t('{0}: {1}', asker, title) : title,
+    label: words.label,
     description: parts.join(' · '),
     tooltip: tip.filter(Boolean).join('\n'),
     icon,

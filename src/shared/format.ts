@@ -49,9 +49,15 @@ export function seen(count: number | undefined, lastAt: string | undefined, nowM
   return when ? t('{0}, {1}', times, when) : times;
 }
 
+/** Printable ASCII words, one space apart, no space at either end: already one clean line. */
+const PLAIN_LINE = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
 /** A one-line, bounded version of untrusted text for tree labels and notifications. */
 export function oneLine(text: string | undefined, max = 120): string {
   if (!text) return '';
+  // Most titles and names are printable ASCII words one space apart: nothing to clean (a tree
+  // row makes about ten of these; the checks below cost each a pass of Unicode-property regexes).
+  if (text.length <= max && PLAIN_LINE.test(text)) return text;
   // Line breaks and tabs are spaces; every other hidden character (bidi controls, zero-width,
   // C0/C1 controls) is shown as a mark, `[U+202E]`, so a title can neither reorder nor hide what
   // follows, nor pass unseen (shared/hidden-chars.ts: the one rule).

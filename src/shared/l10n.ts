@@ -6,6 +6,7 @@ export type Translate = (message: string, ...args: (string | number)[]) => strin
 
 /** `{0}`, `{1}`... replaced by the arguments, as vscode.l10n.t does. */
 export function fill(message: string, args: readonly (string | number)[]): string {
+  if (args.length === 0) return message;
   return message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m));
 }
 

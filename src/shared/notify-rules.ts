@@ -4,6 +4,7 @@
 import type { Card, CardListEntry, HistoryEntry } from '../api/schemas';
 import type { AnswerPayload } from './protocol';
 import { t } from './l10n';
+import { approvalAnswers } from './approval';
 import { plainText } from './plain-text';
 import { waitsOnYou } from './card-facts';
 import { readProposal } from './proposal';
@@ -78,7 +79,7 @@ export function wholeText(text: string | undefined, max: number): string | undef
 
 /** The notification's own buttons, in the words it shows them: an option that reads as one of them is never a button. */
 export function ownButtonWords(): string[] {
-  return [t('Open'), t('Show Terminal'), t('Undo'), t('Accept proposal'), t('Approve'), t('Decline'), t('Open Next')];
+  return [t('Open'), t('Show Terminal'), t('Undo'), t('Accept proposal'), ...approvalAnswers().map((a) => a.label), t('Open Next')];
 }
 
 /**
@@ -122,7 +123,7 @@ export function buttonSet(card: Card): ButtonSet {
       : { kind: 'open' };
   }
   if (card.kind === 'approval') {
-    return { kind: 'answers', answers: [{ label: t('Approve'), answer: { approved: true } }, { label: t('Decline'), answer: { approved: false } }] };
+    return { kind: 'answers', answers: approvalAnswers().map((a) => ({ label: a.label, answer: { approved: a.approved } })) };
   }
   if (card.kind !== 'choice' || card.multi) return { kind: 'open' };
   const options = card.options ?? [];

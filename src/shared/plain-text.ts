@@ -10,6 +10,8 @@ import { oneLine } from './format';
  * Safe for our own sentences too (they never hold either pair), so whole messages pass through.
  */
 export function inert(text: string): string {
+  // Both pairs end in "(": most text holds none.
+  if (!text.includes('(')) return text;
   return text.replace(/\]\s*\(/g, '] (').replace(/\$\(/g, '$ (');
 }
 

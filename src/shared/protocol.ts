@@ -116,7 +116,12 @@ export const Draft = z.strictObject({
 });
 export type Draft = z.infer<typeof Draft>;
 
-/** The presses that act on the card: each becomes one request naming the version the person was shown. */
+/**
+ * The presses that act on the card, one message for each row of the core's action table
+ * (sync/actions-table.ts `ACTIONS`): each becomes one request naming the version the person was
+ * shown. The webview may not import the core, so the names are the keys here, held equal to the
+ * table's `ActionType` by test/media/webview/actions.test.ts.
+ */
 const ActionMessages = {
   answer: z.object({ type: z.literal('answer'), requestId, version, body: AnswerPayload }),
   /** Closes a notice (an `update` card): its own press, never an empty answer. */
@@ -131,9 +136,8 @@ const ActionMessages = {
   }),
   takeBack: z.object({ type: z.literal('takeBack'), requestId, version }),
 };
-export type ActionName = keyof typeof ActionMessages;
-export const ACTIONS = Object.keys(ActionMessages) as ActionName[];
-export const isActionName = (v: unknown): v is ActionName => (ACTIONS as readonly unknown[]).includes(v);
+export type ActionType = keyof typeof ActionMessages;
+export const isActionType = (v: unknown): v is ActionType => typeof v === 'string' && Object.prototype.hasOwnProperty.call(ActionMessages, v);
 
 /** Webview -> host. */
 const FromWebviewSchema = z.discriminatedUnion('type', [
@@ -151,14 +155,14 @@ const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('close') }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
-export type ActionMessage = Extract<FromWebview, { type: ActionName }>;
+export type ActionMessage = Extract<FromWebview, { type: ActionType }>;
 /** A message that gets a reply naming its `requestId`. */
 export type RequestMessage = Extract<FromWebview, { requestId: string }>;
 export type RequestKind = RequestMessage['type'];
 /** A request as the webview's presses build it, before it is given its id. */
 export type Request = RequestMessage extends infer M ? (M extends unknown ? Omit<M, 'requestId'> : never) : never;
 /** A press as actions.ts builds it. */
-export type ActionRequest = Extract<Request, { type: ActionName }>;
+export type ActionRequest = Extract<Request, { type: ActionType }>;
 /** A message that gets no reply. */
 export type Notice = Exclude<FromWebview, RequestMessage>;
 

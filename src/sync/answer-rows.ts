@@ -1,7 +1,7 @@
 // One row of the Answers view per card: what was asked, what was answered, who (and from which
 // app and computer), when, and how long the card waited for it. Read from the card's history
 // (`by`, `app`, `appName`, `machine`) and its `answer` (decisions.md "Answers"). Pure data, no
-// words: src/words/answer-words.ts says it to the person and writes the export.
+// words: src/editor/answers/answer-words.ts says it to the person and writes the export.
 import type { Card, CardListEntry, HistoryEntry, Named } from '../api/schemas';
 import { isLight } from './card-filter';
 

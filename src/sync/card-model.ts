@@ -1,23 +1,21 @@
 // The live card model: what the person's views show. Filled by a full read (on start, every
 // 10 minutes, on scope change) and kept current by the change feed, which refetches only the
-// changed cards by id. Emits one event per card so a view updates one item.
-import type { ApiClient } from '../api/client';
+// changed cards by id. Emits one event per card so a view updates one item. The lists are read
+// by card-lists.ts, the cards by id by reads.ts, both on the session's one client.
 import { ApiProblemError } from '../api/errors';
 import { Emitter } from '../api/runtime';
 import type { Logger } from '../api/runtime';
 import type { Card, CardListEntry, CardStatus, Change } from '../api/schemas';
-import { filterQuery, isFilterEmpty, isLight, wholePasses } from './card-filter';
+import { isLight } from './card-filter';
+import { FilterMatch } from './card-filter-match';
+import { isNotice, type CardListReader } from './card-lists';
 import type { CardFilter } from './card-filter';
 import { GROUPS } from './contract';
 import type { CardChange, CardModelView, CardRemoval, CardScope, Counts, Group } from './contract';
-import { holdDeadline } from './hold';
+import { CardHolds } from './card-holds';
 
 
 const LIVE_STATUSES: CardStatus[] = ['pending', 'snoozed', 'delegated'];
-const PAGE_LIMIT = 100;
-const PAGE_WHOLE = 3;
-const MAX_PAGES = 50;
-const FILTER_CHUNK = 20;
 /** Reading light rows whole stays under this share of a minute's reads (the person's included). */
 export const ROWS_READ_SHARE = 0.5;
 
@@ -44,10 +42,9 @@ export function groupOfCard(card: CardListEntry): Group {
 }
 
 export interface CardModelOptions {
-  api: ApiClient;
+  /** Reads the lists of cards (card-lists.ts). */
+  lists: Pick<CardListReader, 'read'>;
   logger: Logger;
-  /** Lets the session gate background list reads (budget) and learn about success/failure. */
-  beforeRead: () => Promise<void>;
   /** Ends the background reads (and their retry waits) when sync stops. */
   syncSignal: () => AbortSignal | undefined;
   /** Reads one card (the session coalesces them, budgets background ones and tells the person's from them). */
@@ -75,16 +72,11 @@ export class CardModel implements CardModelView {
   /** When each card was last set from a by-id read; a list read begun earlier must not undo it. */
   private touched = new Map<string, number>();
   private touchSeq = 0;
-  /**
-   * The person's filter, and the ids the service listed for it: light entries are judged by
-   * these; until they are known (or when the read failed) a light entry cannot be judged: kept.
-   */
-  private filter: CardFilter = {};
-  private matching: Set<string> | undefined;
-  private filterGeneration = 0;
+  /** The person's filter, and the ids the service listed for it (card-filter-match.ts). */
+  private readonly filterMatch: FilterMatch;
 
-  /** Each card's hold on this computer's clock, for the version it was set for (hold.ts). */
-  private holds = new Map<string, { version: number; until: number }>();
+  /** Each card's hold on this computer's clock, for the version it was set for (card-holds.ts). */
+  private readonly holds: CardHolds;
   /** Cards as a press left them, built here, not read: the read that follows is told as a change. */
   private provisional = new Set<string>();
   /** The loop reading light rows whole (one at a time), while it runs. */
@@ -114,7 +106,12 @@ export class CardModel implements CardModelView {
   /** The filter changed, or the service's answer for it arrived: views show `matches` again. */
   readonly filterChanged = this.filterE.event;
 
-  constructor(private readonly o: CardModelOptions) {}
+  constructor(private readonly o: CardModelOptions) {
+    this.holds = new CardHolds(o.holdClock);
+    this.filterMatch = new FilterMatch({
+      lists: o.lists, scope: () => this.scope, statuses: () => this.statuses(), changed: (f) => this.filterE.fire(f),
+    });
+  }
 
   list(group: Group): readonly CardListEntry[] {
     const cards = [...this.entries.values()].filter((e) => e.group === group).map((e) => e.card);
@@ -142,9 +139,7 @@ export class CardModel implements CardModelView {
   /** When the card's hold (the 5 s to undo or take back) ends, on this computer's clock; undefined when none runs. */
   holdUntil(id: string): number | undefined {
     const card = this.entries.get(id)?.card;
-    const hold = this.holds.get(id);
-    if (!card || !hold || hold.version !== card.version || (card.status !== 'answered' && card.status !== 'delegated')) return undefined;
-    return hold.until;
+    return card ? this.holds.untilOf(card) : undefined;
   }
 
   /**
@@ -152,24 +147,9 @@ export class CardModel implements CardModelView {
    * replaces what the model held in one write, so every view moves at once.
    */
   takePressed(card: Card, holdUntil: number | undefined): void {
-    if (holdUntil !== undefined) this.holds.set(card.id, { version: card.version, until: holdUntil });
+    if (holdUntil !== undefined) this.holds.set(card, holdUntil);
     this.put(card, true);
     this.provisional.add(card.id);
-  }
-
-  /**
-   * A card as the model keeps it: its `undoUntil` on this computer's clock. Converted once per
-   * version, so a read of the version a press left keeps the press's deadline.
-   */
-  private onLocalClock<T extends CardListEntry>(card: T): T {
-    const undoUntil = 'undoUntil' in card && typeof card.undoUntil === 'string' ? card.undoUntil : undefined;
-    if (!undoUntil) return card;
-    const known = this.holds.get(card.id);
-    const clock = this.o.holdClock;
-    const until = known && known.version === card.version ? known.until : holdDeadline(undoUntil, clock.skewMs(), clock.now(), false);
-    if (until === undefined) return card;
-    this.holds.set(card.id, { version: card.version, until });
-    return { ...card, undoUntil: new Date(until).toISOString() };
   }
 
   groupOf(id: string): Group | undefined {
@@ -196,7 +176,7 @@ export class CardModel implements CardModelView {
   }
 
   getFilter(): CardFilter {
-    return this.filter;
+    return this.filterMatch.get();
   }
 
   /**
@@ -204,32 +184,18 @@ export class CardModel implements CardModelView {
    * light entries (which carry no assistant, agent, area or computer) are judged by its answer;
    * whole cards are judged on their own fields at once.
    */
-  async setFilter(filter: CardFilter): Promise<void> {
-    this.filter = filter;
-    this.matching = undefined;
-    const generation = ++this.filterGeneration;
-    this.filterE.fire(filter);
-    if (!isFilterEmpty(filter)) await this.readFiltered(generation, true);
+  setFilter(filter: CardFilter): Promise<void> {
+    return this.filterMatch.set(filter);
   }
 
   /** Whether a card passes the person's filter. */
   matches(card: CardListEntry): boolean {
-    return wholePasses(card, this.filter) ?? this.matching?.has(card.id) ?? true;
+    return this.filterMatch.matches(card);
   }
 
-  /** The ids the service lists for the filter, in every status the model holds. */
-  private async readFiltered(generation: number, byPerson: boolean): Promise<void> {
-    const filter = this.filter;
-    const statuses: CardStatus[] = this.doneLoaded ? [...LIVE_STATUSES, 'done'] : LIVE_STATUSES;
-    const ids = new Set<string>();
-    for (const status of statuses) {
-      const cards = await this.readStatus(status, { filter, byPerson });
-      if (cards === undefined) return;
-      for (const c of cards) ids.add(c.id);
-    }
-    if (generation !== this.filterGeneration) return; // the person chose another filter meanwhile
-    this.matching = ids;
-    this.filterE.fire(filter);
+  /** The statuses the model holds: the open ones, and done once it was asked for. */
+  private statuses(): CardStatus[] {
+    return this.doneLoaded ? [...LIVE_STATUSES, 'done'] : LIVE_STATUSES;
   }
 
   async refresh(): Promise<void> {
@@ -239,10 +205,9 @@ export class CardModel implements CardModelView {
   async loadDone(): Promise<void> {
     this.doneLoaded = true;
     const since = this.touchSeq;
-    const done = await this.readStatus('done');
-    if (done === undefined) return;
+    const done = await this.o.lists.read('done', this.scope);
     this.applyRead(new Map(done.map((c) => [c.id, c])), new Set(['done']), since);
-    if (!isFilterEmpty(this.filter)) await this.readFiltered(this.filterGeneration, false);
+    await this.filterMatch.readAgain();
   }
 
   /** The whole card the model holds; undefined when it holds only the lighter form, or nothing. Never a read. */
@@ -258,7 +223,7 @@ export class CardModel implements CardModelView {
 
   /** The person's read of the card, always sent (ETag: an unchanged card costs a 304), kept by the model. */
   async read(id: string): Promise<Card> {
-    const card = this.onLocalClock(await this.readOne(id, true, undefined));
+    const card = this.holds.onLocalClock(await this.readOne(id, true, undefined));
     this.upsert(card);
     return card;
   }
@@ -267,16 +232,15 @@ export class CardModel implements CardModelView {
   async fullRead(): Promise<void> {
     const generation = ++this.readGeneration;
     const since = this.touchSeq;
-    const statuses: CardStatus[] = this.doneLoaded ? [...LIVE_STATUSES, 'done'] : LIVE_STATUSES;
+    const statuses = this.statuses();
     const read = new Map<string, CardListEntry>();
     for (const status of statuses) {
-      const cards = await this.readStatus(status);
-      if (cards === undefined) return; // empty workspace scope: nothing to read
+      const cards = await this.o.lists.read(status, this.scope);
       for (const c of cards) read.set(c.id, c);
     }
     if (generation !== this.readGeneration) return; // a newer read (scope change) won
     this.applyRead(read, new Set(statuses), since);
-    if (!isFilterEmpty(this.filter)) await this.readFiltered(this.filterGeneration, false);
+    await this.filterMatch.readAgain();
   }
 
   /** Refetches only the cards the feed (or a press, `byPerson`) named; a card gone or out of reach is removed. */
@@ -303,7 +267,7 @@ export class CardModel implements CardModelView {
   }
 
   private put(read: Card, pressedHere: boolean): void {
-    const card = this.onLocalClock(read);
+    const card = this.holds.onLocalClock(read);
     this.touched.set(card.id, ++this.touchSeq);
     if (!this.inScope(card) || (card.status === 'done' && !this.doneLoaded)) {
       if (this.scope.kind === 'workspace' && card.assistant && card.status !== 'done' && !isNotice(card)) this.unknownAskerE.fire(card);
@@ -338,57 +302,12 @@ export class CardModel implements CardModelView {
     this.touched.clear();
     this.holds.clear();
     this.provisional.clear();
-    this.matching = undefined;
+    this.filterMatch.forgetListed();
     this.doneLoaded = false;
   }
 
   dispose(): void {
     for (const e of [this.addedE, this.unknownAskerE, this.changedE, this.removedE, this.countsE, this.scopeE, this.filterE]) e.clear();
-  }
-
-  private async readStatus(
-    status: CardStatus, o: { filter?: CardFilter; byPerson?: boolean } = {},
-  ): Promise<CardListEntry[] | undefined> {
-    // Machine scope: one unfiltered read. Workspace scope: the window's assistants (20 ids a
-    // request), plus the notices, which belong to the person and show in every window: the list
-    // has no kind filter, so an unfiltered read of light cards (they carry `kind`) keeps only them.
-    // The person's filter rides on every request (its assistants narrowed to the scope's);
-    // a filtered read needs only the ids, so every card comes light.
-    const filter = o.filter ?? {};
-    const query = filterQuery(filter);
-    const filtered = !isFilterEmpty(filter);
-    const passes: { assistant?: readonly string[]; machine?: readonly string[]; noticesOnly?: boolean }[] = [];
-    const noFilterOnAsker = !query.assistant && !query.agent && !query.machine;
-    const scope = this.scope;
-    if (scope.kind === 'everywhere' || (scope.kind === 'machine' && scope.machineId === undefined)) {
-      passes.push({ assistant: query.assistant });
-    } else if (scope.kind === 'machine' && scope.machineId !== undefined) {
-      // A sign-in that reaches every computer, narrowed to this one; notices have no computer.
-      const id = scope.machineId;
-      if (!query.machine || query.machine.includes(id)) passes.push({ assistant: query.assistant, machine: [id] });
-      if (noFilterOnAsker) passes.push({ noticesOnly: true });
-    } else {
-      const wanted = query.assistant;
-      const mine = scope.kind === 'workspace' ? scope.assistantIds : [];
-      const ids = wanted ? mine.filter((id) => wanted.includes(id)) : mine;
-      for (let i = 0; i < ids.length; i += FILTER_CHUNK) passes.push({ assistant: ids.slice(i, i + FILTER_CHUNK) });
-      // A notice has no assistant, agent or computer: a filter on one of them lists none.
-      if (noFilterOnAsker) passes.push({ noticesOnly: true });
-    }
-    const out: CardListEntry[] = [];
-    for (const { assistant, machine, noticesOnly } of passes) {
-      let after: string | undefined;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        if (!o.byPerson) await this.o.beforeRead();
-        const res = await this.o.api.listCards(
-          { status, ...query, assistant, ...(machine ? { machine } : {}), limit: PAGE_LIMIT, whole: noticesOnly || filtered ? 0 : PAGE_WHOLE, after },
-          { signal: this.o.syncSignal(), byPerson: o.byPerson ?? false });
-        out.push(...(noticesOnly ? res.cards.filter(isNotice) : res.cards));
-        if (!res.next) break;
-        after = res.next;
-      }
-    }
-    return out;
   }
 
   /** Replaces the cards of the statuses read, emitting only real differences. */
@@ -408,7 +327,7 @@ export class CardModel implements CardModelView {
       const prev = this.entries.get(card.id);
       // Keep a whole card we hold when the list only sent the lighter form of the same version.
       const keep = prev && prev.card.version === card.version && isLight(card) && !isLight(prev.card);
-      const next = keep ? prev.card : withKnownAsker(this.onLocalClock(card), prev?.card);
+      const next = keep ? prev.card : withKnownAsker(this.holds.onLocalClock(card), prev?.card);
       const group = groupOfCard(next);
       if (!this.order.has(card.id)) this.order.set(card.id, this.nextOrder++);
       this.entries.set(card.id, { card: next, group });
@@ -497,11 +416,6 @@ export class CardModel implements CardModelView {
       this.countsE.fire(this.lastCounts);
     }
   }
-}
-
-/** A notice from an incoming webhook (`update`): the person's, in every window's scope. */
-function isNotice(c: CardListEntry): boolean {
-  return c.kind === 'update';
 }
 
 /**

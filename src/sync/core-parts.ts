@@ -12,6 +12,7 @@ import { AnswersModel, ANSWERS_READ_SHARE, ANSWERS_SCAN_SHARE } from './answers-
 import { AssistantsModel } from './assistants-model';
 import { RequestBudget } from './budget';
 import { CardModel, ROWS_READ_SHARE } from './card-model';
+import { CardListReader } from './card-lists';
 import type { CardScope } from './contract';
 import { FeedLease } from './feed-lease';
 import { BURST_READS_KEPT, FeedLoop } from './feed-loop';
@@ -116,8 +117,10 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
   };
   const fillDelay = () => Math.max(budget.delayUnder('read', ROWS_READ_SHARE), budget.delayKeeping('read', BURST_READS_KEPT));
   const reads = new CardReads({ api, clock, beforeBackgroundRead: (signal) => schedule.budgetWait(false, signal) });
+  // The lists and the cards by id are read on the one client.
+  const lists = new CardListReader({ api, beforeRead, syncSignal: () => schedule.signal });
   const model: CardModel = new CardModel({
-    api, logger: log, beforeRead, syncSignal: () => schedule.signal,
+    lists, logger: log, syncSignal: () => schedule.signal,
     readCard: (id, r) => reads.read(id, r),
     refresh: () => schedule.fullRead(),
     holdClock: { now: () => clock.now(), skewMs: () => link.serverTime.skewMs },

@@ -31,3 +31,4 @@ export type { MatchedBy, SessionFacts, TerminalFacts } from './terminal-match';
 // The Answers view's rows: who answered what, from where (answer-rows.ts).
 export { isSearchEmpty, whoKey } from './answer-rows';
 export type { AnswerGiven, AnswerRow, AnswerSearch, AnswerStep, Outcome, Who, WhoKey } from './answer-rows';
+export { thisComputer } from './this-computer';

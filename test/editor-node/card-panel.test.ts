@@ -25,7 +25,7 @@ function world(o: { nextAfter?: () => undefined; pageUrl?: (card: { id: string; 
   let onService = card(1);
   let reads = 0;
   const model = new CardModel({
-    api: {} as never, logger: silent, beforeRead: async () => undefined, syncSignal: () => undefined,
+    lists: { read: () => Promise.reject(new Error('no list reads here')) }, logger: silent, syncSignal: () => undefined,
     readCard: async () => { reads++; return onService; },
     refresh: () => Promise.reject(new Error('no list reads here')), holdClock: realHoldClock,
   });

@@ -15,7 +15,7 @@ const noRead = () => Promise.reject(new Error('this test reads nothing'));
 
 function world(n: number, computers?: ConstructorParameters<typeof CardsTree>[4]) {
   const model = new CardModel({
-    api: {} as never, logger: silent, beforeRead: async () => undefined, syncSignal: () => undefined,
+    lists: { read: noRead }, logger: silent, syncSignal: () => undefined,
     readCard: noRead, refresh: noRead, holdClock: realHoldClock,
   });
   model.setScope({ kind: 'machine' });

@@ -22,7 +22,7 @@ import * as l10n from '../../src/shared/l10n';
 import { historyLine } from '../../src/shared/history-line';
 
 const root = path.resolve(__dirname, '..', '..');
-const FOLDERS = ['src/editor', 'src/shared', 'src/words', 'media/webview'];
+const FOLDERS = ['src/editor', 'src/shared', 'media/webview'];
 /** Codicons `$(bell)` and placeholders `{0}` are not words. */
 const bare = (s: string) => s.replace(/\$\([^)\s]*\)|\{\d+\}/g, ' ');
 /** A token that is a word: letters, maybe with punctuation around them (`PM`, `recommended`, `(gone)`). */

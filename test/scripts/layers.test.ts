@@ -44,13 +44,13 @@ describe('the layer map holds every layer (eslint)', function () {
   }
 
   it('only src/editor imports vscode', async () => {
-    for (const dir of ['src/bridge', 'src/sync', 'src/api', 'src/auth', 'src/sandbox', 'src/shared', 'src/words', 'media/webview']) {
+    for (const dir of ['src/bridge', 'src/sync', 'src/api', 'src/auth', 'src/sandbox', 'src/shared', 'media/webview']) {
       assert.equal((await refusals(`${dir}/planted.ts`, "import * as vscode from 'vscode';\nexport const v = vscode;\n")).length, 1, dir);
     }
   });
 
   it('src/bridge imports Node, src/api schemas and its own files only', async () => {
-    for (const from of ['../sync', '../editor/base/say', '../api/client', '../auth/machine', '../sandbox/state', '../shared/format', '../words/spoken']) {
+    for (const from of ['../sync', '../editor/base/say', '../api/client', '../auth/machine', '../sandbox/state', '../shared/format', '../shared/spoken']) {
       assert.equal((await refusals('src/bridge/planted.ts', `import * as m from '${from}';\nexport const v = m;\n`)).length, 1, from);
     }
     assert.deepEqual(await refusals('src/bridge/planted.ts', "import * as fs from 'node:fs';\nimport type { Card } from '../api/schemas';\nimport { bridgeHome } from './home';\nimport { parse } from 'jsonc-parser';\nexport type C = Card; export const v = [fs, bridgeHome, parse];\n"), []);

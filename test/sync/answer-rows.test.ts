@@ -1,10 +1,10 @@
 // The Answers view's rows (src/sync/answer-rows.ts) and their words and export text
-// (src/words/answer-words.ts): who from which app and computer, what by the option's
+// (src/editor/answers/answer-words.ts): who from which app and computer, what by the option's
 // words, when, how long it waited; search; JSON Lines and CSV, escaped, never a formula.
 import { strict as assert } from 'node:assert';
 import { Card } from '../../src/api/schemas';
 import { newestFirst, rowMatches, rowOf } from '../../src/sync/answer-rows';
-import { answersCsv, answersCsvAbout, answersJsonl, answerWords, csvCell, waitedWords, whenWords, whoWords, type ExportHeader } from '../../src/words/answer-words';
+import { answersCsv, answersCsvAbout, answersJsonl, answerWords, csvCell, waitedWords, whenWords, whoWords, type ExportHeader } from '../../src/editor/answers/answer-words';
 import { dateTime } from '../../src/shared/format';
 
 const ASKED = '2026-11-20T10:00:00.000Z';

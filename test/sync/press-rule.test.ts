@@ -145,7 +145,7 @@ describe('the press rule: static map of every path that can act on a card', func
     const handler = ancestor(panelMint, ts.isArrowFunction);
     assert.ok(handler && call(handler.parent, 'onDidReceiveMessage'), 'the panel mints inside its webview message handler');
     const guard = ancestor(panelMint, ts.isConditionalExpression);
-    assert.ok(guard && ts.isCallExpression(guard.condition) && guard.condition.expression.getText() === 'isActionName', 'only for action messages');
+    assert.ok(guard && ts.isCallExpression(guard.condition) && guard.condition.expression.getText() === 'isActionType', 'only for action messages');
     // The panel's press (press-from-panel.ts) takes that gesture: it is called from one place, only when one was minted.
     const panelPress = g.references(g.topLevel('editor/panel/press-from-panel.ts', 'pressFromPanel')).filter((r) => ts.isCallExpression(r.node.parent));
     assert.deepEqual(where(panelPress), ['editor/panel/card-panel.ts:CardPanel.onMessage'], 'the panel\'s press is called from one place');

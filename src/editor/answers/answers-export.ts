@@ -16,7 +16,7 @@ import type { AnswerRow } from '../../sync';
 import { namesOf } from './answers-view';
 import type { Log } from '../base/log';
 import { say } from '../base/say';
-import { aboutFileName, answersCsv, answersCsvAbout, answersJsonl, searchWords, type ExportHeader } from '../../words/answer-words';
+import { aboutFileName, answersCsv, answersCsvAbout, answersJsonl, searchWords, type ExportHeader } from './answer-words';
 import { plainText } from '../../shared/plain-text';
 
 type Format = 'jsonl' | 'csv';

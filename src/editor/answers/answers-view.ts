@@ -11,7 +11,7 @@ import { isSearchEmpty, whoKey } from '../../sync';
 import { CONTEXT, type ContextKeys } from '../context-keys';
 import { DisposableBase } from '../base/disposable';
 import type { Log } from '../base/log';
-import { answerWords, outcomeWords, searchWords, waitedWords, whenWords, whoKeyWords, whoWords } from '../../words/answer-words';
+import { answerWords, outcomeWords, searchWords, waitedWords, whenWords, whoKeyWords, whoWords } from './answer-words';
 import { plainLines, plainText } from '../../shared/plain-text';
 import type { TreeViewSlot } from '../base/tree-view-slot';
 

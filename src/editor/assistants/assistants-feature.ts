@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { say } from '../base/say';
 import { focusTargetOf } from '../../shared/card-facts';
 import { plainText } from '../../shared/plain-text';
-import { thisComputer } from '../../words/this-computer';
+import { thisComputer } from '../../sync';
 import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
 import type { Assistant, CardListEntry } from '../../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../../sync/contract';

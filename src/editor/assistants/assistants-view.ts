@@ -9,7 +9,7 @@ import { DisposableBase } from '../base/disposable';
 import { agentStateWords } from '../../shared/card-view';
 import { ago } from '../../shared/format';
 import { plainLines, plainText } from '../../shared/plain-text';
-import { spokenAgent, spokenAssistant, spokenGoneAssistantItem, spokenSession } from '../../words/spoken';
+import { spokenAgent, spokenAssistant, spokenGoneAssistantItem, spokenSession } from '../../shared/spoken';
 import type { TerminalMatcher } from './terminals';
 import type { TreeViewSlot } from '../base/tree-view-slot';
 

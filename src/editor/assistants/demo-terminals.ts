@@ -1,10 +1,10 @@
 // Opens the demo terminals `npm start` asks for. What runs in them is built by
-// words/demo-terminals.ts: the bundled demo assistant against a loopback sandbox, never a
+// demo-command-lines.ts: the bundled demo assistant against a loopback sandbox, never a
 // command from the environment. (`npm start --code-server` installs the VSIX, so this runs in an
 // installed extension too.)
 import * as vscode from 'vscode';
 import type { Log } from '../base/log';
-import { demoTerminalsFor } from '../../words/demo-terminals';
+import { demoTerminalsFor } from './demo-command-lines';
 
 /** `npm start` says where its sandbox is through this variable (see docs/decisions.md). */
 export const DEMO_TERMINALS_ENV = 'ASSISTANT_CARDS_DEMO_TERMINALS';

@@ -79,9 +79,9 @@ export class TerminalMatcher extends DisposableBase {
       });
       const byKey = new Map(terminals.map((t) => [this.keyOf(t), t] as const));
       const next = new Map<string, SessionMatch>();
-      for (const [sessionId, m] of result) {
+      for (const [appSessionId, m] of result) {
         const terminal = byKey.get(m.terminalKey);
-        if (terminal) next.set(sessionId, { terminal, by: m.by });
+        if (terminal) next.set(appSessionId, { terminal, by: m.by });
       }
       const changed = !sameMatches(this.matches, next);
       this.matches = next;

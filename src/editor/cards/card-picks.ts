@@ -6,6 +6,7 @@ import { say } from '../base/say';
 import type { Card, CardListEntry } from '../../api/schemas';
 import type { ClientCore, Group } from '../../sync';
 import { agentStateWords, lookOf, stepStateWords } from '../../shared/card-view';
+import { approvalAnswers } from '../../shared/approval';
 import { localDateTimeToIso } from '../../shared/format';
 import { helperChoices, markedFailedStep } from '../../shared/hand-over';
 import { plainText } from '../../shared/plain-text';
@@ -104,7 +105,7 @@ async function answerStep(card: Card, title: string, note: string | undefined): 
   const options = card.options ?? [];
   if (card.kind === 'approval') {
     const p = await vscode.window.showQuickPick<ExtraItem & { approved?: boolean }>([
-      { label: vscode.l10n.t('$(check) Approve'), approved: true }, { label: vscode.l10n.t('$(close) Decline'), approved: false }, ...extra,
+      ...approvalAnswers().map((a) => ({ label: `${a.approved ? '$(check)' : '$(close)'} ${a.label}`, approved: a.approved })), ...extra,
     ], { title });
     if (!p) return undefined;
     return p.extra ?? { approved: p.approved === true };

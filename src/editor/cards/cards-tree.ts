@@ -8,7 +8,8 @@ import { DisposableBase } from '../base/disposable';
 import { isFilterEmpty } from '../../sync';
 import { lookOf } from '../../shared/card-view';
 import { computerWords } from '../../shared/card-computer';
-import { spokenCard, spokenGoneCard, spokenGroup } from '../../words/spoken';
+import { spokenCard, spokenGoneCard, spokenGroup } from '../../shared/spoken';
+import { CardRowWords } from '../../shared/card-row-words';
 import type { Log } from '../base/log';
 import type { TreeViewSlot } from '../base/tree-view-slot';
 
@@ -55,6 +56,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
    * change) and the clock is in the same minute (its "how long ago" words).
    */
   private readonly cardItems = new Map<string, { card: CardListEntry; minute: number; item: vscode.TreeItem }>();
+  /** Each card's plain words, made once per card version: an item built again (a new minute) makes only the clock's words. */
+  private readonly rowWords = new CardRowWords();
   /** How many tree items were built since the last reset (a reused card item is not): the bench's figures. */
   renderedItems = 0;
 
@@ -78,6 +81,7 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     this._register(model.removed(({ id, previous }) => {
       this.cardNodes.delete(id);
       this.cardItems.delete(id);
+      this.rowWords.forget(id);
       // The last open card gone: the root empties so the "nothing waits" welcome shows.
       if (this.openCount() === 0) this.emitter.fire(undefined); else this.refreshGroup(groupOfCard(previous));
     }));
@@ -231,7 +235,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     item.accessibilityInformation = { label: spokenGoneCard() };
     if (!card) return item;
     const now = Date.now();
-    const look = lookOf(card, now);
+    const words = this.rowWords.of(card);
+    const look = lookOf(card, now, undefined, words.look);
     const on = this.computers?.named() ? computerWords(card, this.computers.thisId()) : undefined;
     item.label = look.label;
     item.description = on ? [look.description, on.short].filter(Boolean).join(' · ') : look.description;
@@ -239,7 +244,8 @@ export class CardsTree extends DisposableBase implements vscode.TreeDataProvider
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(COLORS[look.color]!) : undefined);
     item.contextValue = look.contextValue;
     if (/\bcard:held\b/.test(look.contextValue)) this.redrawWhenHoldEnds(card);
-    item.accessibilityInformation = { label: on ? `${spokenCard(card, now)}. ${on.tip}` : spokenCard(card, now) };
+    const spoken = spokenCard(card, now, undefined, words.spoken);
+    item.accessibilityInformation = { label: on ? `${spoken}. ${on.tip}` : spoken };
     item.command = { command: 'assistantCards.openCard', title: vscode.l10n.t('Open card'), arguments: [this.cardNode(el.id)] };
     this.cardItems.set(el.id, { card, minute: minuteOf(now), item });
     return item;

@@ -18,7 +18,7 @@ import { say } from '../base/say';
 import { buttonLabel, pressWords, type PressTold } from '../base/press-words';
 import { runPressButton, showTold } from '../base/press-toast';
 import { openCardPage } from '../panel/open-link';
-import { thisComputer } from '../../words/this-computer';
+import { thisComputer } from '../../sync';
 import { buttonSet, isReturn, notificationText, stillWaitingText, wantsNotification, withMoreWaiting, type AnswerButton, type MoreWaiting, type NotifySetting } from '../../shared/notify-rules';
 import { nextCard, type NextCard } from '../../shared/next-card';
 import { NOTIFY_ORDER, ownValue } from '../../shared/own-setting';

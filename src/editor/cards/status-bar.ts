@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ConnectionState, Counts } from '../../sync/contract';
 import { DisposableBase } from '../base/disposable';
 import { plainText, shownCode } from '../../shared/plain-text';
-import { spokenStatus } from '../../words/spoken';
+import { spokenStatus } from '../../shared/spoken';
 
 /** Whole sentences, one per count shape (a translator sees each as it reads). */
 function waitingTooltip(n: number, blocking: number): string {

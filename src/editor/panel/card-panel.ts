@@ -14,7 +14,7 @@ import type { Log } from '../base/log';
 import { plainText } from '../../shared/plain-text';
 import { problemMessage } from '../../shared/problem-messages';
 import type { FromWebview, ToWebview } from '../../shared/protocol';
-import { isActionName, parseFromWebview, safeExternalUrl } from '../../shared/protocol';
+import { isActionType, parseFromWebview, safeExternalUrl } from '../../shared/protocol';
 import { panelHtml } from './panel-html';
 import { openCardLink } from './open-link';
 import type { Allowed } from '../../shared/grant-scopes';
@@ -85,7 +85,7 @@ export class CardPanel extends DisposableBase {
       // (the last card, when Next opened this one here): it is not about this card.
       if (!this.order.ready && m.type !== 'ready') { deps.log.info(`card panel: dropped a ${m.type} from before ${cardId} loaded`); return; }
       // A message from the panel is the person's click or key: the gesture is minted right here.
-      const gesture = isActionName(m.type) ? deps.core.gestures.fromUiEvent(`panel:${m.type}`) : undefined;
+      const gesture = isActionType(m.type) ? deps.core.gestures.fromUiEvent(`panel:${m.type}`) : undefined;
       void this.onMessage(m, gesture).catch((e: unknown) => deps.log.error(`card panel: ${String(e)}`));
     }));
     this._register(panel.onDidDispose(() => this.dispose()));

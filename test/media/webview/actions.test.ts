@@ -2,7 +2,11 @@
 // nothing while presses are off.
 import * as assert from 'node:assert/strict';
 import type { PanelCard } from '../../../src/shared/panel-card';
-import { ACTIONS, isFromWebview } from '../../../src/shared/protocol';
+import { isActionType, isFromWebview, type ActionType } from '../../../src/shared/protocol';
+import { ACTIONS, type ActionType as TableActionType } from '../../../src/sync/actions-table';
+
+// The panel's action messages and the core's action table name the same actions (a type error otherwise).
+const sameActions: [[ActionType] extends [TableActionType] ? true : false, [TableActionType] extends [ActionType] ? true : false] = [true, true];
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
 import { asked, card, cardMsg, NOW } from './fixtures';
@@ -10,16 +14,18 @@ import { asked, card, cardMsg, NOW } from './fixtures';
 const shown = (c: PanelCard, ...e: PanelEvent[]): PanelState => [
   cardMsg(c, { timeZone: 'Europe/Berlin' }), ...e,
 ].reduce((s, x) => reduce(s, x, NOW), initialState('req_1', undefined, 'UTC'));
-const posted = (r: act.PressResult) => (r && 'post' in r ? r.post : undefined);
+const posted = (r: act.PanelPress) => (r && 'post' in r ? r.post : undefined);
 
 describe('card panel actions (webview, plain Node)', () => {
-  it('ACTIONS names each press once, and every press the panel makes is a valid message', () => {
-    assert.equal(new Set(ACTIONS).size, ACTIONS.length);
+  it('the panel has one message for each row of the action table, and every press it makes is a valid message', () => {
+    for (const type of Object.keys(ACTIONS)) assert.ok(isActionType(type), type);
+    assert.ok(!isActionType('ready') && !isActionType('toString'), 'only the table\'s actions');
+    assert.deepEqual(sameActions, [true, true]);
     const s = shown(card(), { type: 'pick', optionId: 'b', multi: false }, { type: 'edit', field: 'message', value: 'hi' });
     for (const r of [act.answerFromForm(s), act.later(s, '1h'), act.message(s), act.back(s), act.takeBack(s)]) {
       const m = posted(r);
       assert.ok(m && isFromWebview({ ...m, requestId: 'r1' }), JSON.stringify(r));
-      assert.ok((ACTIONS as readonly string[]).includes(m.type));
+      assert.ok(isActionType(m.type));
     }
   });
 

@@ -12,7 +12,7 @@ const card = (over: Partial<PanelCard> = {}): PanelCard => cardV3({ version: 7, 
 const shown = (c: PanelCard, extra: Partial<Extract<PanelEvent, { type: 'card' }>> = {}, ...e: PanelEvent[]): PanelState => [
   cardMsg(c, extra), ...e,
 ].reduce((s, x) => reduce(s, x, NOW), initialState('req_1', undefined, 'UTC'));
-const posted = (r: act.PressResult) => (r && 'post' in r ? r.post : undefined);
+const posted = (r: act.PanelPress) => (r && 'post' in r ? r.post : undefined);
 
 describe('card panel: proposals, failed steps, scopes (webview, plain Node)', () => {
   it('Accept sends the proposal as the answer, naming the version on screen, without the draft note', () => {

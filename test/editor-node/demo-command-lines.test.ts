@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { demoTerminalsFor } from '../../src/words/demo-terminals';
+import { demoTerminalsFor } from '../../src/editor/assistants/demo-command-lines';
 
 const EXT = '/opt/ext/assistant-cards';
 const ok = { baseUrl: 'http://127.0.0.1:4321', machineFile: '/home/me/.cache/start/machine.json', assistants: ['builder', 'reviewer'] };

@@ -2,7 +2,7 @@
 // environment only says where the local sandbox is and which demo assistants to start; it never
 // carries a command. Each terminal starts the bundled demo assistant (dist/bridge.js in this
 // extension's own folder) against a loopback address. Pure: no `vscode`, tested in plain Node.
-import { t } from '../shared/l10n';
+import { t } from '../../shared/l10n';
 import * as path from 'node:path';
 
 /** What `npm start` puts in ASSISTANT_CARDS_DEMO_TERMINALS (JSON). */

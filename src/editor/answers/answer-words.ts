@@ -2,10 +2,10 @@
 // text (JSON Lines; CSV, a plain table, with what it holds in a JSON file beside it). Pure: no `vscode`, so plain-Node tests hold it. Card words are the
 // service's: the view passes them through plainText; the file keeps them whole but on one line
 // and, in CSV, never as a formula (a cell starting with = + - @ gets a leading ').
-import type { AnswerGiven, AnswerRow, AnswerSearch, Outcome, Who, WhoKey } from '../sync';
-import { whoKey } from '../sync';
-import { oneLine } from '../shared/format';
-import { displayLocale, t } from '../shared/l10n';
+import type { AnswerGiven, AnswerRow, AnswerSearch, Outcome, Who, WhoKey } from '../../sync';
+import { whoKey } from '../../sync';
+import { oneLine } from '../../shared/format';
+import { displayLocale, t } from '../../shared/l10n';
 
 export function whoWords(w: Who): string {
   switch (w.kind) {

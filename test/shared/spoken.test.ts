@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { Agent, Assistant, CardListEntry, LiveSession } from '../../src/api/schemas';
 import {
   spokenAgent, spokenAssistant, spokenCard, spokenGoneAssistantItem, spokenGoneCard, spokenGroup, spokenSession, spokenStatus,
-} from '../../src/words/spoken';
+} from '../../src/shared/spoken';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const minutesAgo = (m: number) => new Date(NOW - m * 60_000).toISOString();

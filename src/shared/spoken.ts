@@ -1,12 +1,12 @@
 // What a screen reader says for each tree item and the status bar (accessibilityInformation.label):
 // one plain sentence that names what the item is, whose it is, where it stands and when, without
 // the icons and separators the eye reads. Pure, so it is tested without an editor.
-import { t } from '../shared/l10n';
-import { agentStateWords, urgencyWords } from '../shared/card-view';
+import { t } from './l10n';
+import { agentStateWords, urgencyWords } from './card-view';
 import type { Agent, Assistant, CardListEntry, LiveSession } from '../api/schemas';
 import type { ConnectionState, Counts } from '../sync/contract';
-import { ago, seen, until } from '../shared/format';
-import { plainText } from '../shared/plain-text';
+import { ago, seen, until } from './format';
+import { plainText } from './plain-text';
 
 type Whole = Extract<CardListEntry, { summary?: string }>;
 const field = <K extends keyof Whole>(c: CardListEntry, k: K): Whole[K] | undefined => (c as Whole)[k];
@@ -34,33 +34,39 @@ function cardState(c: CardListEntry, nowMs: number, timeZone?: string): string {
   }
 }
 
-/** "Card: <title>, asked by <assistant>, waiting on you, 2 minutes ago" (a notice: "Notice: ..."). */
-export function spokenCard(c: CardListEntry, nowMs: number, timeZone?: string): string {
+/** What a card's spoken sentence says that its version fixes (`spokenWords`); the state and the clock's words are added at each build. */
+export interface SpokenWords {
+  /** "Card: <title>" or "Notice: <title>". */
+  head: string;
+  /** "asked by <assistant>" or a notice's "from <webhook, sender>". */
+  who: string | undefined;
+  /** Urgency, blocking, high stakes. */
+  marks: string[];
+}
+
+export function spokenWords(c: CardListEntry): SpokenWords {
   const title = plainText(c.title, 200) || t('(no title)');
-  const state = cardState(c, nowMs, timeZone);
-  const urgency = c.urgency ? t('urgency {0}', plainText(urgencyWords(c.urgency), 20)) : undefined;
-  const blocking = c.blocking ? t('blocking') : undefined;
-  const stakes = c.highStakes ? t('high stakes, answered only in the browser') : undefined;
+  const marks = [
+    c.urgency ? t('urgency {0}', plainText(urgencyWords(c.urgency), 20)) : undefined,
+    c.blocking ? t('blocking') : undefined,
+    c.highStakes ? t('high stakes, answered only in the browser') : undefined,
+  ].filter((m): m is string => !!m);
   if (c.kind === 'update') {
     const from = [field(c, 'webhook')?.name, field(c, 'from')].map((s) => plainText(s, 60)).filter(Boolean).join(', ');
-    return sentence([
-      t('Notice: {0}', title),
-      from ? t('from {0}', from) : undefined,
-      state,
-      seen(field(c, 'count'), field(c, 'lastAt') ?? field(c, 'createdAt'), nowMs),
-      urgency, blocking, stakes,
-    ]);
+    return { head: t('Notice: {0}', title), who: from ? t('from {0}', from) : undefined, marks };
   }
   const assistant = field(c, 'assistant');
   const agent = field(c, 'agent');
   const asker = assistant ? plainText(agent ? t('{0}, agent {1}', assistant.name, agent.name) : assistant.name, 120) : '';
-  return sentence([
-    t('Card: {0}', title),
-    asker ? t('asked by {0}', asker) : undefined,
-    state,
-    ago(field(c, 'changedAt') ?? field(c, 'createdAt'), nowMs),
-    urgency, blocking, stakes,
-  ]);
+  return { head: t('Card: {0}', title), who: asker ? t('asked by {0}', asker) : undefined, marks };
+}
+
+/** "Card: <title>, asked by <assistant>, waiting on you, 2 minutes ago" (a notice: "Notice: ..."); `words` are its version's. */
+export function spokenCard(c: CardListEntry, nowMs: number, timeZone?: string, words: SpokenWords = spokenWords(c)): string {
+  const when = c.kind === 'update'
+    ? seen(field(c, 'count'), field(c, 'lastAt') ?? field(c, 'createdAt'), nowMs)
+    : ago(field(c, 'changedAt') ?? field(c, 'createdAt'), nowMs);
+  return sentence([words.head, words.who, cardState(c, nowMs, timeZone), when, ...words.marks]);
 }
 
 /** A card the tree still shows but the model no longer holds (drawn as "(gone)"). */
