@@ -173,6 +173,18 @@ const toCommonJs = {
   },
 };
 
+// The store's SQLite (node-sqlite3-wasm, src/sandbox/store/sqlite-store.ts) reads its WebAssembly
+// from beside the script that loads it: the bundled sandbox's own folder.
+const SQLITE_WASM = path.join('node_modules', 'node-sqlite3-wasm', 'dist', 'node-sqlite3-wasm.wasm');
+const sqliteWasm = {
+  name: 'sqlite-wasm',
+  setup(build) {
+    build.onEnd((result) => {
+      if (!result.errors.length) fs.copyFileSync(SQLITE_WASM, path.join(build.initialOptions.outdir, path.basename(SQLITE_WASM)));
+    });
+  },
+};
+
 const builds = [
   {
     ...common,
@@ -215,6 +227,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    plugins: [sqliteWasm],
   },
   {
     // The assistants' side (hooks, ask, demo): small, and runnable by any Node 20 or VS Code's own runtime.

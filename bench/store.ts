@@ -1,0 +1,131 @@
+// #51's store figures, beside the in-memory sandbox, on the release build of the sandbox
+// (dist/sandbox.js as `npm run package` builds it) run as a process of its own:
+//  - startToFirstAnswerMs: a store holding 10,000 done cards (and a sign-in, and a waiting card),
+//    from the process's spawn to that card's answer acknowledged (goal < 500 ms);
+//  - answerP50Ms / answerP95Ms: 200 answers one after another, each acknowledged once on disk
+//    (goal p95 < 25 ms), and the same through the in-memory sandbox;
+//  - storeBytes: the file for those 10,000 done cards and 200 answered ones.
+// Prints one JSON line (scripts/bench.mjs reads the last line).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { call, noteControlSecret, signIn, type SignedIn } from '../test/sandbox/helpers';
+import { ALL_SCOPES, answer, setUpComputer } from '../test/kit';
+
+const root = path.resolve(__dirname, '..');
+const ANSWERS = 200;
+const DONE = 10_000;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(bundle: string, port: number, work: string, store?: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bundle, '--port', String(port), '--work', work, ...(store ? ['--store', store] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const secret = /control secret (\S+)/.exec(out);
+      const listening = /listening on (\S+)/.exec(out);
+      if (secret && listening) {
+        noteControlSecret(listening[1]!, secret[1]!);
+        resolve(listening[1]!);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+  child.removeAllListeners('exit');
+  return { child, url };
+}
+
+const stop = (child: ChildProcess) => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+async function setUp(url: string, dir: string) {
+  const must = async (method: 'GET' | 'POST' | 'DELETE', p: string, body?: unknown) => {
+    const r = await call(method, url + p, body);
+    if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${r.text}`);
+    return r.json;
+  };
+  const computer = await setUpComputer(must, { name: 'laptop', writeTo: path.join(dir, 'machine.json'), assistants: [{ name: 'api', app: 'claude-code' }] });
+  const agentId = (computer.assistants[0] as { agentId: string }).agentId;
+  const machine = { id: computer.machine.id, name: computer.machine.name, privateJwk: computer.machine.privateJwk };
+  const me = await signIn(url, { machine, scopes: ALL_SCOPES });
+  const card = async () => (await must('POST', '/_sandbox/cards', { agentId, kind: 'choice', title: 'Pick one', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] })).id as string;
+  return { must, me, card, machine };
+}
+
+async function answers(me: SignedIn, card: () => Promise<string>): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < ANSWERS; i++) {
+    const id = await card();
+    const t0 = performance.now();
+    const r = await answer(me, id, { version: 1, choiceIds: ['a'] });
+    ms.push(performance.now() - t0);
+    if (r.status !== 200) throw new Error(`answer: ${r.status} ${r.text}`);
+  }
+  return ms.sort((a, b) => a - b);
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-bench-store-'));
+  try {
+    const out = path.join(dir, 'dist');
+    const b = spawnSync(process.execPath, ['esbuild.mjs', '--release', '--outdir', out], { cwd: root, encoding: 'utf8' });
+    if (b.status !== 0) throw new Error(`esbuild.mjs --release: ${b.stderr}`);
+    const bundle = path.join(out, 'sandbox.js');
+    const result: Record<string, number> = {};
+
+    // The in-memory sandbox: the same answers, nothing written.
+    {
+      const port = await freePort();
+      const t0 = performance.now();
+      const sb = await start(bundle, port, dir);
+      result.memoryStartToListeningMs = performance.now() - t0;
+      const s = await setUp(sb.url, dir);
+      const ms = await answers(s.me, s.card);
+      result.memoryAnswerP50Ms = pct(ms, 0.5);
+      result.memoryAnswerP95Ms = pct(ms, 0.95);
+      await stop(sb.child);
+    }
+
+    // The store: 10,000 done cards, answers through it, then a restart to the first answer.
+    const store = path.join(dir, 'data', 'store.db');
+    const port = await freePort();
+    let sb = await start(bundle, port, dir, store);
+    const s = await setUp(sb.url, dir);
+    for (let left = DONE; left > 0; left -= 5000) {
+      await s.must('POST', '/_sandbox/seed/done', { count: Math.min(5000, left), days: 29, machine: { id: s.machine.id, name: s.machine.name } });
+    }
+    const ms = await answers(s.me, s.card);
+    result.storeAnswerP50Ms = pct(ms, 0.5);
+    result.storeAnswerP95Ms = pct(ms, 0.95);
+    const waiting = await s.card();
+    await stop(sb.child);
+    result.storeBytes = fs.statSync(store).size;
+    const t0 = performance.now();
+    sb = await start(bundle, port, dir, store);
+    result.storeStartToListeningMs = performance.now() - t0;
+    const r = await answer(s.me, waiting, { version: 1, choiceIds: ['b'] });
+    result.startToFirstAnswerMs = performance.now() - t0;
+    if (r.status !== 200) throw new Error(`first answer after the restart: ${r.status} ${r.text}`);
+    await stop(sb.child);
+    for (const k of Object.keys(result)) if (k !== 'storeBytes') result[k] = Math.round(result[k]! * 10) / 10;
+    console.log(JSON.stringify({ doneCards: DONE, answers: ANSWERS, ...result }));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
