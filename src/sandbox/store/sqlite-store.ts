@@ -160,9 +160,11 @@ export class SqliteStore implements SandboxStore {
   private closed = false;
   /** The schema version the file is at (SCHEMA_VERSION unless opened with `upTo`). */
   readonly version: number;
+  private lastPrune: number;
 
-  private constructor(readonly file: string, private readonly db: Db, private readonly pidFile: string, version: number) {
+  private constructor(readonly file: string, private readonly db: Db, private readonly pidFile: string, version: number, private readonly now: () => number) {
     this.version = version;
+    this.lastPrune = now();
     for (const k of KINDS) this.tables.set(k, new TrackedTable(k, SMALL.has(k)));
   }
 
@@ -190,8 +192,8 @@ export class SqliteStore implements SandboxStore {
       // One process owns the file (takeOwnership): SQLite's lock is taken once, not per transaction.
       db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = FULL; PRAGMA journal_mode = DELETE');
       migrate(db, file, version, target);
-      const store = new SqliteStore(file, db, pidFile, Math.max(version, target));
-      store.load((opts.now ?? Date.now)());
+      const store = new SqliteStore(file, db, pidFile, Math.max(version, target), opts.now ?? Date.now);
+      store.load(store.now());
       return store;
     } catch (err) {
       try { db?.close(); } catch { /* already failing */ }
@@ -237,8 +239,34 @@ export class SqliteStore implements SandboxStore {
     this.writtenSeq = this.counters.seq;
   }
 
+  /**
+   * Upkeep while the service runs for weeks: at most once an hour, done cards closed more than 30
+   * days ago and older changes go (written by the commit that follows).
+   */
+  private pruneIfDue(): void {
+    const now = this.now();
+    if (now - this.lastPrune < 3_600_000) return;
+    this.lastPrune = now;
+    const cutoff = now - KEEP_DONE_MS;
+    const cards = this.tables.get('card')!;
+    const old: string[] = [];
+    for (const id of cards.keys()) {
+      const at = doneAt('card', cards.peek(id));
+      if (at !== null && at < cutoff) old.push(id);
+    }
+    for (const id of old) cards.delete(id);
+    let n = 0;
+    while (n < this.changes.length && this.changes[n]!.at < cutoff) n++;
+    if (n > 0) {
+      this.changes.splice(0, n);
+      // The feed finds a cursor's place by subtraction from the first kept change (feed.ts).
+      this.counters.firstSeq = this.changes[0]?.seq ?? this.counters.seq + 1;
+    }
+  }
+
   commit(): void {
     if (this.closed) return;
+    this.pruneIfDue();
     const tables = [...this.tables.values()].filter((t) => t.busy);
     const newChanges = this.changes.filter((c) => c.seq > this.writtenSeq);
     const counters = this.counters;

@@ -152,6 +152,24 @@ describe('the SQLite store file', () => {
     late.close();
   });
 
+  it('a service that runs for weeks drops what is past the 30 days, at most once an hour', () => {
+    let now = START;
+    const store = SqliteStore.open(file(), { now: () => now });
+    const f = fill(store, START);
+    const seqBefore = store.counters.seq;
+    now = START + KEEP_DONE_MS + 2 * 3_600_000;
+    store.commit();
+    assert.equal(store.table('card').has(f.done), false, 'the old done card is gone');
+    assert.ok(store.table('card').has(f.waiting), 'a waiting card stays, however old');
+    assert.equal(store.changes.length, 0, 'the old changes are gone');
+    assert.equal(store.counters.firstSeq, seqBefore + 1, 'the feed\'s first sequence number follows');
+    f.sb.stop();
+    store.close();
+    const again = SqliteStore.open(file(), { now: () => now });
+    assert.equal(again.table('card').has(f.done), false, 'and gone from the file');
+    again.close();
+  });
+
   it('opens a store made by the previous schema version (v1 fixture) and upgrades it', () => {
     const fixture = path.join(__dirname, '..', '..', 'fixtures', 'store');
     const held = JSON.parse(fs.readFileSync(path.join(fixture, 'v1.json'), 'utf8')) as { start: number; done: string; later: string; laterUntil: number; waiting: string; refreshToken: string };
