@@ -5,10 +5,12 @@
 //
 // Both CLIs read the same shape (Claude Code's `hooks`, which Codex follows in its hooks.json):
 //   {"hooks": {"<Event>": [{"matcher": "*", "hooks": [{"type": "command", "command": "…", "timeout": 600}]}]}}
-// Ours are recognised by their command, which names HOOK_NAME; everything else is the person's.
+// Ours are recognised by their whole command, exactly as `hookCommand` makes it (the launcher named
+// HOOK_NAME, then `hook <cli>`, then maybe `--wait N`): a command that merely mentions the name
+// (`tee -a /tmp/assistant-cards-hook.log`) is the person's (#52 F10).
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 
 export type Cli = 'claude-code' | 'codex';
 export const CLIS: readonly Cli[] = ['claude-code', 'codex'];
@@ -88,14 +90,63 @@ export function entriesFor(cli: Cli, command: string): Record<string, MatcherGro
 /** Why a file's text cannot be edited safely: the file is then left as it is. */
 export type Refusal =
   | { kind: 'unparsable'; detail: string; line: number }
-  | { kind: 'unexpected'; detail: string };
+  | { kind: 'unexpected'; detail: string }
+  /** A key twice in one object: which one the CLI reads is not ours to guess. */
+  | { kind: 'duplicate'; detail: string; line: number }
+  /** Bytes that are not UTF-8: written back as text they would be lost. */
+  | { kind: 'encoding'; detail: string };
 
 export type Plan =
   | { ok: true; before: string; after: string; changed: boolean; events: string[] }
   | { ok: false; refusal: Refusal };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isOurs = (h: unknown): boolean => isObject(h) && typeof h.command === 'string' && h.command.includes(HOOK_NAME);
+
+/**
+ * Whether a hook command is one `hookCommand` makes: one shell word (bare, '…' or "…") whose last
+ * path part is the launcher, then `hook <cli>`, then maybe `--wait <seconds>`; nothing else.
+ */
+export function isOurCommand(command: string): boolean {
+  const m = /^('(?:[^']|'\\'')*'|"[^"]*"|[^\s'"]+) hook [a-z][a-z-]*(?: --wait \d+)?$/.exec(command);
+  if (!m) return false;
+  const word = m[1]!;
+  const launcher = word.startsWith("'") ? word.slice(1, -1).replace(/'\\''/g, "'") : word.startsWith('"') ? word.slice(1, -1) : word;
+  const base = launcher.split(/[\\/]/).pop() ?? '';
+  return base === HOOK_NAME || base === `${HOOK_NAME}.cmd`;
+}
+const isOurs = (h: unknown): boolean => isObject(h) && typeof h.command === 'string' && isOurCommand(h.command);
+
+/** The first key that appears twice in one object of the text (the CLI reads one, an editor may show the other). */
+function twiceKey(text: string): { key: string; path: string; lines: [number, number] } | undefined {
+  const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
+  const walk = (node: Node | undefined, where: string): ReturnType<typeof twiceKey> => {
+    if (!node) return undefined;
+    if (node.type === 'object') {
+      const seen = new Map<string, number>();
+      for (const prop of node.children ?? []) {
+        const keyNode = prop.children?.[0];
+        const key = typeof keyNode?.value === 'string' ? keyNode.value : undefined;
+        if (key === undefined) continue;
+        const first = seen.get(key);
+        if (first !== undefined) return { key, path: where ? `${where}.${key}` : key, lines: [lineOf(first), lineOf(prop.offset)] };
+        seen.set(key, prop.offset);
+      }
+      for (const prop of node.children ?? []) {
+        const key = prop.children?.[0]?.value;
+        const found = walk(prop.children?.[1], where ? `${where}.${String(key)}` : String(key));
+        if (found) return found;
+      }
+    } else if (node.type === 'array') {
+      for (const [i, item] of (node.children ?? []).entries()) {
+        const found = walk(item, `${where}[${i}]`);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  return walk(root, '');
+}
 
 /** The text parsed, or why not (a syntax error, or a shape that is not settings). */
 function read(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; refusal: Refusal } {
@@ -108,6 +159,8 @@ function read(text: string): { ok: true; value: Record<string, unknown> } | { ok
     return { ok: false, refusal: { kind: 'unparsable', detail: printParseErrorCode(first.error), line } };
   }
   if (!isObject(value)) return { ok: false, refusal: { kind: 'unexpected', detail: 'the file is not a JSON object' } };
+  const twice = twiceKey(text);
+  if (twice) return { ok: false, refusal: { kind: 'duplicate', detail: `"${twice.path}" appears twice (lines ${twice.lines[0]} and ${twice.lines[1]})`, line: twice.lines[1] } };
   if (value.hooks !== undefined && !isObject(value.hooks)) return { ok: false, refusal: { kind: 'unexpected', detail: '"hooks" is not an object' } };
   for (const [event, groups] of Object.entries(value.hooks ?? {})) {
     if (!Array.isArray(groups)) return { ok: false, refusal: { kind: 'unexpected', detail: `"hooks.${event}" is not a list` } };
@@ -275,3 +328,4 @@ export function planDisconnect(text: string | undefined): Plan {
 export function entriesText(cli: Cli, command: string): string {
   return JSON.stringify({ hooks: Object.fromEntries(Object.entries(entriesFor(cli, command)).map(([e, g]) => [e, [g]])) }, null, 2);
 }
+

@@ -8,7 +8,6 @@
 // At activation nothing is awaited: when a launcher was installed before (a Connect ran on this
 // computer), it and bridge.js are refreshed in the background, so an update of the extension or of
 // the editor's runtime path keeps the hook command the CLIs run working.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DisposableBase } from '../base/disposable';
@@ -16,7 +15,7 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { bridgeHome } from '../../bridge/home';
 import { binDirOf, hookInstalled, installHook, launcherName, type Installed } from '../../bridge/install';
-import { writeWhole } from '../../bridge/write-whole';
+import { readSettings, rewriteSettings, writeSettings } from '../../bridge/settings-file';
 import type { Cli, Plan, Refusal } from '../../bridge/connect-settings';
 
 /**
@@ -99,7 +98,9 @@ export class CliConnector extends DisposableBase {
     const { hookCommand, PERMISSION_TIMEOUT_S, planConnect, settingsFile } = await connectSettings();
     const file = settingsFile(cli, this.env);
     const name = CLI_NAME[cli];
-    const text = await readText(file);
+    const read = await readSettings(file);
+    if (!read.ok) return this.refuse(name, file, read.refusal);
+    const text = read.text;
     const plan = planConnect(text, cli, hookCommand(path.join(this.binDir, launcherName(process.platform)), cli));
     if (!plan.ok) return this.refuse(name, file, plan.refusal);
     if (!plan.changed) {
@@ -117,14 +118,15 @@ export class CliConnector extends DisposableBase {
     await this.closeDiff(diff);
     if (!accepted) { this.deps.log.info(`connect ${cli}: not accepted`); return 'cancelled'; }
     // What the person saw is what is written: a file changed meanwhile is not written (Connect again shows the new text).
-    if ((await readText(file)) !== text) {
+    const now = await readSettings(file);
+    if (!now.ok || now.text !== text) {
       void say.warn(vscode.l10n.t('Assistant Cards: {0} changed while you looked at it. Nothing was written; connect again to see the change on the new text.', file));
       return 'cancelled';
     }
     // The command first, then the settings that run it (an error: `connect` tells it, nothing else written).
     const installed = await this.install();
     if (!installed.bridge) this.deps.log.warn('this build has no dist/bridge.js: the hook command prints nothing until an update brings it');
-    await writeText(file, plan.after);
+    await writeSettings(file, plan.after);
     this.deps.log.info(`connect ${cli}: added hooks for ${plan.events.join(', ')} to ${file}`);
     void say.info(cli === 'codex'
       ? vscode.l10n.t('Assistant Cards: Codex is connected. When Codex starts next in a terminal, it asks you to review the new hooks: trust them, and its approvals come here as cards.')
@@ -136,14 +138,13 @@ export class CliConnector extends DisposableBase {
     const { planDisconnect, settingsFile } = await connectSettings();
     const file = settingsFile(cli, this.env);
     const name = CLI_NAME[cli];
-    const text = await readText(file);
-    const plan = planDisconnect(text);
+    // Planned on the text read just before the write (#52 F10): a change made meanwhile is kept.
+    const plan = await rewriteSettings(file, planDisconnect);
     if (!plan.ok) return this.refuse(name, file, plan.refusal);
     if (!plan.changed) {
       void say.info(vscode.l10n.t('Assistant Cards: {0} was not connected; {1} holds no hook of Assistant Cards.', name, file));
       return 'absent';
     }
-    await writeText(file, plan.after);
     this.deps.log.info(`disconnect ${cli}: removed hooks of ${plan.events.join(', ')} from ${file}`);
     void say.info(vscode.l10n.t('Assistant Cards: {0} is disconnected. Its hooks of Assistant Cards were taken out of {1}; the rest of the file is as it was.', name, file));
     return 'disconnected';
@@ -154,7 +155,11 @@ export class CliConnector extends DisposableBase {
     const open = vscode.l10n.t('Open File');
     const text = r.kind === 'unparsable'
       ? vscode.l10n.t('Assistant Cards: {0} could not be read as JSON (line {1}: {2}), so nothing was changed. Fix the file (or move it aside), then connect {3} again.', file, r.line, r.detail, name)
-      : vscode.l10n.t('Assistant Cards: {0} is not shaped like {1}\'s settings ({2}), so nothing was changed. Fix the file, then try again.', file, name, r.detail);
+      : r.kind === 'duplicate'
+        ? vscode.l10n.t('Assistant Cards: {0} has a key twice: {1}. {2} reads only one of them, so nothing was changed. Keep one of them, then try again.', file, r.detail, name)
+        : r.kind === 'encoding'
+          ? vscode.l10n.t('Assistant Cards: {0} is not UTF-8 text ({1}), so nothing was changed (writing it would lose those bytes). Save it as UTF-8, then try again.', file, r.detail)
+          : vscode.l10n.t('Assistant Cards: {0} is not shaped like {1}\'s settings ({2}), so nothing was changed. Fix the file, then try again.', file, name, r.detail);
     void say.error(text, open).then((x) => { if (x) void vscode.window.showTextDocument(vscode.Uri.file(file)); });
     return 'refused';
   }
@@ -207,25 +212,4 @@ function connectDetail(cli: Cli, file: string, events: string[], permissionTimeo
   if (others.length) lines.push(vscode.l10n.t('The others only tell Assistant Cards what the session does.'));
   lines.push(vscode.l10n.t('Nothing else in the file changes; the editor shows it before and after. Disconnect {0} takes these hooks out again.', CLI_NAME[cli]));
   return lines.join('\n\n');
-}
-
-/** The file's text, or undefined when it does not exist. */
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-}
-
-/**
- * Writes through a temporary file and a rename, into the file a link points at (settings kept in
- * a dotfiles folder stay there), keeping the file's mode.
- */
-async function writeText(file: string, text: string): Promise<void> {
-  const real = await fs.realpath(file).catch(() => file);
-  await fs.mkdir(path.dirname(real), { recursive: true });
-  const mode = await fs.stat(real).then((s) => s.mode & 0o777, () => 0o600);
-  await writeWhole(real, text, mode);
 }
