@@ -6,13 +6,18 @@ import { Asker, type CardAsk } from './asker';
 import type { ServiceInfo } from './service-link';
 import { detectTty } from './terminal';
 
-/** The documented exit statuses of `ask` (README "ask"). */
-export const ASK_EXIT = { answered: 0, declined: 1, usage: 2, unanswered: 3, noService: 4 } as const;
+/**
+ * The documented exit statuses of `ask` (README "ask"). 0 is an answer that is what was asked: for
+ * an approval, only "approved" (`ask approval … && deploy` must never deploy on anything else,
+ * #52 F6). Words the person wrote instead of deciding have their own status, 5.
+ */
+export const ASK_EXIT = { answered: 0, declined: 1, usage: 2, unanswered: 3, noService: 4, words: 5 } as const;
 
 export const ASK_USAGE = `usage: assistant-cards-hook ask <approval|choice|text> <title> [--summary TEXT] [--option ID=LABEL ...]
                          [--wait SECONDS (default 600)] [--app APP (default other)] [--name NAME]
-exit status: 0 answered (an approval: approved), 1 an approval declined, 2 bad usage,
-             3 no answer (the wait ran out, the card was closed, or the person handed the choice back), 4 no local service`;
+exit status: 0 answered (an approval: approved, nothing else), 1 an approval declined, 2 bad usage,
+             3 no answer (the wait ran out, the card was closed, or the person handed the choice back),
+             4 no local service, 5 the person wrote words instead of answering (printed as "body")`;
 
 export interface AskArgs { card: CardAsk; waitMs: number; app: string; name: string }
 
@@ -45,6 +50,13 @@ export function parseAskArgs(argv: string[]): AskArgs {
   return { card, waitMs, app, name };
 }
 
+/** The exit status of an answer heard: an approval exits 0 only when approved. */
+export function exitOf(kind: string, words: boolean, body: Record<string, unknown>): number {
+  if (words) return ASK_EXIT.words;
+  if (kind === 'approval') return body.approved === true ? ASK_EXIT.answered : body.approved === false ? ASK_EXIT.declined : ASK_EXIT.unanswered;
+  return ASK_EXIT.answered;
+}
+
 export interface AskRun { args: AskArgs; service: ServiceInfo | undefined; out: (line: string) => void; err: (line: string) => void; signal?: AbortSignal }
 
 export async function runAsk(o: AskRun): Promise<number> {
@@ -64,8 +76,9 @@ export async function runAsk(o: AskRun): Promise<number> {
     if (h.body.theyDecide === true) { o.out(JSON.stringify({ outcome: 'theyDecide', card: cardId })); return ASK_EXIT.unanswered; }
     answered = true;
     await asker.pickup(cardId).catch(() => undefined);
-    o.out(JSON.stringify({ outcome: h.type === 'message' ? 'words' : 'answered', card: cardId, ...h.body }));
-    return h.body.approved === false ? ASK_EXIT.declined : ASK_EXIT.answered;
+    const words = h.type === 'message';
+    o.out(JSON.stringify({ outcome: words ? 'words' : 'answered', card: cardId, ...h.body }));
+    return exitOf(o.args.card.kind, words, h.body);
   } catch (e) {
     o.err(`ask: ${(e as Error).message}`);
     return cardId === undefined ? ASK_EXIT.noService : ASK_EXIT.unanswered;
