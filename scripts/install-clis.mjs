@@ -7,7 +7,7 @@
 // @openai/codex@<v>-linux-x64). No install script is needed: the binary is run straight from the
 // platform package (Claude Code's own postinstall only copies it over bin/claude.exe, and npm 11
 // skips that script unless allowed), so nothing is fetched from anywhere but the npm registry.
-// Usage: node scripts/install-clis.mjs [--force] [claude|codex ...]
+// Usage: node scripts/install-clis.mjs [--force] [claude|codex|gemini|copilot|opencode ...]
 // Prints the JSON of what it installed on the last line when run directly; import { ensureClaudeCode,
 // ensureCodex } to reuse.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +19,9 @@ import { cacheDir, npmCli } from './install-code-server.mjs';
 /** The pinned versions (the npm `latest` of each when this was written). */
 export const CLAUDE_CODE_VERSION = '2.1.332';
 export const CODEX_VERSION = '0.171.0';
+export const GEMINI_CLI_VERSION = '0.61.0';
+export const COPILOT_CLI_VERSION = '1.0.102';
+export const OPENCODE_VERSION = '1.18.33';
 
 const cache = cacheDir();
 
@@ -69,6 +72,50 @@ export function codexPaths(version = CODEX_VERSION) {
   };
 }
 
+/** Gemini CLI: one bundled JavaScript file run by Node (no platform binary; node-pty is optional). */
+export function geminiCliPaths(version = GEMINI_CLI_VERSION) {
+  const dir = path.join(cache, `gemini-cli-${version}`);
+  return {
+    name: 'gemini-cli',
+    version,
+    dir,
+    /** A JavaScript file: run it as `node <bin>` (`args` below). */
+    bin: path.join(dir, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js'),
+    node: true,
+  };
+}
+
+/** GitHub Copilot CLI: the npm loader picks a native binary from a platform package. */
+export function copilotCliPaths(version = COPILOT_CLI_VERSION) {
+  const dir = path.join(cache, `copilot-cli-${version}`);
+  const key = platformKey();
+  const exe = process.platform === 'win32' ? 'copilot.exe' : 'copilot';
+  return {
+    name: 'copilot-cli',
+    version,
+    dir,
+    bin: path.join(dir, 'node_modules', '@github', `copilot-${key?.replace('-musl', 'musl') ?? 'unknown'}`, exe),
+    wrapper: path.join(dir, 'node_modules', '@github', 'copilot', 'npm-loader.js'),
+  };
+}
+
+/** OpenCode: a native binary in a platform package (its postinstall only links it; skipped here). */
+export function openCodePaths(version = OPENCODE_VERSION) {
+  const dir = path.join(cache, `opencode-${version}`);
+  const key = platformKey()?.replace('win32', 'windows');
+  const exe = process.platform === 'win32' ? 'opencode.exe' : 'opencode';
+  return {
+    name: 'opencode',
+    version,
+    dir,
+    bin: path.join(dir, 'node_modules', `opencode-${key ?? 'unknown'}`, 'bin', exe),
+  };
+}
+
+/** The command line that runs a CLI: its binary, or Node with its script. */
+export function commandOf(p, args = []) {
+  return p.node ? { file: process.execPath, args: [p.bin, ...args] } : { file: p.bin, args };
+}
 
 function installed(p) {
   return fs.existsSync(path.join(p.dir, '.complete')) && fs.existsSync(p.bin);
@@ -118,7 +165,8 @@ function ensure(p, spec, { force = false, quiet = false } = {}) {
     if (!fs.existsSync(p.bin)) {
       throw new Error(`${spec} installed but its native binary ${p.bin} is missing (no platform package for ${process.platform}-${process.arch}?)`);
     }
-    const v = spawnSync(p.bin, ['--version'], { encoding: 'utf8', timeout: 30_000 });
+    const run = commandOf(p, ['--version']);
+    const v = spawnSync(run.file, run.args, { encoding: 'utf8', timeout: 60_000 });
     if (v.status !== 0 || !v.stdout.includes(p.version)) {
       throw new Error(`${p.bin} --version did not answer ${p.version} (exit ${v.status}): ${v.stdout}${v.stderr}`);
     }
@@ -138,6 +186,21 @@ export function ensureCodex(opts = {}) {
   return ensure(codexPaths(), `@openai/codex@${CODEX_VERSION}`, opts);
 }
 
+/** Gemini CLI, installed once; run it with `commandOf(p, args)` (Node and its bundle). */
+export function ensureGeminiCli(opts = {}) {
+  return ensure(geminiCliPaths(), `@google/gemini-cli@${GEMINI_CLI_VERSION}`, opts);
+}
+
+/** GitHub Copilot CLI, installed once; `bin` is its native executable. */
+export function ensureCopilotCli(opts = {}) {
+  return ensure(copilotCliPaths(), `@github/copilot@${COPILOT_CLI_VERSION}`, opts);
+}
+
+/** OpenCode, installed once; `bin` is its native executable. */
+export function ensureOpenCode(opts = {}) {
+  return ensure(openCodePaths(), `opencode-ai@${OPENCODE_VERSION}`, opts);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const force = process.argv.includes('--force');
@@ -146,6 +209,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const out = {};
     if (want.includes('claude')) out.claude = ensureClaudeCode({ force });
     if (want.includes('codex')) out.codex = ensureCodex({ force });
+    if (want.includes('gemini')) out.gemini = ensureGeminiCli({ force });
+    if (want.includes('copilot')) out.copilot = ensureCopilotCli({ force });
+    if (want.includes('opencode')) out.opencode = ensureOpenCode({ force });
     console.log(JSON.stringify(out));
   } catch (e) {
     console.error(`[install-clis] ${e instanceof Error ? e.message : e}`);
