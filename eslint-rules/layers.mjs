@@ -28,7 +28,7 @@ export const LAYERS = {
   // few wire modules the editor itself sets up (its HTTP runtime and certificates), the bridge's
   // settings and installer (Connect).
   editor: {
-    values: ['sync/index', 'sync/contract', 'shared', 'api/http', 'api/runtime', 'api/system-certificates', 'bridge/connect-settings', 'bridge/settings-file', 'bridge/home', 'bridge/install', 'bridge/write-whole'],
+    values: ['sync/index', 'sync/contract', 'shared', 'api/http', 'api/runtime', 'api/system-certificates', 'bridge/connect-settings', 'bridge/home', 'bridge/install', 'bridge/write-whole'],
     types: ['api/schemas'],
     packages: ['vscode', 'node:*'],
   },

@@ -3,64 +3,45 @@
 // else, keeping every other byte (comments and formatting too: jsonc-parser edits only the spans
 // it changes). Pure and without `vscode`, so it is tested in plain Node (test/bridge/).
 //
-// Both CLIs read the same shape (Claude Code's `hooks`, which Codex follows in its hooks.json):
+// The CLIs read the same shape (Claude Code's `hooks`, which Codex and Gemini CLI follow):
 //   {"hooks": {"<Event>": [{"matcher": "*", "hooks": [{"type": "command", "command": "…", "timeout": 600}]}]}}
 // Ours are recognised by their whole command, exactly as `hookCommand` makes it (the launcher named
 // HOOK_NAME, then `hook <cli>`, then maybe `--wait N`): a command that merely mentions the name
 // (`tee -a /tmp/assistant-cards-hook.log`) is the person's (#52 F10).
 import { homedir } from 'node:os';
-import * as path from 'node:path';
 import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
+import { ADAPTERS, CLIS, adapter, type Cli } from './clis/index';
+import type { MatcherGroup } from './clis/adapter';
 
-export type Cli = 'claude-code' | 'codex';
-export const CLIS: readonly Cli[] = ['claude-code', 'codex'];
+export { CLIS, type Cli };
+// What Connect needs besides the planner, from this one module the editor loads on first use.
+export { CLI_NAMES, adapter } from './clis/index';
+export { readSettings, rewriteSettings, writeSettings } from './settings-file';
+
+/** The CLI of a command name (`connectGeminiCli`, `disconnectCodex`), from its adapter's key. */
+export function cliOfCommand(command: string): Cli | undefined {
+  const key = command.replace(/^(dis)?connect/, '');
+  return CLIS.find((cli) => adapter(cli).commandKey === key);
+}
+export { EVENT_TIMEOUT_S, WAIT_MARGIN_S, type HookHandler, type MatcherGroup } from './clis/adapter';
+export { CODEX_SESSION_END_TIMEOUT_S } from './clis/codex';
 
 /** What every hook command of ours names: how Disconnect (and a second Connect) knows them. */
 export const HOOK_NAME = 'assistant-cards-hook';
 
 /**
- * How long a CLI waits on a PermissionRequest hook, in seconds: the person's answer on a card
- * comes back within it, or the CLI decides as it would without us (docs/decisions.md "#35:
- * connecting a CLI"). Claude Code shows its own prompt beside the hook (measured), so a long wait
- * costs a person at its terminal nothing: ten minutes. Codex asks in its terminal only after the
- * hook gives up: two minutes, enough to answer from the notification, short for one at the terminal.
+ * How long each CLI waits on its permission hook, in seconds: the person's answer on a card comes
+ * back within it, or the CLI decides as it would without us (docs/decisions.md "#35: connecting a
+ * CLI"); each adapter (src/bridge/clis/) says why its number.
  */
-export const PERMISSION_TIMEOUT_S: Record<Cli, number> = { 'claude-code': 600, codex: 120 };
-/** The bridge gives up this much before the CLI's timeout: it withdraws the card and exits on its own terms. */
-export const WAIT_MARGIN_S = 10;
-/** The other events only tell the service what happened: the bridge answers them at once. */
-export const EVENT_TIMEOUT_S = 10;
-/**
- * Codex 0.171 clamps a SessionEnd hook's timeout to 3 s and prints a warning in the person's
- * terminal at every start when it is longer (measured): ours asks for 3 s (the bridge's calls give
- * up after 2.5 s, `CALL_TIMEOUT_MS`).
- */
-export const CODEX_SESSION_END_TIMEOUT_S = 3;
+export const PERMISSION_TIMEOUT_S = Object.fromEntries(ADAPTERS.map((a) => [a.id, a.permissionTimeoutS])) as Record<Cli, number>;
 
-/** Events whose `matcher` is a tool name: ours match every tool. */
-const TOOL_EVENTS = new Set(['PermissionRequest', 'PostToolUse', 'PreToolUse']);
+/** The events each CLI runs our hook for (its adapter's list). */
+export const EVENTS = Object.fromEntries(ADAPTERS.map((a) => [a.id, a.events])) as Record<Cli, readonly string[]>;
 
-/**
- * The events each CLI runs our hook for. Claude Code: its hooks reference. Codex: the events a run
- * of Codex 0.171 fired (SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
- * Stop, SessionEnd: measured); Codex has no Notification event.
- */
-export const EVENTS: Record<Cli, readonly string[]> = {
-  'claude-code': ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
-  codex: ['SessionStart', 'SessionEnd', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
-};
-
-export interface HookHandler { type: 'command'; command: string; timeout: number }
-export interface MatcherGroup { matcher?: string; hooks: HookHandler[] }
-
-/**
- * The user settings file a CLI reads its hooks from. Claude Code: settings.json in
- * `CLAUDE_CONFIG_DIR`, else ~/.claude. Codex: hooks.json in `CODEX_HOME`, else ~/.codex (Codex
- * also reads inline `[hooks]` tables of config.toml; the JSON file keeps config.toml untouched).
- */
+/** The user settings file a CLI reads its hooks from (its adapter says which). */
 export function settingsFile(cli: Cli, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
-  if (cli === 'claude-code') return path.join(env.CLAUDE_CONFIG_DIR ? path.resolve(env.CLAUDE_CONFIG_DIR) : path.join(home, '.claude'), 'settings.json');
-  return path.join(env.CODEX_HOME ? path.resolve(env.CODEX_HOME) : path.join(home, '.codex'), 'hooks.json');
+  return adapter(cli).settingsFile(env, home);
 }
 
 /** A path as one word of the shell the CLI runs hooks with (sh -c; cmd.exe on Windows). */
@@ -76,15 +57,7 @@ export function hookCommand(launcher: string, cli: Cli, platform: NodeJS.Platfor
 
 /** The entries Connect adds, per event: one matcher group holding one handler of ours. */
 export function entriesFor(cli: Cli, command: string): Record<string, MatcherGroup> {
-  const out: Record<string, MatcherGroup> = {};
-  for (const event of EVENTS[cli]) {
-    const handler: HookHandler = event === 'PermissionRequest'
-      ? { type: 'command', command: `${command} --wait ${PERMISSION_TIMEOUT_S[cli] - WAIT_MARGIN_S}`, timeout: PERMISSION_TIMEOUT_S[cli] }
-      : { type: 'command', command, timeout: cli === 'codex' && event === 'SessionEnd' ? CODEX_SESSION_END_TIMEOUT_S : EVENT_TIMEOUT_S };
-    // Codex's matcher is a regular expression ("*" is not one): left out, it matches everything there too.
-    out[event] = cli === 'claude-code' && TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [handler] } : { hooks: [handler] };
-  }
-  return out;
+  return adapter(cli).entriesFor(command);
 }
 
 /** Why a file's text cannot be edited safely: the file is then left as it is. */
@@ -322,6 +295,12 @@ export function planDisconnect(text: string | undefined): Plan {
   if (!parsed.ok) return parsed;
   const { text: after, removed } = removeOurs(before);
   return { ok: true, before, after, changed: after !== before, events: removed };
+}
+
+/** Whether a settings file's text holds a hook of ours (of any CLI): that CLI is connected. */
+export function holdsOurs(text: string | undefined): boolean {
+  const plan = planDisconnect(text);
+  return plan.ok && plan.changed;
 }
 
 /** What Connect adds, as the JSON text shown to the person before they accept. */

@@ -4,8 +4,10 @@
 import type { CardAsk, Heard } from './asker';
 import { firstWords, inputLines, quoted } from './tool-input';
 import { terminalSafe } from './terminal-safe';
+import { CLI_NAMES } from './clis/index';
 
-export const APP_NAMES: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+/** Each CLI's name by app id: its adapter's (src/bridge/clis/). */
+export const APP_NAMES: Readonly<Record<string, string>> = CLI_NAMES;
 
 export interface PermissionRequest {
   tool_name?: unknown;

@@ -24,6 +24,8 @@ import { scopeSetting } from './cards/card-scope';
 import { pickScope } from './cards/scope-pick';
 import { isCardId, waitsOnYou } from '../shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from '../shared/command-names';
+
+type ConnectCommand = Extract<CommandName, `connect${string}` | `disconnect${string}`>;
 import { plainText } from '../shared/plain-text';
 import { problemMessage } from '../shared/problem-messages';
 import { allowsScope, EVERYTHING, SCOPE_OF } from '../shared/grant-scopes';
@@ -47,7 +49,7 @@ export interface CommandHost {
   /** The window's context keys (one per activation). */
   contextKeys: ContextKeys;
   /** Connect and Disconnect of the assistant CLIs (connect/cli-connector.ts). */
-  cli: Pick<CliConnector, 'connect' | 'disconnect'>;
+  cli: Pick<CliConnector, 'connect' | 'disconnect' | 'command'>;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -216,10 +218,9 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     showLog: { always: () => log.show() },
     startSandbox: { always: () => host.startSandbox() },
     // Hooks in the CLIs' user settings: whatever the connection state (they outlive a sign-in).
-    connectClaudeCode: { always: () => host.cli.connect('claude-code') },
-    connectCodex: { always: () => host.cli.connect('codex') },
-    disconnectClaudeCode: { always: () => host.cli.disconnect('claude-code') },
-    disconnectCodex: { always: () => host.cli.disconnect('codex') },
+    // One Connect and one Disconnect per CLI adapter.
+    ...(Object.fromEntries(COMMAND_NAMES.filter((n) => /^(dis)?connect[A-Z]/.test(n))
+      .map((n) => [n, { always: () => host.cli.command(n) }])) as Record<ConnectCommand, Command>),
 
     openCard: {
       enabled: (p) => async (arg?: unknown) => {

@@ -30,6 +30,11 @@ export const CONTEXT = {
   canDelegate: 'assistantCards.canDelegate',
   /** The sign-in was allowed `cards:delegate` and `assistants:read` (hand over: the helper is picked from the assistants). */
   canHandOver: 'assistantCards.canHandOver',
+  /**
+   * The CLIs whose settings hold our hooks, their ids separated by spaces ("claude-code codex"):
+   * Connect shows where a CLI is not in it, Disconnect where it is (`=~ /(^| )codex( |$)/`).
+   */
+  connectedClis: 'assistantCards.connectedClis',
 } as const;
 
 export type StateKey = 'signedOut' | 'notSetUp' | 'signingIn' | 'offline' | 'signedIn';

@@ -16,7 +16,7 @@ import type { AnswersNode } from './answers/answers-view';
 import type { AssistantsTreeNode } from './assistants/assistants-view';
 import type { AssistantsFeature } from './assistants/assistants-feature';
 import { registerCommands } from './commands';
-import { ContextKeys } from './context-keys';
+import { CONTEXT, ContextKeys } from './context-keys';
 import type { LiveParts } from './live-parts';
 import { LiveBuilder } from './live-build';
 import { isSignedIn } from './signed-in';
@@ -74,7 +74,10 @@ export class App implements vscode.Disposable {
     this.assistantsView = new TreeViewSlot<AssistantsTreeNode>('assistantCards.assistants');
     this.panels = new CardPanelManager({ log: this.log, extensionUri: ctx.extensionUri, workspaceState: ctx.workspaceState, contextKeys: this.contextKeys });
     this.answersView = new TreeViewSlot<AnswersNode>('assistantCards.answers');
-    this.connector = new CliConnector({ log: this.log, extensionPath: ctx.extensionUri.fsPath, version: extensionVersion(ctx) });
+    this.connector = new CliConnector({
+      log: this.log, extensionPath: ctx.extensionUri.fsPath, version: extensionVersion(ctx),
+      onConnected: (clis) => this.contextKeys.set(CONTEXT.connectedClis, clis.join(' ')),
+    });
     this.cardLinks = new CardUriHandler({
       log: this.log,
       signedIn: () => !!this.live && isSignedIn(this.live.core.state),

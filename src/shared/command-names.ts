@@ -5,7 +5,9 @@ export const COMMAND_NAMES = [
   'handOver', 'takeBack', 'openInBrowser', 'showLog', 'focusTerminal', 'startSandbox', 'gotIt',
   'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard', 'clearFilter', 'scopeWindow',
   'scopeComputer', 'scopeEverywhere', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers', 'stopAnswerSearch',
-  'copySignInCode', 'cancelSignIn', 'connectClaudeCode', 'connectCodex', 'disconnectClaudeCode', 'disconnectCodex',
+  'copySignInCode', 'cancelSignIn',
+  // One pair per CLI adapter (src/bridge/clis/index.ts; test/bridge/clis/index.test.ts keeps them in step).
+  'connectClaudeCode', 'connectCodex', 'connectGeminiCli', 'disconnectClaudeCode', 'disconnectCodex', 'disconnectGeminiCli',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

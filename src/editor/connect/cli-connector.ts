@@ -15,8 +15,8 @@ import type { Log } from '../base/log';
 import { say } from '../base/say';
 import { bridgeHome } from '../../bridge/home';
 import { binDirOf, hookInstalled, installHook, launcherName, type Installed } from '../../bridge/install';
-import { readSettings, rewriteSettings, writeSettings } from '../../bridge/settings-file';
 import type { Cli, Plan, Refusal } from '../../bridge/connect-settings';
+
 
 /**
  * The settings' planner (with jsonc-parser), loaded on the first Connect or Disconnect, not at
@@ -36,11 +36,10 @@ export interface ConnectorDeps {
   version: string;
   /** The environment the file paths come from (tests point them at temporary folders). */
   env?: NodeJS.ProcessEnv;
+  /** Told which CLIs are connected, after each Connect or Disconnect and once at activation. */
+  onConnected?: (clis: readonly Cli[]) => void;
 }
 
-/** The CLI's name as people know it: product names, not translated. */
-// l10n-ignore
-const CLI_NAME: Record<Cli, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
 
 export class CliConnector extends DisposableBase {
   /** The before/after texts the diff editor shows, by document address. */
@@ -61,9 +60,28 @@ export class CliConnector extends DisposableBase {
   private get env(): NodeJS.ProcessEnv { return this.deps.env ?? process.env; }
   private get binDir(): string { return binDirOf(bridgeHome(this.env)); }
 
+  /** The CLIs whose settings file holds a hook of ours now. */
+  async connected(): Promise<Cli[]> {
+    const { CLIS, holdsOurs, readSettings, settingsFile } = await connectSettings();
+    const out: Cli[] = [];
+    for (const cli of CLIS) {
+      const read = await readSettings(settingsFile(cli, this.env)).catch(() => undefined);
+      if (read?.ok && holdsOurs(read.text)) out.push(cli);
+    }
+    return out;
+  }
+
+  /** Tells `onConnected` what is connected now (a failure to read is logged, not shown). */
+  private connectedChanged(): void {
+    if (!this.deps.onConnected) return;
+    void this.connected().then((clis) => { if (!this.isDisposed) this.deps.onConnected?.(clis); },
+      (e: unknown) => this.deps.log.warn(`which CLIs are connected: ${String(e)}`));
+  }
+
   /** At activation: refresh the hook command when one was installed before. Never awaited there. */
   refreshInstalled(): void {
     setTimeout(() => {
+      this.connectedChanged();
       void (async () => {
         if (this.isDisposed || !(await hookInstalled(this.binDir, process.platform))) return;
         const done = await this.install();
@@ -82,22 +100,34 @@ export class CliConnector extends DisposableBase {
     });
   }
 
+  /** The Connect or Disconnect command of that name (`connectGeminiCli`): its CLI from the adapters. */
+  async command(name: string): Promise<ConnectOutcome> {
+    const cli = (await connectSettings()).cliOfCommand(name);
+    if (!cli) throw new Error(`no CLI adapter for the command ${name}`);
+    return name.startsWith('dis') ? this.disconnect(cli) : this.connect(cli);
+  }
+
   connect(cli: Cli): Promise<ConnectOutcome> {
-    const run = this.running.then(() => this.connectNow(cli)).catch(async (e: unknown) => this.failed(CLI_NAME[cli], (await connectSettings()).settingsFile(cli, this.env), e));
+    const run = this.running.then(() => this.connectNow(cli)).catch(async (e: unknown) => this.failedOf(cli, e));
     this.running = run.catch(() => undefined);
     return run;
   }
 
   disconnect(cli: Cli): Promise<ConnectOutcome> {
-    const run = this.running.then(() => this.disconnectNow(cli)).catch(async (e: unknown) => this.failed(CLI_NAME[cli], (await connectSettings()).settingsFile(cli, this.env), e));
+    const run = this.running.then(() => this.disconnectNow(cli)).catch(async (e: unknown) => this.failedOf(cli, e));
     this.running = run.catch(() => undefined);
     return run;
   }
 
+  private async failedOf(cli: Cli, e: unknown): Promise<ConnectOutcome> {
+    const { CLI_NAMES, settingsFile } = await connectSettings();
+    return this.failed(CLI_NAMES[cli] ?? cli, settingsFile(cli, this.env), e);
+  }
+
   private async connectNow(cli: Cli): Promise<ConnectOutcome> {
-    const { hookCommand, PERMISSION_TIMEOUT_S, planConnect, settingsFile } = await connectSettings();
+    const { CLI_NAMES, PERMISSION_TIMEOUT_S, adapter, hookCommand, planConnect, readSettings, settingsFile, writeSettings } = await connectSettings();
     const file = settingsFile(cli, this.env);
-    const name = CLI_NAME[cli];
+    const name = CLI_NAMES[cli] ?? cli;
     const read = await readSettings(file);
     if (!read.ok) return this.refuse(name, file, read.refusal);
     const text = read.text;
@@ -108,11 +138,11 @@ export class CliConnector extends DisposableBase {
       void say.info(vscode.l10n.t('Assistant Cards: {0} is connected already ({1}).', name, file));
       return 'already';
     }
-    const diff = await this.showDiff(cli, file, plan);
+    const diff = await this.showDiff(cli, name, file, plan);
     const connect = vscode.l10n.t('Connect');
     const accepted = await this.ask(
       vscode.l10n.t('Connect {0} to Assistant Cards?', name),
-      connectDetail(cli, file, plan.events, PERMISSION_TIMEOUT_S[cli]),
+      connectDetail(name, adapter(cli).permissionEvent, file, plan.events, PERMISSION_TIMEOUT_S[cli]),
       connect,
     );
     await this.closeDiff(diff);
@@ -130,14 +160,17 @@ export class CliConnector extends DisposableBase {
     this.deps.log.info(`connect ${cli}: added hooks for ${plan.events.join(', ')} to ${file}`);
     void say.info(cli === 'codex'
       ? vscode.l10n.t('Assistant Cards: Codex is connected. When Codex starts next in a terminal, it asks you to review the new hooks: trust them, and its approvals come here as cards.')
-      : vscode.l10n.t('Assistant Cards: Claude Code is connected. Sessions started from now on ask here as cards; restart a running one to connect it too.'));
+      : cli === 'claude-code'
+        ? vscode.l10n.t('Assistant Cards: Claude Code is connected. Sessions started from now on ask here as cards; restart a running one to connect it too.')
+        : vscode.l10n.t('Assistant Cards: {0} is connected. Sessions started from now on ask here as cards; restart a running one to connect it too.', name));
+    this.connectedChanged();
     return 'connected';
   }
 
   private async disconnectNow(cli: Cli): Promise<ConnectOutcome> {
-    const { planDisconnect, settingsFile } = await connectSettings();
+    const { CLI_NAMES, planDisconnect, rewriteSettings, settingsFile } = await connectSettings();
     const file = settingsFile(cli, this.env);
-    const name = CLI_NAME[cli];
+    const name = CLI_NAMES[cli] ?? cli;
     // Planned on the text read just before the write (#52 F10): a change made meanwhile is kept.
     const plan = await rewriteSettings(file, planDisconnect);
     if (!plan.ok) return this.refuse(name, file, plan.refusal);
@@ -145,6 +178,7 @@ export class CliConnector extends DisposableBase {
       void say.info(vscode.l10n.t('Assistant Cards: {0} was not connected; {1} holds no hook of Assistant Cards.', name, file));
       return 'absent';
     }
+    this.connectedChanged();
     this.deps.log.info(`disconnect ${cli}: removed hooks of ${plan.events.join(', ')} from ${file}`);
     void say.info(vscode.l10n.t('Assistant Cards: {0} is disconnected. Its hooks of Assistant Cards were taken out of {1}; the rest of the file is as it was.', name, file));
     return 'disconnected';
@@ -172,7 +206,7 @@ export class CliConnector extends DisposableBase {
   }
 
   /** The settings before and after, side by side, read-only; the person reads them behind the question. */
-  private async showDiff(cli: Cli, file: string, plan: Extract<Plan, { ok: true }>): Promise<vscode.Uri> {
+  private async showDiff(cli: Cli, name: string, file: string, plan: Extract<Plan, { ok: true }>): Promise<vscode.Uri> {
     if (!this.providerRegistered) {
       this.providerRegistered = true;
       this._register(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, { provideTextDocumentContent: (uri) => this.previews.get(uri.toString()) ?? '' }));
@@ -183,7 +217,7 @@ export class CliConnector extends DisposableBase {
     const after = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${cli}/after/${base}`, query: String(stamp) });
     this.previews.set(before.toString(), plan.before);
     this.previews.set(after.toString(), plan.after);
-    const title = vscode.l10n.t('{0}: before and after connecting {1}', base, CLI_NAME[cli]);
+    const title = vscode.l10n.t('{0}: before and after connecting {1}', base, name);
     try {
       await vscode.commands.executeCommand('vscode.diff', before, after, title, { preview: true, preserveFocus: true });
     } catch (e) {
@@ -201,15 +235,17 @@ export class CliConnector extends DisposableBase {
 }
 
 /** The modal's detail: the file, what goes in it, and that nothing else changes. */
-function connectDetail(cli: Cli, file: string, events: string[], permissionTimeoutS: number): string {
-  const others = events.filter((e) => e !== 'PermissionRequest');
+function connectDetail(name: string, asks: string, file: string, events: string[], permissionTimeoutS: number): string {
+  const others = events.filter((e) => e !== asks);
   const lines = [
     vscode.l10n.t('Adds to {0}, under "hooks", one hook of Assistant Cards for each of: {1}.', file, events.join(', ')),
   ];
-  if (events.includes('PermissionRequest')) {
-    lines.push(vscode.l10n.t('PermissionRequest waits up to {0} s for your answer on a card; if none comes, {1} asks in the terminal as usual.', permissionTimeoutS, CLI_NAME[cli]));
+  if (events.includes(asks)) {
+    lines.push(asks === 'PermissionRequest'
+      ? vscode.l10n.t('PermissionRequest waits up to {0} s for your answer on a card; if none comes, {1} asks in the terminal as usual.', permissionTimeoutS, name)
+      : vscode.l10n.t('{0} waits up to {1} s for your answer on a card before {2} runs a tool that changes files, runs a command or fetches a page. Decline stops the tool; Approve lets {2} decide by its own rules, so it may still ask in the terminal.', asks, permissionTimeoutS, name));
   }
   if (others.length) lines.push(vscode.l10n.t('The others only tell Assistant Cards what the session does.'));
-  lines.push(vscode.l10n.t('Nothing else in the file changes; the editor shows it before and after. Disconnect {0} takes these hooks out again.', CLI_NAME[cli]));
+  lines.push(vscode.l10n.t('Nothing else in the file changes; the editor shows it before and after. Disconnect {0} takes these hooks out again.', name));
   return lines.join('\n\n');
 }

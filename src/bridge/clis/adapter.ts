@@ -1,0 +1,106 @@
+// What one assistant CLI is to Assistant Cards, in one place (#54): the user settings file its hooks
+// live in and the entries Connect adds there, how its hook event reads as one neutral event, how a
+// decision is printed back, its timeouts and its name. hook.ts works on the neutral event only;
+// Connect, the commands and the manifest take the list in ./index.ts. Pure and without `vscode`.
+//
+// A CLI whose permission requests come over its own server rather than through a hook command
+// (OpenCode) is not this shape: see docs/cli-hooks.md "OpenCode" for how it would fit.
+
+/** One hook handler as the CLIs write it (Claude Code, Codex and Gemini CLI share this shape). */
+export interface HookHandler { type: 'command'; command: string; timeout: number }
+export interface MatcherGroup { matcher?: string; hooks: HookHandler[] }
+
+/** What happened in the CLI, whatever it calls it. */
+export type NeutralKind =
+  /** The session started (or anything else that says it is live). */
+  | 'live'
+  | 'end'
+  /** The person typed a prompt: every open card of the session closes. */
+  | 'prompt'
+  /** The CLI went on (a tool ran, a turn stopped): a permission asked was answered in its terminal. */
+  | 'went-on'
+  /** The CLI waits for the person in its terminal. */
+  | 'waiting'
+  /** A tool call waits for permission: a card, and the person's answer printed back. */
+  | 'permission';
+
+export interface NeutralEvent {
+  kind: NeutralKind;
+  /** The CLI's own name of the event, for the log. */
+  name: string;
+  sessionId: string | undefined;
+  cwd: string | undefined;
+  /** `waiting`: the CLI's words; `aboutPermission`: it only repeats a permission request. */
+  message?: string;
+  aboutPermission?: boolean;
+  /** `permission`: the tool and its input as the CLI sent them. */
+  tool?: unknown;
+  input?: unknown;
+}
+
+/** The CLI's decision. `undefined`: print nothing, and the CLI's own way decides. */
+export type Decision = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string } | undefined;
+
+export interface CliAdapter {
+  /** The app id: `hook <id>` on the command line, the service's `app`. */
+  readonly id: string;
+  /** The product's name, as people know it (not translated). */
+  readonly name: string;
+  /** What its commands are called after: assistantCards.connect<key> and disconnect<key>. */
+  readonly commandKey: string;
+  /** The user settings file its hooks are read from (`env` and `home` for tests). */
+  settingsFile(env: NodeJS.ProcessEnv, home: string): string;
+  /** The events Connect adds an entry for, in the order written. */
+  readonly events: readonly string[];
+  /** The event that asks permission (its hook waits for the card). */
+  readonly permissionEvent: string;
+  /** How long the CLI waits on the permission hook, in seconds (the bridge gives up a little before). */
+  readonly permissionTimeoutS: number;
+  /** The entries Connect adds, per event, for the hook `command` (`--wait` added where it asks). */
+  entriesFor(command: string): Record<string, MatcherGroup>;
+  /** The event the CLI wrote on stdin, as the neutral event. */
+  parse(event: Record<string, unknown>): NeutralEvent;
+  /** What the hook prints for a decision (the CLI's own format). */
+  print(decision: Exclude<Decision, undefined>): string;
+  /** Whether "Approve" on the card lets the tool run (false: it only lets the CLI's own rule decide). */
+  readonly approveRuns: boolean;
+}
+
+/** The bridge gives up this much before the CLI's timeout: it withdraws the card and exits on its own terms. */
+export const WAIT_MARGIN_S = 10;
+/** The other events only tell the service what happened: the bridge answers them at once. */
+export const EVENT_TIMEOUT_S = 10;
+
+export const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+/** Claude Code's event names (Codex follows them): the neutral kind of each. */
+export function claudeShapedKind(event: string): NeutralKind {
+  switch (event) {
+    case 'SessionEnd': return 'end';
+    case 'UserPromptSubmit': return 'prompt';
+    case 'PostToolUse': case 'Stop': return 'went-on';
+    case 'Notification': return 'waiting';
+    case 'PermissionRequest': return 'permission';
+    default: return 'live';
+  }
+}
+
+/** A Claude-shaped hook event (Claude Code, Codex) as the neutral event. */
+export function parseClaudeShaped(e: Record<string, unknown>): NeutralEvent {
+  const name = str(e.hook_event_name) ?? '';
+  const kind = claudeShapedKind(name);
+  const message = str(e.message);
+  return {
+    kind, name, sessionId: str(e.session_id), cwd: str(e.cwd),
+    ...(kind === 'waiting' ? {
+      ...(message ? { message } : {}),
+      aboutPermission: e.notification_type === 'permission_prompt' || (message !== undefined && /\bpermission\b/i.test(message)),
+    } : {}),
+    ...(kind === 'permission' ? { tool: e.tool_name, input: e.tool_input } : {}),
+  };
+}
+
+/** Claude Code's and Codex's PermissionRequest output. */
+export function printClaudeShaped(d: Exclude<Decision, undefined>): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: d } });
+}

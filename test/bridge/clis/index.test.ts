@@ -1,0 +1,69 @@
+// The CLI adapters (#54): each parses its own events into the neutral event and prints a decision
+// in its CLI's format; the commands, the manifest's entries and their words are in step with the list.
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ADAPTERS, CLIS, adapterOf } from '../../../src/bridge/clis/index';
+import { geminiCli, GEMINI_ASKING_TOOLS } from '../../../src/bridge/clis/gemini-cli';
+import { COMMAND_NAMES } from '../../../src/shared/command-names';
+
+const root = path.join(__dirname, '..', '..', '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  contributes: { commands: { command: string }[]; menus: Record<string, { command: string; when?: string }[]> };
+};
+const nls = (lang: string) => JSON.parse(fs.readFileSync(path.join(root, `package.nls${lang}.json`), 'utf8')) as Record<string, string>;
+
+describe('CLI adapters: one per CLI, the rest follows the list', () => {
+  it('every adapter has its Connect and Disconnect command, manifest entry, words in each language, and `when` clauses on the connected key', () => {
+    assert.deepEqual(ADAPTERS.map((a) => a.id), [...CLIS]);
+    const menu = manifest.contributes.menus['view/title'] ?? [];
+    const palette = manifest.contributes.menus.commandPalette ?? [];
+    for (const a of ADAPTERS) {
+      for (const [verb, shown] of [['connect', false], ['disconnect', true]] as const) {
+        const name = `${verb}${a.commandKey}`;
+        assert.ok((COMMAND_NAMES as readonly string[]).includes(name), `COMMAND_NAMES has ${name}`);
+        assert.ok(manifest.contributes.commands.some((c) => c.command === `assistantCards.${name}`), `package.json contributes ${name}`);
+        for (const lang of ['', '.de', '.ja']) assert.ok(nls(lang)[`command.${name}`]?.includes(a.name), `package.nls${lang}.json names ${a.name} in ${name}`);
+        const key = `assistantCards.connectedClis =~ /(^| )${a.id}( |$)/`;
+        const when = shown ? key : `!(${key})`;
+        assert.equal(menu.find((m) => m.command === `assistantCards.${name}`)?.when, `view == assistantCards.assistants && ${when}`, `${name} in the Assistants view`);
+        assert.equal(palette.find((m) => m.command === `assistantCards.${name}`)?.when, when, `${name} in the palette`);
+      }
+    }
+    const connectNames = COMMAND_NAMES.filter((n) => /^(dis)?connect/.test(n));
+    assert.equal(connectNames.length, ADAPTERS.length * 2, 'no command for a CLI without an adapter');
+  });
+
+  it('Claude Code and Codex read the same shape; each event kind', () => {
+    for (const id of ['claude-code', 'codex']) {
+      const a = adapterOf(id)!;
+      const base = { session_id: 's', cwd: '/p' };
+      assert.deepEqual(a.parse({ ...base, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'ls' } }),
+        { kind: 'permission', name: 'PermissionRequest', sessionId: 's', cwd: '/p', tool: 'Bash', input: { command: 'ls' } });
+      assert.equal(a.parse({ ...base, hook_event_name: 'UserPromptSubmit' }).kind, 'prompt');
+      assert.equal(a.parse({ ...base, hook_event_name: 'Stop' }).kind, 'went-on');
+      assert.equal(a.parse({ ...base, hook_event_name: 'SessionEnd' }).kind, 'end');
+      assert.equal(a.parse({ ...base, hook_event_name: 'Notification', notification_type: 'permission_prompt' }).aboutPermission, true);
+      assert.deepEqual(JSON.parse(a.print({ behavior: 'deny', message: 'no' })), { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no' } } });
+    }
+  });
+
+  it('Gemini CLI: its events, its settings file, BeforeTool on the tools that ask, timeouts in milliseconds, decisions as it reads them', () => {
+    const base = { session_id: 'g', cwd: '/p', timestamp: '2026-12-05T00:00:00Z' };
+    assert.deepEqual(geminiCli.parse({ ...base, hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } }),
+      { kind: 'permission', name: 'BeforeTool', sessionId: 'g', cwd: '/p', tool: 'run_shell_command', input: { command: 'ls' } });
+    assert.equal(geminiCli.parse({ ...base, hook_event_name: 'BeforeAgent' }).kind, 'prompt');
+    assert.equal(geminiCli.parse({ ...base, hook_event_name: 'AfterTool' }).kind, 'went-on');
+    assert.equal(geminiCli.parse({ ...base, hook_event_name: 'Notification', notification_type: 'ToolPermission', message: 'x' }).aboutPermission, true);
+    assert.equal(geminiCli.settingsFile({}, '/home/ada'), path.join('/home/ada', '.gemini', 'settings.json'));
+    assert.equal(geminiCli.settingsFile({ GEMINI_CLI_HOME: '/tmp/g' }, '/home/ada'), path.join('/tmp/g', '.gemini', 'settings.json'));
+    const entries = geminiCli.entriesFor('/b/assistant-cards-hook hook gemini-cli');
+    assert.deepEqual(entries.BeforeTool, { matcher: GEMINI_ASKING_TOOLS, hooks: [{ type: 'command', command: '/b/assistant-cards-hook hook gemini-cli --wait 110', timeout: 120_000 }] });
+    assert.equal(entries.SessionStart?.hooks[0]?.timeout, 10_000);
+    const re = new RegExp(GEMINI_ASKING_TOOLS);
+    for (const t of ['run_shell_command', 'write_file', 'replace', 'web_fetch']) assert.ok(re.test(t), t);
+    for (const t of ['read_file', 'list_directory', 'glob', 'run_shell_command_x']) assert.ok(!re.test(t), t);
+    assert.deepEqual(JSON.parse(geminiCli.print({ behavior: 'deny', message: 'Not on a Friday' })), { decision: 'deny', reason: 'Not on a Friday' });
+    assert.deepEqual(JSON.parse(geminiCli.print({ behavior: 'allow' })), { decision: 'allow' });
+  });
+});
