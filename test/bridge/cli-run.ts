@@ -140,10 +140,36 @@ export function runCodex(o: RunOptions): Promise<RunResult> {
   return run(o, args, { HOME: o.box.home, CODEX_HOME: codexHome, SCRIPTED_API_KEY: 'sk-scripted-model', RUST_LOG: 'error' });
 }
 
+/**
+ * Gemini CLI: `node gemini.js -p <prompt> --approval-mode yolo --output-format json` with
+ * GOOGLE_GEMINI_BASE_URL at the model and a fake GEMINI_API_KEY; its home (GEMINI_CLI_HOME) holds
+ * .gemini/settings.json with the hooks. Without `yolo`, `-p` leaves out every tool that would ask
+ * (it cannot prompt), so no BeforeTool would run for them; with it, the BeforeTool hook is the only gate.
+ */
+export function runGemini(o: RunOptions): Promise<RunResult> {
+  const settingsDir = path.join(o.box.home, '.gemini');
+  fs.mkdirSync(settingsDir, { recursive: true });
+  fs.writeFileSync(path.join(settingsDir, 'settings.json'), JSON.stringify({
+    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    privacy: { usageStatisticsEnabled: false },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    telemetry: { enabled: false },
+    hooks: o.hooksJson ?? hooksObject(o.hooks ?? []),
+  }, null, 2));
+  const args = [o.bin, '-p', o.prompt, '--approval-mode', 'yolo', '--output-format', 'json', ...(o.extraArgs ?? [])];
+  return run({ ...o, bin: process.execPath }, args, {
+    HOME: o.box.home,
+    GEMINI_CLI_HOME: o.box.home,
+    GEMINI_API_KEY: 'scripted-model-key',
+    GOOGLE_GEMINI_BASE_URL: o.model.url,
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+  });
+}
+
 function run(o: RunOptions, args: string[], env: Record<string, string>): Promise<RunResult> {
   // Nothing of the outer environment that would point either CLI elsewhere.
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-    !/^(ANTHROPIC_|CLAUDE_|CODEX_|OPENAI_)/.test(k) && k !== 'HOME' && k !== 'XDG_CONFIG_HOME')) as Record<string, string>;
+    !/^(ANTHROPIC_|CLAUDE_|CODEX_|OPENAI_|GEMINI_|GOOGLE_)/.test(k) && k !== 'HOME' && k !== 'XDG_CONFIG_HOME')) as Record<string, string>;
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(o.bin, args, { cwd: o.box.project, env: { ...base, ...env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });

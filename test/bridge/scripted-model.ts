@@ -4,7 +4,10 @@
 //    Claude Code uses with ANTHROPIC_BASE_URL=<url>; its side calls at startup and during a turn
 //    (count_tokens, title/topic requests without tools, /api/* lookups) get short harmless answers;
 //  - OpenAI Responses streaming (POST /v1/responses, SSE response.created … response.completed),
-//    which Codex uses with a custom provider `base_url = "<url>/v1"`, `wire_api = "responses"`.
+//    which Codex uses with a custom provider `base_url = "<url>/v1"`, `wire_api = "responses"`;
+//  - Gemini generateContent (POST /v1beta/models/<m>:streamGenerateContent?alt=sse and
+//    :generateContent), which Gemini CLI uses with GOOGLE_GEMINI_BASE_URL=<url> and an API key;
+//    its side calls that want JSON (the next-speaker check) get `{"next_speaker": "user"}`.
 // The script is a list of steps. The step a request gets is chosen from the request itself, not
 // from a counter: the number of assistant turns already in its history (Claude: assistant
 // messages; Codex: function_call items), so retries and side requests cannot shift it. Past the
@@ -35,7 +38,7 @@ export interface Recorded {
   /** The parsed JSON body (undefined for none or non-JSON). */
   body: Json;
   /** Which API the request was answered as, and the step index it got (main turns only). */
-  kind: 'anthropic' | 'anthropic-side' | 'openai' | 'openai-side' | 'other';
+  kind: 'anthropic' | 'anthropic-side' | 'openai' | 'openai-side' | 'gemini' | 'gemini-side' | 'other';
   step?: number;
 }
 
@@ -45,9 +48,9 @@ export interface ScriptedModel {
   port: number;
   requests: Recorded[];
   /** Main-turn requests only (the ones with the agent's tools), in arrival order. */
-  turns(kind: 'anthropic' | 'openai'): Recorded[];
+  turns(kind: 'anthropic' | 'openai' | 'gemini'): Recorded[];
   /** Every string anywhere in the recorded main-turn request bodies, joined: for "did X reach the model". */
-  seenText(kind: 'anthropic' | 'openai'): string;
+  seenText(kind: 'anthropic' | 'openai' | 'gemini'): string;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,8 @@ export interface ScriptOptions {
   claude?: Step[];
   /** Steps for Codex (Responses API). */
   codex?: Step[];
+  /** Steps for Gemini CLI (generateContent); `bash` is its run_shell_command. */
+  gemini?: Step[];
   /** Model name echoed back; any string the CLI accepts. */
   model?: string;
 }
@@ -93,6 +98,8 @@ export async function startScriptedModel(opts: ScriptOptions = {}): Promise<Scri
     }
     if (rec.method === 'POST' && /\/v1\/messages$/.test(p)) return anthropic(rec, res);
     if (rec.method === 'POST' && /\/responses$/.test(p)) return openai(rec, res);
+    if (rec.method === 'POST' && /:countTokens$/.test(p)) return json(res, 200, { totalTokens: 100 });
+    if (rec.method === 'POST' && /:(stream)?[gG]enerateContent$/.test(p)) return gemini(rec, res, /:stream/.test(p));
     if (rec.method === 'GET' && /\/models$/.test(p)) return json(res, 200, { data: [], models: [], object: 'list' });
     // Anything else Claude Code or Codex looks up at startup (e.g. /api/hello, feature flags):
     // an empty success, which both treat as "nothing to tell".
@@ -198,6 +205,40 @@ export async function startScriptedModel(opts: ScriptOptions = {}): Promise<Scri
       ev('response.output_item.done', { output_index, item });
     });
     ev('response.completed', { response: response('completed', items) });
+    res.end();
+  }
+
+  // ---------------- Gemini generateContent (Gemini CLI) ----------------
+
+  function gemini(rec: Recorded, res: http.ServerResponse, stream: boolean) {
+    const b = rec.body ?? {};
+    const declared: Json[] = (Array.isArray(b.tools) ? b.tools : []).flatMap((t: Json) => (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : []));
+    const main = declared.some((d) => d?.name === 'run_shell_command');
+    const parts: Json[] = [];
+    if (main) {
+      const script = opts.gemini?.length ? opts.gemini : [DEFAULT_END];
+      const contents: Json[] = Array.isArray(b.contents) ? b.contents : [];
+      const done = contents.filter((c) => c?.role === 'model' && Array.isArray(c.parts) && c.parts.some((x: Json) => x?.functionCall)).length;
+      rec.kind = 'gemini';
+      rec.step = Math.min(done, script.length - 1);
+      const step = script[rec.step] ?? DEFAULT_END;
+      if ('text' in step) parts.push({ text: step.text });
+      else if ('bash' in step) parts.push({ functionCall: { name: 'run_shell_command', args: { command: step.bash, description: step.description ?? 'Run a command' } } });
+      else parts.push({ functionCall: { name: step.tool, args: step.input } });
+    } else {
+      rec.kind = 'gemini-side';
+      const wantsJson = b.generationConfig?.responseMimeType === 'application/json' || b.config?.responseMimeType === 'application/json';
+      // The next-speaker check and the model router's classifier: both read JSON.
+      parts.push({ text: wantsJson ? JSON.stringify({ reasoning: 'The turn is complete.', next_speaker: 'user', complexity_reasoning: 'simple', complexity_score: 1 }) : 'ok' });
+    }
+    const body = {
+      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+      modelVersion: opts.model ?? 'gemini-2.5-pro',
+    };
+    if (!stream) return json(res, 200, body);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.write(`data: ${JSON.stringify(body)}\r\n\r\n`);
     res.end();
   }
 
