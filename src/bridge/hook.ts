@@ -59,7 +59,7 @@ export async function runHook(o: HookOptions): Promise<string> {
   const cwd = e.cwd ?? process.cwd();
   const asker = new Asker(o.service);
   const register = () => asker.register({
-    app: o.app, sessionId, cwd, terminal: o.terminal(), name: APP_NAMES[o.app] ?? o.app,
+    app: adapterOf(o.app)?.serviceApp ?? o.app, sessionId, cwd, terminal: o.terminal(), name: APP_NAMES[o.app] ?? o.app,
     agent: path.basename(cwd) || cwd,
   }, o.signal);
 

@@ -166,10 +166,37 @@ export function runGemini(o: RunOptions): Promise<RunResult> {
   });
 }
 
+/**
+ * GitHub Copilot CLI: `copilot -p <prompt>` with its own provider (COPILOT_PROVIDER_BASE_URL at the
+ * model's `/v1`, the Responses API, COPILOT_OFFLINE) and `hooksJson` as a whole hook file in
+ * COPILOT_HOME/hooks/. Its native binary unpacks its JavaScript once into COPILOT_PKG_CACHE_HOME:
+ * kept beside the install in the test cache, so only the first run pays for it.
+ */
+export function runCopilot(o: RunOptions): Promise<RunResult> {
+  const copilotHome = path.join(o.box.home, '.copilot');
+  fs.mkdirSync(path.join(copilotHome, 'hooks'), { recursive: true });
+  fs.writeFileSync(path.join(copilotHome, 'hooks', 'assistant-cards.json'), JSON.stringify(o.hooksJson ?? {}, null, 2));
+  const installDir = path.resolve(path.dirname(o.bin), '..', '..', '..');
+  const args = ['-p', o.prompt, ...(o.extraArgs ?? [])];
+  return run(o, args, {
+    HOME: o.box.home,
+    COPILOT_HOME: copilotHome,
+    COPILOT_PKG_CACHE_HOME: path.join(installDir, 'unpacked'),
+    COPILOT_CACHE_HOME: path.join(o.box.home, '.cache', 'copilot'),
+    COPILOT_OFFLINE: 'true',
+    COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_PROVIDER_BASE_URL: `${o.model.url}/v1`,
+    COPILOT_PROVIDER_TYPE: 'openai',
+    COPILOT_PROVIDER_WIRE_API: 'responses',
+    COPILOT_PROVIDER_API_KEY: 'sk-scripted-model',
+    COPILOT_MODEL: 'gpt-5',
+  });
+}
+
 function run(o: RunOptions, args: string[], env: Record<string, string>): Promise<RunResult> {
   // Nothing of the outer environment that would point either CLI elsewhere.
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
-    !/^(ANTHROPIC_|CLAUDE_|CODEX_|OPENAI_|GEMINI_|GOOGLE_)/.test(k) && k !== 'HOME' && k !== 'XDG_CONFIG_HOME')) as Record<string, string>;
+    !/^(ANTHROPIC_|CLAUDE_|CODEX_|OPENAI_|GEMINI_|GOOGLE_|COPILOT_|GITHUB_|GH_)/.test(k) && k !== 'HOME' && k !== 'XDG_CONFIG_HOME')) as Record<string, string>;
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(o.bin, args, { cwd: o.box.project, env: { ...base, ...env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });

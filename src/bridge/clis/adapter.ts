@@ -46,6 +46,11 @@ export interface CliAdapter {
   readonly id: string;
   /** The product's name, as people know it (not translated). */
   readonly name: string;
+  /**
+   * The `app` the service is told, when the id is not in the spec's app enum (person-api.md lists
+   * 13 values; the service refuses others): the name then says which CLI it is.
+   */
+  readonly serviceApp?: string;
   /** What its commands are called after: assistantCards.connect<key> and disconnect<key>. */
   readonly commandKey: string;
   /** The user settings file its hooks are read from (`env` and `home` for tests). */

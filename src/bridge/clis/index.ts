@@ -4,6 +4,7 @@
 import type { CliAdapter } from './adapter';
 import { claudeCode } from './claude-code';
 import { codex } from './codex';
+import { copilotCli } from './copilot-cli';
 import { geminiCli } from './gemini-cli';
 
 export const CLIS = ['claude-code', 'codex', 'gemini-cli'] as const;
@@ -16,10 +17,13 @@ export const ADAPTERS: readonly CliAdapter[] = CLIS.map((id) => BY_ID[id]);
 /** The adapter of a CLI. */
 export const adapter = (cli: Cli): CliAdapter => BY_ID[cli];
 
+/** Adapters whose hook events the bridge reads but that Connect does not write yet. */
+const HOOK_ONLY: readonly CliAdapter[] = [copilotCli];
+
 /** The adapter of an app id, or undefined for one no adapter knows. */
 export function adapterOf(id: string): CliAdapter | undefined {
-  return ADAPTERS.find((a) => a.id === id);
+  return [...ADAPTERS, ...HOOK_ONLY].find((a) => a.id === id);
 }
 
 /** Each CLI's name as people know it, by app id. */
-export const CLI_NAMES: Readonly<Record<string, string>> = Object.fromEntries(ADAPTERS.map((a) => [a.id, a.name]));
+export const CLI_NAMES: Readonly<Record<string, string>> = Object.fromEntries([...ADAPTERS, ...HOOK_ONLY].map((a) => [a.id, a.name]));

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ADAPTERS, CLIS, adapterOf } from '../../../src/bridge/clis/index';
 import { geminiCli, GEMINI_ASKING_TOOLS } from '../../../src/bridge/clis/gemini-cli';
+import { copilotCli, copilotHookFile } from '../../../src/bridge/clis/copilot-cli';
 import { COMMAND_NAMES } from '../../../src/shared/command-names';
 
 const root = path.join(__dirname, '..', '..', '..');
@@ -65,5 +66,22 @@ describe('CLI adapters: one per CLI, the rest follows the list', () => {
     for (const t of ['read_file', 'list_directory', 'glob', 'run_shell_command_x']) assert.ok(!re.test(t), t);
     assert.deepEqual(JSON.parse(geminiCli.print({ behavior: 'deny', message: 'Not on a Friday' })), { decision: 'deny', reason: 'Not on a Friday' });
     assert.deepEqual(JSON.parse(geminiCli.print({ behavior: 'allow' })), { decision: 'allow' });
+  });
+
+  it('Copilot CLI: its events told by their fields (stdin as measured with 1.0.102), its decision, its hook file; registered as `other`', () => {
+    const base = { sessionId: 'c', timestamp: 1, cwd: '/p' };
+    assert.deepEqual(copilotCli.parse({ hookName: 'permissionRequest', ...base, toolName: 'bash', toolInput: { command: 'ls' }, permissionSuggestions: [] }),
+      { kind: 'permission', name: 'permissionRequest', sessionId: 'c', cwd: '/p', tool: 'bash', input: { command: 'ls' } });
+    assert.equal(copilotCli.parse({ ...base, source: 'new', initialPrompt: 'Do it.' }).kind, 'live');
+    assert.equal(copilotCli.parse({ ...base, prompt: 'Do it.' }).kind, 'prompt');
+    assert.equal(copilotCli.parse({ ...base, transcriptPath: '/t', stopReason: 'end_turn', stop_hook_active: false }).kind, 'went-on');
+    assert.equal(copilotCli.parse({ ...base, reason: 'complete' }).kind, 'end');
+    assert.equal(copilotCli.parse({ ...base, message: 'Run command: ls', hook_event_name: 'Notification', notification_type: 'permission_prompt' }).aboutPermission, true);
+    assert.deepEqual(JSON.parse(copilotCli.print({ behavior: 'allow' })), { behavior: 'allow' });
+    assert.deepEqual(JSON.parse(copilotCli.print({ behavior: 'deny', message: 'no' })), { behavior: 'deny', message: 'no' });
+    assert.equal(copilotCli.serviceApp, 'other');
+    assert.deepEqual(copilotHookFile('/b/assistant-cards-hook hook copilot-cli').hooks.permissionRequest,
+      [{ type: 'command', bash: '/b/assistant-cards-hook hook copilot-cli --wait 110', timeoutSec: 120 }]);
+    assert.equal(copilotCli.settingsFile({}, '/home/ada'), path.join('/home/ada', '.copilot', 'hooks', 'assistant-cards.json'));
   });
 });
