@@ -70,7 +70,8 @@ export type Refusal =
   | { kind: 'encoding'; detail: string };
 
 export type Plan =
-  | { ok: true; before: string; after: string; changed: boolean; events: string[] }
+  /** `remove`: Disconnect of a whole file of ours (Copilot CLI's): the file goes. */
+  | { ok: true; before: string; after: string; changed: boolean; events: string[]; remove?: boolean }
   | { ok: false; refusal: Refusal };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -87,7 +88,26 @@ export function isOurCommand(command: string): boolean {
   const base = launcher.split(/[\\/]/).pop() ?? '';
   return base === HOOK_NAME || base === `${HOOK_NAME}.cmd`;
 }
-const isOurs = (h: unknown): boolean => isObject(h) && typeof h.command === 'string' && isOurCommand(h.command);
+// Copilot CLI's handlers name their command `bash`.
+const isOurs = (h: unknown): boolean => isObject(h) && ((typeof h.command === 'string' && isOurCommand(h.command)) || (typeof h.bash === 'string' && isOurCommand(h.bash)));
+
+/** Whether a whole hook file (Copilot CLI's layout) holds handlers and only ours. */
+function wholeFileIsOurs(value: Record<string, unknown>): boolean {
+  const handlers = Object.values(isObject(value.hooks) ? value.hooks : {}).flatMap((list) => (Array.isArray(list) ? list as unknown[] : []));
+  return handlers.length > 0 && handlers.every(isOurs);
+}
+
+/** Connect of a CLI whose hooks are a whole file of ours: written new, or over an older one of ours. */
+function planWhole(text: string | undefined, wanted: unknown, events: readonly string[]): Plan {
+  const before = text ?? '';
+  const after = `${JSON.stringify(wanted, null, 2)}\n`;
+  if (before.trim() !== '') {
+    const parsed = read(before);
+    if (!parsed.ok) return parsed;
+    if (!wholeFileIsOurs(parsed.value)) return { ok: false, refusal: { kind: 'unexpected', detail: 'the file holds hooks Assistant Cards did not write' } };
+  }
+  return { ok: true, before, after, changed: after !== before, events: after !== before ? [...events] : [] };
+}
 
 /** The first key that appears twice in one object of the text (the CLI reads one, an editor may show the other). */
 function twiceKey(text: string): { key: string; path: string; lines: [number, number] } | undefined {
@@ -251,6 +271,8 @@ function removeOurs(text: string, only?: ReadonlySet<string>): { text: string; r
  * `text` undefined: the file does not exist yet.
  */
 export function planConnect(text: string | undefined, cli: Cli, command: string): Plan {
+  const whole = adapter(cli).wholeFile?.(command);
+  if (whole !== undefined) return planWhole(text, whole, adapter(cli).events);
   const before = text ?? '';
   const parsed = read(before);
   if (!parsed.ok) return parsed;
@@ -288,18 +310,25 @@ export function planConnect(text: string | undefined, cli: Cli, command: string)
   return { ok: true, before, after: out, changed: out !== before, events: todo };
 }
 
-/** Disconnect: the text without any hook of ours (of any CLI's command), everything else kept. */
-export function planDisconnect(text: string | undefined): Plan {
+/**
+ * Disconnect: the text without any hook of ours (of any CLI's command), everything else kept. For
+ * a CLI whose hooks are a whole file of ours (`cli` given), the file goes when it holds only ours.
+ */
+export function planDisconnect(text: string | undefined, cli?: Cli): Plan {
   const before = text ?? '';
   const parsed = read(before);
   if (!parsed.ok) return parsed;
+  if (cli && adapter(cli).wholeFile) {
+    if (text === undefined || !wholeFileIsOurs(parsed.value)) return { ok: true, before, after: before, changed: false, events: [] };
+    return { ok: true, before, after: '', changed: true, events: Object.keys(parsed.value.hooks as object), remove: true };
+  }
   const { text: after, removed } = removeOurs(before);
   return { ok: true, before, after, changed: after !== before, events: removed };
 }
 
 /** Whether a settings file's text holds a hook of ours (of any CLI): that CLI is connected. */
-export function holdsOurs(text: string | undefined): boolean {
-  const plan = planDisconnect(text);
+export function holdsOurs(text: string | undefined, cli?: Cli): boolean {
+  const plan = planDisconnect(text, cli);
   return plan.ok && plan.changed;
 }
 

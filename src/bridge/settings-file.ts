@@ -47,7 +47,8 @@ export async function rewriteSettings(file: string, plan: (text: string | undefi
     await between?.();
     const again = await readSettings(file);
     if (again.ok && again.text === read.text) {
-      if (planned.changed) await writeSettings(file, planned.after);
+      if (planned.changed && planned.remove) await fs.rm(file, { force: true });
+      else if (planned.changed) await writeSettings(file, planned.after);
       return planned;
     }
     read = again;

@@ -7,7 +7,8 @@ export const COMMAND_NAMES = [
   'scopeComputer', 'scopeEverywhere', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers', 'stopAnswerSearch',
   'copySignInCode', 'cancelSignIn',
   // One pair per CLI adapter (src/bridge/clis/index.ts; test/bridge/clis/index.test.ts keeps them in step).
-  'connectClaudeCode', 'connectCodex', 'connectGeminiCli', 'disconnectClaudeCode', 'disconnectCodex', 'disconnectGeminiCli',
+  'connectClaudeCode', 'connectCodex', 'connectGeminiCli', 'connectCopilotCli',
+  'disconnectClaudeCode', 'disconnectCodex', 'disconnectGeminiCli', 'disconnectCopilotCli',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

@@ -61,6 +61,12 @@ export interface CliAdapter {
   readonly permissionEvent: string;
   /** How long the CLI waits on the permission hook, in seconds (the bridge gives up a little before). */
   readonly permissionTimeoutS: number;
+  /**
+   * A CLI whose hooks live in files of their own (Copilot CLI's hooks folder): the whole file
+   * Connect writes at `settingsFile`, and Disconnect removes. Undefined: Connect edits a shared
+   * settings file with `entriesFor`.
+   */
+  wholeFile?(command: string): unknown;
   /** The entries Connect adds, per event, for the hook `command` (`--wait` added where it asks). */
   entriesFor(command: string): Record<string, MatcherGroup>;
   /** The event the CLI wrote on stdin, as the neutral event. */

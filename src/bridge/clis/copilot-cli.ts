@@ -7,9 +7,9 @@
 // prints `{"behavior": "allow"}` runs the tool, `{"behavior": "deny", "message": …}` refuses it and
 // the model reads the message; printing nothing leaves it to Copilot's own rule.
 //
-// Connect for Copilot CLI is not built yet: its hook file has its own shape (no matcher groups,
-// `bash` for the command), which connect-settings.ts does not edit. So this adapter is not in the
-// Connect list (./index.ts CLIS); `hook copilot-cli` reads its events all the same.
+// Its hook file has its own shape (no matcher groups, `bash` for the command): Connect writes a
+// file of its own, ~/.copilot/hooks/assistant-cards.json, whole (`wholeFile`), and Disconnect
+// removes it.
 import * as path from 'node:path';
 import { WAIT_MARGIN_S, str, type CliAdapter, type NeutralEvent } from './adapter';
 
@@ -54,7 +54,8 @@ export const copilotCli: CliAdapter = {
   events: EVENTS,
   permissionEvent: 'permissionRequest',
   permissionTimeoutS: PERMISSION_TIMEOUT_S,
-  // Not Claude's layout: see copilotHookFile; connect-settings.ts does not write this one yet.
+  // Not Claude's layout: a whole file of ours (copilotHookFile).
+  wholeFile: copilotHookFile,
   entriesFor: () => ({}),
   parse(e): NeutralEvent {
     const { name, kind } = eventOf(e);

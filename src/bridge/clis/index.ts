@@ -7,23 +7,20 @@ import { codex } from './codex';
 import { copilotCli } from './copilot-cli';
 import { geminiCli } from './gemini-cli';
 
-export const CLIS = ['claude-code', 'codex', 'gemini-cli'] as const;
+export const CLIS = ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'] as const;
 export type Cli = (typeof CLIS)[number];
 
-const BY_ID: Readonly<Record<Cli, CliAdapter>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli };
+const BY_ID: Readonly<Record<Cli, CliAdapter>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli, 'copilot-cli': copilotCli };
 
 export const ADAPTERS: readonly CliAdapter[] = CLIS.map((id) => BY_ID[id]);
 
 /** The adapter of a CLI. */
 export const adapter = (cli: Cli): CliAdapter => BY_ID[cli];
 
-/** Adapters whose hook events the bridge reads but that Connect does not write yet. */
-const HOOK_ONLY: readonly CliAdapter[] = [copilotCli];
-
 /** The adapter of an app id, or undefined for one no adapter knows. */
 export function adapterOf(id: string): CliAdapter | undefined {
-  return [...ADAPTERS, ...HOOK_ONLY].find((a) => a.id === id);
+  return ADAPTERS.find((a) => a.id === id);
 }
 
 /** Each CLI's name as people know it, by app id. */
-export const CLI_NAMES: Readonly<Record<string, string>> = Object.fromEntries([...ADAPTERS, ...HOOK_ONLY].map((a) => [a.id, a.name]));
+export const CLI_NAMES: Readonly<Record<string, string>> = Object.fromEntries(ADAPTERS.map((a) => [a.id, a.name]));

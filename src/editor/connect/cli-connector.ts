@@ -66,7 +66,7 @@ export class CliConnector extends DisposableBase {
     const out: Cli[] = [];
     for (const cli of CLIS) {
       const read = await readSettings(settingsFile(cli, this.env)).catch(() => undefined);
-      if (read?.ok && holdsOurs(read.text)) out.push(cli);
+      if (read?.ok && holdsOurs(read.text, cli)) out.push(cli);
     }
     return out;
   }
@@ -142,7 +142,7 @@ export class CliConnector extends DisposableBase {
     const connect = vscode.l10n.t('Connect');
     const accepted = await this.ask(
       vscode.l10n.t('Connect {0} to Assistant Cards?', name),
-      connectDetail(name, adapter(cli).permissionEvent, file, plan.events, PERMISSION_TIMEOUT_S[cli]),
+      connectDetail(name, adapter(cli).permissionEvent, adapter(cli).approveRuns, file, plan.events, PERMISSION_TIMEOUT_S[cli]),
       connect,
     );
     await this.closeDiff(diff);
@@ -172,7 +172,7 @@ export class CliConnector extends DisposableBase {
     const file = settingsFile(cli, this.env);
     const name = CLI_NAMES[cli] ?? cli;
     // Planned on the text read just before the write (#52 F10): a change made meanwhile is kept.
-    const plan = await rewriteSettings(file, planDisconnect);
+    const plan = await rewriteSettings(file, (text) => planDisconnect(text, cli));
     if (!plan.ok) return this.refuse(name, file, plan.refusal);
     if (!plan.changed) {
       void say.info(vscode.l10n.t('Assistant Cards: {0} was not connected; {1} holds no hook of Assistant Cards.', name, file));
@@ -235,13 +235,13 @@ export class CliConnector extends DisposableBase {
 }
 
 /** The modal's detail: the file, what goes in it, and that nothing else changes. */
-function connectDetail(name: string, asks: string, file: string, events: string[], permissionTimeoutS: number): string {
+function connectDetail(name: string, asks: string, approveRuns: boolean, file: string, events: string[], permissionTimeoutS: number): string {
   const others = events.filter((e) => e !== asks);
   const lines = [
     vscode.l10n.t('Adds to {0}, under "hooks", one hook of Assistant Cards for each of: {1}.', file, events.join(', ')),
   ];
   if (events.includes(asks)) {
-    lines.push(asks === 'PermissionRequest'
+    lines.push(approveRuns
       ? vscode.l10n.t('PermissionRequest waits up to {0} s for your answer on a card; if none comes, {1} asks in the terminal as usual.', permissionTimeoutS, name)
       : vscode.l10n.t('{0} waits up to {1} s for your answer on a card before {2} runs a tool that changes files, runs a command or fetches a page. Decline stops the tool; Approve lets {2} decide by its own rules, so it may still ask in the terminal.', asks, permissionTimeoutS, name));
   }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { ADAPTERS, CLIS, adapterOf } from '../../../src/bridge/clis/index';
 import { geminiCli, GEMINI_ASKING_TOOLS } from '../../../src/bridge/clis/gemini-cli';
 import { copilotCli, copilotHookFile } from '../../../src/bridge/clis/copilot-cli';
+import { holdsOurs, planConnect, planDisconnect } from '../../../src/bridge/connect-settings';
 import { COMMAND_NAMES } from '../../../src/shared/command-names';
 
 const root = path.join(__dirname, '..', '..', '..');
@@ -83,5 +84,24 @@ describe('CLI adapters: one per CLI, the rest follows the list', () => {
     assert.deepEqual(copilotHookFile('/b/assistant-cards-hook hook copilot-cli').hooks.permissionRequest,
       [{ type: 'command', bash: '/b/assistant-cards-hook hook copilot-cli --wait 110', timeoutSec: 120 }]);
     assert.equal(copilotCli.settingsFile({}, '/home/ada'), path.join('/home/ada', '.copilot', 'hooks', 'assistant-cards.json'));
+  });
+
+  it('Copilot CLI: Connect writes a whole hook file of ours, again over an older one of ours, never over the person\'s; Disconnect removes it', () => {
+    const cmd = '/b/assistant-cards-hook hook copilot-cli';
+    const made = planConnect(undefined, 'copilot-cli', cmd);
+    assert.ok(made.ok && made.changed);
+    assert.deepEqual(JSON.parse(made.ok ? made.after : ''), copilotHookFile(cmd));
+    assert.equal(holdsOurs(made.ok ? made.after : '', 'copilot-cli'), true);
+    const again = planConnect(made.ok ? made.after : '', 'copilot-cli', cmd);
+    assert.ok(again.ok && !again.changed);
+    const moved = planConnect(made.ok ? made.after : '', 'copilot-cli', '/new/assistant-cards-hook hook copilot-cli');
+    assert.ok(moved.ok && moved.changed, 'an older file of ours is replaced');
+    const theirs = JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: 'tee -a /tmp/assistant-cards-hook.log', timeoutSec: 5 }] } });
+    const refused = planConnect(theirs, 'copilot-cli', cmd);
+    assert.ok(!refused.ok && refused.refusal.kind === 'unexpected');
+    const gone = planDisconnect(made.ok ? made.after : '', 'copilot-cli');
+    assert.ok(gone.ok && gone.changed && gone.remove);
+    const kept = planDisconnect(theirs, 'copilot-cli');
+    assert.ok(kept.ok && !kept.changed && !kept.remove, 'a file of the person\'s is never removed');
   });
 });
