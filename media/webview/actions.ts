@@ -108,7 +108,7 @@ export function delegate(s: PanelState): PanelPress {
   return {
     post: {
       type: 'delegate', version: s.shownVersion, assistantId, ...(agentId ? { agentId } : {}),
-      mode: s.draft.delegateMode === 'loop' ? 'loop' : 'freely', ...(note ? { note } : {}),
+      mode: s.draft.delegateMode === 'loop' || s.card?.loopOnly ? 'loop' : 'freely', ...(note ? { note } : {}),
     },
   };
 }

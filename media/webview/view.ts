@@ -10,7 +10,7 @@ import { ago, dateTime, seen } from '../../src/shared/format';
 import { historyLine } from '../../src/shared/history-line';
 import { t } from '../../src/shared/l10n';
 import { approvalAnswers } from '../../src/shared/approval';
-import { helperNameOf, markedFailedStep } from '../../src/shared/hand-over';
+import { helperNameOf, loopOnlyWords, markedFailedStep } from '../../src/shared/hand-over';
 import { laterPresets } from '../../src/shared/answer-choices';
 import { readProposal } from '../../src/shared/proposal';
 import { agentStateWords, severityWords, stepStateWords, urgencyWords } from '../../src/shared/card-view';
@@ -377,7 +377,7 @@ function handOverSection(s: PanelState, c: PanelCard, on: ViewHooks): Part {
   const helper = act.pickedHelper(s);
   const agent = act.pickedAgent(s);
   const agents = list.find((a) => a.id === helper)?.agents ?? [];
-  const mode = s.draft.delegateMode === 'loop' ? 'loop' : 'freely';
+  const mode = s.draft.delegateMode === 'loop' || c.loopOnly ? 'loop' : 'freely';
   return html`<section class="handover"><h2>${t('Hand over')}</h2>
     ${list.length === 0 ? html`<p class="muted">${t('No other assistants are in reach.')}</p>` : nothing}
     <div class="actions">
@@ -392,10 +392,11 @@ function handOverSection(s: PanelState, c: PanelCard, on: ViewHooks): Part {
       </select>
       <select data-key="handover-mode" aria-label=${t('Mode')}
         @change=${(e: Event) => on.input({ type: 'pickMode', mode: (e.target as HTMLSelectElement).value === 'loop' ? 'loop' : 'freely' })}>
-        <option value="freely" ?selected=${mode === 'freely'}>${t('freely: its answer goes straight to the asking assistant')}</option>
+        ${c.loopOnly ? nothing : html`<option value="freely" ?selected=${mode === 'freely'}>${t('freely: its answer goes straight to the asking assistant')}</option>`}
         <option value="loop" ?selected=${mode === 'loop'}>${t('loop: its answer comes to me first')}</option>
       </select>
     </div>
+    ${c.loopOnly ? html`<p class="muted" id="loop-only">${loopOnlyWords()}</p>` : nothing}
     <input type="text" data-key="handover-note" aria-label=${t('Note for the helper (optional)')} placeholder=${t('Note for the helper (optional)')}
       .value=${live(s.draft.delegateNote ?? '')}
       @input=${(e: Event) => on.input({ type: 'edit', field: 'delegateNote', value: (e.target as HTMLInputElement).value })}>

@@ -71,11 +71,15 @@ export const DECLINED = 'The person declined this in Assistant Cards.';
 /**
  * What the person's answer means to the CLI. Approve allows; Decline denies with the person's
  * note as the message. Words written on the card deny this call with the words, so the assistant
- * reads them and goes on from there. "You decide" hands the choice back: the CLI's own prompt.
+ * reads them and goes on from there. "You decide" hands the choice back: the CLI's own prompt, as
+ * does a helper's answer (only the person decides what a CLI runs).
  */
 export function decisionOf(heard: readonly Heard[]): Decision {
   for (const h of heard) {
     const b = h.body;
+    // A helper's answer is never the CLI's decision: another assistant does not approve a command
+    // this one runs (#52). The CLI's own prompt decides; a `loop` proposal the person accepts comes as theirs.
+    if (h.type === 'helper-answer') continue;
     if (h.type === 'message' && typeof b.body === 'string') {
       return { behavior: 'deny', message: terminalSafe(`The person did not approve this yet and wrote: ${b.body}`) };
     }

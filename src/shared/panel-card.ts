@@ -5,6 +5,7 @@
 // answer as sent, the thread). Open enums of the wire (kind, status, turn, urgency...) are strings
 // here: the webview shows a value it does not know as it came.
 import type { Card } from '../api/schemas';
+import { loopOnly } from './hand-over';
 
 /** Something the panel shows by its name only (an agent, an area, a computer). */
 export interface PanelNamed { name: string }
@@ -54,6 +55,8 @@ export interface PanelCard {
   /** In Later until then. */
   until?: string;
   delegatedTo?: { assistantId: string; agentId?: string; mode: string };
+  /** It gates a command a CLI will run: handed over in `loop` only (shared/hand-over.ts). */
+  loopOnly?: boolean;
   history?: PanelHistoryEntry[];
   // A notice (an `update` card, from a webhook).
   severity?: string;
@@ -103,6 +106,7 @@ export function panelCardOf(card: Card): PanelCard {
     delegatedTo: card.delegatedTo
       ? kept({ assistantId: card.delegatedTo.assistantId, agentId: card.delegatedTo.agentId, mode: card.delegatedTo.mode })
       : undefined,
+    loopOnly: loopOnly(card) || undefined,
     history: card.history?.map((e) => kept<PanelHistoryEntry>({
       at: e.at, type: e.type, by: e.by, app: e.app, appName: e.appName, machine: named(e.machine), detail: e.detail,
     })),

@@ -8,7 +8,7 @@ import type { ClientCore, Group } from '../../sync';
 import { agentStateWords, lookOf, stepStateWords } from '../../shared/card-view';
 import { approvalAnswers } from '../../shared/approval';
 import { localDateTimeToIso } from '../../shared/format';
-import { helperChoices, markedFailedStep } from '../../shared/hand-over';
+import { helperChoices, loopOnly, loopOnlyWords, markedFailedStep } from '../../shared/hand-over';
 import { plainText } from '../../shared/plain-text';
 import { readProposal } from '../../shared/proposal';
 import { paletteShowsWhole, paletteTitle } from '../../shared/palette-rules';
@@ -274,10 +274,11 @@ export async function pickHelper(core: ClientCore, card: Card): Promise<{ assist
     if (!g) return undefined;
     agent = g.id ? { id: g.id, label: g.label } : undefined;
   }
-  const m = await vscode.window.showQuickPick([
-    { label: vscode.l10n.t('Freely'), description: vscode.l10n.t('the helper\'s answer goes straight to the asking assistant'), id: 'freely' as const },
-    { label: vscode.l10n.t('Loop me in'), description: vscode.l10n.t('the helper\'s answer comes to me first'), id: 'loop' as const },
-  ], { title: vscode.l10n.t('Mode') });
+  // A CLI's command is handed over in `loop` only: the pick says why and offers nothing else (#52).
+  const loop = { label: vscode.l10n.t('Loop me in'), description: vscode.l10n.t('the helper\'s answer comes to me first'), id: 'loop' as const };
+  const m = await vscode.window.showQuickPick<vscode.QuickPickItem & { id: 'freely' | 'loop' }>(loopOnly(card)
+    ? [{ ...loop, detail: loopOnlyWords() }]
+    : [{ label: vscode.l10n.t('Freely'), description: vscode.l10n.t('the helper\'s answer goes straight to the asking assistant'), id: 'freely' as const }, loop], { title: vscode.l10n.t('Mode') });
   if (!m) return undefined;
   const note = await vscode.window.showInputBox({ title: vscode.l10n.t('Note for the helper (optional)') });
   if (note === undefined) return undefined;
