@@ -41,7 +41,8 @@ const kinds: [string, Partial<Card>, Partial<PanelCard>][] = [
   ['choice', { kind: 'choice', options, recommendedIds: ['a'], multi: true, proposal },
     { kind: 'choice', options, recommendedIds: ['a'], multi: true, proposal }],
   ['approval', { kind: 'approval', status: 'delegated', delegatedTo: { assistantId: 'as_2', agentId: 'ag_2', mode: 'loop' } },
-    { kind: 'approval', status: 'delegated', delegatedTo: { assistantId: 'as_2', agentId: 'ag_2', mode: 'loop' } }],
+    // Claude Code's approval gates what the CLI runs: handed over in loop only (#52).
+    { kind: 'approval', status: 'delegated', delegatedTo: { assistantId: 'as_2', agentId: 'ag_2', mode: 'loop' }, loopOnly: true }],
   ['text', { kind: 'text', status: 'snoozed', until: '2026-11-28T09:00:00Z' },
     { kind: 'text', status: 'snoozed', until: '2026-11-28T09:00:00Z' }],
   ['questions', { kind: 'questions', asks: [{ id: 'q1', title: 'Port?' }, { id: 'q2', title: 'Engine?', options }] },
