@@ -20,6 +20,9 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
 /** The last part of a path, for a title (the summary names the whole path). */
 const baseName = (file: string) => file.split(/[\\/]/).filter(Boolean).pop() ?? file;
 
+/** A title a notification shows whole (shared/notify-rules.ts TITLE_MAX). */
+const TITLE_MAX = 100;
+
 /** What a file tool does to its file, in a title. */
 const FILE_VERBS: Record<string, string> = { Edit: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Write: 'write', Read: 'read' };
 
@@ -31,8 +34,9 @@ function titleOf(who: string, tool: string, input: Record<string, unknown>): str
   const command = input.command;
   const hasCommand = typeof command === 'string' ? command.trim() !== '' : Array.isArray(command) && command.length > 0;
   if (hasCommand) {
-    const words = firstWords(command as string | unknown[]);
-    return tool === 'Bash' || tool === 'a tool' ? `${who} asks to run: ${words}` : `${who} asks to use ${tool} to run: ${words}`;
+    const head = tool === 'Bash' || tool === 'a tool' ? `${who} asks to run: ` : `${who} asks to use ${tool} to run: `;
+    // Whole in a notification (its 100 characters): the first words get what the rest leaves.
+    return `${head}${firstWords(command as string | unknown[], Math.max(16, TITLE_MAX - head.length))}`;
   }
   const file = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path);
   if (file !== undefined) {
