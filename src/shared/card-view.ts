@@ -5,6 +5,7 @@ import type { CardListEntry } from '../api/schemas';
 import { waitsOnYou } from './card-facts';
 import { ago, seen, until } from './format';
 import { plainText } from './plain-text';
+import { markLookAlikes } from './look-alike-words';
 
 export type IconColor = 'red' | 'yellow' | 'blue' | 'green' | 'gray' | undefined;
 
@@ -86,7 +87,8 @@ export function cardWords(c: CardListEntry): CardWords {
   const tipHead = [plainText(c.title, 300)];
   if (assistant) tipHead.push(t('Asked by {0} ({1})', plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 80), plainText(assistant.app, 40)));
   if (summary) tipHead.push(plainText(summary, 500));
-  const title = plainText(c.title, 120 - (asker ? asker.length + 2 : 0)) || t('(no title)');
+  // A look-alike word's odd letters show as marks, as in the panel (#52).
+  const title = plainText(markLookAlikes(c.title), 120 - (asker ? asker.length + 2 : 0)) || t('(no title)');
   return { label: asker ? t('{0}: {1}', asker, title) : title, tipHead, from, marks };
 }
 

@@ -7,6 +7,8 @@ import { mixedScripts, NEUTRAL, SCRIPT_RES, scriptsOf } from './scripts';
 /** A word (letters, marks, digits), or a host name: such words joined by dots. */
 const WORD = /[\p{L}\p{M}\p{N}]+(?:[.-][\p{L}\p{M}\p{N}]+)*/gu;
 const LETTER = /[\p{L}\p{M}\p{N}]/u;
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\u0000-\u007f]*$/;
 
 /** The script of one character (Common and Inherited: undefined). */
 function scriptOf(c: string): string | undefined {
@@ -45,6 +47,8 @@ const mark = (c: string, script: string) => `[U+${(c.codePointAt(0) ?? 0).toStri
  * address imitated); else not of the word's most used script. Every other word is left as it is.
  */
 export function markLookAlikes(text: string): string {
+  // ASCII holds one script only: the common case skips the word pass.
+  if (ASCII.test(text)) return text;
   return text.replace(WORD, (token) => {
     if (!looksAlike(token)) return token;
     const counts = new Map<string, number>();

@@ -12,6 +12,7 @@ import { DisposableBase } from '../base/disposable';
 import type { PanelMemory } from './panel-memory';
 import type { Log } from '../base/log';
 import { plainText } from '../../shared/plain-text';
+import { markLookAlikes } from '../../shared/look-alike-words';
 import { problemMessage } from '../../shared/problem-messages';
 import type { FromWebview, ToWebview } from '../../shared/protocol';
 import { isActionType, parseFromWebview, safeExternalUrl } from '../../shared/protocol';
@@ -158,7 +159,7 @@ export class CardPanel extends DisposableBase {
       const card = how.card ?? await (how.from === 'model' ? cards.whole(this.cardId) : cards.read(this.cardId));
       if (this.isDisposed) return;
       this.card = card;
-      this.panel.title = plainText(card.title, 40) || vscode.l10n.t('Card');
+      this.panel.title = plainText(markLookAlikes(card.title), 40) || vscode.l10n.t('Card');
       if (this.order.ready) this.postCard(changedSinceAnswer);
     } catch (e) {
       const code = (e as { code?: string }).code;
