@@ -57,7 +57,7 @@ describe('hook bridge', function () {
     const printed = hook(bash(long));
     const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
     assert.equal(c.blocking, true);
-    assert.equal(c.title, 'Claude Code asks to run: echo harmless; echo harmless; echo harmless;…', 'the first words, cut with …');
+    assert.equal(c.title, 'Claude Code asks to run: echo harmless; echo harmless; echo harmless; echo harmless; echo harmless;…', 'the first words, cut with … within 100 characters');
     const whole = await card(c.id);
     assert.ok(whole.summary?.includes(long), 'the whole command, uncut');
     assert.match(whole.summary ?? '', /Tool: Bash/);
