@@ -18,9 +18,10 @@ import { testEnv } from './helpers/env';
 import { cardMadeTitled, closeCliTerminal, installedCli, shootingSteps } from './helpers/real-cli';
 import { connectThroughCommand, shortenPermissionWait } from './helpers/connect';
 import { startScriptedModel, type ScriptedModel, type Step } from '../bridge/scripted-model';
+import { permissionCard } from '../../src/bridge/permission-card';
 
-// The title names the command (#54): every Bash card's title begins so.
-const TITLE = 'Claude Code asks to run:';
+// The title names the command (#54): each card's title is the bridge's for its command.
+const titleFor = (command: string) => permissionCard('claude-code', { tool_name: 'Bash', tool_input: { command } }).title;
 /** The wait Connect gives Claude Code's PermissionRequest (10 s under its 600 s timeout). */
 const CONNECT_WAIT_S = 590;
 
@@ -90,7 +91,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     const sb = w.sb;
     // Each step a state with a bound; a timeout names it and keeps a screenshot of the window.
     const step = shootingSteps('real-claude');
-    const title = o.title ?? TITLE;
+    const title = o.title ?? titleFor(command);
     const cardId = await step('the card made on the service (Claude Code started, its hook ran)', () => cardMadeTitled(sb, title), 120_000);
     if (o.inModel === false) return { core, sb, cardId, project };
     // Workspace scope: the card counts once its live session is matched to this terminal.
@@ -114,15 +115,15 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     if (!card) throw new Error('no card in the model');
 
     // The notification: what asks, who, and in which terminal of this window; Show Terminal goes there.
-    const said = await notificationText(TITLE);
+    const said = await notificationText(titleFor(command));
     assert.match(said, /Claude Code/);
     assert.match(said, /claude: shop/, `the terminal is named: ${said}`);
     await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
-    await driver.click(notificationButton(TITLE, 'Show Terminal'));
+    await driver.click(notificationButton(titleFor(command), 'Show Terminal'));
     await until('its terminal shown', () => vscode.window.activeTerminal === terminal || undefined, 10_000);
 
     // The panel, opened from its row in the tree: the whole command and the folder.
-    await openFromTree(w!, card.id, TITLE);
+    await openFromTree(w!, card.id, card.title);
     const shown = await driver.text(inPanel('body'));
     assert.ok(shown.includes(command), `the whole command in the panel: ${shown}`);
     assert.ok(shown.includes(project), 'the folder it runs in');
@@ -135,7 +136,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   it('Decline with a note from the panel: nothing runs, and the note reaches the model', async () => {
     const marker = path.join(box, 'deployed.txt');
     const { card } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
-    await openFromTree(w!, card!.id, TITLE);
+    await openFromTree(w!, card!.id, card!.title);
     await driver.fill(inPanel('textarea'), 'Not before the release notes are in.');
     await driver.click(inPanel('role=button[name="Decline"]'));
     await until('the note reached the model', () => model!.seenText('anthropic').includes('Not before the release notes are in.') || undefined, 60_000);
@@ -187,7 +188,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
   it('Later keeps Claude Code waiting; words written to it from the panel are what it reads, and nothing runs', async () => {
     const marker = path.join(box, 'deployed.txt');
     const { sb, card, cardId } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
-    await openFromTree(w!, card!.id, TITLE);
+    await openFromTree(w!, card!.id, card!.title);
     await driver.click(inPanel('button:has-text("In 1 hour")'));
     await driver.waitFor(inPanel('.notice:has-text("Put in Later")'));
     await driver.click(inPanel('button:has-text("Back now")'));
@@ -206,7 +207,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     const { card, cardId } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
     const sb = w!.sb;
     const helper = await sb.control<{ id: string }>('POST', '/_sandbox/assistants', { name: 'Codex helper', app: 'codex', machineId: w!.machineId });
-    await openFromTree(w!, card!.id, TITLE);
+    await openFromTree(w!, card!.id, card!.title);
     await driver.click(inPanel('button:has-text("Hand over…")'));
     await driver.waitFor({ ...inPanel('select[data-key="handover-assistant"] option:has-text("Codex helper")'), state: 'attached' });
     await chooseInPanel('select[data-key="handover-assistant"]', 'Codex helper');

@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { permissionCard } from '../../src/bridge/permission-card';
 import { atThisWindow, signInApproved, unwire, until, wire, type World } from './cards-helpers';
 import { driver } from './helpers/driver';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
@@ -23,8 +24,8 @@ import { connectThroughCommand } from './helpers/connect';
 import { codexConfig } from '../bridge/cli-run';
 import { startScriptedModel, type ScriptedModel } from '../bridge/scripted-model';
 
-// The title names the command (#54): every Bash card's title begins so.
-const TITLE = 'Codex asks to run:';
+// The title names the command (#54): each card's title is the bridge's for its command.
+const titleFor = (command: string) => permissionCard('codex', { tool_name: 'Bash', tool_input: { command } }).title;
 
 describe('the real Codex in a terminal of this window asks through a card', function () {
   this.timeout(300_000);
@@ -82,7 +83,7 @@ describe('the real Codex in a terminal of this window asks through a card', func
     const sb = w.sb;
     // Each step a state with a bound; a timeout names it and keeps a screenshot of the window.
     const step = shootingSteps('real-codex');
-    const cardId = await step('the card made on the service (Codex started, its hook ran)', () => cardMadeTitled(sb, TITLE), 120_000);
+    const cardId = await step('the card made on the service (Codex started, its hook ran)', () => cardMadeTitled(sb, titleFor(command)), 120_000);
     // Workspace scope: the card counts once Codex's live session is matched to this terminal.
     const card = await step('the card in the model (its session matched to the terminal)', () => core.cards.list('pending').find((c) => c.id === cardId), 60_000);
     return { core, card, project };
@@ -95,7 +96,7 @@ describe('the real Codex in a terminal of this window asks through a card', func
     // The Assistants view's session is Codex's, under this window's terminal.
     const sessions = core.assistants.list().filter((a) => a.app === 'codex').flatMap((a) => a.agents.flatMap((g) => g.liveSessions));
     assert.equal(sessions.length, 1, `Codex's live session: ${JSON.stringify(sessions)}`);
-    await openFromTree(w!, card.id, TITLE);
+    await openFromTree(w!, card.id, card.title);
     const shown = await driver.text(inPanel('body'));
     assert.ok(shown.includes(command), `the whole command in the panel: ${shown}`);
     assert.ok(shown.includes(project) || shown.includes(fs.realpathSync(project)), 'the folder it runs in');
@@ -114,7 +115,7 @@ describe('the real Codex in a terminal of this window asks through a card', func
   it('Decline with a note from the panel: nothing runs, and the note reaches the model', async () => {
     const marker = path.join(box, 'deployed.txt');
     const { card } = await codexAsks(`touch ${marker}`);
-    await openFromTree(w!, card.id, TITLE);
+    await openFromTree(w!, card.id, card.title);
     await driver.fill(inPanel('textarea'), 'Not on a Friday, please.');
     await driver.click(inPanel('role=button[name="Decline"]'));
     await until('the note reached the model', () => model!.seenText('openai').includes('Not on a Friday, please.') || undefined, 60_000);
