@@ -56,8 +56,8 @@ export function summaryParts(summary: string | undefined): SummaryPart[] {
       parts.push({ kind: 'quoted', lines: shown(body), count: body.length });
     } else {
       // The blank line that parts paragraphs at either end of a block is layout, not words.
-      const words = shown(run);
-      if (words.some((l) => !('blank' in l) && l.text.trim() !== '' || 'blank' in l)) parts.push({ kind: 'words', lines: trimEnds(words) });
+      const words = trimEnds(shown(run));
+      if (words.length > 0) parts.push({ kind: 'words', lines: words });
     }
     i = j;
   }

@@ -71,8 +71,8 @@ export const PARTLY_ON_OLDEST: Readonly<Record<string, { runs: RegExp; why: stri
     why: 'the sign-in through the workbench (welcome view, the code, the approval page in a second tab), a card in the tree, opened in the panel and answered with the countdown, keys in the webview, quick picks, the welcome view run here; Later and Back, a hand-over, the filter, high stakes, a version conflict, offline and a hostile card are our panel\'s forms and the client core\'s requests with other data',
   },
   'notify.test.js': {
-    runs: /a blocking choice|answered from its notification, then undone|says which terminal asks/,
-    why: 'a notification with its buttons, one click answering, Undo from the next one and Show Terminal run here; which labels are offered (cut, look-alike, hidden characters, more than three), how many notifications show, `off`, offline, the end of Later and a helper\'s return are our notifier\'s choices over the client core\'s model, the same code on both',
+    runs: /a blocking choice|answered from its notification, then undone|says which terminal asks|look-alike host/,
+    why: 'a notification with its buttons, one click answering, Undo from the next one and Show Terminal run here, and a look-alike word\'s marks in a real notification (#52 asks for both versions); which labels are offered (cut, look-alike, hidden characters, more than three), how many notifications show, `off`, offline, the end of Later and a helper\'s return are our notifier\'s choices over the client core\'s model, the same code on both',
   },
   'real-claude.test.js': {
     runs: /whole command in tree, panel and notification/,
