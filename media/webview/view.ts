@@ -162,8 +162,8 @@ function statusArea(s: PanelState, on: ViewHooks, localNow: number): Part {
 }
 
 /**
- * Once the card on screen no longer waits on the person: the card that comes next, its title
- * shown (plain text, bounded by the host) before it opens, one button (or N) away. It opens in
+ * Once the card on screen no longer waits on the person: the card that comes next, who asks it
+ * and its title shown (plain text, bounded by the host) before it opens, one button (or N) away. It opens in
  * this panel; nothing is answered by it.
  */
 function nextSection(s: PanelState, on: ViewHooks): Part {
@@ -171,7 +171,7 @@ function nextSection(s: PanelState, on: ViewHooks): Part {
   const n = s.next;
   return html`<section class="next" id="next" aria-labelledby="next-heading">
     <h2 id="next-heading">${t('Next waiting on you')}</h2>
-    <p><span id="next-title">${v(n.title)}</span>${n.blocking ? html` <span class="badge blocking">${t('blocking')}</span>` : nothing}</p>
+    <p><span id="next-title">${w(n.who ? t('{0} asks: {1}', n.who, n.title) : n.title)}</span>${n.blocking ? html` <span class="badge blocking">${t('blocking')}</span>` : nothing}</p>
     ${n.more > 0 ? html`<p class="muted">${n.more === 1 ? t('1 more card waits after it.') : t('{0} more cards wait after it.', n.more)}</p>` : nothing}
     <button class="primary" data-key="next" @click=${(e: Event) => on.next(e)}>${t('Open next card (N)')}</button>
   </section>`;

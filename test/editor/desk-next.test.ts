@@ -80,7 +80,8 @@ describe('one card after another, and card links (Playwright, default settings)'
     await driver.type('1');
     await driver.waitFor(inPanel('label.option.chosen:has-text("info")'));
     await driver.hold('Enter', 2_000);
-    await driver.waitFor(inPanel('#next-title:text-is("Deploy the hotfix to staging?")'));
+    // Who asks it, then its title (#54).
+    await driver.waitFor(inPanel('#next-title:text-matches("asks: Deploy the hotfix to staging\\?$")'));
     assert.ok(app().panels.get(a.id), 'the held Enter left the panel on the card it answered');
     const step = await driver.text(inPanel('#next'));
     assert.match(step, /2 more cards wait after it/, step);
@@ -111,8 +112,8 @@ describe('one card after another, and card links (Playwright, default settings)'
       const titles = ['Burst: drop the old index?', 'Burst: merge the release branch?', 'Burst: restart the queue?'];
       const made = await Promise.all(titles.map((title) => newCard(w!, { kind: 'approval', title, blocking: true })));
       const text = await notificationText('more blocking card');
-      assert.match(text, /Burst: .* · (1 more blocking card waits|2 more blocking cards wait); next: Burst: /, text);
-      const named = /next: (Burst: [^?]+\?)/.exec(text)?.[1];
+      assert.match(text, /Burst: .* · (1 more blocking card waits|2 more blocking cards wait); next: Claude · main asks: Burst: /, text);
+      const named = /next: Claude · main asks: (Burst: [^?]+\?)/.exec(text)?.[1];
       assert.ok(named && titles.includes(named), text);
       const asked = titles.find((t) => text.includes(`asks: ${t}`));
       assert.ok(asked && asked !== named, 'the next is another of the burst');
@@ -137,10 +138,10 @@ describe('one card after another, and card links (Playwright, default settings)'
       await until('no card notification showing', () => !app().live!.notifier.isShowing());
       const titles = ['Second burst: vacuum the database?', 'Second burst: bump the version?'];
       const made = await Promise.all(titles.map((title) => newCard(w!, { kind: 'approval', title, blocking: true })));
-      const text = await notificationText('1 more blocking card waits; next: Second burst');
+      const text = await notificationText('1 more blocking card waits; next: Claude · main asks: Second burst');
       const asked = titles.find((t) => text.includes(`asks: ${t}`))!;
       const other = titles.find((t) => t !== asked)!;
-      await driver.click(notificationButton('1 more blocking card waits; next: Second burst', 'Approve'));
+      await driver.click(notificationButton('1 more blocking card waits; next: Claude · main asks: Second burst', 'Approve'));
       await vscode.commands.executeCommand('notifications.showList');
       const after = notificationItem(`Answered "${asked}"`);
       await driver.waitFor({ selector: `${after}:has-text(${JSON.stringify(`next: ${other}`)})`, timeout: 60_000 });

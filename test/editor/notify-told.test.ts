@@ -52,7 +52,7 @@ describe('every card told once: what arrives while a notification shows is told 
     assert.equal(await countOf('Arrived while one showed?'), 0, 'no notification of its own while the first shows');
     // The person dismisses the first: the late card is told now, once, with Open Next.
     await vscode.commands.executeCommand('notifications.clearAll');
-    const told = 'Assistant Cards: 1 more blocking card waits; next: Arrived while one showed?';
+    const told = 'Assistant Cards: 1 more blocking card waits; next: Claude · main asks: Arrived while one showed?';
     assert.deepEqual(await buttons(told), ['Open Next']);
     assert.equal(await countOf('Arrived while one showed?'), 1, 'told in one notification');
     await driver.screenshot('notify-told-when-ended');
@@ -73,7 +73,7 @@ describe('every card told once: what arrives while a notification shows is told 
     await until('the quiet card in the model', () => core().cards.get(quiet.id));
     assert.equal(await countOf('Quiet one, not blocking?'), 0, 'none of its own while the first shows');
     // Not dismissed: the first notification ends after its 30 s, and the quiet card is told then.
-    const told = 'Assistant Cards: 1 more card waits; next: Quiet one, not blocking?';
+    const told = 'Assistant Cards: 1 more card waits; next: Claude · main asks: Quiet one, not blocking?';
     await until('the quiet card told once the first ended', async () => (await countOf(told)) === 1 || undefined, 120_000, 1000);
     assert.deepEqual(await buttons(told), ['Open Next']);
     assert.equal(await countOf('Quiet one, not blocking?'), 1, 'told once');
@@ -83,14 +83,14 @@ describe('every card told once: what arrives while a notification shows is told 
   it('cards counted in the notification that shows are not told again when it ends', async () => {
     const titles = ['Counted together: one?', 'Counted together: two?'];
     const made = await Promise.all(titles.map((title) => newCard(w, { kind: 'approval', title, blocking: true })));
-    const shown = '1 more blocking card waits; next: Counted together';
+    const shown = '1 more blocking card waits; next: Claude · main asks: Counted together';
     const text = await notificationText(shown);
-    assert.match(text, /asks: Counted together: .* · 1 more blocking card waits; next: Counted together: /, text);
+    assert.match(text, /asks: Counted together: .* · 1 more blocking card waits; next: Claude · main asks: Counted together: /, text);
     // The person opens the card it shows: that notification ends, and nothing is left to tell.
     await driver.click(notificationButton(shown, 'Open'));
     const asked = made[titles.findIndex((t) => text.includes(`asks: ${t}`))]!;
     await until('its panel', () => w.app.panels.get(asked.id)?.isReady(), 30_000);
     await until('no card notification showing', () => !notifier().isShowing());
-    assert.equal(await countOf('Assistant Cards: 1 more blocking card waits; next: Counted together'), 0, 'the one counted is not told a second time');
+    assert.equal(await countOf('Assistant Cards: 1 more blocking card waits; next: Claude · main asks: Counted together'), 0, 'the one counted is not told a second time');
   });
 });
