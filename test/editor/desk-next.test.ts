@@ -81,7 +81,7 @@ describe('one card after another, and card links (Playwright, default settings)'
     await driver.waitFor(inPanel('label.option.chosen:has-text("info")'));
     await driver.hold('Enter', 2_000);
     // Who asks it, then its title (#54).
-    await driver.waitFor(inPanel('#next-title:text-matches("asks: Deploy the hotfix to staging\\?$")'));
+    await driver.waitFor(inPanel('#next-title:has-text("Claude · main asks: Deploy the hotfix to staging?")'));
     assert.ok(app().panels.get(a.id), 'the held Enter left the panel on the card it answered');
     const step = await driver.text(inPanel('#next'));
     assert.match(step, /2 more cards wait after it/, step);
@@ -115,7 +115,7 @@ describe('one card after another, and card links (Playwright, default settings)'
       assert.match(text, /Burst: .* · (1 more blocking card waits|2 more blocking cards wait); next: Claude · main asks: Burst: /, text);
       const named = /next: Claude · main asks: (Burst: [^?]+\?)/.exec(text)?.[1];
       assert.ok(named && titles.includes(named), text);
-      const asked = titles.find((t) => text.includes(`asks: ${t}`));
+      const asked = titles.find((t) => text.includes(`asks: ${t}`) && t !== named);
       assert.ok(asked && asked !== named, 'the next is another of the burst');
       await shot('notify-burst');
       await driver.click(notificationButton('more blocking card', 'Open Next'));
@@ -139,12 +139,13 @@ describe('one card after another, and card links (Playwright, default settings)'
       const titles = ['Second burst: vacuum the database?', 'Second burst: bump the version?'];
       const made = await Promise.all(titles.map((title) => newCard(w!, { kind: 'approval', title, blocking: true })));
       const text = await notificationText('1 more blocking card waits; next: Claude · main asks: Second burst');
-      const asked = titles.find((t) => text.includes(`asks: ${t}`))!;
+      // The card it shows, not the one it names next (whose asker also "asks:").
+      const asked = titles.find((t) => text.includes(`asks: ${t}`) && !text.includes(`next: Claude · main asks: ${t}`))!;
       const other = titles.find((t) => t !== asked)!;
       await driver.click(notificationButton('1 more blocking card waits; next: Claude · main asks: Second burst', 'Approve'));
       await vscode.commands.executeCommand('notifications.showList');
       const after = notificationItem(`Answered "${asked}"`);
-      await driver.waitFor({ selector: `${after}:has-text(${JSON.stringify(`next: ${other}`)})`, timeout: 60_000 });
+      await driver.waitFor({ selector: `${after}:has-text(${JSON.stringify(`next: Claude · main asks: ${other}`)})`, timeout: 60_000 });
       await shot('notify-answered-next');
       await driver.click(notificationButton(`Answered "${asked}"`, 'Open Next'));
       const otherId = made[titles.indexOf(other)]!.id;
