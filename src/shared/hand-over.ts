@@ -23,23 +23,6 @@ export function hearsWords(hears: string | undefined, helper: string): string {
   return t('{0} hears it: {1}.', who, oneLine(hears, 80));
 }
 
-/** The apps whose approvals gate what a CLI runs on this computer (the bridge's hooks ask them). */
-const CLI_APPS: readonly string[] = ['claude-code', 'codex', 'gemini-cli', 'opencode', 'copilot-cli', 'cursor'];
-
-/**
- * Whether the card gates a command a CLI will run (an approval its hook asked): it is handed over
- * only in `loop`, so the helper's answer comes back to the person as a proposal (#52). The bridge
- * takes no helper's answer as the CLI's decision either.
- */
-export function loopOnly(card: { kind: string; assistant?: { app?: string } } | undefined): boolean {
-  return card?.kind === 'approval' && CLI_APPS.includes(card.assistant?.app ?? '');
-}
-
-/** Why a card is handed over in `loop` only, for the hand-over pick. */
-export function loopOnlyWords(): string {
-  return t('A CLI\'s command: only you approve what it runs, so the helper\'s answer comes back to you as a proposal (loop).');
-}
-
 /** The step the card marks as failed (its first `failed` step), the default of the person's pick. */
 export function markedFailedStep(card: Pick<PanelCard, 'steps'>): number | undefined {
   const i = (card.steps ?? []).findIndex((s) => s.state === 'failed');

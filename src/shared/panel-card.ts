@@ -5,7 +5,7 @@
 // answer as sent, the thread). Open enums of the wire (kind, status, turn, urgency...) are strings
 // here: the webview shows a value it does not know as it came.
 import type { Card } from '../api/schemas';
-import { loopOnly } from './hand-over';
+import { loopOnly } from './loop-only';
 
 /** Something the panel shows by its name only (an agent, an area, a computer). */
 export interface PanelNamed { name: string }

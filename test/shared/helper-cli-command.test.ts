@@ -5,7 +5,7 @@
 import { strict as assert } from 'node:assert';
 import type { Card } from '../../src/api/schemas';
 import { decisionOf } from '../../src/bridge/permission-card';
-import { loopOnly } from '../../src/shared/hand-over';
+import { loopOnly } from '../../src/shared/loop-only';
 import { panelCardOf } from '../../src/shared/panel-card';
 import { delegate } from '../../media/webview/actions';
 import { asked, card as panelCard, cardMsg, NOW } from '../media/webview/fixtures';
