@@ -61,18 +61,8 @@ export function entriesFor(cli: Cli, command: string): Record<string, MatcherGro
 }
 
 /** Why a file's text cannot be edited safely: the file is then left as it is. */
-export type Refusal =
-  | { kind: 'unparsable'; detail: string; line: number }
-  | { kind: 'unexpected'; detail: string }
-  /** A key twice in one object: which one the CLI reads is not ours to guess. */
-  | { kind: 'duplicate'; detail: string; line: number }
-  /** Bytes that are not UTF-8: written back as text they would be lost. */
-  | { kind: 'encoding'; detail: string };
-
-export type Plan =
-  /** `remove`: Disconnect of a whole file of ours (Copilot CLI's): the file goes. */
-  | { ok: true; before: string; after: string; changed: boolean; events: string[]; remove?: boolean }
-  | { ok: false; refusal: Refusal };
+import type { Plan, Refusal } from './settings-plan';
+export type { Plan, Refusal };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

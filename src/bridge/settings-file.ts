@@ -5,7 +5,7 @@
 // Without `vscode`: tested in plain Node (test/bridge/settings-file.test.ts).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Plan, Refusal } from './connect-settings';
+import type { Plan, Refusal } from './settings-plan';
 import { writeWhole } from './write-whole';
 
 export type Read = { ok: true; text: string | undefined } | { ok: false; refusal: Refusal };
