@@ -5,7 +5,8 @@
 //  - render1000Ms: that first render (cold, one run), getChildren + getTreeItem over every item.
 //  - rebuild1000Ms: every row built again, as when the minute turns ("2 minutes ago") or what a
 //    row shows beside its card changes (refreshAll): each card's words are its version's, kept
-//    (shared/card-row-words.ts); only the clock's words and the item are made again.
+//    (shared/card-row-words.ts); only the clock's words and the item are made again. The median
+//    of five rebuilds after the first render.
 //  - rerenderOneItems: one card changes in place (a new version, same group); every element the
 //    tree then fires in onDidChangeTreeData is re-rendered as the workbench would (undefined =
 //    the whole tree, a group = its item and its children, a card = its item); the count of items
@@ -60,10 +61,15 @@ async function main(): Promise<void> {
   const render1000Ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const firstRenderItems = tree.renderedItems;
 
-  tree.refreshAll();
-  const t1 = process.hrtime.bigint();
-  renderAll();
-  const rebuild1000Ms = Number(process.hrtime.bigint() - t1) / 1e6;
+  // The median of five: the minute turns in an extension that has run a while, its code warm.
+  const rebuilds: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    tree.refreshAll();
+    const t1 = process.hrtime.bigint();
+    renderAll();
+    rebuilds.push(Number(process.hrtime.bigint() - t1) / 1e6);
+  }
+  const rebuild1000Ms = rebuilds.sort((a, b) => a - b)[2]!;
 
   const measure = (change: () => void): number => {
     const fired: (Node | undefined)[] = [];
