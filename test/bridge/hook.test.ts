@@ -146,6 +146,50 @@ describe('hook bridge', function () {
     }
   });
 
+  const setHold = async (ms: number) => {
+    await (await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms }) })).text();
+  };
+  const askCalls = async () => ((await (await fetch(`${sb.url}/_sandbox/received`)).json()) as { received: { method: string; url: string }[] }).received
+    .filter((r) => r.url.startsWith('/_ask/')).map((r) => `${r.method} ${r.url.replace(/req_[\w-]+/, '{id}').replace(/\?.*$/, '')}`);
+
+  it('a prompt costs the bridge two calls: the registration with the card, then the wait that picks up (#53)', async () => {
+    await hook(event('SessionStart', { source: 'startup' }));
+    const before = (await askCalls()).length;
+    const printed = hook(bash('make test'));
+    const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+    await answer(c.id, { approved: true });
+    assert.equal(JSON.parse(await printed).hookSpecificOutput.decision.behavior, 'allow');
+    assert.deepEqual((await askCalls()).slice(before), ['POST /_ask/sessions', 'GET /_ask/cards/{id}/heard']);
+    assert.equal((await card(c.id)).status, 'done', 'picked up by the wait');
+    // The CLI going on costs one call, with the session's key kept from the first event.
+    const mark = (await askCalls()).length;
+    await hook(event('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'make test' }, tool_response: {} }));
+    assert.deepEqual((await askCalls()).slice(mark), ['POST /_ask/sessions/sess-1/withdraw']);
+  });
+
+  it('F8: a Decline pressed in the hold as the bridge\'s wait runs out reaches the CLI (the wait holds on through the hold)', async () => {
+    await setHold(2_000);
+    const printed = hook(bash('make deploy'), { waitMs: 1_000 });
+    const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+    // Pressed before the wait's end; its hold ends after it.
+    await answer(c.id, { approved: false, note: { text: 'not on a Friday' } });
+    assert.deepEqual(JSON.parse(await printed).hookSpecificOutput.decision, { behavior: 'deny', message: 'not on a Friday' });
+    const done = await person.request('GET', `/v1/cards/${c.id}`);
+    assert.equal(done.json.card.closedBy, 'assistant', 'picked up, not withdrawn');
+  });
+
+  it('a restarted service (the kept session key unknown to it): the hook registers anew with the ask key and goes on', async () => {
+    await hook(event('SessionStart', { source: 'startup' }));
+    await sb.close();
+    sb = await startSandbox({ port: 0, askKey: sb.askKey });
+    person = await signIn(sb.url);
+    await setHold(0);
+    const printed = hook(bash('ls'));
+    const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+    await answer(c.id, { approved: true });
+    assert.equal(JSON.parse(await printed).hookSpecificOutput.decision.behavior, 'allow');
+  });
+
   it('no service running: nothing printed, within a second', async () => {
     const started = Date.now();
     const out = await runHook({ app: 'claude-code', input: bash('ls'), service: { url: 'http://127.0.0.1:9', askKey: 'k' }, terminal: () => ({}), waitMs: 60_000, keysDir });
