@@ -55,7 +55,7 @@ export type AskTerminal = z.infer<typeof AskTerminal>;
  */
 export const SessionRegistration = z.strictObject({
   app: z.enum(KNOWN_APPS.filter((a) => a !== 'webhook') as [string, ...string[]]),
-  sessionId: nonEmpty(ASK_MAX_SESSION_ID),
+  appSessionId: nonEmpty(ASK_MAX_SESSION_ID),
   cwd: z.string().check(z.maxLength(4_096)),
   terminal: z.optional(AskTerminal),
   /** The assistant's name in the Assistants view (default: the app's). */
@@ -68,10 +68,10 @@ export const SessionRegistration = z.strictObject({
 export type SessionRegistration = z.infer<typeof SessionRegistration>;
 
 /** POST /_ask/cards: a card asked in a registered session (with the session's key). */
-export const CardAskBody = z.strictObject({ ...AskedCard.def.shape, sessionId: nonEmpty(ASK_MAX_SESSION_ID) });
+export const CardAskBody = z.strictObject({ ...AskedCard.def.shape, appSessionId: nonEmpty(ASK_MAX_SESSION_ID) });
 export type CardAskBody = z.infer<typeof CardAskBody>;
 
-/** POST /_ask/sessions/{sessionId}/withdraw: the person went on in the terminal; no `reasons` means every open card. */
+/** POST /_ask/sessions/{appSessionId}/withdraw: the person went on in the terminal; no `reasons` means every open card. */
 export const WithdrawBody = z.strictObject({ reasons: z.optional(z.array(nonEmpty(100)).check(z.maxLength(20))) });
 export type WithdrawBody = z.infer<typeof WithdrawBody>;
 
@@ -100,7 +100,7 @@ export type Heard = z.infer<typeof Heard>;
 export const Registered = z.strictObject({
   assistantId: z.string(),
   agentId: z.string(),
-  sessionId: z.string(),
+  appSessionId: z.string(),
   liveAt: z.string(),
   /** The session was not registered before. */
   new: z.boolean(),
@@ -114,10 +114,10 @@ export type Registered = z.infer<typeof Registered>;
 export const HeardAnswer = z.strictObject({ ...AskedCardState.def.shape, heard: z.array(Heard), seen: z.int(), pickedUp: z.optional(z.boolean()) });
 export type HeardAnswer = z.infer<typeof HeardAnswer>;
 
-export const Withdrawn = z.strictObject({ sessionId: z.string(), withdrawn: z.array(z.string()) });
+export const Withdrawn = z.strictObject({ appSessionId: z.string(), withdrawn: z.array(z.string()) });
 export type Withdrawn = z.infer<typeof Withdrawn>;
 
-export const SessionEnded = z.strictObject({ sessionId: z.string(), ended: z.boolean(), withdrawn: z.array(z.string()) });
+export const SessionEnded = z.strictObject({ appSessionId: z.string(), ended: z.boolean(), withdrawn: z.array(z.string()) });
 export type SessionEnded = z.infer<typeof SessionEnded>;
 
 /** Every refusal: `code` (invalid, unauthorized, forbidden, not_found, conflict), words, and the fields at fault. */

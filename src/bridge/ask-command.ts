@@ -63,14 +63,14 @@ export async function runAsk(o: AskRun): Promise<number> {
   if (!o.service) { o.err('ask: no local service is running (no local-service.json); start it with `npm start` or the editor'); return ASK_EXIT.noService; }
   const asker = new Asker(o.service);
   // One session per call, in the terminal of the shell that ran it; it ends when the call does.
-  const sessionId = `ask-${process.ppid}-${randomBytes(3).toString('hex')}`;
+  const appSessionId = `ask-${process.ppid}-${randomBytes(3).toString('hex')}`;
   const tty = detectTty();
   let cardId: string | undefined;
   let answered = false;
   try {
-    const registered = await asker.register({ app: o.args.app, sessionId, cwd: process.cwd(), name: o.args.name, terminal: { pid: process.ppid, ...(tty ? { tty } : {}) } }, o.args.card);
+    const registered = await asker.register({ app: o.args.app, appSessionId, cwd: process.cwd(), name: o.args.name, terminal: { pid: process.ppid, ...(tty ? { tty } : {}) } }, o.args.card);
     cardId = registered.card!.id;
-    const r = await asker.wait(sessionId, cardId, Date.now() + o.args.waitMs, { pickup: true, ...(o.signal ? { signal: o.signal } : {}) });
+    const r = await asker.wait(appSessionId, cardId, Date.now() + o.args.waitMs, { pickup: true, ...(o.signal ? { signal: o.signal } : {}) });
     if (r.kind !== 'heard') { o.out(JSON.stringify({ outcome: r.kind === 'closed' ? 'closed' : 'timeout', card: cardId })); return ASK_EXIT.unanswered; }
     answered = true;
     const h = r.heard[0]!;
@@ -82,7 +82,7 @@ export async function runAsk(o: AskRun): Promise<number> {
     o.err(`ask: ${(e as Error).message}`);
     return cardId === undefined ? ASK_EXIT.noService : ASK_EXIT.unanswered;
   } finally {
-    if (cardId !== undefined && !answered) await asker.withdraw(sessionId, cardId).catch(() => undefined);
-    await asker.end(sessionId).catch(() => undefined);
+    if (cardId !== undefined && !answered) await asker.withdraw(appSessionId, cardId).catch(() => undefined);
+    await asker.end(appSessionId).catch(() => undefined);
   }
 }

@@ -25,9 +25,9 @@ const HOLD_MARGIN_MS = 6_000;
 
 /** Where a session's own key is kept between one process and the next (a hook runs once per event). */
 export interface SessionKeys {
-  get(sessionId: string): string | undefined;
-  set(sessionId: string, key: string): void;
-  delete(sessionId: string): void;
+  get(appSessionId: string): string | undefined;
+  set(appSessionId: string, key: string): void;
+  delete(appSessionId: string): void;
 }
 
 /** Keys kept in this process only (`ask`, the demo: one process per session). */
@@ -41,15 +41,15 @@ export class Asker {
   constructor(readonly info: ServiceInfo, private readonly keys: SessionKeys = keysInMemory()) { this.link = new ServiceLink(info); }
 
   /** The session's own key, for the calls that need it (the run's ask key only registers). */
-  private keyOf(sessionId: string): string {
-    const key = this.keys.get(sessionId);
-    if (!key) throw new ServiceError(`session ${sessionId} is not registered here (no session key)`, 0);
+  private keyOf(appSessionId: string): string {
+    const key = this.keys.get(appSessionId);
+    if (!key) throw new ServiceError(`session ${appSessionId} is not registered here (no session key)`, 0);
     return key;
   }
 
   /** Whether this asker holds the session's key (it registered it, here or in an earlier hook). */
-  knows(sessionId: string): boolean {
-    return this.keys.get(sessionId) !== undefined;
+  knows(appSessionId: string): boolean {
+    return this.keys.get(appSessionId) !== undefined;
   }
 
   /**
@@ -60,33 +60,33 @@ export class Asker {
   async register(s: SessionInfo, card?: AskedCard, signal?: AbortSignal): Promise<Registered> {
     const body: SessionRegistration = { ...s, ...(card ? { card } : {}) };
     const o = { ...(card ? { timeoutMs: ASK_TIMEOUT_MS } : {}), ...(signal ? { signal } : {}) };
-    const kept = this.keys.get(s.sessionId);
+    const kept = this.keys.get(s.appSessionId);
     let r: Registered;
     try {
       r = await this.link.call<Registered>('POST', '/_ask/sessions', body, { ...o, key: kept ?? this.info.askKey });
     } catch (e) {
       if (!(kept && e instanceof ServiceError && e.status === 401)) throw e;
-      this.keys.delete(s.sessionId);
+      this.keys.delete(s.appSessionId);
       r = await this.link.call<Registered>('POST', '/_ask/sessions', body, { ...o, key: this.info.askKey });
     }
-    this.keys.set(s.sessionId, r.sessionKey);
+    this.keys.set(s.appSessionId, r.sessionKey);
     return r;
   }
 
-  async end(sessionId: string): Promise<SessionEnded> {
-    const r = await this.link.call<SessionEnded>('DELETE', `/_ask/sessions/${encodeURIComponent(sessionId)}`, undefined, { key: this.keyOf(sessionId) });
-    this.keys.delete(sessionId);
+  async end(appSessionId: string): Promise<SessionEnded> {
+    const r = await this.link.call<SessionEnded>('DELETE', `/_ask/sessions/${encodeURIComponent(appSessionId)}`, undefined, { key: this.keyOf(appSessionId) });
+    this.keys.delete(appSessionId);
     return r;
   }
 
   /** The person went on in the terminal: the session's open cards asked for `reasons` (all without) are withdrawn. */
-  withdrawFor(sessionId: string, reasons?: string[]): Promise<Withdrawn> {
-    return this.link.call('POST', `/_ask/sessions/${encodeURIComponent(sessionId)}/withdraw`, reasons ? { reasons } : {}, { key: this.keyOf(sessionId) });
+  withdrawFor(appSessionId: string, reasons?: string[]): Promise<Withdrawn> {
+    return this.link.call('POST', `/_ask/sessions/${encodeURIComponent(appSessionId)}/withdraw`, reasons ? { reasons } : {}, { key: this.keyOf(appSessionId) });
   }
 
   /** A card in a session registered before (`ask`'s and the demo's next cards). */
-  ask(sessionId: string, card: AskedCard): Promise<AskedCardState> {
-    return this.link.call('POST', '/_ask/cards', { sessionId, ...card }, { timeoutMs: ASK_TIMEOUT_MS, key: this.keyOf(sessionId) });
+  ask(appSessionId: string, card: AskedCard): Promise<AskedCardState> {
+    return this.link.call('POST', '/_ask/cards', { appSessionId, ...card }, { timeoutMs: ASK_TIMEOUT_MS, key: this.keyOf(appSessionId) });
   }
 
   /**
@@ -95,8 +95,8 @@ export class Asker {
    * service holds the last poll on while an answer is in its hold (at most 5 s): an answer given
    * before the card is withdrawn reaches the asker (decisions.md "#53/#52: the asking contract").
    */
-  async wait(sessionId: string, cardId: string, deadline: number, o: { signal?: AbortSignal; pickup?: boolean; seen?: number } = {}): Promise<WaitResult> {
-    const key = this.keyOf(sessionId);
+  async wait(appSessionId: string, cardId: string, deadline: number, o: { signal?: AbortSignal; pickup?: boolean; seen?: number } = {}): Promise<WaitResult> {
+    const key = this.keyOf(appSessionId);
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0 || o.signal?.aborted) return { kind: 'timeout' };
@@ -109,11 +109,11 @@ export class Asker {
     }
   }
 
-  pickup(sessionId: string, cardId: string): Promise<AskedCardState> {
-    return this.link.call('POST', `/_ask/cards/${encodeURIComponent(cardId)}/pickup`, undefined, { key: this.keyOf(sessionId) });
+  pickup(appSessionId: string, cardId: string): Promise<AskedCardState> {
+    return this.link.call('POST', `/_ask/cards/${encodeURIComponent(cardId)}/pickup`, undefined, { key: this.keyOf(appSessionId) });
   }
 
-  withdraw(sessionId: string, cardId: string): Promise<AskedCardState> {
-    return this.link.call('POST', `/_ask/cards/${encodeURIComponent(cardId)}/withdraw`, undefined, { key: this.keyOf(sessionId) });
+  withdraw(appSessionId: string, cardId: string): Promise<AskedCardState> {
+    return this.link.call('POST', `/_ask/cards/${encodeURIComponent(cardId)}/withdraw`, undefined, { key: this.keyOf(appSessionId) });
   }
 }

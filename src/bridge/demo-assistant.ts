@@ -136,7 +136,7 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
   };
   const appSessionId = `${o.name.replace(/[^A-Za-z0-9-]/g, '-')}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const live = await asker.register({
-    app: o.app ?? 'other', sessionId: appSessionId, cwd: o.cwd ?? process.cwd(), name: o.name, agent: 'main',
+    app: o.app ?? 'other', appSessionId, cwd: o.cwd ?? process.cwd(), name: o.name, agent: 'main',
     terminal: { pid: terminal.pid, ...(terminal.tty ? { tty: terminal.tty } : {}), ...(terminal.program ? { program: terminal.program } : {}) },
     ...(o.machineId ? { machineId: o.machineId } : {}),
   });

@@ -65,7 +65,7 @@ export async function runHook(o: HookOptions): Promise<string> {
   const asker = new Asker(o.service, keysInFolder(o.keysDir ?? path.join(bridgeHome(), SESSIONS_DIR), o.service.askKey, o.app));
   // Registering again refreshes the session; it goes with the card when there is one (one call).
   const register = (card?: AskedCard) => asker.register({
-    app: adapterOf(o.app)?.serviceApp ?? o.app, sessionId, cwd, terminal: o.terminal(), name: APP_NAMES[o.app] ?? o.app,
+    app: adapterOf(o.app)?.serviceApp ?? o.app, appSessionId: sessionId, cwd, terminal: o.terminal(), name: APP_NAMES[o.app] ?? o.app,
     agent: path.basename(cwd) || cwd,
   }, card, o.signal);
   /** The CLI went on: the session's open cards of `reasons` close. A session not known here registers (it has none open). */

@@ -12,19 +12,19 @@ import { writeWholeSync } from './write-whole';
 export const SESSIONS_DIR = 'sessions';
 
 export function keysInFolder(dir: string, askKey: string, app: string): SessionKeys {
-  const file = (sessionId: string) => path.join(dir, `${createHash('sha256').update(`${askKey}\n${app}\n${sessionId}`).digest('hex').slice(0, 32)}.key`);
+  const file = (appSessionId: string) => path.join(dir, `${createHash('sha256').update(`${askKey}\n${app}\n${appSessionId}`).digest('hex').slice(0, 32)}.key`);
   return {
-    get(sessionId) {
-      try { return readFileSync(file(sessionId), 'utf8').trim() || undefined; } catch { return undefined; }
+    get(appSessionId) {
+      try { return readFileSync(file(appSessionId), 'utf8').trim() || undefined; } catch { return undefined; }
     },
-    set(sessionId, key) {
+    set(appSessionId, key) {
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        writeWholeSync(file(sessionId), key, 0o600);
+        writeWholeSync(file(appSessionId), key, 0o600);
       } catch { /* not kept: the next event registers anew and is refused only if the session lives on */ }
     },
-    delete(sessionId) {
-      rmSync(file(sessionId), { force: true });
+    delete(appSessionId) {
+      rmSync(file(appSessionId), { force: true });
     },
   };
 }

@@ -95,17 +95,17 @@ export function registerAsk(app: FastifyInstance, d: AskDeps): void {
 
     /** The session the request's key is, or a refusal sent (the run's ask key only registers). */
     const sessionOf = (req: FastifyRequest, reply: FastifyReply): string | undefined => {
-      const sessionId = asking.sessionOfKey(bearer(req) ?? '');
-      if (sessionId === undefined) void fail(reply, 'forbidden', 'The run\'s ask key only registers sessions; this needs the session\'s own key (`sessionKey` from POST /_ask/sessions).');
-      return sessionId;
+      const appSessionId = asking.sessionOfKey(bearer(req) ?? '');
+      if (appSessionId === undefined) void fail(reply, 'forbidden', 'The run\'s ask key only registers sessions; this needs the session\'s own key (`sessionKey` from POST /_ask/sessions).');
+      return appSessionId;
     };
 
-    /** Asks `card` in `sessionId`: what it settles is withdrawn first, in the same step. */
-    const askIn = (sessionId: string, agentId: string, card: AskedCard): CardRec => {
+    /** Asks `card` in `appSessionId`: what it settles is withdrawn first, in the same step. */
+    const askIn = (appSessionId: string, agentId: string, card: AskedCard): CardRec => {
       const { reason, settles, ...fields } = card;
-      if (settles) asking.withdrawFor(sessionId, settles);
+      if (settles) asking.withdrawFor(appSessionId, settles);
       const rec = cards.create(cardInputOf(fields, agentId, {}));
-      rec.appSessionId = sessionId;
+      rec.appSessionId = appSessionId;
       if (reason) rec.reason = reason;
       return rec;
     };
@@ -120,60 +120,60 @@ export function registerAsk(app: FastifyInstance, d: AskDeps): void {
       const b = parsed.data;
       const key = bearer(req)!;
       const byAskKey = same(key, d.askKey);
-      if (!byAskKey && asking.sessionOfKey(key) !== b.sessionId) return fail(reply, 'forbidden', `This key is another session's; session ${b.sessionId} registers with its own key or, the first time, the run's ask key.`);
-      if (byAskKey && asking.hasKey(b.sessionId)) return fail(reply, 'conflict', `Session ${b.sessionId} is registered already; registering it again needs its own key (sessionKey).`);
+      if (!byAskKey && asking.sessionOfKey(key) !== b.appSessionId) return fail(reply, 'forbidden', `This key is another session's; session ${b.appSessionId} registers with its own key or, the first time, the run's ask key.`);
+      if (byAskKey && asking.hasKey(b.appSessionId)) return fail(reply, 'conflict', `Session ${b.appSessionId} is registered already; registering it again needs its own key (sessionKey).`);
       const machineId = d.machineFor(b.machineId);
       if (!machineId) return fail(reply, 'conflict', 'This computer is not set up with the sandbox yet (no computer registered).');
       const agent = asking.agentFor(b.app, machineId, b.name ?? b.app, b.agent ?? 'main');
-      const existing = state.sessions.get(b.sessionId);
-      if (existing && existing.agentId !== agent.id) return fail(reply, 'conflict', `Session ${b.sessionId} belongs to another assistant.`);
-      const { session, isNew } = asking.live(agent, b.sessionId, b.cwd, b.terminal);
-      const card = b.card ? askIn(b.sessionId, agent.id, b.card) : undefined;
+      const existing = state.sessions.get(b.appSessionId);
+      if (existing && existing.agentId !== agent.id) return fail(reply, 'conflict', `Session ${b.appSessionId} belongs to another assistant.`);
+      const { session, isNew } = asking.live(agent, b.appSessionId, b.cwd, b.terminal);
+      const card = b.card ? askIn(b.appSessionId, agent.id, b.card) : undefined;
       const out: Registered = {
-        assistantId: agent.assistantId, agentId: agent.id, sessionId: b.sessionId, liveAt: iso(session.liveAt), new: isNew,
-        sessionKey: asking.keyOf(b.sessionId), ...(card ? { card: askedCardState(card) } : {}),
+        assistantId: agent.assistantId, agentId: agent.id, appSessionId: b.appSessionId, liveAt: iso(session.liveAt), new: isNew,
+        sessionKey: asking.keyOf(b.appSessionId), ...(card ? { card: askedCardState(card) } : {}),
       };
       return out;
     });
 
     /** The session ended: its open cards are withdrawn and it leaves the live list. */
-    scope.delete('/_ask/sessions/:sessionId', async (req, reply) => {
-      const sessionId = sessionOf(req, reply);
-      if (sessionId === undefined) return reply;
-      if ((req.params as { sessionId: string }).sessionId !== sessionId) return fail(reply, 'forbidden', 'A session\'s key ends only its own session.');
-      const out: SessionEnded = { sessionId, ...asking.end(sessionId) };
+    scope.delete('/_ask/sessions/:appSessionId', async (req, reply) => {
+      const appSessionId = sessionOf(req, reply);
+      if (appSessionId === undefined) return reply;
+      if ((req.params as { appSessionId: string }).appSessionId !== appSessionId) return fail(reply, 'forbidden', 'A session\'s key ends only its own session.');
+      const out: SessionEnded = { appSessionId, ...asking.end(appSessionId) };
       return out;
     });
 
     /** The person went on in the terminal itself: the session's open cards of these `reasons` (or all) are withdrawn. */
-    scope.post('/_ask/sessions/:sessionId/withdraw', async (req, reply) => {
-      const sessionId = sessionOf(req, reply);
-      if (sessionId === undefined) return reply;
-      if ((req.params as { sessionId: string }).sessionId !== sessionId) return fail(reply, 'forbidden', 'A session\'s key withdraws only its own cards.');
+    scope.post('/_ask/sessions/:appSessionId/withdraw', async (req, reply) => {
+      const appSessionId = sessionOf(req, reply);
+      if (appSessionId === undefined) return reply;
+      if ((req.params as { appSessionId: string }).appSessionId !== appSessionId) return fail(reply, 'forbidden', 'A session\'s key withdraws only its own cards.');
       const parsed = WithdrawBody.safeParse(req.body ?? {});
       if (!parsed.success) return refusal(reply, req.body, parsed.error.issues, 'a withdrawal');
-      const out: Withdrawn = { sessionId, withdrawn: asking.withdrawFor(sessionId, parsed.data.reasons) };
+      const out: Withdrawn = { appSessionId, withdrawn: asking.withdrawFor(appSessionId, parsed.data.reasons) };
       return out;
     });
 
     scope.post('/_ask/cards', async (req, reply) => {
-      const sessionId = sessionOf(req, reply);
-      if (sessionId === undefined) return reply;
+      const appSessionId = sessionOf(req, reply);
+      if (appSessionId === undefined) return reply;
       const parsed = CardAskBody.safeParse(req.body);
       if (!parsed.success) return refusal(reply, req.body, parsed.error.issues, 'a card');
-      const { sessionId: named, ...card } = parsed.data;
-      if (named !== sessionId) return fail(reply, 'forbidden', 'A session\'s key asks only in its own session.');
-      const session = state.sessions.get(sessionId)!;
-      return askedCardState(askIn(sessionId, session.agentId, card));
+      const { appSessionId: named, ...card } = parsed.data;
+      if (named !== appSessionId) return fail(reply, 'forbidden', 'A session\'s key asks only in its own session.');
+      const session = state.sessions.get(appSessionId)!;
+      return askedCardState(askIn(appSessionId, session.agentId, card));
     });
 
     /** The session's own card, or a refusal sent: another session's card is not found, as if there were none. */
     const ownCard = (req: FastifyRequest, reply: FastifyReply) => {
-      const sessionId = sessionOf(req, reply);
-      if (sessionId === undefined) return undefined;
+      const appSessionId = sessionOf(req, reply);
+      if (appSessionId === undefined) return undefined;
       const id = (req.params as { id: string }).id;
       const card = state.cards.get(id);
-      if (!card || card.appSessionId !== sessionId) { void fail(reply, 'not_found', `No card ${id} asked in this session.`); return undefined; }
+      if (!card || card.appSessionId !== appSessionId) { void fail(reply, 'not_found', `No card ${id} asked in this session.`); return undefined; }
       return card;
     };
 

@@ -41,61 +41,61 @@ export class Asking {
     return agent;
   }
 
-  /** Registers (or refreshes) the live session `sessionId` of `agent`. */
-  live(agent: AgentRec, sessionId: string, cwd: string, terminal: AskTerminal | undefined): { session: SessionRec; isNew: boolean } {
+  /** Registers (or refreshes) the live session `appSessionId` of `agent`. */
+  live(agent: AgentRec, appSessionId: string, cwd: string, terminal: AskTerminal | undefined): { session: SessionRec; isNew: boolean } {
     const now = this.clock.now();
-    const isNew = !this.state.sessions.has(sessionId);
-    const session: SessionRec = { appSessionId: sessionId, agentId: agent.id, cwd, ...(terminal ? { terminal } : {}), liveAt: now };
-    this.state.sessions.set(sessionId, session);
+    const isNew = !this.state.sessions.has(appSessionId);
+    const session: SessionRec = { appSessionId, agentId: agent.id, cwd, ...(terminal ? { terminal } : {}), liveAt: now };
+    this.state.sessions.set(appSessionId, session);
     agent.liveAt = now;
     return { session, isNew };
   }
 
   /** The session's key; made when it has none (its first registration through /_ask). */
-  keyOf(sessionId: string): string {
-    let key = this.keys.get(sessionId);
+  keyOf(appSessionId: string): string {
+    let key = this.keys.get(appSessionId);
     if (!key) {
       key = `ses_${randomBytes(24).toString('base64url')}`;
-      this.keys.set(sessionId, key);
+      this.keys.set(appSessionId, key);
     }
     return key;
   }
 
   /** Whether the session has a key of its own (it was registered through /_ask and is still live). */
-  hasKey(sessionId: string): boolean {
-    return this.state.sessions.has(sessionId) && this.keys.has(sessionId);
+  hasKey(appSessionId: string): boolean {
+    return this.state.sessions.has(appSessionId) && this.keys.has(appSessionId);
   }
 
   /** The live session whose key `key` is, or undefined. */
   sessionOfKey(key: string): string | undefined {
     const given = Buffer.from(key);
-    for (const [sessionId, k] of this.keys) {
+    for (const [appSessionId, k] of this.keys) {
       const mine = Buffer.from(k);
-      if (mine.length === given.length && timingSafeEqual(mine, given) && this.state.sessions.has(sessionId)) return sessionId;
+      if (mine.length === given.length && timingSafeEqual(mine, given) && this.state.sessions.has(appSessionId)) return appSessionId;
     }
     return undefined;
   }
 
   /** The session ended: its open cards are withdrawn and it leaves the live list. */
-  end(sessionId: string): { ended: boolean; withdrawn: string[] } {
-    const withdrawn = this.withdrawFor(sessionId, undefined);
-    const rec = this.state.sessions.get(sessionId);
-    this.keys.delete(sessionId);
+  end(appSessionId: string): { ended: boolean; withdrawn: string[] } {
+    const withdrawn = this.withdrawFor(appSessionId, undefined);
+    const rec = this.state.sessions.get(appSessionId);
+    this.keys.delete(appSessionId);
     if (!rec) return { ended: false, withdrawn };
-    this.state.sessions.delete(sessionId);
+    this.state.sessions.delete(appSessionId);
     const agent = this.state.agents.get(rec.agentId);
     if (agent) agent.liveAt = this.clock.now();
     return { ended: true, withdrawn };
   }
 
   /** The session's open cards asked for one of `reasons` (every open card without them). */
-  openCards(sessionId: string, reasons?: readonly string[]): CardRec[] {
-    return [...this.state.cards.values()].filter((c) => c.appSessionId === sessionId && isOpen(c) && (!reasons || reasons.includes(c.reason ?? '')));
+  openCards(appSessionId: string, reasons?: readonly string[]): CardRec[] {
+    return [...this.state.cards.values()].filter((c) => c.appSessionId === appSessionId && isOpen(c) && (!reasons || reasons.includes(c.reason ?? '')));
   }
 
   /** The person went on in the terminal: the session's open cards of `reasons` are withdrawn. */
-  withdrawFor(sessionId: string, reasons: readonly string[] | undefined): string[] {
-    return this.openCards(sessionId, reasons).map((c) => (this.cards.withdraw(c), c.id));
+  withdrawFor(appSessionId: string, reasons: readonly string[] | undefined): string[] {
+    return this.openCards(appSessionId, reasons).map((c) => (this.cards.withdraw(c), c.id));
   }
 
   /** What the card's assistant heard, from the `seen`-th on. */

@@ -41,8 +41,8 @@ describe('the asking surface (/_ask) as a contract', function () {
     return parsed.data;
   };
   const problem = (r: Sent, status: number) => shaped(AskProblem, r, status);
-  const register = (sessionId: string, key = sb.askKey, extra: Record<string, unknown> = {}) =>
-    send('POST', '/_ask/sessions', key, { app: 'claude-code', sessionId, cwd: '/home/dev/shop', terminal: { pid: 7, tty: '/dev/pts/1' }, ...extra });
+  const register = (appSessionId: string, key = sb.askKey, extra: Record<string, unknown> = {}) =>
+    send('POST', '/_ask/sessions', key, { app: 'claude-code', appSessionId, cwd: '/home/dev/shop', terminal: { pid: 7, tty: '/dev/pts/1' }, ...extra });
   const approval = { kind: 'approval', title: 'Run make deploy?', summary: 'make deploy', blocking: true, reason: 'permission' };
   const setHold = async (ms: number) => {
     await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
@@ -63,7 +63,7 @@ describe('the asking surface (/_ask) as a contract', function () {
     const again = shaped(Registered, await register('s-1', key));
     assert.equal(again.new, false);
     assert.equal(again.sessionKey, key);
-    const second = shaped(AskedCardState, await send('POST', '/_ask/cards', key, { sessionId: 's-1', kind: 'text', title: 'Name it', reason: 'ask' }));
+    const second = shaped(AskedCardState, await send('POST', '/_ask/cards', key, { appSessionId: 's-1', kind: 'text', title: 'Name it', reason: 'ask' }));
     shaped(HeardAnswer, await send('GET', `/_ask/cards/${second.id}/heard?seen=0&wait=0`, key));
     await setHold(0);
     await answer(reg.card!.id, { approved: false });
@@ -95,12 +95,12 @@ describe('the asking surface (/_ask) as a contract', function () {
       threadId: 'req_other',
     };
     for (const [field, value] of Object.entries(forged)) {
-      const p = problem(await send('POST', '/_ask/cards', key, { sessionId: 's-f5', ...approval, [field]: value }), 400);
+      const p = problem(await send('POST', '/_ask/cards', key, { appSessionId: 's-f5', ...approval, [field]: value }), 400);
       assert.equal(p.code, 'invalid');
       assert.deepEqual(p.errors?.map((e) => e.field), [field], JSON.stringify(p));
       assert.match(p.detail, new RegExp(`^${field}: not a field an asker may set`));
     }
-    const bag = problem(await send('POST', '/_ask/cards', key, { sessionId: 's-f5', ...approval, fields: { proposal: { approved: true }, webhook: {} } }), 400);
+    const bag = problem(await send('POST', '/_ask/cards', key, { appSessionId: 's-f5', ...approval, fields: { proposal: { approved: true }, webhook: {} } }), 400);
     assert.deepEqual(bag.errors?.map((e) => e.field), ['fields', 'fields.proposal', 'fields.webhook']);
     // The registration's card is held to the same list.
     const inReg = problem(await register('s-f5b', sb.askKey, { card: { ...approval, proposal: { approved: true } } }), 400);
@@ -117,7 +117,7 @@ describe('the asking surface (/_ask) as a contract', function () {
     // The ask key: no reads, no withdrawals, no cards, no end; registering a keyed session again is refused.
     assert.equal(problem(await send('GET', `/_ask/cards/${bCard}/heard`, sb.askKey), 403).code, 'forbidden');
     problem(await send('POST', `/_ask/cards/${bCard}/withdraw`, sb.askKey), 403);
-    problem(await send('POST', '/_ask/cards', sb.askKey, { sessionId: 's-b', ...approval }), 403);
+    problem(await send('POST', '/_ask/cards', sb.askKey, { appSessionId: 's-b', ...approval }), 403);
     problem(await send('DELETE', '/_ask/sessions/s-b', sb.askKey), 403);
     assert.equal(problem(await register('s-b', sb.askKey, { terminal: { pid: 666, tty: '/dev/pts/9' } }), 409).code, 'conflict');
     // A's key: B's card is not found, B's session is not A's to withdraw, end or register.
@@ -126,7 +126,7 @@ describe('the asking surface (/_ask) as a contract', function () {
     problem(await send('POST', `/_ask/cards/${bCard}/pickup`, a.sessionKey), 404);
     problem(await send('POST', '/_ask/sessions/s-b/withdraw', a.sessionKey, {}), 403);
     problem(await send('DELETE', '/_ask/sessions/s-b', a.sessionKey), 403);
-    problem(await send('POST', '/_ask/cards', a.sessionKey, { sessionId: 's-b', ...approval }), 403);
+    problem(await send('POST', '/_ask/cards', a.sessionKey, { appSessionId: 's-b', ...approval }), 403);
     problem(await register('s-b', a.sessionKey, { terminal: { pid: 666 } }), 403);
     // B is as it was: its card open, its terminal its own.
     const bState = shaped(HeardAnswer, await send('GET', `/_ask/cards/${bCard}/heard`, b.sessionKey));
@@ -168,7 +168,7 @@ describe('the asking surface (/_ask) as a contract', function () {
     assert.deepEqual(heard.heard.map((h) => h.body.approved), [false], 'the decline reached the asker');
     assert.equal(heard.status, 'done');
     // Nothing in the hold: the wait ends when it was told.
-    const other = shaped(AskedCardState, await send('POST', '/_ask/cards', reg.sessionKey, { sessionId: 's-f8', ...approval }));
+    const other = shaped(AskedCardState, await send('POST', '/_ask/cards', reg.sessionKey, { appSessionId: 's-f8', ...approval }));
     const t0 = Date.now();
     shaped(HeardAnswer, await send('GET', `/_ask/cards/${other.id}/heard?seen=0&wait=300`, reg.sessionKey));
     assert.ok(Date.now() - t0 < 1_200);

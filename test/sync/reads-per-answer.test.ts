@@ -23,7 +23,7 @@ describe('reads per answer (the window that holds the feed)', () => {
     let key = w.sb.askKey;
     for (let i = 0; i < 3; i++) {
       const start = core.transport.log.length;
-      const reg = await ask('/_ask/sessions', key, { app: 'claude-code', sessionId: 'sess-1', cwd: '/x', name: 'api', card: { kind: 'approval', title: `Run step ${i}?`, reason: 'permission' } });
+      const reg = await ask('/_ask/sessions', key, { app: 'claude-code', appSessionId: 'sess-1', cwd: '/x', name: 'api', card: { kind: 'approval', title: `Run step ${i}?`, reason: 'permission' } });
       key = reg.sessionKey;
       const id = reg.card.id;
       await w.advanceUntil(() => core.cards.get(id) !== undefined, 500, 60_000);
