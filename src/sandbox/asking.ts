@@ -45,6 +45,8 @@ export class Asking {
   live(agent: AgentRec, appSessionId: string, cwd: string, terminal: AskTerminal | undefined): { session: SessionRec; isNew: boolean } {
     const now = this.clock.now();
     const isNew = !this.state.sessions.has(appSessionId);
+    // A key left from before (the session ended, the sandbox was reset) never carries over.
+    if (isNew) this.keys.delete(appSessionId);
     const session: SessionRec = { appSessionId, agentId: agent.id, cwd, ...(terminal ? { terminal } : {}), liveAt: now };
     this.state.sessions.set(appSessionId, session);
     agent.liveAt = now;

@@ -77,7 +77,10 @@ describe('the asking surface (/_ask) as a contract', function () {
     assert.deepEqual(w.withdrawn, [second.id]);
     const ended = shaped(SessionEnded, await send('DELETE', '/_ask/sessions/s-1', key));
     assert.equal(ended.ended, true);
-    // Ended, its key is no key any more.
+    // Ended, its key is no key any more, not even once the same session registers again.
+    problem(await send('POST', '/_ask/sessions/s-1/withdraw', key, {}), 401);
+    const anew = shaped(Registered, await register('s-1'));
+    assert.notEqual(anew.sessionKey, key);
     problem(await send('POST', '/_ask/sessions/s-1/withdraw', key, {}), 401);
   });
 
