@@ -32,10 +32,12 @@ export const LAYERS = {
     types: ['api/schemas'],
     packages: ['vscode', 'node:*'],
   },
-  // The local service: the wire's schemas and constants, the shared rules, where the bridge looks for it.
-  sandbox: { values: ['api/schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole'], packages: ['fastify', 'zod', 'node-sqlite3-wasm', 'node:*'] },
-  // The assistants' side: the wire's schemas only.
-  bridge: { values: ['api/schemas'], packages: ['jsonc-parser', 'node:*'] },
+  // The local service: the wire's schemas and constants, the asking surface's schemas (it checks
+  // /_ask bodies with them), the shared rules, where the bridge looks for it.
+  sandbox: { values: ['api/schemas', 'api/ask-schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole'], packages: ['fastify', 'zod', 'node-sqlite3-wasm', 'node:*'] },
+  // The assistants' side: the asking surface's types (never its zod values: a hook process loads
+  // no zod) and the wire's constants.
+  bridge: { values: ['api/schemas', 'api/constants'], types: ['api/ask-schemas'], packages: ['jsonc-parser', 'node:*'] },
 };
 
 /** The layer and module of a repository file (`src/api/schemas.ts` -> api, api/schemas), or undefined outside the map. */

@@ -32,6 +32,8 @@ const BURST_GAP_MS = 300;
 const PERMISSIONS = Number(testEnv.get('ASSISTANT_CARDS_BENCH_PERMISSIONS') ?? 20);
 /** `bench.mjs --only burst`: the burst alone (after its quiet minute), no paced run. */
 const BURST_ONLY = testEnv.get('ASSISTANT_CARDS_BENCH_BURST_ONLY') === '1';
+/** `bench.mjs --only permission`: the permission prompts alone (permissionToTree, holdEndToDecision, readsPerAnswer, callsPerPrompt). */
+const PERMISSION_ONLY = testEnv.get('ASSISTANT_CARDS_BENCH_PERMISSION_ONLY') === '1';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -83,6 +85,12 @@ describe('bench (extension host)', function () {
       const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
       return { cards, gapMs, p50Ms: pct(50), p95Ms: pct(95), maxMs: sorted.at(-1), samplesMs: samples.map((s) => Math.round(s)) };
     };
+    if (PERMISSION_ONLY) {
+      Object.assign(out, await measurePermissions(w, inTree));
+      await unwire(w);
+      w = undefined;
+      return;
+    }
     if (!BURST_ONLY) out.cardToTree = await measure(CARDS, GAP_MS, 'paced');
     if (!BURST_ONLY && PERMISSIONS > 0) Object.assign(out, await measurePermissions(w, inTree));
     // A minute without changes so the burst starts with the waits share of a quiet window.
@@ -112,7 +120,19 @@ describe('bench (extension host)', function () {
     const core = w.app.live!.core;
     const toTree: number[] = [];
     const toDecision: number[] = [];
+    // What each prompt cost, counted by the sandbox (GET /_sandbox/received): the bridge's calls
+    // to /_ask, and the extension's reads of the card (by id, and lists, which carry it too), from
+    // the hook's start until the next prompt (the card's close and its read included).
+    const calls: number[] = [];
+    const reads: number[] = [];
+    const received = async () => (await w.sb.control<{ received: { method: string; url: string; at: string }[] }>('GET', '/_sandbox/received')).received;
+    const count = async (from: number, id: string) => {
+      const got = (await received()).filter((r) => Date.parse(r.at) >= from);
+      calls.push(got.filter((r) => r.url.startsWith('/_ask/')).length);
+      reads.push(got.filter((r) => r.method === 'GET' && (r.url.split('?')[0] === `/v1/cards/${id}` || r.url.split('?')[0] === '/v1/cards')).length);
+    };
     for (let i = 0; i < PERMISSIONS; i++) {
+      const from = Date.now();
       const before = new Set(core.cards.list('pending').map((c) => c.id));
       const t0 = performance.now();
       const hook = runHook(`echo bench ${i}`);
@@ -126,12 +146,17 @@ describe('bench (extension host)', function () {
       if (!hookEnd.stdout.includes('"allow"')) throw new Error(`hook ${i} printed ${hookEnd.stdout || 'nothing'}`);
       // undoUntil is on the wall clock; the exit was seen on this process's monotonic one.
       toDecision.push(hookEnd.exitedAt - (performance.now() - (Date.now() - holdEnd)));
-      await sleep(GAP_MS);
+      await sleep(Math.max(GAP_MS, 2_000));
+      await count(from, id);
     }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!; };
     return {
       permissionToTree: { samples: toTree.length, p50Ms: pct(toTree, 50), p95Ms: pct(toTree, 95), samplesMs: toTree.map(Math.round) },
       holdEndToDecision: { samples: toDecision.length, p50Ms: pct(toDecision, 50), p95Ms: pct(toDecision, 95), samplesMs: toDecision.map(Math.round) },
+      // The first prompt registers a new session (its window's scope read again): given apart.
+      readsPerAnswer: { mean: mean(reads), first: reads[0], meanAfterFirst: mean(reads.slice(1)), samples: reads },
+      callsPerPrompt: { mean: mean(calls), first: calls[0], meanAfterFirst: mean(calls.slice(1)), samples: calls },
     };
   }
 

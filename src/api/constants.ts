@@ -36,3 +36,10 @@ export type ProblemCode = (typeof PROBLEM_CODES)[number];
  */
 export const LIMIT_CLASSES = ['read', 'write', 'answer', 'wait', 'person'] as const;
 export type LimitClass = (typeof LIMIT_CLASSES)[number];
+
+/**
+ * The longest one wait on the asking surface holds (GET /_ask/cards/{id}/heard, docs/ask-api.md):
+ * like the feed's 25 s, so no proxy or idle timeout cuts it. Here, not in ask-schemas.ts, so the
+ * bridge reads it without loading zod.
+ */
+export const ASK_WAIT_MAX_MS = 25_000;

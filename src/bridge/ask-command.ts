@@ -2,7 +2,7 @@
 // The answer is printed as one JSON line; the exit status says what happened (ASK_EXIT). Like the
 // hook, it never answers by itself: no answer in time withdraws the card.
 import { randomBytes } from 'node:crypto';
-import { Asker, type CardAsk } from './asker';
+import { Asker, type AskedCard } from './asker';
 import type { ServiceInfo } from './service-link';
 import { detectTty } from './terminal';
 
@@ -19,13 +19,13 @@ exit status: 0 answered (an approval: approved, nothing else), 1 an approval dec
              3 no answer (the wait ran out, the card was closed, or the person handed the choice back),
              4 no local service, 5 the person wrote words instead of answering (printed as "body")`;
 
-export interface AskArgs { card: CardAsk; waitMs: number; app: string; name: string }
+export interface AskArgs { card: AskedCard; waitMs: number; app: string; name: string }
 
 export function parseAskArgs(argv: string[]): AskArgs {
   const [kind, title, ...rest] = argv;
   if (!kind || !['approval', 'choice', 'text'].includes(kind)) throw new Error(`the kind must be approval, choice or text\n${ASK_USAGE}`);
   if (!title) throw new Error(`a title is needed\n${ASK_USAGE}`);
-  const card: CardAsk = { kind, title, blocking: true, urgency: 'now', reason: 'ask' };
+  const card: AskedCard = { kind, title, blocking: true, urgency: 'now', reason: 'ask' };
   let waitMs = 600_000;
   let app = 'other';
   let name = 'ask';
@@ -63,19 +63,18 @@ export async function runAsk(o: AskRun): Promise<number> {
   if (!o.service) { o.err('ask: no local service is running (no local-service.json); start it with `npm start` or the editor'); return ASK_EXIT.noService; }
   const asker = new Asker(o.service);
   // One session per call, in the terminal of the shell that ran it; it ends when the call does.
-  const sessionId = `ask-${process.ppid}-${randomBytes(3).toString('hex')}`;
+  const appSessionId = `ask-${process.ppid}-${randomBytes(3).toString('hex')}`;
   const tty = detectTty();
   let cardId: string | undefined;
   let answered = false;
   try {
-    await asker.register({ app: o.args.app, sessionId, cwd: process.cwd(), name: o.args.name, terminal: { pid: process.ppid, ...(tty ? { tty } : {}) } });
-    cardId = (await asker.ask(sessionId, o.args.card)).id;
-    const r = await asker.wait(cardId, Date.now() + o.args.waitMs, o.signal);
+    const registered = await asker.register({ app: o.args.app, appSessionId, cwd: process.cwd(), name: o.args.name, terminal: { pid: process.ppid, ...(tty ? { tty } : {}) } }, o.args.card);
+    cardId = registered.card!.id;
+    const r = await asker.wait(appSessionId, cardId, Date.now() + o.args.waitMs, { pickup: true, ...(o.signal ? { signal: o.signal } : {}) });
     if (r.kind !== 'heard') { o.out(JSON.stringify({ outcome: r.kind === 'closed' ? 'closed' : 'timeout', card: cardId })); return ASK_EXIT.unanswered; }
+    answered = true;
     const h = r.heard[0]!;
     if (h.body.theyDecide === true) { o.out(JSON.stringify({ outcome: 'theyDecide', card: cardId })); return ASK_EXIT.unanswered; }
-    answered = true;
-    await asker.pickup(cardId).catch(() => undefined);
     const words = h.type === 'message';
     o.out(JSON.stringify({ outcome: words ? 'words' : 'answered', card: cardId, ...h.body }));
     return exitOf(o.args.card.kind, words, h.body);
@@ -83,7 +82,7 @@ export async function runAsk(o: AskRun): Promise<number> {
     o.err(`ask: ${(e as Error).message}`);
     return cardId === undefined ? ASK_EXIT.noService : ASK_EXIT.unanswered;
   } finally {
-    if (cardId !== undefined && !answered) await asker.withdraw(cardId).catch(() => undefined);
-    await asker.end(sessionId).catch(() => undefined);
+    if (cardId !== undefined && !answered) await asker.withdraw(appSessionId, cardId).catch(() => undefined);
+    await asker.end(appSessionId).catch(() => undefined);
   }
 }

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { terminalSafe } from './terminal-safe';
 
 export { terminalSafe };
-import { Asker, type CardAsk, type Heard, type WaitResult } from './asker';
+import { Asker, type AskedCard, type Heard, type WaitResult } from './asker';
 import { bridgeHome, SERVICE_FILE } from './home';
 import { readServiceFile, type ServiceInfo } from './service-link';
 import { detectTty } from './terminal';
@@ -51,7 +51,7 @@ export interface DemoAssistant {
 
 
 /** What the demo asks, in order: one of each kind the sandbox knows. */
-export const DEMO_SCRIPT: readonly (CardAsk & { kind: string; title: string })[] = [
+export const DEMO_SCRIPT: readonly (AskedCard & { kind: string; title: string })[] = [
   {
     kind: 'choice', title: 'Which store should the cache use?', blocking: true, urgency: 'now',
     // Short enough that the palette shows it whole (shared/palette-rules.ts): npm start answers it there.
@@ -136,7 +136,7 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
   };
   const appSessionId = `${o.name.replace(/[^A-Za-z0-9-]/g, '-')}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const live = await asker.register({
-    app: o.app ?? 'other', sessionId: appSessionId, cwd: o.cwd ?? process.cwd(), name: o.name, agent: 'main',
+    app: o.app ?? 'other', appSessionId, cwd: o.cwd ?? process.cwd(), name: o.name, agent: 'main',
     terminal: { pid: terminal.pid, ...(terminal.tty ? { tty: terminal.tty } : {}), ...(terminal.program ? { program: terminal.program } : {}) },
     ...(o.machineId ? { machineId: o.machineId } : {}),
   });
@@ -153,13 +153,13 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
       out(`${o.name} asks (${ask.kind}): ${ask.title}  [${card.id}]`);
       // However long the person takes: the demo waits in long polls until it hears or is stopped.
       let r: WaitResult;
-      do r = await asker.wait(card.id, Date.now() + 3_600_000, signal);
+      do r = await asker.wait(appSessionId, card.id, Date.now() + 3_600_000, signal ? { signal } : {});
       while (!signal?.aborted && r.kind === 'timeout');
       if (r.kind === 'timeout') return;
       if (r.kind === 'closed') { out(`${o.name}: the card was closed (${r.card.closedBy ?? 'elsewhere'}); going on`); continue; }
       for (const h of r.heard) out(`${o.name} heard ${describeHeard(h)}`);
       try {
-        await asker.pickup(card.id);
+        await asker.pickup(appSessionId, card.id);
         out(`${o.name}: picked it up, working on it...`);
       } catch (e) {
         // The card closed elsewhere: nothing to pick up; go on.

@@ -5,12 +5,15 @@
 // (the CLI's own prompt decides) and the card withdrawn. The exit status is always 0: a failing
 // hook would be shown to the person as an error of the CLI's.
 import * as path from 'node:path';
-import { Asker, type CardAsk } from './asker';
+import type { Registered } from '../api/ask-schemas';
+import { Asker, type AskedCard } from './asker';
 import { adapterOf } from './clis/index';
 import { parseClaudeShaped, printClaudeShaped, type CliAdapter, type NeutralEvent } from './clis/adapter';
 import { APP_NAMES, decisionOf, permissionCard } from './permission-card';
 import { questionCard, questionDecision, questionsOf } from './question-card';
-import type { ServiceInfo } from './service-link';
+import { bridgeHome } from './home';
+import { ServiceError, type ServiceInfo } from './service-link';
+import { keysInFolder, SESSIONS_DIR } from './session-keys';
 import type { TerminalFacts } from './terminal';
 
 export interface HookOptions {
@@ -23,6 +26,8 @@ export interface HookOptions {
   waitMs: number;
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /** Where the sessions' own keys are kept between events (default: the bridge home's sessions/). */
+  keysDir?: string;
 }
 
 /** An app no adapter knows (`hook other`): read as Claude Code's shape, the one most CLIs follow. */
@@ -31,7 +36,7 @@ const UNKNOWN: Pick<CliAdapter, 'parse' | 'print'> = { parse: parseClaudeShaped,
 /** What the person typed in the terminal answers: every open card of the session closes. */
 const EVERY_REASON = undefined;
 
-function waitingCard(app: string, e: NeutralEvent): CardAsk {
+function waitingCard(app: string, e: NeutralEvent): AskedCard {
   const who = APP_NAMES[app] ?? app;
   const message = e.message?.trim() ? e.message : `${who} is waiting for your input`;
   return {
@@ -57,35 +62,43 @@ export async function runHook(o: HookOptions): Promise<string> {
   const sessionId = e.sessionId;
   if (!sessionId) { log(`hook: ${event} carries no session_id; nothing done`); return ''; }
   const cwd = e.cwd ?? process.cwd();
-  const asker = new Asker(o.service);
-  const register = () => asker.register({
-    app: adapterOf(o.app)?.serviceApp ?? o.app, sessionId, cwd, terminal: o.terminal(), name: APP_NAMES[o.app] ?? o.app,
+  const asker = new Asker(o.service, keysInFolder(o.keysDir ?? path.join(bridgeHome(), SESSIONS_DIR), o.service.askKey, o.app));
+  // Registering again refreshes the session; it goes with the card when there is one (one call).
+  const register = (card?: AskedCard) => asker.register({
+    app: adapterOf(o.app)?.serviceApp ?? o.app, appSessionId: sessionId, cwd, terminal: o.terminal(), name: APP_NAMES[o.app] ?? o.app,
     agent: path.basename(cwd) || cwd,
-  }, o.signal);
+  }, card, o.signal);
+  /** The CLI went on: the session's open cards of `reasons` close. A session not known here registers (it has none open). */
+  const withdrawFor = async (reasons: string[] | undefined) => {
+    if (!asker.knows(sessionId)) { await register(); return; }
+    try {
+      await asker.withdrawFor(sessionId, reasons);
+    } catch (err) {
+      // A restarted service no longer knows the session (nor its cards): it registers anew.
+      if (!(err instanceof ServiceError && (err.status === 401 || err.status === 403))) throw err;
+      await register();
+    }
+  };
 
   try {
     switch (e.kind) {
       case 'end':
-        await asker.end(sessionId);
+        if (asker.knows(sessionId)) await asker.end(sessionId);
         return '';
       case 'prompt':
-        await register();
-        await asker.settle(sessionId, EVERY_REASON);
+        await withdrawFor(EVERY_REASON);
         return '';
       case 'went-on':
         // The CLI went on: a permission it asked was answered in the terminal.
-        await register();
-        await asker.settle(sessionId, ['permission', 'question']);
+        await withdrawFor(['permission', 'question']);
         return '';
       case 'waiting':
-        await register();
         // One that only repeats a permission request: its own card already shows it.
-        if (e.aboutPermission) return '';
-        await asker.ask(sessionId, { ...waitingCard(o.app, e), settles: ['waiting'] });
+        if (e.aboutPermission) { if (!asker.knows(sessionId)) await register(); return ''; }
+        await register({ ...waitingCard(o.app, e), settles: ['waiting'] });
         return '';
       case 'permission':
-        await register();
-        return await permission(asker, sessionId, o, e, cli.print);
+        return await permission(asker, register, sessionId, o, e, cli.print);
       default:
         // SessionStart and anything else: the session is live.
         await register();
@@ -97,30 +110,33 @@ export async function runHook(o: HookOptions): Promise<string> {
   }
 }
 
-async function permission(asker: Asker, sessionId: string, o: HookOptions, e: NeutralEvent, print: CliAdapter['print']): Promise<string> {
+/**
+ * A permission costs two calls: the registration with the card, then the wait, which picks up
+ * what the card heard in the same call (a wait longer than 25 s is one more call each 25 s).
+ */
+async function permission(asker: Asker, register: (card: AskedCard) => Promise<Registered>, sessionId: string, o: HookOptions, e: NeutralEvent, print: CliAdapter['print']): Promise<string> {
   // Claude Code's question tool asks through the same request: its questions become the card.
   const questions = e.tool === 'AskUserQuestion' ? questionsOf(e.input) : undefined;
   const input = (e.input && typeof e.input === 'object' ? e.input : {}) as Record<string, unknown>;
   // Asking again means it is no longer waiting for input: that card closes as this one is asked.
-  const card = await asker.ask(sessionId, {
+  const card = (await register({
     ...(questions ? questionCard(o.app, questions) : permissionCard(o.app, { tool_name: e.tool, tool_input: e.input, cwd: e.cwd })),
     settles: ['waiting'],
-  });
-  let answered = false;
+  })).card!;
+  let heard = false;
   try {
-    const r = await asker.wait(card.id, Date.now() + o.waitMs, o.signal);
+    const r = await asker.wait(sessionId, card.id, Date.now() + o.waitMs, { pickup: true, ...(o.signal ? { signal: o.signal } : {}) });
     if (r.kind !== 'heard') return '';
+    // Heard is picked up (the card is done, the person sees the assistant took it), even "you
+    // decide": the CLI's own prompt takes it from there.
+    heard = true;
     const decision = questions ? questionDecision(questions, input, r.heard) : decisionOf(r.heard);
-    if (!decision) return '';
-    answered = true;
-    // Picked up: the card is done and the person sees the assistant took the answer.
-    await asker.pickup(card.id).catch(() => undefined);
-    return print(decision);
+    return decision ? print(decision) : '';
   } catch (err) {
     if (!o.signal?.aborted) throw err;
     return '';
   } finally {
     // Not answered here: the CLI's own prompt takes over, so the card must not stay open.
-    if (!answered) await asker.withdraw(card.id).catch(() => undefined);
+    if (!heard) await asker.withdraw(sessionId, card.id).catch(() => undefined);
   }
 }

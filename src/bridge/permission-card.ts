@@ -1,7 +1,7 @@
 // A CLI's permission request as an approval card, and the person's answer as the CLI's decision.
 // The card shows what will run, whole: the tool, every key of its input (tool-input.ts), and the
 // folder it runs in; its title names what is asked. Pure: the hook (hook.ts) does the I/O.
-import type { CardAsk, Heard } from './asker';
+import type { AskedCard, Heard } from '../api/ask-schemas';
 import { firstWords, inputLines, quoted } from './tool-input';
 import { terminalSafe } from './terminal-safe';
 import { CLI_NAMES } from './clis/index';
@@ -54,7 +54,7 @@ function titleOf(who: string, tool: string, input: Record<string, unknown>): str
   return `${who} asks to use ${tool}`;
 }
 
-export function permissionCard(app: string, req: PermissionRequest): CardAsk {
+export function permissionCard(app: string, req: PermissionRequest): AskedCard {
   const tool = text(req.tool_name) ?? 'a tool';
   const input = req.tool_input && typeof req.tool_input === 'object' && !Array.isArray(req.tool_input) ? req.tool_input as Record<string, unknown> : {};
   // An input that is not an object (a CLI's new shape) is still shown, as it came.

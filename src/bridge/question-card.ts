@@ -2,7 +2,7 @@
 // questions; a hook that allows it with `updatedInput.answers` ({question text: chosen label})
 // answers them (docs/cli-hooks.md, measured in the interactive CLI). One question is a `choice`
 // (several labels when it allows many), more are a `questions` card. Pure.
-import type { CardAsk, Heard } from './asker';
+import type { AskedCard, Heard } from '../api/ask-schemas';
 import { APP_NAMES, type Decision } from './permission-card';
 
 interface Question { question: string; header?: string; options: { label: string; description?: string }[]; multiSelect: boolean }
@@ -30,7 +30,7 @@ function described(qs: Question[]): string {
   return qs.map((q) => [`${q.header ? `${q.header}: ` : ''}${q.question}`, ...q.options.map((o) => `- ${o.label}${o.description ? `: ${o.description}` : ''}`)].join('\n')).join('\n\n');
 }
 
-export function questionCard(app: string, qs: Question[]): CardAsk {
+export function questionCard(app: string, qs: Question[]): AskedCard {
   const who = APP_NAMES[app] ?? app;
   const options = (q: Question) => q.options.map((o, i) => ({ id: optionId(i), label: o.label }));
   if (qs.length === 1) {

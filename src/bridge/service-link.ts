@@ -50,7 +50,8 @@ export class ServiceLink {
     this.agent = new (info.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 1 });
   }
 
-  async call<T>(method: string, route: string, body?: unknown, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+  /** `key`: the bearer (a session's own key); the run's ask key when none is given. */
+  async call<T>(method: string, route: string, body?: unknown, o: { timeoutMs?: number; signal?: AbortSignal; key?: string } = {}): Promise<T> {
     const bound = AbortSignal.timeout(o.timeoutMs ?? CALL_TIMEOUT_MS);
     const signal = o.signal ? AbortSignal.any([bound, o.signal]) : bound;
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -59,7 +60,7 @@ export class ServiceLink {
       const req = (url.protocol === 'https:' ? https : http).request(url, {
         method, agent: this.agent, signal,
         headers: {
-          authorization: `Bearer ${this.info.askKey}`,
+          authorization: `Bearer ${o.key ?? this.info.askKey}`,
           ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
         },
       }, (res) => {

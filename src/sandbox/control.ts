@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KNOWN_APPS } from '../api/constants';
 import type { Clock, SandboxContext } from './context';
 import type { Faults } from './faults';
+import type { Asking } from './asking';
 import { iso, newId } from './ids';
 import { HOLD_MS, isHoldMs, type Cards } from './lifecycle';
 import { cardInputOf } from './card-input';
@@ -23,6 +24,8 @@ export interface ControlDeps {
   ctx: SandboxContext;
   state: SandboxState;
   cards: Cards;
+  /** Sessions, heard, pickup and withdraw: the same implementation /_ask calls. */
+  asking: Asking;
   notices: Notices;
   faults: Faults;
   received: Received;
@@ -84,22 +87,17 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
       ...(typeof t.tty === 'string' ? { tty: t.tty } : {}),
       ...(typeof t.program === 'string' ? { program: t.program } : {}),
     };
-    const now = d.clock.now();
     const appSessionId = str(b.appSessionId) ? b.appSessionId : newId('ses');
-    const rec = { appSessionId, agentId: agent.id, cwd: b.cwd, ...(b.terminal !== undefined ? { terminal } : {}), liveAt: now };
-    state.sessions.set(appSessionId, rec); // the same appSessionId again refreshes it
-    agent.liveAt = now;
-    return { ...rec, id: appSessionId, liveAt: iso(now) };
+    // The same appSessionId again refreshes it.
+    const { session } = d.asking.live(agent, appSessionId, b.cwd, b.terminal !== undefined ? terminal : undefined);
+    return { ...session, id: appSessionId, liveAt: iso(session.liveAt) };
   });
 
   app.delete('/_sandbox/sessions/:appSessionId', async (req, reply) => {
     const appSessionId = (req.params as { appSessionId: string }).appSessionId;
-    const rec = state.sessions.get(appSessionId);
-    if (!rec) return fail(reply, 404, `no live session ${appSessionId}`);
-    state.sessions.delete(appSessionId);
-    const agent = state.agents.get(rec.agentId);
-    if (agent) agent.liveAt = d.clock.now();
-    return { id: appSessionId, appSessionId, deleted: true };
+    const { ended, withdrawn } = d.asking.end(appSessionId);
+    if (!ended) return fail(reply, 404, `no live session ${appSessionId}`);
+    return { id: appSessionId, appSessionId, deleted: true, withdrawn };
   });
 
   // ---- cards ---------------------------------------------------------------------------------
@@ -142,7 +140,7 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
   app.get('/_sandbox/cards/:id/heard', async (req, reply) => {
     const card = cardOr404(req, reply);
     if (!card) return reply;
-    return { id: card.id, heard: card.heard.map((h) => ({ at: iso(h.at), type: h.type, body: h.body, ...(h.from ? { from: h.from } : {}) })) };
+    return { id: card.id, heard: d.asking.heard(card) };
   });
 
   const cardAction = (path: string, act: (card: NonNullable<ReturnType<typeof cardOr404>>, body: unknown) => string | null) => {
@@ -154,8 +152,8 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
       return wholeCard(card, state, d.ctx.baseUrl(req), d.machines);
     });
   };
-  cardAction('pickup', (card) => cards.pickup(card));
-  cardAction('withdraw', (card) => cards.withdraw(card));
+  cardAction('pickup', (card) => d.asking.pickup(card));
+  cardAction('withdraw', (card) => d.asking.withdraw(card));
   cardAction('helper-answer', (card, body) => (isObject(body) ? cards.helperAnswer(card, body) : 'bad:body must be an answer object'));
   cardAction('area', (card, body) => {
     if (!(isObject(body) && typeof body.id === 'string' && PATTERNS.area.test(body.id) && typeof body.name === 'string')) return 'bad:body must be {id: prj_..., name}';

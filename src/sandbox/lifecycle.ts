@@ -162,6 +162,8 @@ export class Cards {
         this.timeline.schedule(`hold:${card.id}`, card.answer.undoUntil, (at) => this.holdOver(card, at));
       } else if (card.status === 'snoozed' && card.until !== undefined) {
         this.timeline.schedule(`later:${card.id}`, card.until, (due) => this.laterOver(card, due));
+      } else if (card.status === 'delegated' && card.delegation && card.delegation.undoUntil > this.now()) {
+        this.timeline.schedule(`hold:${card.id}`, card.delegation.undoUntil, (at) => this.handOverHoldOver(card, at));
       }
     }
   }
@@ -212,7 +214,11 @@ export class Cards {
     return { id: card.id, status: 'answered', version: card.version, undoUntil: iso(undoUntil) };
   }
 
-  /** The hold ended: the assistant hears the answer; a notice's Got it closes it. */
+  /**
+   * The hold ended: the assistant hears the answer; a notice's Got it closes it. Either way it is
+   * a change (version, feed): the person's apps and a waiting asker learn it on the feed, with no
+   * timer of their own (decisions.md "#53: a hold's end is a change").
+   */
   private holdOver(card: CardRec, at: number): void {
     if (card.status !== 'answered' || !card.answer) return;
     card.answer.heard = true;
@@ -221,7 +227,13 @@ export class Cards {
       return;
     }
     card.heard.push({ at, type: 'answer', body: card.answer.body, from: fromOf(card.answer.origin) });
-    this.keep(card);
+    this.touch(card, 'card.changed', null, at);
+  }
+
+  /** A hand-over's hold ended: the helper may see the card now, and take-back is no longer undo. A change too. */
+  private handOverHoldOver(card: CardRec, at: number): void {
+    if (card.status !== 'delegated' || !card.delegation) return;
+    this.touch(card, 'card.changed', null, at);
   }
 
   /** Ends a hold at once (demo seeding of a done card). */
@@ -345,6 +357,7 @@ export class Cards {
       origin,
     };
     this.touch(card, 'card.changed', { type: 'delegated', by: 'person', origin, detail: `${target.name} (${body.mode})` }, now);
+    this.timeline.schedule(`hold:${card.id}`, undoUntil, (at) => this.handOverHoldOver(card, at));
     return { id: card.id, status: 'delegated', version: card.version, hears: target.hears, undoUntil: iso(undoUntil) };
   }
 
@@ -352,6 +365,7 @@ export class Cards {
     const card = this.find(grant, id);
     this.highStakes(card);
     if (card.status !== 'delegated') throw new ProblemError('not_waiting', 'The card is not with a helper.');
+    this.timeline.cancel(`hold:${card.id}`);
     card.status = 'pending';
     card.turn = 'you';
     card.delegation = undefined;

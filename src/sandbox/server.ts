@@ -10,6 +10,7 @@ import { ManualServiceClock, RealClock } from './clock';
 import type { Clock, SandboxContext } from './context';
 import { registerCardPage } from './card-page';
 import { registerAsk } from './ask-routes';
+import { Asking } from './asking';
 import { registerControl } from './control';
 import { Faults, codeForStatus, omitted, type Fault } from './faults';
 import { Received } from './received';
@@ -320,8 +321,9 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   notices.register(app);
   registerCardPage(app, ctx, cards, personSessions);
   const askKey = opts.askKey ?? newControlSecret();
+  const asking = new Asking(state, cards, clock, feed);
   registerAsk(app, {
-    state, cards, clock, askKey, runDue: () => timeline.runDue(),
+    state, cards, asking, clock, askKey,
     // The computer named when the sandbox set it up, else the newest it set up (the demo's, or
     // the one `npm start` made): the assistants that ask here run on this computer.
     machineFor: (named) => (named !== undefined && auth.machines.has(named) ? named : [...auth.machines.keys()].pop()),
@@ -350,6 +352,6 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
       timeline.stop();
     },
   };
-  registerControl(app, { ctx, state, cards, notices, faults, received, clock, machines, reset: () => sandbox.reset() });
+  registerControl(app, { ctx, state, cards, asking, notices, faults, received, clock, machines, reset: () => sandbox.reset() });
   return sandbox;
 }

@@ -3,10 +3,12 @@
 // nothing else acts. Here, once for all of them: the card the person saw is named, a version the
 // model already knows to be newer is refused before anything is sent, the press is sent (spent
 // gesture, one Idempotency-Key), its result goes into the model in ONE write with the hold on this
-// computer's clock, one read follows (the card whole, with its history), and one more when the
-// hold ends. What comes back is a value, never an exception.
+// computer's clock, and one read follows (the card whole, with its history: from the feed's change
+// when this window holds the feed, else asked for here). The hold's end is a
+// change on the service's feed (#53), read from there like any other: no timer of its own here.
+// What comes back is a value, never an exception.
 import type { Card } from '../api/schemas';
-import type { Clock, Logger, Timers } from '../api/runtime';
+import type { Clock, Logger } from '../api/runtime';
 import { rowOf } from './actions-table';
 import { afterPress } from './after-press';
 import type { CardModel } from './card-model';
@@ -20,9 +22,10 @@ export interface PressPathOptions {
   presses: PressSending;
   model: CardModel;
   clock: Clock;
-  timers: Timers;
   /** The service's clock minus this computer's, as far as it is known (ServerTime). */
   skewMs: () => number;
+  /** This window holds the feed's long-poll: the press's own change comes back on it at once. */
+  ownsFeed: () => boolean;
   logger: Logger;
 }
 
@@ -32,8 +35,6 @@ export function seenOf(shown: Pick<Card, 'id' | 'version' | 'highStakes' | 'url'
 }
 
 export class PressPath {
-  private readonly holdReads = new Map<string, { cancel(): void }>();
-
   constructor(private readonly o: PressPathOptions) {}
 
   /** One press of the person on the card as they were shown it. */
@@ -71,27 +72,15 @@ export class PressPath {
     const holdUntil = rowOf(action.type).startsHold ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
     const card = afterPress(shown, action.type, result, holdUntil);
     model.takePressed(card, holdUntil);
-    // The card whole (its history names this press); the feed may belong to another window.
-    this.readAgain(seen.id);
-    if (holdUntil !== undefined) this.readWhenHoldEnds(seen.id, holdUntil - now);
+    // The card whole (its history names this press) is read once: the press's own change on the
+    // feed brings that read when this window holds the feed; another window's feed would bring it
+    // late, so it is read now.
+    if (!this.o.ownsFeed()) this.readAgain(seen.id);
     return { ok: true, action: action.type, result, card: model.get(seen.id) as Card | undefined ?? card, ...(holdUntil !== undefined ? { holdUntil } : {}) };
-  }
-
-  /** Ends the hold-end reads (sign-out, sync stopped). */
-  dispose(): void {
-    for (const t of this.holdReads.values()) t.cancel();
-    this.holdReads.clear();
   }
 
   private readAgain(id: string): void {
     void this.o.model.applyChanges([{ type: 'card.changed', cardId: id, at: '' }], { byPerson: true })
       .catch((e: unknown) => this.o.logger.warn(`reading ${id} after a press failed: ${String(e)}`));
-  }
-
-  /** When the hold ends the assistant hears it (a notice closes): read the card then, once, so every view moves. */
-  private readWhenHoldEnds(id: string, inMs: number): void {
-    this.holdReads.get(id)?.cancel();
-    const t = this.o.timers.setTimeout(() => { this.holdReads.delete(id); this.readAgain(id); }, Math.max(0, inMs) + 200);
-    this.holdReads.set(id, t);
   }
 }

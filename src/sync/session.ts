@@ -272,7 +272,6 @@ class ClientCoreImpl implements ClientCore {
   }
 
   private afterSignOut(reason: SignOutReason): void {
-    this.parts.path.dispose();
     // Answers first: the model's clear removes every card, which must not start reads for rows.
     this.parts.answers.clear();
     this.parts.model.clear();
@@ -312,7 +311,6 @@ class ClientCoreImpl implements ClientCore {
     await this.stopSync();
     await this.parts.owner.dispose();
     this.storeWatch?.dispose();
-    this.parts.path.dispose();
     this.parts.answers.dispose();
     this.parts.model.dispose();
     this.parts.assistants.dispose();

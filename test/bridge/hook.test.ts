@@ -2,7 +2,10 @@
 // stdin (shapes from docs/cli-hooks.md), the cards they make, and what the hook prints back. The
 // person answers through the person's API, as the extension does.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { RunningSandbox } from '../../src/sandbox';
 import { runHook } from '../../src/bridge/hook';
@@ -16,20 +19,23 @@ describe('hook bridge', function () {
   this.timeout(30_000);
   let sb: RunningSandbox;
   let person: SignedIn;
+  /** Where the hooks keep the sessions' own keys between events (the bridge home's sessions/). */
+  let keysDir: string;
 
   beforeEach(async () => {
+    keysDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hook-keys-'));
     sb = await startSandbox({ port: 0 });
     person = await signIn(sb.url);
     await (await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 0 }) })).text();
   });
-  afterEach(async () => { await sb.close(); });
+  afterEach(async () => { await sb.close(); fs.rmSync(keysDir, { recursive: true, force: true }); });
 
   const event = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({
     session_id: 'sess-1', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/shop', hook_event_name: name, ...extra,
   });
   const hook = (input: string, o: { waitMs?: number; signal?: AbortSignal; app?: string } = {}) => runHook({
     app: o.app ?? 'claude-code', input, service: { url: sb.url, askKey: sb.askKey }, terminal: () => ({ pid: 4242, tty: '/dev/pts/3' }),
-    waitMs: o.waitMs ?? 20_000, ...(o.signal ? { signal: o.signal } : {}),
+    waitMs: o.waitMs ?? 20_000, keysDir, ...(o.signal ? { signal: o.signal } : {}),
   });
   const pending = async (): Promise<WireCard[]> => (await person.request('GET', '/v1/cards?whole=3')).json.cards as WireCard[];
   const card = async (id: string): Promise<WireCard> => (await person.request('GET', `/v1/cards/${id}`)).json.card as WireCard;
@@ -103,7 +109,8 @@ describe('hook bridge', function () {
   });
 
   it('a service slow to make the card (a loaded machine): the hook waits for it, and the person\'s answer reaches the assistant', async () => {
-    // In front of the sandbox, a proxy that answers POST /_ask/cards SLOW_MS late, the card already
+    // In front of the sandbox, a proxy that answers POST /_ask/sessions (the registration with the
+    // card) SLOW_MS late, the card already
     // made (a busy CI run took longer than the hook's old 0.8 s bound: the hook gave up, and the
     // card it had made stayed open with no one waiting on its answer).
     const SLOW_MS = 1_500;
@@ -116,7 +123,7 @@ describe('hook bridge', function () {
           r.on('data', (c: Buffer) => out.push(c));
           r.on('end', () => {
             const send = () => { res.writeHead(r.statusCode ?? 502, r.headers); res.end(Buffer.concat(out)); };
-            if (req.method === 'POST' && req.url === '/_ask/cards') setTimeout(send, SLOW_MS); else send();
+            if (req.method === 'POST' && req.url === '/_ask/sessions') setTimeout(send, SLOW_MS); else send();
           });
         });
         on.on('error', () => { res.writeHead(502); res.end(); });
@@ -127,7 +134,7 @@ describe('hook bridge', function () {
     try {
       const printed = runHook({
         app: 'claude-code', input: bash('make release'), service: { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, askKey: sb.askKey },
-        terminal: () => ({}), waitMs: 20_000,
+        terminal: () => ({}), waitMs: 20_000, keysDir,
       });
       const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
       await answer(c.id, { approved: true });
@@ -139,12 +146,56 @@ describe('hook bridge', function () {
     }
   });
 
+  const setHold = async (ms: number) => {
+    await (await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms }) })).text();
+  };
+  const askCalls = async () => ((await (await fetch(`${sb.url}/_sandbox/received`)).json()) as { received: { method: string; url: string }[] }).received
+    .filter((r) => r.url.startsWith('/_ask/')).map((r) => `${r.method} ${r.url.replace(/req_[\w-]+/, '{id}').replace(/\?.*$/, '')}`);
+
+  it('a prompt costs the bridge two calls: the registration with the card, then the wait that picks up (#53)', async () => {
+    await hook(event('SessionStart', { source: 'startup' }));
+    const before = (await askCalls()).length;
+    const printed = hook(bash('make test'));
+    const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+    await answer(c.id, { approved: true });
+    assert.equal(JSON.parse(await printed).hookSpecificOutput.decision.behavior, 'allow');
+    assert.deepEqual((await askCalls()).slice(before), ['POST /_ask/sessions', 'GET /_ask/cards/{id}/heard']);
+    assert.equal((await card(c.id)).status, 'done', 'picked up by the wait');
+    // The CLI going on costs one call, with the session's key kept from the first event.
+    const mark = (await askCalls()).length;
+    await hook(event('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'make test' }, tool_response: {} }));
+    assert.deepEqual((await askCalls()).slice(mark), ['POST /_ask/sessions/sess-1/withdraw']);
+  });
+
+  it('F8: a Decline pressed in the hold as the bridge\'s wait runs out reaches the CLI (the wait holds on through the hold)', async () => {
+    await setHold(2_000);
+    const printed = hook(bash('make deploy'), { waitMs: 1_000 });
+    const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+    // Pressed before the wait's end; its hold ends after it.
+    await answer(c.id, { approved: false, note: { text: 'not on a Friday' } });
+    assert.deepEqual(JSON.parse(await printed).hookSpecificOutput.decision, { behavior: 'deny', message: 'not on a Friday' });
+    const done = await person.request('GET', `/v1/cards/${c.id}`);
+    assert.equal(done.json.card.closedBy, 'assistant', 'picked up, not withdrawn');
+  });
+
+  it('a restarted service (the kept session key unknown to it): the hook registers anew with the ask key and goes on', async () => {
+    await hook(event('SessionStart', { source: 'startup' }));
+    await sb.close();
+    sb = await startSandbox({ port: 0, askKey: sb.askKey });
+    person = await signIn(sb.url);
+    await setHold(0);
+    const printed = hook(bash('ls'));
+    const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+    await answer(c.id, { approved: true });
+    assert.equal(JSON.parse(await printed).hookSpecificOutput.decision.behavior, 'allow');
+  });
+
   it('no service running: nothing printed, within a second', async () => {
     const started = Date.now();
-    const out = await runHook({ app: 'claude-code', input: bash('ls'), service: { url: 'http://127.0.0.1:9', askKey: 'k' }, terminal: () => ({}), waitMs: 60_000 });
+    const out = await runHook({ app: 'claude-code', input: bash('ls'), service: { url: 'http://127.0.0.1:9', askKey: 'k' }, terminal: () => ({}), waitMs: 60_000, keysDir });
     assert.equal(out, '');
     assert.ok(Date.now() - started < 1_000);
-    assert.equal(await runHook({ app: 'claude-code', input: bash('ls'), service: undefined, terminal: () => ({}), waitMs: 60_000 }), '');
+    assert.equal(await runHook({ app: 'claude-code', input: bash('ls'), service: undefined, terminal: () => ({}), waitMs: 60_000, keysDir }), '');
     assert.equal(await hook('not json'), '');
   });
 

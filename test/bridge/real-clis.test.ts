@@ -119,6 +119,21 @@ function suite(name: string, o: { app: Cli; install(i: InstallClis): Installed; 
       assert.ok(model!.seenText(o.kind === 'claude' ? 'anthropic' : 'openai').includes('Not on a Friday, please.'), 'the note reached the model');
     });
 
+    it('F8: a Decline pressed in the undo hold as the hook\'s wait runs out reaches the model (#52)', async () => {
+      // The hold outlasts the wait: pressed 1.5 s into a 3 s wait, the 4 s hold ends 2.5 s after it.
+      const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 4_000 }) });
+      assert.equal(hold.status, 200);
+      const done = run(`touch ${marker()}`, 3);
+      const card = await approvalCard();
+      await new Promise((r) => setTimeout(r, 1_500));
+      await answer(card.id, { approved: false, note: { text: 'Declined in the last seconds.' } });
+      const r = await done;
+      assert.equal(r.timedOut, false, r.stderr.slice(-2000));
+      assert.equal(fs.existsSync(marker()), false, 'the declined command did not run');
+      assert.ok(model!.seenText(o.kind === 'claude' ? 'anthropic' : 'openai').includes('Declined in the last seconds.'), 'the decline, with its note, reached the model');
+      assert.equal((await person.request('GET', `/v1/cards/${card.id}`)).json.card.closedBy, 'assistant', 'picked up, not withdrawn');
+    });
+
     it('the hook\'s wait runs out: the card is withdrawn and the CLI decides by its own rule', async () => {
       const done = run(`touch ${marker()}`, 2);
       const card = await approvalCard();

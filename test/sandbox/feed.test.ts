@@ -36,7 +36,7 @@ describe('sandbox change feed', () => {
     await w.me.request('POST', `/v1/cards/${old.id}/later`, { body: { until: '1h' } });
     const r = await feed(`?after=${start.json.cursor}`);
     assert.deepEqual(r.json.changes.map((x: { type: string; cardId: string }) => [x.type, x.cardId]), [
-      ['card.created', c.id], ['card.answered', c.id], ['card.closed', c.id], ['card.changed', old.id],
+      ['card.created', c.id], ['card.answered', c.id], ['card.changed', c.id], ['card.closed', c.id], ['card.changed', old.id],
     ]);
     for (const ch of r.json.changes) assert.deepEqual(Object.keys(ch).sort(), ['at', 'cardId', 'type']);
     const again = await feed(`?after=${r.json.cursor}`);

@@ -53,7 +53,9 @@ describe('sandbox lifecycle', function () {
       assert.equal(Date.parse(h[0]!.at), Date.parse(r.json.undoUntil));
       await w.advance(60_000);
       assert.equal((await heard(c.id)).length, 1);
-      assert.deepEqual(await changesOf(c.id), ['card.created', 'card.answered']);
+      // The hold's end is a change of its own (#53): the version rises once, and the feed says so.
+      assert.equal((await get(c.id)).version, r.json.version + 1);
+      assert.deepEqual(await changesOf(c.id), ['card.created', 'card.answered', 'card.changed']);
     });
 
     it('records the app and computer it came from on the card and in its history', async () => {
@@ -223,7 +225,7 @@ describe('sandbox lifecycle', function () {
       const p = await w.ctl('POST', `/_sandbox/cards/${c.id}/pickup`);
       assert.equal(p.status, 200, p.text);
       assert.equal(p.json.status, 'done');
-      assert.deepEqual(await changesOf(c.id), ['card.created', 'card.answered', 'card.closed']);
+      assert.deepEqual(await changesOf(c.id), ['card.created', 'card.answered', 'card.changed', 'card.closed']);
       const done = await w.me.request('GET', '/v1/cards?status=done');
       assert.deepEqual(done.json.cards.map((x: { id: string }) => x.id), [c.id]);
     });
@@ -386,7 +388,8 @@ describe('sandbox lifecycle', function () {
       const got = await heard(c.id);
       assert.equal(got[0]!.type, 'helper-answer');
       assert.deepEqual(got[0]!.body, { choiceIds: ['a'] });
-      assert.deepEqual(await changesOf(c.id), ['card.created', 'card.changed', 'card.answered', 'card.closed']);
+      // Handed over, the hand-over's hold ended (a change: the helper may see it now), answered, closed.
+      assert.deepEqual(await changesOf(c.id), ['card.created', 'card.changed', 'card.changed', 'card.answered', 'card.closed']);
       problem(await post(w.me, c.id, 'take-back'), 409, 'not_waiting');
     });
 
@@ -410,7 +413,8 @@ describe('sandbox lifecycle', function () {
       const d = await post(w.me, c.id, 'delegate', { to: { assistantId: w.helperId }, mode: 'freely' });
       await w.advance(10_000);
       const t = await post(w.me, c.id, 'take-back');
-      assert.deepEqual(t.json, { id: c.id, status: 'pending', version: d.json.version + 1 });
+      // The hand-over's hold ended (one change), then the take-back (another).
+      assert.deepEqual(t.json, { id: c.id, status: 'pending', version: d.json.version + 2 });
       assert.equal((await w.ctl('GET', `/_sandbox/assistants/${w.helperId}/helper-cards`)).json.cards.length, 0);
       assert.equal((await w.ctl('POST', `/_sandbox/cards/${c.id}/helper-answer`, { choiceIds: ['a'] })).status, 409);
       problem(await post(w.me, c.id, 'take-back'), 409, 'not_waiting');
