@@ -34,6 +34,8 @@ export const LOCAL_SERVICE_FILES = {
   failed: 'start-failed.json',
   /** One JSON line per sign-in the person allowed: every signed-in window announces it. */
   signIns: 'sign-ins.jsonl',
+  /** The port the last run listened on: the next takes it again when free (a sign-in names the address). */
+  port: 'port',
   /** The durable store (the `--store` file). */
   store: 'cards.db',
 } as const;

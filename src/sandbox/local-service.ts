@@ -104,12 +104,9 @@ async function takeOver(lock: string, staleText: string): Promise<void> {
 
 /** The port the last run used, when it is free now: a window's sign-in names the address (`resource`). */
 export async function preferredPort(home: string): Promise<number> {
-  let port = 0;
-  try {
-    const last = JSON.parse(readFileSync(fileIn(home, 'state'), 'utf8')) as { url?: unknown };
-    if (typeof last.url === 'string') port = Number(new URL(last.url).port) || 0;
-  } catch { return 0; }
-  if (port === 0) return 0;
+  let port: number;
+  try { port = Number.parseInt(readFileSync(fileIn(home, 'port'), 'utf8'), 10); } catch { return 0; }
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) return 0;
   return new Promise((resolve) => {
     const probe = createServer();
     probe.once('error', () => resolve(0));
@@ -151,6 +148,7 @@ export function becomeLocalService(running: RunningSandbox, home: string): Servi
     try { writeFileAppend(fileIn(home, 'signIns'), `${JSON.stringify(line)}\n`); } catch (e) { console.error('local service: could not note the sign-in:', (e as Error).message); }
   };
   rmSync(fileIn(home, 'failed'), { force: true });
+  writeWholeSync(fileIn(home, 'port'), `${running.port}\n`);
   return state;
 }
 
