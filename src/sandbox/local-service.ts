@@ -10,23 +10,13 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bridgeHome, LOCAL_SERVICE_FILES, SERVICE_FILE } from '../bridge/home';
 import { processGone, removeIfUnchanged } from '../bridge/process-alive';
+import { readServiceState, type ServiceState } from '../bridge/service-state';
+
+export { readServiceState, type ServiceState };
 import { writeWholeSync } from '../bridge/write-whole';
 import type { RunningSandbox } from './index';
 import { isSandboxMade } from './identity-places';
 import { newIdentity, publicOf, readIdentity, writeIdentity } from './machine-file';
-
-/** What service.json holds: what the editor needs to use, check and stop the service. */
-export interface ServiceState {
-  version: 1;
-  url: string;
-  pid: number;
-  askKey: string;
-  /** Allows sign-ins (auth/editor-approval-routes.ts): the editor sends it after the person's dialog. */
-  ownerKey: string;
-  machineFile: string;
-  home: string;
-  startedAt: string;
-}
 
 export type ServiceLock = { kind: 'ours'; file: string } | { kind: 'running'; state: ServiceState };
 
@@ -37,21 +27,6 @@ const fileIn = (home: string, name: keyof typeof LOCAL_SERVICE_FILES) => join(ho
 export function makeHome(home: string): void {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   chmodSync(home, 0o700);
-}
-
-/** service.json of a live service, or undefined (none, unreadable, or naming a dead process). */
-export function readServiceState(home: string): ServiceState | undefined {
-  const file = fileIn(home, 'state');
-  let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch { return undefined; }
-  try {
-    const s = JSON.parse(text) as Partial<ServiceState>;
-    if (s.version !== 1 || typeof s.url !== 'string' || typeof s.pid !== 'number' || typeof s.askKey !== 'string' || typeof s.ownerKey !== 'string' || typeof s.machineFile !== 'string') return undefined;
-    if (processGone(s.pid)) { removeIfUnchanged(file, text); return undefined; }
-    return s as ServiceState;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
