@@ -36,6 +36,8 @@ export const LOCAL_SERVICE_FILES = {
   signIns: 'sign-ins.jsonl',
   /** The port the last run listened on: the next takes it again when free (a sign-in names the address). */
   port: 'port',
+  /** Present while the person stopped the service: no window starts it again by itself. */
+  stopped: 'stopped-by-person',
   /** The durable store (the `--store` file). */
   store: 'cards.db',
 } as const;

@@ -72,9 +72,9 @@ export async function ensureLocalService(w: StartWith): Promise<{ state: Service
     if (failed) throw new ServiceStartError(failed, log);
     if (exited !== undefined) {
       // It ended without a service: a start that found another (which then vanished) or a crash.
-      throw new ServiceStartError(failureOf(failedFile, child.pid) ?? `the local service exited (code ${exited}) before it was ready; see ${log}`, log);
+      throw new ServiceStartError(failureOf(failedFile, child.pid) ?? `the local service exited (code ${exited}) before it was ready; see ${log}`, log); // l10n-ignore: the log's words, as the service's own are
     }
-    if (Date.now() > deadline) throw new ServiceStartError(`the local service was not ready within ${Math.round((w.timeoutMs ?? 20_000) / 1000)} s; see ${log}`, log);
+    if (Date.now() > deadline) throw new ServiceStartError(`the local service was not ready within ${Math.round((w.timeoutMs ?? 20_000) / 1000)} s; see ${log}`, log); // l10n-ignore: the log's words, as the service's own are
     await sleep(50);
   }
 }
