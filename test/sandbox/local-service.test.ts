@@ -10,6 +10,7 @@ import { readServiceFile } from '../../src/bridge/service-link';
 import { readServiceState } from '../../src/sandbox/local-service';
 import { readIdentity } from '../../src/sandbox/machine-file';
 import { until } from '../kit/until';
+import { call, makeKey, startDevice } from './helpers';
 import { spawnService, tempHome, type ServiceRun } from './service-process';
 
 describe('local service process', function () {
@@ -96,5 +97,24 @@ describe('local service process', function () {
     const line = await next.line;
     assert.equal(line.event, 'ready');
     await until('its announcement', () => readServiceFile(join(bridge, SERVICE_FILE))?.pid === next.child.pid, 5_000);
+  });
+
+  it('a sign-in the person allowed in the editor is noted (0600) for every window to tell of', async () => {
+    const bridge = tempHome();
+    const run = await start(bridge);
+    await run.line;
+    const home = join(bridge, 'service');
+    const state = readServiceState(home)!;
+    const identity = readIdentity(state.machineFile)!;
+    const device = await startDevice(state.url, { key: makeKey(), machine: { id: identity.id, name: identity.name, privateJwk: identity.privateJwk } });
+    assert.equal(device.status, 200, device.text);
+    const allowed = await call('POST', `${state.url}/_local/sign-ins/${device.json.user_code as string}`, { allow: true }, { authorization: `Bearer ${state.ownerKey}` });
+    assert.equal(allowed.status, 200, allowed.text);
+    const file = join(home, LOCAL_SERVICE_FILES.signIns);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { app: string; machine: string });
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0]!.machine, identity.name);
+    assert.match(lines[0]!.app, /\S/);
   });
 });
