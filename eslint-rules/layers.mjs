@@ -28,12 +28,12 @@ export const LAYERS = {
   // few wire modules the editor itself sets up (its HTTP runtime and certificates), the bridge's
   // settings and installer (Connect).
   editor: {
-    values: ['sync/index', 'sync/contract', 'shared', 'api/http', 'api/runtime', 'api/system-certificates', 'bridge/connect-settings', 'bridge/home', 'bridge/install', 'bridge/write-whole', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state'],
+    values: ['sync/index', 'sync/contract', 'shared', 'api/http', 'api/runtime', 'api/system-certificates', 'bridge/connect-settings', 'bridge/home', 'bridge/install', 'bridge/write-whole', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state', 'bridge/service-files'],
     types: ['api/schemas'],
     packages: ['vscode', 'node:*'],
   },
   // The local service: the wire's schemas and constants, the shared rules, where the bridge looks for it.
-  sandbox: { values: ['api/schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state'], packages: ['fastify', 'zod', 'node-sqlite3-wasm', 'node:*'] },
+  sandbox: { values: ['api/schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state', 'bridge/service-files'], packages: ['fastify', 'zod', 'node-sqlite3-wasm', 'node:*'] },
   // The assistants' side: the wire's schemas only.
   bridge: { values: ['api/schemas'], packages: ['jsonc-parser', 'node:*'] },
 };

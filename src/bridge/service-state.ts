@@ -3,7 +3,7 @@
 // launcher reads it (instead of scraping printed text). Read only while its process lives.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOCAL_SERVICE_FILES } from './home';
+import { LOCAL_SERVICE_FILES } from './service-files';
 import { processGone, removeIfUnchanged } from './process-alive';
 
 export interface ServiceState {
@@ -28,6 +28,17 @@ export function readServiceState(home: string, isGone: (pid: number) => boolean 
     if (s.version !== 1 || typeof s.url !== 'string' || typeof s.pid !== 'number' || typeof s.askKey !== 'string' || typeof s.ownerKey !== 'string' || typeof s.machineFile !== 'string') return undefined;
     if (isGone(s.pid)) { removeIfUnchanged(file, text); return undefined; }
     return s as ServiceState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the last start failed (start-failed.json), when no service runs: the Cards view says it. */
+export function lastStartFailure(home: string): string | undefined {
+  if (readServiceState(home)) return undefined;
+  try {
+    const f = JSON.parse(readFileSync(join(home, LOCAL_SERVICE_FILES.failed), 'utf8')) as { message?: unknown };
+    return typeof f.message === 'string' ? f.message : undefined;
   } catch {
     return undefined;
   }

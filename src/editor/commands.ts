@@ -31,7 +31,7 @@ import { problemMessage } from '../shared/problem-messages';
 import { allowsScope, EVERYTHING, SCOPE_OF } from '../shared/grant-scopes';
 import { nextCard } from '../shared/next-card';
 import type { CliConnector } from './connect/cli-connector';
-import type { LocalService } from './connection/local-service-flows';
+import type { LocalServiceHandle } from './connection/local-service-handle';
 
 export { COMMAND_NAMES, commandId, type CommandName };
 
@@ -47,7 +47,7 @@ export interface CommandHost {
   refreshState(): Promise<void>;
   startSandbox(): Promise<void>;
   /** The person's local service (connection/local-service-flows.ts). */
-  localService: Pick<LocalService, 'start' | 'stop' | 'allowTyped' | 'afterConnect'>;
+  localService: Pick<LocalServiceHandle, 'run'>;
   timeZone(): string;
   /** The window's context keys (one per activation). */
   contextKeys: ContextKeys;
@@ -210,7 +210,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
   };
   const connectThen = async (name: string) => {
     const r = await host.cli.command(name);
-    if (r === 'connected' || r === 'already') await host.localService.afterConnect();
+    if (r === 'connected' || r === 'already') await host.localService.run('afterConnect');
     return r;
   };
   const commands: Record<CommandName, Command> = {
@@ -230,9 +230,9 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     // local one starts when this window has no other.
     ...(Object.fromEntries(COMMAND_NAMES.filter((n) => /^(dis)?connect[A-Z]/.test(n))
       .map((n) => [n, { always: n.startsWith('connect') ? () => connectThen(n) : () => host.cli.command(n) }])) as Record<ConnectCommand, Command>),
-    startLocalService: { always: () => host.localService.start() },
-    stopLocalService: { always: () => host.localService.stop() },
-    allowSignIn: { always: () => host.localService.allowTyped() },
+    startLocalService: { always: () => host.localService.run('start') },
+    stopLocalService: { always: () => host.localService.run('stop') },
+    allowSignIn: { always: () => host.localService.run('allowTyped') },
 
     openCard: {
       enabled: (p) => async (arg?: unknown) => {

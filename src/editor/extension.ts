@@ -34,7 +34,8 @@ import { WaitingCount } from './cards/waiting-count';
 import { registerCardLinks } from './assistants/terminal-links';
 import { TreeViewSlot } from './base/tree-view-slot';
 import { CliConnector } from './connect/cli-connector';
-import { LocalService } from './connection/local-service-flows';
+import { LocalServiceHandle } from './connection/local-service-handle';
+import { localServiceHome } from '../bridge/home';
 import { machineFile, resolveBaseUrl } from './connection/service-settings';
 
 export const systemTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -57,7 +58,7 @@ export class App implements vscode.Disposable {
   /** Connect and Disconnect of Claude Code and Codex (their hook entries and the hook command). */
   readonly connector: CliConnector;
   /** The person's local service: its commands, its start when needed, the sign-ins allowed here (#51). */
-  readonly localService: LocalService;
+  readonly localService: LocalServiceHandle;
   /** The live set of parts of the current client core; none while not set up. */
   live: LiveParts | undefined;
   private readonly setup: SetupHost;
@@ -88,8 +89,8 @@ export class App implements vscode.Disposable {
       openCard: (id, opts) => this.openCard(id, opts),
       signIn: () => this.signIn(),
     });
-    this.localService = new LocalService({
-      log: this.log, extensionUri: ctx.extensionUri, contextKeys: this.contextKeys,
+    this.localService = new LocalServiceHandle({
+      home: localServiceHome(), log: this.log, extensionUri: ctx.extensionUri, contextKeys: this.contextKeys,
       signedIn: () => !!this.live && isSignedIn(this.live.core.state),
       setUpElsewhere: () => resolveBaseUrl(machineFile()) !== undefined && !this.launcher.owns(machineFile()),
       refreshState: () => this.refreshState(),

@@ -8,7 +8,8 @@ import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSy
 import { createServer } from 'node:net';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { bridgeHome, LOCAL_SERVICE_FILES, SERVICE_FILE } from '../bridge/home';
+import { bridgeHome, SERVICE_FILE } from '../bridge/home';
+import { LOCAL_SERVICE_FILES } from '../bridge/service-files';
 import { processGone, removeIfUnchanged } from '../bridge/process-alive';
 import { readServiceState, type ServiceState } from '../bridge/service-state';
 

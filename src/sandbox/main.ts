@@ -22,6 +22,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { bridgeHome, localServiceHome, SERVICE_FILE } from '../bridge/home';
+
 import { becomeLocalService, forgetLocalService, noteStartFailed, preferredPort, readServiceState, takeServiceLock } from './local-service';
 import { writeWholeSync } from '../bridge/write-whole';
 

@@ -30,15 +30,15 @@ describe('local service: Start Local Service, then Stop', function () {
     // The window first stops needing it (else its next look starts it again), then it goes.
     await cfg().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await cfg().update('machineFile', testEnv.machineFile, vscode.ConfigurationTarget.Global);
-    const state = readServiceState(app.localService.home);
+    const state = readServiceState((await app.localService.load()).home);
     if (state) { try { process.kill(state.pid, 'SIGTERM'); } catch { /* gone */ } }
-    fs.rmSync(path.join(app.localService.home, 'stopped-by-person'), { force: true });
+    fs.rmSync(path.join((await app.localService.load()).home, 'stopped-by-person'), { force: true });
     await app.refreshState();
   });
 
   it('starts from its command as a process of its own and the window uses it; after Stop a hook falls back within a second', async () => {
     const app = await theApp();
-    const home = app.localService.home;
+    const home = (await app.localService.load()).home;
     void vscode.commands.executeCommand('assistantCards.startLocalService'); // ends on a "Sign In?" notification nobody answers here
     const state = await until('the local service runs', () => readServiceState(home), 30_000);
     assert.notEqual(state.pid, process.pid);

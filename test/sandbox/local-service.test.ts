@@ -5,7 +5,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOCAL_SERVICE_FILES, SERVICE_FILE } from '../../src/bridge/home';
+import { SERVICE_FILE } from '../../src/bridge/home';
+import { LOCAL_SERVICE_FILES } from '../../src/bridge/service-files';
 import { readServiceFile } from '../../src/bridge/service-link';
 import { readServiceState } from '../../src/sandbox/local-service';
 import { readIdentity } from '../../src/sandbox/machine-file';

@@ -24,6 +24,8 @@ const BUDGET: Record<PartName, number> = {
   // Connect's planner of the CLIs' settings (with jsonc-parser): 23 KB.
   // 30 KB until #54: the CLI adapters and the settings file's reader came in with it (30.0 KB).
   connect: 33 * KB,
+  // The local service's look, start, stop and sign-in dialog (#51): 11 KB when set.
+  localService: 15 * KB,
   // undici (183 KB) and jose (59 KB), loaded at the first request.
   late: 260 * KB,
   // The card panel's page (43 KB), the assistants' hook (20 KB), the local sandbox (798 KB).

@@ -7,9 +7,11 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LOCAL_SERVICE_FILES } from '../../bridge/home';
+import { LOCAL_SERVICE_FILES } from '../../bridge/service-files';
 import { processGone } from '../../bridge/process-alive';
-import { readServiceState, type ServiceState } from '../../bridge/service-state';
+import { lastStartFailure, readServiceState, type ServiceState } from '../../bridge/service-state';
+
+export { lastStartFailure };
 
 export type { ServiceState };
 
@@ -83,17 +85,6 @@ function failureOf(file: string, pid: number | undefined): string | undefined {
   try {
     const f = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: unknown; message?: unknown };
     return f.pid === pid && typeof f.message === 'string' ? f.message : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Why the last start failed, when no service runs (the Cards view says it). */
-export function lastStartFailure(home: string): string | undefined {
-  if (readServiceState(home)) return undefined;
-  try {
-    const f = JSON.parse(fs.readFileSync(path.join(home, LOCAL_SERVICE_FILES.failed), 'utf8')) as { message?: unknown };
-    return typeof f.message === 'string' ? f.message : undefined;
   } catch {
     return undefined;
   }
