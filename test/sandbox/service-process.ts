@@ -2,7 +2,7 @@
 // started with `--service` in a home of the test's own (ASSISTANT_CARDS_HOME), its one JSON line
 // read from stdout.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,6 +14,8 @@ export function serviceScript(): Promise<string> {
     const { build } = await import('esbuild');
     const out = join(mkdtempSync(join(tmpdir(), 'ac-service-bundle-')), 'sandbox.js');
     await build({ entryPoints: ['src/sandbox/main.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: out, logLevel: 'silent' });
+    // The store's SQLite loads its .wasm from beside the bundle, as in dist/ (esbuild.mjs).
+    copyFileSync(join('node_modules', 'node-sqlite3-wasm', 'dist', 'node-sqlite3-wasm.wasm'), join(out, '..', 'node-sqlite3-wasm.wasm'));
     return out;
   })();
   return bundling;
