@@ -17,6 +17,7 @@ import type { AssistantsTreeNode } from './assistants/assistants-view';
 import type { AssistantsFeature } from './assistants/assistants-feature';
 import { registerCommands } from './commands';
 import { CONTEXT, ContextKeys } from './context-keys';
+import { say } from './base/say';
 import type { LiveParts } from './live-parts';
 import { LiveBuilder } from './live-build';
 import { isSignedIn } from './signed-in';
@@ -90,7 +91,8 @@ export class App implements vscode.Disposable {
       signIn: () => this.signIn(),
     });
     this.localService = new LocalServiceHandle({
-      home: localServiceHome(), log: this.log, extensionUri: ctx.extensionUri, contextKeys: this.contextKeys,
+      home: localServiceHome(), log: this.log, extensionUri: ctx.extensionUri,
+      setKey: (value) => this.contextKeys.set(CONTEXT.localService, value), machineFile, say, vscode,
       signedIn: () => !!this.live && isSignedIn(this.live.core.state),
       setUpElsewhere: () => resolveBaseUrl(machineFile()) !== undefined && !this.launcher.owns(machineFile()),
       refreshState: () => this.refreshState(),

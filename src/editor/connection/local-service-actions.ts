@@ -4,12 +4,11 @@
 // and tell of a new sign-in in every signed-in window.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import type * as VSCode from 'vscode';
 import { LOCAL_SERVICE_FILES } from '../../bridge/service-files';
 import { lastStartFailure, readServiceState, type ServiceState } from '../../bridge/service-state';
-import { say } from '../base/say';
+import type { say as Say } from '../base/say';
 import { decideSignIn, signInAsking } from './editor-approval';
-import type { ContextKeys } from '../context-keys';
 import type { Log } from '../base/log';
 import { ensureLocalService, stopLocalService } from './service-starter';
 
@@ -17,8 +16,17 @@ export interface LocalServiceHost {
   /** The service's folder (bridge/home.ts localServiceHome). */
   home: string;
   log: Log;
-  extensionUri: vscode.Uri;
-  contextKeys: ContextKeys;
+  extensionUri: VSCode.Uri;
+  /**
+   * The window's messages (base/say.ts) and the vscode API, given rather than imported: this file
+   * then shares no chunk with what loads at activation (test/scripts/bundle-budget.test.ts).
+   */
+  say: typeof Say;
+  vscode: typeof VSCode;
+  /** Sets the assistantCards.localService context key (running | stopped | failed | unused). */
+  setKey(value: string): void;
+  /** The identity file this window uses (service-settings.ts machineFile). */
+  machineFile(): string;
   /** Whether this window is signed in (it then tells of new sign-ins). */
   signedIn(): boolean;
   /** Whether this window is set up for a service (an address and an identity that is not the local service's). */
@@ -45,6 +53,7 @@ export interface ServiceSide {
 type LocalService = ServiceSide;
 
 export async function ensure(ls: LocalService, why: string): Promise<ServiceState | undefined> {
+  const vscode = ls.host.vscode;
   try {
     const script = vscode.Uri.joinPath(ls.host.extensionUri, 'dist', 'sandbox.js').fsPath;
     const { state, started } = await ensureLocalService({ script, execPath: process.execPath, home: ls.home });
@@ -58,11 +67,13 @@ export async function ensure(ls: LocalService, why: string): Promise<ServiceStat
 
 /** The Cards view says why the service cannot start (its own words) and what to do. */
 export function showFailure(ls: LocalService, failure: string | undefined): void {
+  const vscode = ls.host.vscode;
   ls.host.showMessage(failure === undefined ? undefined : vscode.l10n.t('The local service cannot start: {0} Fix it, then run Start Local Service.', failure));
 }
 
 /** Start Local Service: starts it (or finds it), sets this window up for it, offers Sign In. */
 export async function start(ls: LocalService): Promise<void> {
+  const vscode = ls.host.vscode;
   fs.rmSync(ls.stoppedMark, { force: true });
   fs.rmSync(path.join(ls.home, LOCAL_SERVICE_FILES.failed), { force: true }); // the person tries again
   const state = await vscode.window.withProgress(
@@ -71,17 +82,18 @@ export async function start(ls: LocalService): Promise<void> {
   );
   if (!state) {
     const failure = lastStartFailure(ls.home) ?? vscode.l10n.t('see the log');
-    const pick = await say.error(vscode.l10n.t('Assistant Cards: the local service did not start: {0}', failure), vscode.l10n.t('Show Log'));
+    const pick = await ls.host.say.error(vscode.l10n.t('Assistant Cards: the local service did not start: {0}', failure), vscode.l10n.t('Show Log'));
     if (pick) ls.host.log.show();
     return;
   }
   await pointHere(ls, state);
-  const pick = await say.info(vscode.l10n.t('Assistant Cards: your local service runs at {0}. Its cards and sign-ins are kept in {1}.', state.url, ls.home), vscode.l10n.t('Sign In'));
+  const pick = await ls.host.say.info(vscode.l10n.t('Assistant Cards: your local service runs at {0}. Its cards and sign-ins are kept in {1}.', state.url, ls.home), vscode.l10n.t('Sign In'));
   if (pick) await ls.host.signIn();
 }
 
 /** This window's identity file becomes the service's (the person's own identity file of another service stays as it is). */
 async function pointHere(ls: LocalService, state: ServiceState): Promise<void> {
+  const vscode = ls.host.vscode;
   const cfg = vscode.workspace.getConfiguration('assistantCards');
   if (cfg.inspect<string>('baseUrl')?.globalValue) await cfg.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
   if (!ls.usedHere()) await cfg.update('machineFile', state.machineFile, vscode.ConfigurationTarget.Global);
@@ -101,19 +113,21 @@ export async function afterConnect(ls: LocalService): Promise<void> {
 
 /** Stop Local Service: it ends for every window, and no window starts it again until Start. */
 export async function stop(ls: LocalService): Promise<void> {
+  const vscode = ls.host.vscode;
   fs.mkdirSync(ls.home, { recursive: true, mode: 0o700 });
   fs.writeFileSync(ls.stoppedMark, `${new Date().toISOString()}\n`, { mode: 0o600 });
   const stopped = await stopLocalService(ls.home);
   ls.host.log.info(stopped ? 'local service: stopped by the person' : 'local service: none was running');
   ls.look();
   await ls.host.refreshState();
-  void say.info(stopped
+  void ls.host.say.info(stopped
     ? vscode.l10n.t('Assistant Cards: the local service stopped. Assistants ask in their own terminals until you start it again.')
     : vscode.l10n.t('Assistant Cards: no local service was running.'));
 }
 
 /** Allow a Sign-In: the code an app shows, then the dialog. */
 export async function allowTyped(ls: LocalService): Promise<void> {
+  const vscode = ls.host.vscode;
   const code = await vscode.window.showInputBox({
     title: vscode.l10n.t('Allow a Sign-In to Your Local Service'),
     prompt: vscode.l10n.t('The code the app shows'),
@@ -125,11 +139,12 @@ export async function allowTyped(ls: LocalService): Promise<void> {
 
 /** The dialog naming the app, its publisher, the computer and the scopes; the person's Allow or Deny goes to the service. */
 export async function allow(ls: LocalService, userCode: string): Promise<void> {
+  const vscode = ls.host.vscode;
   const state = readServiceState(ls.home);
-  if (!state) { void say.error(vscode.l10n.t('Assistant Cards: no local service runs. Start it first.')); return; }
+  if (!state) { void ls.host.say.error(vscode.l10n.t('Assistant Cards: no local service runs. Start it first.')); return; }
   try {
     const asking = await signInAsking(state, userCode);
-    if ('refused' in asking) { void say.error(vscode.l10n.t('Assistant Cards: no sign-in waits with the code {0}: {1}', userCode, asking.refused)); return; }
+    if ('refused' in asking) { void ls.host.say.error(vscode.l10n.t('Assistant Cards: no sign-in waits with the code {0}: {1}', userCode, asking.refused)); return; }
     const allowWord = vscode.l10n.t('Allow');
     const deny = vscode.l10n.t('Deny');
     // A modal's words are plain text: the app's and computer's names cannot be links or markup.
@@ -143,15 +158,16 @@ export async function allow(ls: LocalService, userCode: string): Promise<void> {
       allowWord, deny,
     );
     const refused = await decideSignIn(state, userCode, pick === allowWord);
-    if (refused) void say.error(vscode.l10n.t('Assistant Cards: the decision was not taken: {0}', refused));
+    if (refused) void ls.host.say.error(vscode.l10n.t('Assistant Cards: the decision was not taken: {0}', refused));
     ls.host.log.info(`local service: a sign-in ${pick === allowWord ? 'allowed' : 'denied'} in the editor`);
   } catch (e) {
-    void say.error(vscode.l10n.t('Assistant Cards: the local service could not be asked: {0}', (e as Error).message));
+    void ls.host.say.error(vscode.l10n.t('Assistant Cards: the local service could not be asked: {0}', (e as Error).message));
   }
 }
 
 /** Every signed-in window tells of a sign-in the person allowed (wherever it was allowed). */
 export function tellNewSignIns(ls: LocalService): void {
+  const vscode = ls.host.vscode;
   const size = ls.signInsSize();
   if (size <= ls.signInsSeen) { ls.signInsSeen = size; return; }
   let text = '';
@@ -168,7 +184,7 @@ export function tellNewSignIns(ls: LocalService): void {
   for (const line of text.split('\n').filter(Boolean)) {
     try {
       const s = JSON.parse(line) as { app?: unknown; machine?: unknown };
-      void say.info(vscode.l10n.t('Assistant Cards: a new sign-in to your local service: "{0}" on "{1}". Not you? Stop Local Service and look at the log.', String(s.app), String(s.machine)));
+      void ls.host.say.info(vscode.l10n.t('Assistant Cards: a new sign-in to your local service: "{0}" on "{1}". Not you? Stop Local Service and look at the log.', String(s.app), String(s.machine)));
     } catch { /* a line cut short */ }
   }
 }

@@ -11,8 +11,6 @@ import type * as vscode from 'vscode';
 import { LOCAL_SERVICE_FILES } from '../../bridge/service-files';
 import { lastStartFailure, readServiceState, type ServiceState } from '../../bridge/service-state';
 import type { ConnectionState } from '../../sync';
-import { CONTEXT } from '../context-keys';
-import { machineFile } from './service-settings';
 import * as localServiceActions from './local-service-actions';
 import type { LocalServiceHost } from './local-service-actions';
 
@@ -49,7 +47,7 @@ export class LocalService implements vscode.Disposable, localServiceActions.Serv
 
   /** Whether this window is set up for the local service (its identity file is the service's). */
   usedHere(): boolean {
-    return path.resolve(machineFile()) === path.resolve(path.join(this.home, LOCAL_SERVICE_FILES.machine));
+    return path.resolve(this.host.machineFile()) === path.resolve(path.join(this.home, LOCAL_SERVICE_FILES.machine));
   }
 
   signInsSize(): number {
@@ -59,7 +57,7 @@ export class LocalService implements vscode.Disposable, localServiceActions.Serv
   look(): void {
     const running = readServiceState(this.home);
     const failure = running ? undefined : lastStartFailure(this.home);
-    this.host.contextKeys.set(CONTEXT.localService, !this.usedHere() && !running ? 'unused' : running ? 'running' : failure ? 'failed' : 'stopped');
+    this.host.setKey(!this.usedHere() && !running ? 'unused' : running ? 'running' : failure ? 'failed' : 'stopped');
     const shown = this.usedHere() ? failure : undefined;
     if (shown !== this.shownFailure) {
       this.shownFailure = shown;
