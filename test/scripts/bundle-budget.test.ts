@@ -18,7 +18,9 @@ const KB = 1024;
 const BUDGET: Record<PartName, number> = {
   // extension.js + the chunks it requires at load: 119 KB when set; 298 KB before the split.
   // 135 KB until #54 (clis): Connect's refusals (F10) and the connected-CLIs key made it 135.4 KB.
-  activation: 137 * KB,
+  // 137 KB until #51 (service): Start/Stop Local Service, Allow a Sign-In and the handle that loads
+  // the local service's part after activation (~1.4 KB; the rest is its own part) made it 137.1 KB.
+  activation: 138 * KB,
   // The client core (sync, api, auth, zod), the trees, notifications, the card panel's host: 155 KB.
   liveSet: 180 * KB,
   // Connect's planner of the CLIs' settings (with jsonc-parser): 23 KB.
