@@ -24,7 +24,7 @@ describe('editor: starting the local service', function () {
     const bridge = tempHome();
     const w = await startWith(bridge);
     const first = await ensureLocalService(w);
-    started.push(first.state.pid);
+    started.push(first.state.pid); // ended by the test's Stop; by afterEach if it fails first
     assert.equal(first.started, true);
     assert.ok(fs.existsSync(path.join(w.home, 'service.log')));
     // Its own process group: a window's end (its group's signal) does not reach it.
@@ -43,7 +43,7 @@ describe('editor: starting the local service', function () {
     const bridge = tempHome();
     const w = await startWith(bridge);
     const [a, b] = await Promise.all([ensureLocalService(w), ensureLocalService(w)]);
-    started.push(a.state.pid);
+    started.push(a.state.pid, b.state.pid);
     assert.equal(a.state.pid, b.state.pid);
     assert.equal([a.started, b.started].filter(Boolean).length, 1);
   });
