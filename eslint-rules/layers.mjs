@@ -28,13 +28,13 @@ export const LAYERS = {
   // few wire modules the editor itself sets up (its HTTP runtime and certificates), the bridge's
   // settings and installer (Connect).
   editor: {
-    values: ['sync/index', 'sync/contract', 'shared', 'api/http', 'api/runtime', 'api/system-certificates', 'bridge/connect-settings', 'bridge/home', 'bridge/install', 'bridge/write-whole'],
+    values: ['sync/index', 'sync/contract', 'shared', 'api/http', 'api/runtime', 'api/system-certificates', 'bridge/connect-settings', 'bridge/home', 'bridge/install', 'bridge/write-whole', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state', 'bridge/service-files'],
     types: ['api/schemas'],
     packages: ['vscode', 'node:*'],
   },
   // The local service: the wire's schemas and constants, the asking surface's schemas (it checks
-  // /_ask bodies with them), the shared rules, where the bridge looks for it.
-  sandbox: { values: ['api/schemas', 'api/ask-schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole'], packages: ['fastify', 'zod', 'node-sqlite3-wasm', 'node:*'] },
+  // /_ask bodies with them), the shared rules, where the bridge looks for it and how it proves itself.
+  sandbox: { values: ['api/schemas', 'api/ask-schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state', 'bridge/service-files'], packages: ['fastify', 'zod', 'node-sqlite3-wasm', 'node:*'] },
   // The assistants' side: the asking surface's types (never its zod values: a hook process loads
   // no zod) and the wire's constants.
   bridge: { values: ['api/schemas', 'api/constants'], types: ['api/ask-schemas'], packages: ['jsonc-parser', 'node:*'] },

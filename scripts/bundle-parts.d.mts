@@ -1,3 +1,3 @@
 export interface BundlePart { files: string[]; bytes: number }
-export type PartName = 'activation' | 'liveSet' | 'connect' | 'late' | 'webview' | 'bridge' | 'sandbox';
+export type PartName = 'activation' | 'liveSet' | 'connect' | 'localService' | 'late' | 'webview' | 'bridge' | 'sandbox';
 export function releaseParts(dir: string, entries?: { name: string; size: number; read(): Buffer }[]): Record<PartName, BundlePart>;

@@ -5,6 +5,8 @@
 //               loaded by the first live set
 //   connect     connect-settings-*.js: the CLI settings' planner (jsonc-parser), at the first Connect
 //               or Disconnect
+//   localService local-service-flows-*.js: the person's local service (its look every 5 s, Start,
+//               Stop, the sign-in dialog), loaded just after activation (#51)
 //   late        net-undici.js, net-jose.js: at the first request
 //   webview, bridge, sandbox: the card panel's page, the assistants' hook, the local sandbox
 // Used by test/scripts/bundle-budget.test.ts and scripts/bench.mjs.
@@ -36,10 +38,12 @@ export function releaseParts(dir, entries) {
   const activation = closure('extension.js');
   const liveSet = new Set(files.filter((f) => /^live-core-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f)));
   const connect = new Set(files.filter((f) => /^connect-settings-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f) && !liveSet.has(f)));
+  const localService = new Set(files.filter((f) => /^local-service-flows-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f) && !liveSet.has(f) && !connect.has(f)));
   const parts = {
     activation: [...activation],
     liveSet: [...liveSet],
     connect: [...connect],
+    localService: [...localService],
     late: ['net-undici.js', 'net-jose.js'],
     webview: ['webview.js'],
     bridge: ['bridge.js'],

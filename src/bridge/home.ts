@@ -15,3 +15,11 @@ export function bridgeHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJ
 export const SERVICE_FILE = 'local-service.json';
 /** The hook command's folder inside the home (install.ts names the command in it). */
 export const BIN_DIR = 'bin';
+
+/** The person's local service's folder in the home (#51; its files: service-files.ts), 0700. */
+export const LOCAL_SERVICE_DIR = 'service';
+
+/** The person's local service's folder (#51). */
+export function localServiceHome(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(bridgeHome(env), LOCAL_SERVICE_DIR);
+}

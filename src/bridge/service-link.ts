@@ -1,20 +1,31 @@
 // How an assistant reaches the local service: local-service.json in the bridge's home (written by
-// a sandbox started with --announce) names its address and the ask key. Plain fetch with short
-// bounds: a hook must never hold its CLI up because the service is gone or hung.
+// the local service, or a sandbox started with --announce) names its address, the ask key and its
+// process. Plain fetch with short bounds: a hook must never hold its CLI up because the service is
+// gone or hung. Whom it talks to is checked first (#51 F1): a file naming a dead process is
+// ignored (and removed), and the service proves it holds the ask key before anything is sent.
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import * as path from 'node:path';
 import { bridgeHome, SERVICE_FILE } from './home';
+import { processGone, removeIfUnchanged } from './process-alive';
+import { newNonce, PROOF_PATH, proofHolds } from './service-proof';
 
 export interface ServiceInfo { url: string; askKey: string; pid?: number }
 
-/** What a running local service announced, or undefined (none running, or an unreadable file). */
-export function readServiceFile(file = path.join(bridgeHome(), SERVICE_FILE)): ServiceInfo | undefined {
+/**
+ * What a running local service announced, or undefined: none running, an unreadable file, or one
+ * that names no process or a dead one (then it is removed, unless it changed meanwhile).
+ */
+export function readServiceFile(file = path.join(bridgeHome(), SERVICE_FILE), isGone: (pid: number) => boolean = processGone): ServiceInfo | undefined {
+  let text: string;
+  try { text = readFileSync(file, 'utf8'); } catch { return undefined; }
   try {
-    const j = JSON.parse(readFileSync(file, 'utf8')) as Partial<ServiceInfo>;
+    const j = JSON.parse(text) as Partial<ServiceInfo>;
     if (typeof j.url !== 'string' || !/^https?:\/\//.test(j.url) || typeof j.askKey !== 'string' || !j.askKey) return undefined;
-    return { url: j.url.replace(/\/+$/, ''), askKey: j.askKey, ...(typeof j.pid === 'number' ? { pid: j.pid } : {}) };
+    if (typeof j.pid !== 'number') return undefined;
+    if (isGone(j.pid)) { removeIfUnchanged(file, text); return undefined; }
+    return { url: j.url.replace(/\/+$/, ''), askKey: j.askKey, pid: j.pid };
   } catch {
     return undefined;
   }
@@ -46,21 +57,44 @@ export const ASK_TIMEOUT_MS = 5_000;
  */
 export class ServiceLink {
   private readonly agent: http.Agent;
-  constructor(readonly info: ServiceInfo) {
-    this.agent = new (info.url.startsWith('https:') ? https.Agent : http.Agent)({ keepAlive: true, maxSockets: 1 });
+  private proven: Promise<void> | undefined;
+  constructor(readonly info: ServiceInfo, private readonly isGone: (pid: number) => boolean = processGone) {
+    const Agent = info.url.startsWith('https:') ? https.Agent : http.Agent;
+    const pid = info.pid;
+    // Each new connection first looks whether the announced process still runs: the port of a
+    // dead one is anyone's (a kept-alive connection the service's death dropped is made again).
+    this.agent = new (class extends Agent {
+      override createConnection(...args: Parameters<http.Agent['createConnection']>): ReturnType<http.Agent['createConnection']> {
+        if (pid !== undefined && isGone(pid)) {
+          const err = new Error(`the local service (process ${pid}) has ended`);
+          const done = args[1];
+          if (typeof done === 'function') { done(err, undefined as never); return undefined as never; }
+          throw err;
+        }
+        return super.createConnection(...args);
+      }
+    })({ keepAlive: true, maxSockets: 1 });
   }
 
-  /** `key`: the bearer (a session's own key); the run's ask key when none is given. */
-  async call<T>(method: string, route: string, body?: unknown, o: { timeoutMs?: number; signal?: AbortSignal; key?: string } = {}): Promise<T> {
-    const bound = AbortSignal.timeout(o.timeoutMs ?? CALL_TIMEOUT_MS);
-    const signal = o.signal ? AbortSignal.any([bound, o.signal]) : bound;
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+  /** The service proves it holds the ask key (service-proof.ts), once per link, before anything else is sent. */
+  private prove(signal: AbortSignal): Promise<void> {
+    this.proven ??= (async () => {
+      const nonce = newNonce();
+      const { status, text } = await this.send('GET', `${PROOF_PATH}?nonce=${nonce}`, undefined, signal, undefined);
+      if (status !== 200 || !proofHolds(this.info.askKey, nonce, text)) {
+        throw new ServiceError(`the program at ${this.info.url} is not the local service that announced itself (it did not prove its key); nothing was sent to it`, 0);
+      }
+    })();
+    return this.proven;
+  }
+
+  private async send(method: string, route: string, payload: string | undefined, signal: AbortSignal, key: string | undefined): Promise<{ status: number; text: string }> {
     const url = new URL(`${this.info.url}${route}`);
-    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    return new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = (url.protocol === 'https:' ? https : http).request(url, {
         method, agent: this.agent, signal,
         headers: {
-          authorization: `Bearer ${o.key ?? this.info.askKey}`,
+          ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
           ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
         },
       }, (res) => {
@@ -74,6 +108,15 @@ export class ServiceLink {
     }).catch((e: unknown) => {
       throw new ServiceError(`cannot reach the local service at ${this.info.url} (${(e as Error).message}); is it running?`, 0);
     });
+  }
+
+  /** `key`: the bearer (a session's own key); the run's ask key when none is given. */
+  async call<T>(method: string, route: string, body?: unknown, o: { timeoutMs?: number; signal?: AbortSignal; key?: string } = {}): Promise<T> {
+    const bound = AbortSignal.timeout(o.timeoutMs ?? CALL_TIMEOUT_MS);
+    const signal = o.signal ? AbortSignal.any([bound, o.signal]) : bound;
+    await this.prove(signal);
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const { status, text } = await this.send(method, route, payload, signal, o.key ?? this.info.askKey);
     if (status < 200 || status >= 300) throw new ServiceError(`${method} ${route} answered ${status}: ${text.slice(0, 300)}`, status);
     return (text ? JSON.parse(text) : {}) as T;
   }

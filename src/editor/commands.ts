@@ -31,6 +31,7 @@ import { problemMessage } from '../shared/problem-messages';
 import { allowsScope, EVERYTHING, SCOPE_OF } from '../shared/grant-scopes';
 import { nextCard } from '../shared/next-card';
 import type { CliConnector } from './connect/cli-connector';
+import type { LocalServiceHandle } from './connection/local-service-handle';
 
 export { COMMAND_NAMES, commandId, type CommandName };
 
@@ -45,6 +46,8 @@ export interface CommandHost {
   /** Re-reads settings and the computer identity file; rebuilds the core when they changed. */
   refreshState(): Promise<void>;
   startSandbox(): Promise<void>;
+  /** The person's local service (connection/local-service-flows.ts). */
+  localService: Pick<LocalServiceHandle, 'run'>;
   timeZone(): string;
   /** The window's context keys (one per activation). */
   contextKeys: ContextKeys;
@@ -205,6 +208,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     enabled: ({ assistants }) => async () => { const next = await pickScope(); if (next) await assistants.scope.set(next); },
     disabled: chooseScopeSetting,
   };
+  const connectThen = async (name: string) => {
+    const r = await host.cli.command(name);
+    if (r === 'connected' || r === 'already') await host.localService.run('afterConnect');
+    return r;
+  };
   const commands: Record<CommandName, Command> = {
     signIn: { always: () => host.signIn() },
     signOut: { always: () => host.signOut() },
@@ -218,9 +226,13 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     showLog: { always: () => log.show() },
     startSandbox: { always: () => host.startSandbox() },
     // Hooks in the CLIs' user settings: whatever the connection state (they outlive a sign-in).
-    // One Connect and one Disconnect per CLI adapter.
+    // One Connect and one Disconnect per CLI adapter. A CLI connected needs a service to ask: the
+    // local one starts when this window has no other.
     ...(Object.fromEntries(COMMAND_NAMES.filter((n) => /^(dis)?connect[A-Z]/.test(n))
-      .map((n) => [n, { always: () => host.cli.command(n) }])) as Record<ConnectCommand, Command>),
+      .map((n) => [n, { always: n.startsWith('connect') ? () => connectThen(n) : () => host.cli.command(n) }])) as Record<ConnectCommand, Command>),
+    startLocalService: { always: () => host.localService.run('start') },
+    stopLocalService: { always: () => host.localService.run('stop') },
+    allowSignIn: { always: () => host.localService.run('allowTyped') },
 
     openCard: {
       enabled: (p) => async (arg?: unknown) => {

@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import type { ConnectionState } from '../sync/contract';
 
 export const CONTEXT = {
+  /** running | stopped | failed | unused: the person's local service (#51), for the Cards view's welcome. */
+  localService: 'assistantCards.localService',
   /** signedOut | notSetUp | signingIn | offline | signedIn: drives the welcome views. */
   state: 'assistantCards.state',
   /** True while a card filter is active (the clear-filter button shows). */

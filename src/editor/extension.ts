@@ -17,6 +17,7 @@ import type { AssistantsTreeNode } from './assistants/assistants-view';
 import type { AssistantsFeature } from './assistants/assistants-feature';
 import { registerCommands } from './commands';
 import { CONTEXT, ContextKeys } from './context-keys';
+import { say } from './base/say';
 import type { LiveParts } from './live-parts';
 import { LiveBuilder } from './live-build';
 import { isSignedIn } from './signed-in';
@@ -34,6 +35,9 @@ import { WaitingCount } from './cards/waiting-count';
 import { registerCardLinks } from './assistants/terminal-links';
 import { TreeViewSlot } from './base/tree-view-slot';
 import { CliConnector } from './connect/cli-connector';
+import { LocalServiceHandle } from './connection/local-service-handle';
+import { localServiceHome } from '../bridge/home';
+import { machineFile, resolveBaseUrl } from './connection/service-settings';
 
 export const systemTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -54,6 +58,8 @@ export class App implements vscode.Disposable {
   readonly cardLinks: CardUriHandler;
   /** Connect and Disconnect of Claude Code and Codex (their hook entries and the hook command). */
   readonly connector: CliConnector;
+  /** The person's local service: its commands, its start when needed, the sign-ins allowed here (#51). */
+  readonly localService: LocalServiceHandle;
   /** The live set of parts of the current client core; none while not set up. */
   live: LiveParts | undefined;
   private readonly setup: SetupHost;
@@ -84,12 +90,21 @@ export class App implements vscode.Disposable {
       openCard: (id, opts) => this.openCard(id, opts),
       signIn: () => this.signIn(),
     });
+    this.localService = new LocalServiceHandle({
+      home: localServiceHome(), log: this.log, extensionUri: ctx.extensionUri,
+      setKey: (value) => this.contextKeys.set(CONTEXT.localService, value), machineFile, say, vscode,
+      signedIn: () => !!this.live && isSignedIn(this.live.core.state),
+      setUpElsewhere: () => resolveBaseUrl(machineFile()) !== undefined && !this.launcher.owns(machineFile()),
+      refreshState: () => this.refreshState(),
+      signIn: () => this.signIn(),
+      showMessage: (text) => { this.cardsView.view.message = text; },
+    });
     this.state = new StateShown({ log: this.log, contextKeys: this.contextKeys, status: this.status, auth: this.auth, cardsView: this.cardsView, signIn: () => this.signIn() });
     this.builder = new LiveBuilder({
       ctx, secrets, appVersion: extensionVersion(ctx), live: () => this.live, refreshState: () => this.refreshState(),
       parts: {
         log: this.log, cardsView: this.cardsView, assistantsView: this.assistantsView, panels: this.panels, answersView: this.answersView,
-        openCard: (id) => this.openCard(id), onState: (s) => this.state.show(s), onCounts: (c) => this.waiting.set(c), timeZone: systemTimeZone, contextKeys: this.contextKeys,
+        openCard: (id) => this.openCard(id), onState: (s) => { this.state.show(s); this.localService.onState(s); }, onCounts: (c) => this.waiting.set(c), timeZone: systemTimeZone, contextKeys: this.contextKeys,
       },
     });
     this.setup = {
@@ -98,7 +113,7 @@ export class App implements vscode.Disposable {
     };
     ctx.subscriptions.push(
       this.cardsView, this.assistantsView, this.panels, this.answersView, this.waiting, this.connector,
-      this, this.log, this.status, this.auth, this.launcher, secrets,
+      this, this.log, this.status, this.auth, this.launcher, this.localService, secrets,
       ...registerCommands({
         log: this.log,
         live: () => this.live,
@@ -108,6 +123,7 @@ export class App implements vscode.Disposable {
         refreshState: () => this.refreshState(),
         // The command (any extension or link can run it): confirmed while another service is in use (#37).
         startSandbox: () => startSandboxAskedFlow(this.setup),
+        localService: this.localService,
         timeZone: systemTimeZone,
         contextKeys: this.contextKeys,
         cli: this.connector,

@@ -2,10 +2,12 @@
 // the parts tests drive directly, and close().
 import type { Clock } from './context';
 import { seedDemo, type DemoOptions, type DemoSeed } from './demo';
-import { buildSandbox, type Sandbox } from './server';
+import { buildSandbox, type Sandbox, type SandboxMode } from './server';
 import { SqliteStore } from './store/sqlite-store';
 
 export interface StartOptions {
+  /** `service`: the person's local service (no demo, no control surface, no manual clock; server.ts). */
+  mode?: SandboxMode;
   port?: number;
   host?: string;
   clock?: Clock;
@@ -49,9 +51,11 @@ function machineFileOf(opts: StartOptions): string | undefined {
 }
 
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
+  if (opts.mode === 'service' && opts.demo) throw new Error('the local service has no demo: the demo is the sandbox\'s');
   const store = opts.storeFile !== undefined ? SqliteStore.open(opts.storeFile) : undefined;
   const sandbox = buildSandbox({
     ...(store ? { store } : {}),
+    ...(opts.mode ? { mode: opts.mode } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.manualClock ? { manualClock: true } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),

@@ -11,11 +11,19 @@
 // disk before it is acknowledged. A store that cannot be opened ends the start with what to do.
 // --announce: also write local-service.json (address and ask key) into the bridge's home, where
 // the hooks of Claude Code and Codex find it (src/bridge/home.ts); removed on exit if still ours.
+//
+// `node dist/sandbox.js --service [--store FILE]`: the person's local service instead (#51,
+// local-service.ts): no demo, no control surface, no manual clock, one per person (its home is
+// <bridge home>/service, 0700). It prints one JSON line, `{"event":"ready"|"running"|"failed",...}`
+// (ready: this process serves; running: another already did, this one exits), and writes
+// service.json, which the editor reads instead of scraping text.
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { bridgeHome, SERVICE_FILE } from '../bridge/home';
+import { bridgeHome, localServiceHome, SERVICE_FILE } from '../bridge/home';
+
+import { becomeLocalService, forgetLocalService, noteStartFailed, preferredPort, readServiceState, takeServiceLock } from './local-service';
 import { writeWholeSync } from '../bridge/write-whole';
 
 function argValue(argv: string[], name: string): string | undefined {
@@ -40,9 +48,24 @@ async function main(argv: string[]): Promise<void> {
   const machineFile = argValue(argv, '--machine-file');
   const work = argValue(argv, '--work');
   const storeFile = argValue(argv, '--store');
+  const service = argv.includes('--service');
+  const home = localServiceHome();
+  if (service) {
+    const sandboxOnly = ['--demo', '--manual-clock', '--announce', '--machine-file', '--work'].filter((f) => argv.some((a) => a === f || a.startsWith(`${f}=`)));
+    if (sandboxOnly.length > 0) {
+      console.error(`sandbox: ${sandboxOnly.join(', ')} belong to the sandbox, not to the local service (--service)`);
+      process.exit(2);
+    }
+    const lock = await takeServiceLock(home);
+    if (lock.kind === 'running') {
+      process.stdout.write(`${JSON.stringify({ event: 'running', url: lock.state.url, pid: lock.state.pid, home })}\n`);
+      return;
+    }
+  }
   const { startSandbox } = await import('./index.js');
   const running = await startSandbox({
-    port,
+    ...(service ? { mode: 'service' as const } : {}),
+    port: service && portText === '0' && argValue(argv, '--port') === undefined ? await preferredPort(home) : port,
     ...(argv.includes('--manual-clock') ? { manualClock: true } : {}),
     ...(publicUrl ? { publicUrl } : {}),
     ...(machineFile ? { machineFile: resolve(machineFile) } : {}),
@@ -50,6 +73,17 @@ async function main(argv: string[]): Promise<void> {
     ...(storeFile ? { storeFile: resolve(storeFile) } : {}),
     ...(argv.includes('--demo') ? { demo: machineFile ? { machineFile } : true } : {}),
   });
+  if (service) {
+    const state = becomeLocalService(running, home);
+    const stop = () => {
+      forgetLocalService(home);
+      void running.close().then(() => process.exit(0));
+    };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
+    process.on('exit', () => forgetLocalService(home));
+    process.stdout.write(`${JSON.stringify({ event: 'ready', url: state.url, pid: state.pid, home, machineFile: state.machineFile })}\n`);
+    return;
+  }
   process.stdout.write(`listening on ${running.url}\n`);
   // Like a notebook server's token: shown to whoever started it, in a file only they can read.
   const secretDir = work ? resolve(work) : mkdtempSync(join(tmpdir(), 'assistant-cards-sandbox-'));
@@ -59,11 +93,14 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(`control secret ${running.controlSecret} (file ${secretFile})\n`);
   if (running.demo) process.stdout.write(`demo: computer ${running.demo.machineId} (identity file ${running.demo.machineFile})\n`);
   // Where assistants find it: the run's own folder, and with --announce the bridge's home too.
-  const service = JSON.stringify({ url: running.url, askKey: running.askKey, pid: process.pid });
-  const serviceFiles = [join(secretDir, SERVICE_FILE), ...(argv.includes('--announce') ? [join(bridgeHome(), SERVICE_FILE)] : [])];
+  const announced = JSON.stringify({ url: running.url, askKey: running.askKey, pid: process.pid });
+  // The person's local service keeps the hooks: the demo never takes them from it (#51).
+  const serviceRuns = readServiceState(home) !== undefined;
+  if (argv.includes('--announce') && serviceRuns) process.stdout.write('the local service runs: the assistants\' hooks stay with it (no --announce)\n');
+  const serviceFiles = [join(secretDir, SERVICE_FILE), ...(argv.includes('--announce') && !serviceRuns ? [join(bridgeHome(), SERVICE_FILE)] : [])];
   for (const f of serviceFiles) {
     mkdirSync(dirname(f), { recursive: true, mode: 0o700 });
-    writeWholeSync(f, `${service}\n`); // hooks read it on every call
+    writeWholeSync(f, `${announced}\n`); // hooks read it on every call
   }
   process.stdout.write(`assistants ask through ${serviceFiles.join(' and ')}\n`);
   const stop = () => {
@@ -79,6 +116,13 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  console.error('sandbox:', err instanceof Error ? err.message : err);
+  const message = err instanceof Error ? err.message : String(err);
+  console.error('sandbox:', message);
+  if (process.argv.includes('--service')) {
+    // The window that started it shows this (the Cards view); the lock goes so the next start tries again.
+    noteStartFailed(localServiceHome(), message);
+    process.stdout.write(`${JSON.stringify({ event: 'failed', message, pid: process.pid })}\n`);
+    forgetLocalService(localServiceHome());
+  }
   process.exit(1);
 });

@@ -6,12 +6,14 @@ import { createServer, type RequestListener } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SERVICE_VERSION } from '../api/constants';
 import { AuthService } from './auth';
+import type { DeviceRecord } from './auth/store';
 import { ManualServiceClock, RealClock } from './clock';
 import type { Clock, SandboxContext } from './context';
 import { registerCardPage } from './card-page';
 import { registerAsk } from './ask-routes';
 import { Asking } from './asking';
 import { registerControl } from './control';
+import { registerServiceProof } from './service-proof';
 import { Faults, codeForStatus, omitted, type Fault } from './faults';
 import { Received } from './received';
 import { ChangeFeed } from './feed';
@@ -39,7 +41,15 @@ import { WrittenIdentities, type IdentityPlaces } from './identity-places';
 export const KNOWN_SERVICE_VERSIONS = [SERVICE_VERSION];
 const ME_ROUTE = v1Route('GET', '/v1/me');
 
+/**
+ * `sandbox`: the demo's and the tests' server, with the control surface (/_sandbox/...), faults,
+ * the manual clock and reset. `service`: the person's local service (local-service.ts), which has
+ * none of them at all, not registered rather than guarded, and allows sign-ins only in the editor.
+ */
+export type SandboxMode = 'sandbox' | 'service';
+
 export interface SandboxOptions {
+  mode?: SandboxMode;
   clock?: Clock;
   manualClock?: boolean;
   /** `{base_url}` to use instead of each request's Host header. */
@@ -58,6 +68,8 @@ export interface SandboxOptions {
   askKey?: string;
   /** Where the state lives; default in memory (store/store.ts). The sandbox closes it when it stops. */
   store?: SandboxStore;
+  /** Service mode: the key the person's editor allows sign-ins with (editor-approval.ts); default a fresh random one. */
+  ownerKey?: string;
 }
 
 /** 30 s for a whole request: a slow partial body no longer holds a connection for ever. */
@@ -82,10 +94,15 @@ export interface Sandbox {
   controlSecret: string;
   /** This run's ask key: assistants send it on /_ask/ (ask-routes.ts); it answers nothing. */
   askKey: string;
+  mode: SandboxMode;
+  /** Service mode only: the key the editor allows sign-ins with (editor-approval.ts). */
+  ownerKey?: string;
   /** Every route served (method and path pattern), known once the app is ready: for the fuzz test. */
   routes: { method: string; url: string }[];
   /** Back to the state it started with (the demo seeded again when started with it). */
   reset(): Promise<void>;
+  /** Service mode: told of each sign-in the person allowed (local-service.ts notes it for every window). */
+  onSignedIn?: (device: DeviceRecord) => void;
   /** Set by index.ts: runs after reset (demo seeding needs the address). */
   afterReset?: () => Promise<void>;
   stop(): void;
@@ -106,6 +123,9 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
+  const mode: SandboxMode = opts.mode ?? 'sandbox';
+  const control = mode === 'sandbox';
+  if (!control && (opts.manualClock || opts.clock?.advance)) throw new Error('the local service runs on real time: a manual clock belongs to the sandbox');
   const clock = opts.clock ?? (opts.manualClock ? new ManualServiceClock() : new RealClock());
   const publicUrl = opts.publicUrl?.replace(/\/+$/, '');
   const ctx: SandboxContext = {
@@ -219,8 +239,9 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
 
   app.addHook('onRequest', async (req, reply) => {
     linkBase = ctx.baseUrl(req);
-    received.note(req, clock.now());
-    const fault = faults.take(req);
+    // The local service has no faults to inject and keeps no list of what it received.
+    if (control) received.note(req, clock.now());
+    const fault = control ? faults.take(req) : undefined;
     if (fault) {
       faultOf.set(req, fault);
       if (fault.status !== undefined) {
@@ -309,7 +330,8 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
 
   // GET /v1/me is served by the sign-in side; its read and per-person limits are counted here.
   auth.meGuard = (_req, grant) => limits.take(grant.id, grant.userId, ME_ROUTE.classes);
-  auth.register(app);
+  const ownerKey = control ? undefined : opts.ownerKey ?? newControlSecret();
+  auth.register(app, ownerKey === undefined ? { control: true } : { control: false, ownerKey, signedIn: (device) => sandbox.onSignedIn?.(device) });
   const personSessions = new PersonSessions(() => clock.now());
   registerV1(app, {
     ctx,
@@ -329,8 +351,11 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     machineFor: (named) => (named !== undefined && auth.machines.has(named) ? named : [...auth.machines.keys()].pop()),
   });
 
+  registerServiceProof(app, askKey);
+
   const sandbox: Sandbox = {
-    app, ctx, store, clock, auth, state, cards, notices, feed, faults, timeline, routes, controlSecret, askKey,
+    app, ctx, store, clock, auth, state, cards, notices, feed, faults, timeline, routes, controlSecret, askKey, mode,
+    ...(ownerKey !== undefined ? { ownerKey } : {}),
     async reset() {
       timeline.clear();
       state.clear();
@@ -352,6 +377,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
       timeline.stop();
     },
   };
-  registerControl(app, { ctx, state, cards, asking, notices, faults, received, clock, machines, reset: () => sandbox.reset() });
+  // The control surface is the sandbox's plug-in: the local service never registers it (F7).
+  if (control) registerControl(app, { ctx, state, cards, asking, notices, faults, received, clock, machines, reset: () => sandbox.reset() });
   return sandbox;
 }

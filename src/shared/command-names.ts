@@ -9,6 +9,7 @@ export const COMMAND_NAMES = [
   // One pair per CLI adapter (src/bridge/clis/index.ts; test/bridge/clis/index.test.ts keeps them in step).
   'connectClaudeCode', 'connectCodex', 'connectGeminiCli', 'connectCopilotCli',
   'disconnectClaudeCode', 'disconnectCodex', 'disconnectGeminiCli', 'disconnectCopilotCli',
+  'startLocalService', 'stopLocalService', 'allowSignIn',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

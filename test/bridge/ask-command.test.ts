@@ -167,7 +167,7 @@ describe('ask: each exit status', function () {
       assert.equal(usage.code, 2);
       assert.match(usage.stderr, /a title is needed[\s\S]*exit status: 0 answered/);
       assert.equal((await spawnAsk(home, ['approval', 'x'])).code, 4);
-      fs.writeFileSync(path.join(home, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey }), { mode: 0o600 });
+      fs.writeFileSync(path.join(home, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
       const words = spawnAsk(home, ['approval', 'Deploy?']);
       const c = await theCard();
       await person.request('POST', `/v1/cards/${c.id}/messages`, { body: { body: 'no' } });

@@ -107,8 +107,9 @@ describe('demo assistant', function () {
   });
 
   it('asking without the ask key is refused, and says so', async () => {
+    // The service proves the key before anything is sent (#51 F1): with another key it cannot.
     await assert.rejects(startDemoAssistant({ base: sb.url, askKey: 'not-the-key', name: 'nokey', machineId: person.machine.id, out: () => undefined }),
-      /POST \/_ask\/sessions answered 401/);
+      /did not prove its key\); nothing was sent to it/);
   });
 
   it('prints words written on its card as what it heard', async () => {
@@ -128,9 +129,10 @@ describe('demo assistant', function () {
   });
 
   it('as a CLI: SIGINT (Ctrl+C) ends the session and exits 0', async () => {
-    // The ask key as a spawned sandbox announces it: local-service.json, a file only its owner reads.
+    // The ask key as a spawned sandbox announces it: local-service.json, a file only its owner reads,
+    // naming the process that serves (this one: the sandbox runs in the test's process).
     const serviceFile = path.join(mkdtempSync(path.join(tmpdir(), 'ac-demo-service-')), 'local-service.json');
-    writeFileSync(serviceFile, JSON.stringify({ url: sb.url, askKey: sb.askKey }), { mode: 0o600 });
+    writeFileSync(serviceFile, JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
     const child = spawn(process.execPath, ['-r', 'tsx/cjs', '-e',
       "require('./src/bridge/demo-assistant').runDemoAssistant(process.argv.slice(1)).then((c) => process.exit(c))",
       'demo', '--base', sb.url, '--name', 'cli', '--machine', person.machine.id, '--cwd', '/cli', '--pid', '777', '--service-file', serviceFile],

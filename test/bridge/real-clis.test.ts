@@ -48,7 +48,7 @@ function suite(name: string, o: { app: Cli; install(i: InstallClis): Installed; 
       person = await signIn(sb.url);
       const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 200 }) });
       assert.equal(hold.status, 200);
-      fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey }), { mode: 0o600 });
+      fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
     });
     afterEach(async () => {
       await model?.close();

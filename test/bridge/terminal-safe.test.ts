@@ -1,6 +1,7 @@
 // F12 (#52): text from a service printed by the bridge or `ask` loses its control and escape
 // sequences. The bridge's own entry runs as a CLI runs it, against a service that answers with an
 // OSC title, a screen clear, one-byte C1 sequences and a bell in its error text.
+import { PROOF_PATH, proofOf } from '../../src/bridge/service-proof';
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -33,12 +34,18 @@ describe('text printed to a terminal loses its escape sequences (#52 F12)', func
   before(async () => {
     server = http.createServer((req, res) => {
       req.resume();
+      // It proves the ask key (#51 F1), then refuses everything with hostile words.
+      if (req.url?.startsWith(PROOF_PATH)) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ proof: proofOf('k', new URL(req.url, 'http://x').searchParams.get('nonce') ?? '') }));
+        return;
+      }
       res.writeHead(400, { 'content-type': 'application/problem+json' });
       res.end(JSON.stringify({ type: 'about:blank', title: 'refused', detail: HOSTILE }).replace(/\\u00([0-9a-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'f12-'));
-    fs.writeFileSync(path.join(home, 'local-service.json'), JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, askKey: 'k' }));
+    fs.writeFileSync(path.join(home, 'local-service.json'), JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, askKey: 'k', pid: process.pid }));
   });
   after(async () => { await new Promise((r) => server.close(r)); fs.rmSync(home, { recursive: true, force: true }); });
 

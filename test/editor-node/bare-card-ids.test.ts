@@ -72,6 +72,7 @@ function commandsOfAWindow(): { run(name: string, arg: unknown): Promise<unknown
     signIn: async () => undefined, signOut: async () => undefined, refreshState: async () => undefined,
     startSandbox: async () => undefined, timeZone: () => 'UTC', contextKeys: keys,
     cli: { connect: async () => 'cancelled', disconnect: async () => 'cancelled' } as unknown as CommandHost['cli'],
+    localService: { run: async () => undefined },
   };
   registerCommands(host);
   return {

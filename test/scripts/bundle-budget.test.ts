@@ -18,12 +18,16 @@ const KB = 1024;
 const BUDGET: Record<PartName, number> = {
   // extension.js + the chunks it requires at load: 119 KB when set; 298 KB before the split.
   // 135 KB until #54 (clis): Connect's refusals (F10) and the connected-CLIs key made it 135.4 KB.
-  activation: 137 * KB,
+  // 137 KB until #51 (service): Start/Stop Local Service, Allow a Sign-In and the handle that loads
+  // the local service's part after activation (~1.4 KB; the rest is its own part) made it 137.1 KB.
+  activation: 138 * KB,
   // The client core (sync, api, auth, zod), the trees, notifications, the card panel's host: 155 KB.
   liveSet: 180 * KB,
   // Connect's planner of the CLIs' settings (with jsonc-parser): 23 KB.
   // 30 KB until #54: the CLI adapters and the settings file's reader came in with it (30.0 KB).
   connect: 33 * KB,
+  // The local service's look, start, stop and sign-in dialog (#51): 11 KB when set.
+  localService: 15 * KB,
   // undici (183 KB) and jose (59 KB), loaded at the first request.
   late: 260 * KB,
   // The card panel's page (43 KB), the assistants' hook (20 KB), the local sandbox (798 KB).

@@ -11,6 +11,7 @@ import { registerAuthorizeRoutes } from './authorize-routes';
 import { registerControlRoutes } from './control-routes';
 import { AuthCore } from './core';
 import { registerDeviceRoute } from './device-route';
+import { registerEditorApprovalRoutes } from './editor-approval-routes';
 import { DpopError } from './dpop';
 import { addFormParser } from './forms';
 import { registerMeRoute } from './me-route';
@@ -19,7 +20,7 @@ import { refusal } from './refusal';
 export { answerRefusal } from './refusal';
 import type { SandboxStore } from '../store/store';
 import type { Table } from '../store/table';
-import { GRANT_LIFE_MS, type GrantRecord, type MachineRecord } from './store';
+import { GRANT_LIFE_MS, type DeviceRecord, type GrantRecord, type MachineRecord } from './store';
 import { registerTokenRoute } from './token-route';
 
 export type { MachineRecord } from './store';
@@ -40,16 +41,25 @@ export class AuthService {
     this.machines = this.core.store.machines;
   }
 
-  /** Registers /oauth/*, the approval page, GET /v1/me, GET /v1/openapi.json and the auth parts of /_sandbox/. */
-  register(app: FastifyInstance): void {
+  /**
+   * Registers /oauth/*, GET /v1/me, GET /v1/openapi.json and how the person allows a sign-in: in
+   * the sandbox the approval page and the auth parts of /_sandbox/; in the local service
+   * (`control: false`) only the editor's approval, with the owner key (editor-approval-routes.ts).
+   */
+  register(app: FastifyInstance, how: { control: true } | { control: false; ownerKey: string; signedIn?: (device: DeviceRecord) => void } = { control: true }): void {
     // Encapsulated so the form parser the OAuth endpoints need does not touch other routes.
     void app.register(async (scope) => {
       addFormParser(scope);
       registerDeviceRoute(scope, this.core);
       registerTokenRoute(scope, this.core);
-      registerAuthorizeRoutes(scope, this.core);
-      registerApprovalRoutes(scope, this.core);
-      registerControlRoutes(scope, this.core);
+      if (how.control) {
+        // A website's consent page is another form any local process can post: not on the local service.
+        registerAuthorizeRoutes(scope, this.core);
+        registerApprovalRoutes(scope, this.core);
+        registerControlRoutes(scope, this.core);
+      } else {
+        registerEditorApprovalRoutes(scope, this.core, how.ownerKey, how.signedIn);
+      }
       registerMeRoute(scope, this);
       registerOpenApi(scope, (req) => this.ctx.baseUrl(req));
     });
