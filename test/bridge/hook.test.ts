@@ -152,19 +152,20 @@ describe('hook bridge', function () {
   const askCalls = async () => ((await (await fetch(`${sb.url}/_sandbox/received`)).json()) as { received: { method: string; url: string }[] }).received
     .filter((r) => r.url.startsWith('/_ask/')).map((r) => `${r.method} ${r.url.replace(/req_[\w-]+/, '{id}').replace(/\?.*$/, '')}`);
 
-  it('a prompt costs the bridge two calls: the registration with the card, then the wait that picks up (#53)', async () => {
+  it('a prompt costs the bridge two calls of work, the registration with the card, then the wait that picks up (#53), after the service proves its key (#51 F1)', async () => {
     await hook(event('SessionStart', { source: 'startup' }));
     const before = (await askCalls()).length;
     const printed = hook(bash('make test'));
     const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
     await answer(c.id, { approved: true });
     assert.equal(JSON.parse(await printed).hookSpecificOutput.decision.behavior, 'allow');
-    assert.deepEqual((await askCalls()).slice(before), ['POST /_ask/sessions', 'GET /_ask/cards/{id}/heard']);
+    // The hook is a new process each event: it first has the service prove its key (F1), then works.
+    assert.deepEqual((await askCalls()).slice(before), ['GET /_ask/proof', 'POST /_ask/sessions', 'GET /_ask/cards/{id}/heard']);
     assert.equal((await card(c.id)).status, 'done', 'picked up by the wait');
-    // The CLI going on costs one call, with the session's key kept from the first event.
+    // The CLI going on costs one call after the proof, with the session's key kept from the first event.
     const mark = (await askCalls()).length;
     await hook(event('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'make test' }, tool_response: {} }));
-    assert.deepEqual((await askCalls()).slice(mark), ['POST /_ask/sessions/sess-1/withdraw']);
+    assert.deepEqual((await askCalls()).slice(mark), ['GET /_ask/proof', 'POST /_ask/sessions/sess-1/withdraw']);
   });
 
   it('F8: a Decline pressed in the hold as the bridge\'s wait runs out reaches the CLI (the wait holds on through the hold)', async () => {

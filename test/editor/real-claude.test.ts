@@ -202,7 +202,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     assert.equal(fs.existsSync(marker), false, 'the command did not run');
   });
 
-  it('handed to a helper that answers freely: the helper\'s answer is the one Claude Code gets', async () => {
+  it('handed to a helper: loop only (#52), the helper\'s approval comes back as a proposal, and only the person\'s accept runs it', async () => {
     const marker = path.join(box, 'deployed.txt');
     const { card, cardId } = await claudeAsks(`touch ${marker}`, CONNECT_WAIT_S);
     const sb = w!.sb;
@@ -211,13 +211,18 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     await driver.click(inPanel('button:has-text("Hand over…")'));
     await driver.waitFor({ ...inPanel('select[data-key="handover-assistant"] option:has-text("Codex helper")'), state: 'attached' });
     await chooseInPanel('select[data-key="handover-assistant"]', 'Codex helper');
-    assert.match(await driver.text(inPanel('select[data-key="handover-mode"] option:checked')), /^freely/);
+    // A CLI's command: the pick offers loop alone, so the helper's answer cannot become the CLI's allow.
+    assert.match(await driver.text(inPanel('select[data-key="handover-mode"] option:checked')), /^loop/);
+    assert.equal(await driver.count(inPanel('select[data-key="handover-mode"] option')), 1, 'loop is the only mode offered');
     await driver.click(inPanel('button[data-key="handover-send"]'));
-    await driver.waitFor(inPanel('#status :text("hears it while it works")'));
+    await until('with the helper', async () => (await sb.control<{ delegatedTo?: { assistantId: string } }>('GET', `/_sandbox/cards/${cardId}`)).delegatedTo?.assistantId === helper.id || undefined, 30_000);
     assert.equal(fs.existsSync(marker), false, 'handing over answered nothing');
-    assert.equal((await sb.control<{ delegatedTo?: { assistantId: string } }>('GET', `/_sandbox/cards/${cardId}`)).delegatedTo?.assistantId, helper.id, 'with the helper');
     // The helper may answer once the hold to take it back is over (the test's short hold).
     await until('the helper answered', () => sb.control('POST', `/_sandbox/cards/${cardId}/helper-answer`, { approved: true }).then(() => true, () => undefined), 30_000);
-    await until('the command the helper approved ran', () => fs.existsSync(marker) || undefined, 60_000);
+    // Its approval comes back to the person as a proposal: nothing ran on it.
+    await driver.waitFor(inPanel('button[data-key="proposal-accept"]'));
+    assert.equal(fs.existsSync(marker), false, 'the helper\'s approval alone ran nothing');
+    await driver.click(inPanel('button[data-key="proposal-accept"]'));
+    await until('the command the person accepted ran', () => fs.existsSync(marker) || undefined, 60_000);
   });
 });

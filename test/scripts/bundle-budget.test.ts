@@ -32,8 +32,9 @@ const BUDGET: Record<PartName, number> = {
   late: 260 * KB,
   // The card panel's page (43 KB), the assistants' hook (20 KB), the local sandbox (798 KB).
   webview: 50 * KB,
-  // 25 KB until #54: one adapter per CLI (four) made it 27.9 KB with #52's card changes.
-  bridge: 31 * KB,
+  // 25 KB until #54: one adapter per CLI (four) made it 27.9 KB with #52's card changes; #51's
+  // proof of the service (F1) and #53's session keys 31.4 KB.
+  bridge: 33 * KB,
   sandbox: 880 * KB,
 };
 

@@ -78,8 +78,9 @@ describe('every editor sink of service text goes through plain-text', () => {
 
   it('no notification is modal (it would take the keyboard), but the confirmations a person\'s own press asks for', () => {
     // One modal: say.confirm, asked only when the person opened a link to an address on this
-    // computer, or pressed Connect for an assistant CLI (which writes that CLI's settings).
+    // computer, pressed Connect for an assistant CLI (which writes that CLI's settings), or a
+    // sign-in to the local service waits on the person's Allow (their own Sign In, or the code they typed).
     assert.deepEqual(editorFiles().filter(({ text }) => /modal\s*:\s*true/.test(text)).map(({ f }) => f), [path.join('base', 'say.ts')]);
-    assert.deepEqual(editorFiles().filter(({ text }) => /say\.confirm\b/.test(text)).map(({ f }) => f).sort(), [path.join('connect', 'cli-connector.ts'), path.join('panel', 'open-link.ts')]);
+    assert.deepEqual(editorFiles().filter(({ text }) => /say\.confirm\b/.test(text)).map(({ f }) => f).sort(), [path.join('connect', 'cli-connector.ts'), path.join('connection', 'local-service-actions.ts'), path.join('panel', 'open-link.ts')]);
   });
 });

@@ -145,21 +145,17 @@ export async function allow(ls: LocalService, userCode: string): Promise<void> {
   try {
     const asking = await signInAsking(state, userCode);
     if ('refused' in asking) { void ls.host.say.error(vscode.l10n.t('Assistant Cards: no sign-in waits with the code {0}: {1}', userCode, asking.refused)); return; }
-    const allowWord = vscode.l10n.t('Allow');
-    const deny = vscode.l10n.t('Deny');
-    // A modal's words are plain text: the app's and computer's names cannot be links or markup.
-    const pick = await vscode.window.showWarningMessage(
+    // say.confirm makes the app's and computer's names inert (they are the asker's words); the
+    // dialog's own Cancel is the Deny.
+    const allowed = await ls.host.say.confirm(
       vscode.l10n.t('Allow "{0}" on the computer "{1}" to sign in to your local service?', asking.app.name, asking.machine.name),
-      {
-        modal: true,
-        detail: vscode.l10n.t('Publisher: {0} ({1}). Code: {2}. It asks to: {3}. Allow it only if you started this sign-in.',
-          asking.app.publisher, asking.app.verified ? vscode.l10n.t('verified') : vscode.l10n.t('not verified'), asking.userCode, asking.scopes.join(', ')),
-      },
-      allowWord, deny,
+      vscode.l10n.t('Publisher: {0} ({1}). Code: {2}. It asks to: {3}. Allow it only if you started this sign-in.',
+        asking.app.publisher, asking.app.verified ? vscode.l10n.t('verified') : vscode.l10n.t('not verified'), asking.userCode, asking.scopes.join(', ')),
+      vscode.l10n.t('Allow'),
     );
-    const refused = await decideSignIn(state, userCode, pick === allowWord);
+    const refused = await decideSignIn(state, userCode, allowed);
     if (refused) void ls.host.say.error(vscode.l10n.t('Assistant Cards: the decision was not taken: {0}', refused));
-    ls.host.log.info(`local service: a sign-in ${pick === allowWord ? 'allowed' : 'denied'} in the editor`);
+    ls.host.log.info(`local service: a sign-in ${allowed ? 'allowed' : 'denied'} in the editor`);
   } catch (e) {
     void ls.host.say.error(vscode.l10n.t('Assistant Cards: the local service could not be asked: {0}', (e as Error).message));
   }
