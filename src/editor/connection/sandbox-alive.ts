@@ -13,6 +13,7 @@ import { NetworkError } from '../../sync';
 import { REFUSED_BEFORE_CONNECT, type HttpTransport } from '../../api/http';
 import { type SandboxProcess, sandboxServing, withoutDeadAddress } from '../../shared/identity-address';
 import { writeWholeSync } from '../../bridge/write-whole';
+import { processGone } from '../../bridge/process-alive';
 
 export type { SandboxProcess };
 
@@ -28,26 +29,8 @@ export function sandboxOf(file: string, baseUrl: string): SandboxProcess | undef
   return p && p.host === os.hostname() ? p : undefined;
 }
 
-/**
- * Whether the process is gone: no such process, or one that has ended and waits only to be
- * reaped by its parent (a zombie still answers a signal 0; Linux shows its state). One that
- * exists but is not ours to signal (EPERM) lives.
- */
-export function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-  if (process.platform !== 'linux') return false;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); // l10n-ignore: a path
-    const state = stat.slice(stat.lastIndexOf(')') + 2).charAt(0); // after "pid (name) "
-    return state === 'Z' || state === 'X';
-  } catch {
-    return true; // gone between the two looks
-  }
-}
+// Whether the process is gone: one test for every announcement of this computer (bridge/process-alive.ts).
+export { processGone };
 
 /**
  * A transport made by `make` that sends only while `sandbox` lives: asked before each request
