@@ -82,6 +82,25 @@ export const WAIT_MARGIN_S = 10;
 /** The other events only tell the service what happened: the bridge answers them at once. */
 export const EVENT_TIMEOUT_S = 10;
 
+/**
+ * Connect's entries for a hooks file shaped like Claude Code's: one command hook for each listed
+ * event, the permission event's waiting `permissionTimeoutS` less the margin. What differs by CLI
+ * is the unit and length of each timeout and the matcher group around the handler.
+ */
+export function commandHookEntries(
+  cli: Pick<CliAdapter, 'events' | 'permissionEvent' | 'permissionTimeoutS'>,
+  command: string,
+  o: { timeout(event: string, permission: boolean): number; group(event: string, handler: HookHandler): MatcherGroup },
+): Record<string, MatcherGroup> {
+  const out: Record<string, MatcherGroup> = {};
+  for (const event of cli.events) {
+    const permission = event === cli.permissionEvent;
+    const handler: HookHandler = { type: 'command', command: permission ? `${command} --wait ${cli.permissionTimeoutS - WAIT_MARGIN_S}` : command, timeout: o.timeout(event, permission) };
+    out[event] = o.group(event, handler);
+  }
+  return out;
+}
+
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
 /** Claude Code's event names (Codex follows them): the neutral kind of each. */

@@ -1,7 +1,7 @@
 // Claude Code (@anthropic-ai/claude-code): hooks in settings.json, a PermissionRequest hook that
 // answers allow or deny (docs/cli-hooks.md, measured).
 import * as path from 'node:path';
-import { EVENT_TIMEOUT_S, WAIT_MARGIN_S, parseClaudeShaped, printClaudeShaped, type CliAdapter, type HookHandler, type MatcherGroup } from './adapter';
+import { EVENT_TIMEOUT_S, commandHookEntries, parseClaudeShaped, printClaudeShaped, type CliAdapter } from './adapter';
 
 /** Events whose `matcher` is a tool name: ours match every tool. */
 const TOOL_EVENTS = new Set(['PermissionRequest', 'PostToolUse', 'PreToolUse']);
@@ -19,14 +19,10 @@ export const claudeCode: CliAdapter = {
   permissionEvent: 'PermissionRequest',
   permissionTimeoutS: PERMISSION_TIMEOUT_S,
   entriesFor(command) {
-    const out: Record<string, MatcherGroup> = {};
-    for (const event of this.events) {
-      const handler: HookHandler = event === this.permissionEvent
-        ? { type: 'command', command: `${command} --wait ${PERMISSION_TIMEOUT_S - WAIT_MARGIN_S}`, timeout: PERMISSION_TIMEOUT_S }
-        : { type: 'command', command, timeout: EVENT_TIMEOUT_S };
-      out[event] = TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [handler] } : { hooks: [handler] };
-    }
-    return out;
+    return commandHookEntries(this, command, {
+      timeout: (_event, permission) => (permission ? PERMISSION_TIMEOUT_S : EVENT_TIMEOUT_S),
+      group: (event, handler) => (TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [handler] } : { hooks: [handler] }),
+    });
   },
   parse: parseClaudeShaped,
   print: printClaudeShaped,

@@ -1,7 +1,7 @@
 // Codex (@openai/codex): hooks.json in CODEX_HOME, Claude Code's shape and event names, a
 // PermissionRequest hook that answers allow or deny (docs/cli-hooks.md, measured with 0.171).
 import * as path from 'node:path';
-import { EVENT_TIMEOUT_S, WAIT_MARGIN_S, parseClaudeShaped, printClaudeShaped, type CliAdapter, type HookHandler, type MatcherGroup } from './adapter';
+import { EVENT_TIMEOUT_S, commandHookEntries, parseClaudeShaped, printClaudeShaped, type CliAdapter } from './adapter';
 
 /** Codex asks in its terminal only after the hook gives up: two minutes, enough to answer from the notification. */
 const PERMISSION_TIMEOUT_S = 120;
@@ -23,15 +23,11 @@ export const codex: CliAdapter = {
   permissionEvent: 'PermissionRequest',
   permissionTimeoutS: PERMISSION_TIMEOUT_S,
   entriesFor(command) {
-    const out: Record<string, MatcherGroup> = {};
-    for (const event of this.events) {
-      const handler: HookHandler = event === this.permissionEvent
-        ? { type: 'command', command: `${command} --wait ${PERMISSION_TIMEOUT_S - WAIT_MARGIN_S}`, timeout: PERMISSION_TIMEOUT_S }
-        : { type: 'command', command, timeout: event === 'SessionEnd' ? CODEX_SESSION_END_TIMEOUT_S : EVENT_TIMEOUT_S };
+    return commandHookEntries(this, command, {
+      timeout: (event, permission) => (permission ? PERMISSION_TIMEOUT_S : event === 'SessionEnd' ? CODEX_SESSION_END_TIMEOUT_S : EVENT_TIMEOUT_S),
       // Codex's matcher is a regular expression ("*" is not one): left out, it matches everything.
-      out[event] = { hooks: [handler] };
-    }
-    return out;
+      group: (_event, handler) => ({ hooks: [handler] }),
+    });
   },
   parse: parseClaudeShaped,
   print: printClaudeShaped,

@@ -7,7 +7,7 @@
 // lets it run without asking (an allow rule, `--approval-mode yolo`); elsewhere Gemini asks in its
 // terminal after the card. docs/cli-hooks.md "Gemini CLI" has what was measured.
 import * as path from 'node:path';
-import { WAIT_MARGIN_S, str, type CliAdapter, type HookHandler, type MatcherGroup, type NeutralEvent, type NeutralKind } from './adapter';
+import { commandHookEntries, str, type CliAdapter, type NeutralEvent, type NeutralKind } from './adapter';
 
 /** The tools Gemini's default policy asks about (its shell, file writes and edits, web fetch). */
 export const GEMINI_ASKING_TOOLS = '^(run_shell_command|write_file|replace|web_fetch)$';
@@ -29,14 +29,11 @@ export const geminiCli: CliAdapter = {
   permissionEvent: 'BeforeTool',
   permissionTimeoutS: PERMISSION_TIMEOUT_S,
   entriesFor(command) {
-    const out: Record<string, MatcherGroup> = {};
-    for (const event of this.events) {
-      const handler: HookHandler = event === this.permissionEvent
-        ? { type: 'command', command: `${command} --wait ${PERMISSION_TIMEOUT_S - WAIT_MARGIN_S}`, timeout: PERMISSION_TIMEOUT_S * 1000 }
-        : { type: 'command', command, timeout: EVENT_TIMEOUT_MS };
-      out[event] = event === this.permissionEvent ? { matcher: GEMINI_ASKING_TOOLS, hooks: [handler] } : { hooks: [handler] };
-    }
-    return out;
+    return commandHookEntries(this, command, {
+      // Gemini CLI counts its timeouts in milliseconds.
+      timeout: (_event, permission) => (permission ? PERMISSION_TIMEOUT_S * 1000 : EVENT_TIMEOUT_MS),
+      group: (event, handler) => (event === this.permissionEvent ? { matcher: GEMINI_ASKING_TOOLS, hooks: [handler] } : { hooks: [handler] }),
+    });
   },
   parse(e): NeutralEvent {
     const name = str(e.hook_event_name) ?? '';
