@@ -2,7 +2,7 @@
 // `npm ci`, Debian's packages for the tests that run VS Code), then runs the tiers:
 //   typecheck  tsc --noEmit
 //   lint       eslint
-//   unit       plain Node (mocha, .mocharc.json): every test that needs no VS Code
+//   unit       plain Node (mocha, .mocharc.cjs): every test that needs no VS Code
 //   host       the extension-host suite inside VS Code (current)
 //   host-min   the same suite's 1.93 part inside VS Code 1.93.1, the oldest engines.vscode allows
 //   e2e        end to end: `npm start` on a fresh clone, the packaged VSIX installed (test/e2e)

@@ -142,12 +142,17 @@ export class CardModel implements CardModelView {
     return card ? this.holds.untilOf(card) : undefined;
   }
 
+  /** A hold the person started here has not ended on the feed yet (card-holds.ts): the feed reads for it. */
+  awaitingHoldEnd(): boolean {
+    return this.holds.awaitingEnd((id) => this.entries.get(id)?.card);
+  }
+
   /**
    * The card a press left (press-path.ts), with its hold already on this computer's clock: it
    * replaces what the model held in one write, so every view moves at once.
    */
   takePressed(card: Card, holdUntil: number | undefined): void {
-    if (holdUntil !== undefined) this.holds.set(card, holdUntil);
+    if (holdUntil !== undefined) this.holds.set(card, holdUntil, true);
     this.put(card, true);
     this.provisional.add(card.id);
   }

@@ -153,6 +153,7 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
     onCursorLost: () => void schedule.fullRead().catch(() => undefined),
     random: o.random,
     nonOwnerPollMs: o.nonOwnerPollMs,
+    awaitingHoldEnd: () => model.awaitingHoldEnd(),
   });
   const presses = new PressSending({
     baseUrl: o.baseUrl, api, model, reads, clock,
@@ -168,6 +169,6 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
       await waitUntilGo(() => budget.delayUnder('read', share), 'answers: reads paused to stay under half the read limit', signal);
     },
   });
-  const path = new PressPath({ presses, model, clock, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner(), logger: log });
+  const path = new PressPath({ presses, model, clock, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner(), readFeedNow: () => feedLoop.readNow(), logger: log });
   return { link, model, reads, assistants, schedule, pinger, owner, feedLoop, presses, path, answers };
 }

@@ -47,6 +47,11 @@ export interface FeedLoopOptions {
   onCursorLost?: () => void;
   random?: () => number;
   nonOwnerPollMs?: number;
+  /**
+   * The person pressed here and that hold's end has not come through: a window that does not own
+   * the feed reads it as the owner does (waiting) until it has, not at its slow pace.
+   */
+  awaitingHoldEnd?: () => boolean;
 }
 
 export class FeedLoop {
@@ -100,6 +105,13 @@ export class FeedLoop {
     this.wake.abort();
   }
 
+  /** Reads the feed at once (a press here: its change, then its hold's end); false when the loop is not running. */
+  readNow(): boolean {
+    if (!this.running) return false;
+    this.poke();
+    return true;
+  }
+
   private async loop(): Promise<void> {
     let immediate = true; // first round and after `more`: read at once
     while (this.running) {
@@ -109,8 +121,10 @@ export class FeedLoop {
       }
       const signal = this.wake.signal;
       const owner = this.o.isOwner();
+      // A hold pressed here ends on the feed (#53): until that change is in, read like the owner.
+      const watching = owner || (this.o.awaitingHoldEnd?.() ?? false);
       try {
-        if (!immediate && !owner) await sleep(this.o.timers, this.o.nonOwnerPollMs ?? NON_OWNER_POLL_MS, signal);
+        if (!immediate && !watching) await sleep(this.o.timers, this.o.nonOwnerPollMs ?? NON_OWNER_POLL_MS, signal);
         if (this.cursor === undefined) {
           await this.begin();
           // The new cursor first, then the full read: a change between the two is not lost.
@@ -119,14 +133,15 @@ export class FeedLoop {
             this.o.onCursorLost?.();
           }
         }
-        const wantWait = owner && !immediate;
+        const wantWait = watching && !immediate;
         const wait = wantWait && this.o.canWait() ? LONG_POLL_WAIT_SECONDS : 0;
         // Changes still coming while the waits share is used: read again shortly (BURST_POLL_MS).
         const burst = wantWait && wait === 0 && this.burstPolls > 0 && (this.o.canPollQuickly?.() ?? true);
         // Many changes in a minute used the waits budget: poll without waiting for a while. While
         // the person presses, their presses caused those changes: the reads are theirs (no budget
         // wait) and come quicker, so a new card still shows within a second.
-        const forPerson = wantWait && wait === 0 && (this.o.personActive?.() ?? false);
+        // A read at once while the person presses (a press in a window that does not own the feed) is theirs too.
+        const forPerson = (immediate || (wantWait && wait === 0)) && (this.o.personActive?.() ?? false);
         if (wantWait && wait === 0) await sleep(this.o.timers, burst ? BURST_POLL_MS : forPerson ? PERSON_BUSY_POLL_MS : BUSY_POLL_MS, signal);
         if (!forPerson) await this.o.beforeRead(wait > 0, signal);
         if (signal.aborted && this.running) continue;

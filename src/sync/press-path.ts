@@ -3,9 +3,9 @@
 // nothing else acts. Here, once for all of them: the card the person saw is named, a version the
 // model already knows to be newer is refused before anything is sent, the press is sent (spent
 // gesture, one Idempotency-Key), its result goes into the model in ONE write with the hold on this
-// computer's clock, and one read follows (the card whole, with its history: from the feed's change
-// when this window holds the feed, else asked for here). The hold's end is a
-// change on the service's feed (#53), read from there like any other: no timer of its own here.
+// computer's clock, and one read follows (the card whole, with its history, from the press's own
+// change on the feed). The hold's end is a change on the service's feed (#53), read from there
+// like any other: no timer of its own here.
 // What comes back is a value, never an exception.
 import type { Card } from '../api/schemas';
 import type { Clock, Logger } from '../api/runtime';
@@ -26,6 +26,8 @@ export interface PressPathOptions {
   skewMs: () => number;
   /** This window holds the feed's long-poll: the press's own change comes back on it at once. */
   ownsFeed: () => boolean;
+  /** Reads the feed at once, then for the hold's end (feed-loop.ts); false when the feed is not running. */
+  readFeedNow: () => boolean;
   logger: Logger;
 }
 
@@ -72,10 +74,10 @@ export class PressPath {
     const holdUntil = rowOf(action.type).startsHold ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
     const card = afterPress(shown, action.type, result, holdUntil);
     model.takePressed(card, holdUntil);
-    // The card whole (its history names this press) is read once: the press's own change on the
-    // feed brings that read when this window holds the feed; another window's feed would bring it
-    // late, so it is read now.
-    if (!this.o.ownsFeed()) this.readAgain(seen.id);
+    // The card whole (its history names this press) is read once, from the press's own change on
+    // the feed. The window that holds the feed has it at once; another reads its feed now, and
+    // then for the hold's end (which only the feed tells), instead of at its slow pace.
+    if (!this.o.ownsFeed() && !this.o.readFeedNow()) this.readAgain(seen.id);
     return { ok: true, action: action.type, result, card: model.get(seen.id) as Card | undefined ?? card, ...(holdUntil !== undefined ? { holdUntil } : {}) };
   }
 

@@ -97,6 +97,36 @@ describe('sync: two windows sharing one sign-in', function () {
     assert.deepEqual(a.cards.list('pending').map((c) => c.id), b.cards.list('pending').map((c) => c.id));
   });
 
+  it('a press in the window that does not own the feed: its hold\'s end reaches that window from the feed, not 30 s later (#53)', async () => {
+    const { a, b } = await twoWindows({ focusA: true });
+    await w.advance(1000);
+    await until(() => a.feed.isOwner());
+    assert.equal(b.feed.isOwner(), false);
+    const c = await w.card({ title: 'pressed in B' });
+    await w.advanceUntil(() => b.cards.get(c.id) !== undefined, 1000, 60_000);
+    await settle(w.transports);
+    const start = b.transport.log.length;
+    const out = await b.act(b.gestures.fromUiEvent('test:choose'), await b.cards.whole(c.id), { type: 'answer', answer: { choiceIds: ['a'] } });
+    assert.ok(out.ok, JSON.stringify(out));
+    const pressed = out.ok ? out.result.version : -1;
+    // The press's own change comes from B's feed, read at once (the card whole, with its history).
+    await until(() => (b.cards.get(c.id)?.version ?? 0) >= pressed && b.transport.log.slice(start).some((l) => l.method === 'GET' && l.path === `/v1/cards/${c.id}`));
+    await w.advance(5_000);
+    // The hold ended on the service: B moves to the version that says so within a couple of seconds
+    // of clock time, where its own pace would read the feed only after 30.
+    await w.advanceUntil(() => (b.cards.get(c.id)?.version ?? 0) > pressed, 250, 2_000);
+    assert.ok((b.cards.get(c.id)?.version ?? 0) > pressed, 'B has the version the hold\'s end raised');
+    await settle(w.transports);
+    const reads = b.transport.log.slice(start).filter((l) => l.method === 'GET' && l.path === `/v1/cards/${c.id}`).length;
+    assert.equal(reads, 2, 'one read after the press and one at the hold\'s end');
+    // Then B goes back to its own pace: no more waits of its own.
+    const waits = () => b.transport.log.filter((l) => l.url.includes('wait=25')).length;
+    const waitsAfter = waits();
+    await w.advance(10_000);
+    await settle(w.transports);
+    assert.equal(waits(), waitsAfter, 'B does not keep long-polling');
+  });
+
   it('when the owner window closes, it releases the lease and another takes the feed at its next check', async () => {
     const { a, b } = await twoWindows({ focusA: true });
     await w.advance(1000);
