@@ -3,7 +3,7 @@
 // process. Plain fetch with short bounds: a hook must never hold its CLI up because the service is
 // gone or hung. Whom it talks to is checked first (#51 F1): a file naming a dead process is
 // ignored (and removed), and the service proves it holds the ask key before anything is sent.
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import * as path from 'node:path';
@@ -11,7 +11,13 @@ import { bridgeHome, SERVICE_FILE } from './home';
 import { processGone, removeIfUnchanged } from './process-alive';
 import { newNonce, PROOF_PATH, proofHolds } from './service-proof';
 
-export interface ServiceInfo { url: string; askKey: string; pid?: number }
+export interface ServiceInfo {
+  url: string;
+  askKey: string;
+  pid?: number;
+  /** A Unix socket the service also serves on, in a folder only this user may enter (sandbox/ask-socket.ts). */
+  socket?: string;
+}
 
 /**
  * What a running local service announced, or undefined: none running, an unreadable file, or one
@@ -25,9 +31,28 @@ export function readServiceFile(file = path.join(bridgeHome(), SERVICE_FILE), is
     if (typeof j.url !== 'string' || !/^https?:\/\//.test(j.url) || typeof j.askKey !== 'string' || !j.askKey) return undefined;
     if (typeof j.pid !== 'number') return undefined;
     if (isGone(j.pid)) { removeIfUnchanged(file, text); return undefined; }
-    return { url: j.url.replace(/\/+$/, ''), askKey: j.askKey, pid: j.pid };
+    const socket = typeof j.socket === 'string' && path.isAbsolute(j.socket) ? { socket: j.socket } : {};
+    return { url: j.url.replace(/\/+$/, ''), askKey: j.askKey, pid: j.pid, ...socket };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The socket is this user's own: it and its folder belong to this user and nobody else may enter
+ * the folder, so nobody else can have made it or listen on it (#51 F1). Then its permissions are
+ * the proof of whom the hook talks to. Anything else (Windows, a folder others may enter, a link)
+ * and the hook uses the port, after the service's proof.
+ */
+export function socketIsPrivate(file: string): boolean {
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return false;
+  try {
+    const uid = process.getuid();
+    const dir = lstatSync(path.dirname(file));
+    const sock = lstatSync(file);
+    return dir.isDirectory() && dir.uid === uid && (dir.mode & 0o077) === 0 && sock.isSocket() && sock.uid === uid;
+  } catch {
+    return false;
   }
 }
 
@@ -58,7 +83,12 @@ export const ASK_TIMEOUT_MS = 5_000;
 export class ServiceLink {
   private readonly agent: http.Agent;
   private proven: Promise<void> | undefined;
+  /** The private socket this link talks over, when the service offers one (then no proof round). */
+  readonly socketPath: string | undefined;
   constructor(readonly info: ServiceInfo, private readonly isGone: (pid: number) => boolean = processGone) {
+    // The socket speaks plain HTTP with the service's own Host: for a service behind https (a
+    // --public-url sandbox), the port and the proof.
+    this.socketPath = info.socket !== undefined && info.url.startsWith('http:') && socketIsPrivate(info.socket) ? info.socket : undefined;
     const Agent = info.url.startsWith('https:') ? https.Agent : http.Agent;
     const pid = info.pid;
     // Each new connection first looks whether the announced process still runs: the port of a
@@ -76,8 +106,12 @@ export class ServiceLink {
     })({ keepAlive: true, maxSockets: 1 });
   }
 
-  /** The service proves it holds the ask key (service-proof.ts), once per link, before anything else is sent. */
+  /**
+   * The service proves it holds the ask key (service-proof.ts), once per link, before anything
+   * else is sent; over the private socket, its folder's permissions already did.
+   */
   private prove(signal: AbortSignal): Promise<void> {
+    if (this.socketPath !== undefined) return Promise.resolve();
     this.proven ??= (async () => {
       const nonce = newNonce();
       const { status, text } = await this.send('GET', `${PROOF_PATH}?nonce=${nonce}`, undefined, signal, undefined);
@@ -90,9 +124,11 @@ export class ServiceLink {
 
   private async send(method: string, route: string, payload: string | undefined, signal: AbortSignal, key: string | undefined): Promise<{ status: number; text: string }> {
     const url = new URL(`${this.info.url}${route}`);
+
     return new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = (url.protocol === 'https:' ? https : http).request(url, {
         method, agent: this.agent, signal,
+        ...(this.socketPath !== undefined ? { socketPath: this.socketPath } : {}),
         headers: {
           ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
           ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),

@@ -1,5 +1,6 @@
 // The sandbox, importable: `startSandbox({port})` listens on 127.0.0.1 and returns its address,
 // the parts tests drive directly, and close().
+import { closeAskSocket, listenOnAskSocket } from './ask-socket';
 import type { Clock } from './context';
 import { seedDemo, type DemoOptions, type DemoSeed } from './demo';
 import { buildSandbox, type Sandbox, type SandboxMode } from './server';
@@ -26,6 +27,8 @@ export interface StartOptions {
   askKey?: string;
   /** A store file (store/sqlite-store.ts): the state outlives the process. Default: in memory. */
   storeFile?: string;
+  /** Also serve on this Unix socket, in a folder only this user may enter (ask-socket.ts). */
+  askSocket?: string;
 }
 
 export interface RunningSandbox {
@@ -40,6 +43,8 @@ export interface RunningSandbox {
   sandbox: Sandbox;
   /** What --demo seeded, when started with it. */
   demo?: DemoSeed;
+  /** The Unix socket it also serves on (ask-socket.ts), when asked for one and one could serve. */
+  askSocket?: string;
   /** Moves a manual clock (throws on the real one). */
   advance(ms: number): number;
   close(): Promise<void>;
@@ -75,6 +80,15 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     sandbox.store.close(); // the store file is free for the next start
     throw err;
   }
+  const socketPath = opts.askSocket;
+  let socket;
+  try {
+    socket = socketPath !== undefined ? await listenOnAskSocket(sandbox.app.server, socketPath) : undefined;
+  } catch (err) {
+    await sandbox.app.close();
+    sandbox.store.close();
+    throw err;
+  }
   const address = sandbox.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = opts.publicUrl?.replace(/\/+$/, '') ?? `http://${host}:${port}`;
@@ -85,6 +99,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     askKey: sandbox.askKey,
     clock: sandbox.clock,
     sandbox,
+    ...(socket && socketPath !== undefined ? { askSocket: socketPath } : {}),
     advance(ms: number) {
       if (!sandbox.clock.advance) throw new Error('the sandbox runs on real time; start it with manualClock');
       return sandbox.clock.advance(ms);
@@ -92,6 +107,7 @@ export async function startSandbox(opts: StartOptions = {}): Promise<RunningSand
     async close() {
       sandbox.stop();
       sandbox.faults.release(); // a held response ends with the sandbox, not minutes later
+      if (socketPath !== undefined) await closeAskSocket(socket, socketPath);
       await sandbox.app.close();
       sandbox.store.close();
     },

@@ -117,7 +117,7 @@ export function becomeLocalService(running: RunningSandbox, home: string): Servi
   writeWholeSync(stateFile, `${JSON.stringify(state)}\n`);
   const announcement = join(bridgeHome(), SERVICE_FILE);
   mkdirSync(dirname(announcement), { recursive: true, mode: 0o700 });
-  writeWholeSync(announcement, `${JSON.stringify({ url, askKey: running.askKey, pid: process.pid })}\n`);
+  writeWholeSync(announcement, `${JSON.stringify({ url, askKey: running.askKey, pid: process.pid, ...(running.askSocket ? { socket: running.askSocket } : {}) })}\n`);
   sandbox.onSignedIn = (device) => {
     const app = sandbox.auth.core.store.apps.get(device.appId);
     const line = { at: new Date().toISOString(), app: app?.name ?? device.appId, machine: device.machine.name, scopes: device.approvedScopes ?? [] };

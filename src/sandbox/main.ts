@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { bridgeHome, localServiceHome, SERVICE_FILE } from '../bridge/home';
 
+import { ASK_SOCKET_NAME } from './ask-socket';
 import { becomeLocalService, forgetLocalService, noteStartFailed, preferredPort, readServiceState, takeServiceLock } from './local-service';
 import { writeWholeSync } from '../bridge/write-whole';
 
@@ -63,7 +64,11 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   const { startSandbox } = await import('./index.js');
+  // The hooks' socket, in a folder only this user may enter (ask-socket.ts): the service's home
+  // (0700), or a fresh one of the sandbox's own (its --work folder may be anyone's to read).
+  const askDir = service ? home : mkdtempSync(join(tmpdir(), 'ac-ask-'));
   const running = await startSandbox({
+    askSocket: join(askDir, ASK_SOCKET_NAME),
     ...(service ? { mode: 'service' as const } : {}),
     port: service && portText === '0' && argValue(argv, '--port') === undefined ? await preferredPort(home) : port,
     ...(argv.includes('--manual-clock') ? { manualClock: true } : {}),
@@ -93,7 +98,7 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(`control secret ${running.controlSecret} (file ${secretFile})\n`);
   if (running.demo) process.stdout.write(`demo: computer ${running.demo.machineId} (identity file ${running.demo.machineFile})\n`);
   // Where assistants find it: the run's own folder, and with --announce the bridge's home too.
-  const announced = JSON.stringify({ url: running.url, askKey: running.askKey, pid: process.pid });
+  const announced = JSON.stringify({ url: running.url, askKey: running.askKey, pid: process.pid, ...(running.askSocket ? { socket: running.askSocket } : {}) });
   // The person's local service keeps the hooks: the demo never takes them from it (#51).
   const serviceRuns = readServiceState(home) !== undefined;
   if (argv.includes('--announce') && serviceRuns) process.stdout.write('the local service runs: the assistants\' hooks stay with it (no --announce)\n');
@@ -109,7 +114,7 @@ async function main(argv: string[]): Promise<void> {
       // Another sandbox may have announced itself since: its file stays.
       try { if ((JSON.parse(readFileSync(f, 'utf8')) as { pid?: unknown }).pid === process.pid) rmSync(f, { force: true }); } catch { /* gone */ }
     }
-    void running.close().then(() => process.exit(0));
+    void running.close().then(() => { rmSync(askDir, { recursive: true, force: true }); process.exit(0); });
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -168,6 +168,63 @@ describe('hook bridge', function () {
     assert.deepEqual((await askCalls()).slice(mark), ['GET /_ask/proof', 'POST /_ask/sessions/sess-1/withdraw']);
   });
 
+  /** The same sandbox again, also serving on a socket in a fresh folder of the given mode. */
+  const onSocket = async (mode: number) => {
+    await sb.close();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-sock-'));
+    fs.chmodSync(dir, mode);
+    sb = await startSandbox({ port: 0, askKey: sb.askKey, askSocket: path.join(dir, 'ask.sock') });
+    person = await signIn(sb.url);
+    await setHold(0);
+    return { dir, socket: sb.askSocket! };
+  };
+  const hookOn = (socket: string, input: string) => runHook({
+    app: 'claude-code', input, service: { url: sb.url, askKey: sb.askKey, socket }, terminal: () => ({ pid: 4242, tty: '/dev/pts/3' }), waitMs: 20_000, keysDir,
+  });
+
+  it('over the service\'s socket in a folder only this user may enter: two calls a prompt, no proof round first (#53, #51 F1)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const { dir, socket } = await onSocket(0o700);
+    try {
+      const before = (await askCalls()).length;
+      const printed = hookOn(socket, bash('make test'));
+      const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+      await answer(c.id, { approved: true });
+      assert.equal(JSON.parse(await printed).hookSpecificOutput.decision.behavior, 'allow');
+      assert.deepEqual((await askCalls()).slice(before), ['POST /_ask/sessions', 'GET /_ask/cards/{id}/heard']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a socket in a folder others may enter is not trusted: the port, after the service\'s proof (#51 F1)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const { dir, socket } = await onSocket(0o755);
+    try {
+      const before = (await askCalls()).length;
+      assert.equal(await hookOn(socket, event('SessionStart', { source: 'startup' })), '');
+      assert.deepEqual((await askCalls()).slice(before), ['GET /_ask/proof', 'POST /_ask/sessions']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a socket named but gone (the service ended): the hook prints nothing, at once', async function () {
+    if (process.platform === 'win32') this.skip();
+    const { dir, socket } = await onSocket(0o700);
+    const url = sb.url;
+    await sb.close();
+    try {
+      const started = Date.now();
+      const out = await runHook({ app: 'claude-code', input: bash('ls'), service: { url, askKey: 'k', socket }, terminal: () => ({}), waitMs: 60_000, keysDir });
+      assert.equal(out, '');
+      assert.ok(Date.now() - started < 1_000);
+    } finally {
+      sb = await startSandbox({ port: 0 }); // for afterEach
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('F8: a Decline pressed in the hold as the bridge\'s wait runs out reaches the CLI (the wait holds on through the hold)', async () => {
     await setHold(2_000);
     const printed = hook(bash('make deploy'), { waitMs: 1_000 });

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_FILE } from '../../src/bridge/home';
 import { LOCAL_SERVICE_FILES } from '../../src/bridge/service-files';
-import { readServiceFile } from '../../src/bridge/service-link';
+import { readServiceFile, socketIsPrivate } from '../../src/bridge/service-link';
 import { readServiceState } from '../../src/sandbox/local-service';
 import { readIdentity } from '../../src/sandbox/machine-file';
 import { until } from '../kit/until';
@@ -36,7 +36,11 @@ describe('local service process', function () {
     assert.equal(state.pid, run.child.pid);
     const identity = readIdentity(state.machineFile)!;
     assert.equal(identity.baseUrl, line.url);
-    assert.equal(readServiceFile(join(bridge, SERVICE_FILE))?.url, line.url);
+    const announced = readServiceFile(join(bridge, SERVICE_FILE))!;
+    assert.equal(announced.url, line.url);
+    // The hooks' socket in the 0700 home: its folder's permissions say whom they talk to (ask-socket.ts).
+    assert.equal(announced.socket, join(home, 'ask.sock'));
+    assert.ok(socketIsPrivate(announced.socket!), 'the socket is this user\'s alone');
     assert.equal((await fetch(`${line.url}/_sandbox/changes`)).status, 404);
     assert.equal((await fetch(`${line.url}/v1/cards`)).status, 401);
   });
@@ -72,6 +76,7 @@ describe('local service process', function () {
     assert.throws(() => readFileSync(join(bridge, SERVICE_FILE)), /ENOENT/);
     assert.throws(() => readFileSync(join(home, LOCAL_SERVICE_FILES.state)), /ENOENT/);
     assert.throws(() => readFileSync(join(home, LOCAL_SERVICE_FILES.lock)), /ENOENT/);
+    assert.throws(() => statSync(join(home, 'ask.sock')), /ENOENT/, 'the socket goes with it');
     assert.equal(readIdentity(before.machineFile)?.baseUrl, '');
     const again = await start(bridge);
     const line2 = await again.line;
