@@ -5,89 +5,33 @@
 // nobody: without a hook answer its own rule refuses a command that needs permission.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { build } from 'esbuild';
-import type { RunningSandbox } from '../../src/sandbox';
-import { makeBox, runCopilot, type Box } from './cli-run';
+import { runCopilot } from './cli-run';
 import { hookCommand } from '../../src/bridge/connect-settings';
 import { copilotHookFile } from '../../src/bridge/clis/copilot-cli';
-import { installHook } from '../../src/bridge/install';
-import { startScriptedModel, type ScriptedModel } from './scripted-model';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
-import { until } from '../kit/until';
-
-interface Installed { bin: string; version: string }
-interface InstallClis { ensureCopilotCli(o?: { quiet?: boolean }): Installed }
-const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'install-clis.mjs')) as Promise<InstallClis>;
-
-interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string }
+import { startScriptedModel } from './scripted-model';
+import { realCliKit, withWait } from './real-cli-kit';
 
 describe('bridge: the real Copilot CLI asks through a card', function () {
   this.timeout(180_000);
-  let bin = '';
-  let bridge = '';
-  let bundleDir = '';
-  let box: Box;
-  let sb: RunningSandbox;
-  let person: SignedIn;
-  let model: ScriptedModel | undefined;
-
-  before(async function () {
-    this.timeout(600_000);
-    bin = (await installer()).ensureCopilotCli({ quiet: true }).bin;
-    bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-bundle-'));
-    bridge = path.join(bundleDir, 'bridge.js');
-    await build({ entryPoints: ['src/bridge/main.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bridge, logLevel: 'warning' });
-  });
-  after(() => fs.rmSync(bundleDir, { recursive: true, force: true }));
-  beforeEach(async () => {
-    box = makeBox('real-copilot-');
-    sb = await startSandbox({ port: 0 });
-    person = await signIn(sb.url);
-    const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 200 }) });
-    assert.equal(hold.status, 200);
-    fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
-  });
-  afterEach(async () => {
-    await model?.close();
-    model = undefined;
-    await sb.close();
-    box.dispose();
-  });
+  const kit = realCliKit({ prefix: 'real-copilot-', install: (i) => i.ensureCopilotCli({ quiet: true }) });
 
   /** The adapter's hook file for the launcher in the box; a test's wait shortens permissionRequest's numbers only. */
   const hooks = async (waitS: number): Promise<Record<string, unknown>> => {
-    const { launcher } = await installHook({ binDir: path.join(box.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge });
+    const launcher = await kit.launcher();
     const file = copilotHookFile(hookCommand(launcher, 'copilot-cli' as never));
     const asks = file.hooks.permissionRequest![0]!;
-    asks.bash = asks.bash.replace(/--wait \d+$/, `--wait ${waitS}`);
+    asks.bash = withWait(asks.bash, waitS);
     asks.timeoutSec = waitS + 10;
     return file;
   };
   const run = async (command: string, waitS = 60) => {
-    model = await startScriptedModel({ codex: [{ tool: 'bash', input: { command, description: 'Touch a file' } }, { text: 'All done.' }] });
-    return runCopilot({ bin, model, box, prompt: 'Do it.', hooksJson: await hooks(waitS), timeoutMs: 150_000, env: { ASSISTANT_CARDS_HOME: box.root } });
+    const model = kit.useModel(await startScriptedModel({ codex: [{ tool: 'bash', input: { command, description: 'Touch a file' } }, { text: 'All done.' }] }));
+    return runCopilot({ bin: kit.bin, model, box: kit.box, prompt: 'Do it.', hooksJson: await hooks(waitS), timeoutMs: 150_000, env: { ASSISTANT_CARDS_HOME: kit.box.root } });
   };
-  const approvalCard = () => until('Copilot CLI\'s approval card', async () => {
-    const r = await person.request('GET', '/v1/cards?whole=3');
-    const cards = r.json.cards as WireCard[] | undefined;
-    if (!cards) throw new Error(`the cards list answered ${r.status}: ${r.text.slice(0, 300)}`);
-    return cards.find((c) => c.kind === 'approval');
-  }, 120_000, 200);
-  const whole = async (id: string) => (await person.request('GET', `/v1/cards/${id}`)).json.card as WireCard;
-  const answer = async (id: string, body: Record<string, unknown>) => {
-    const c = await whole(id);
-    const r = await person.request('POST', `/v1/cards/${id}/answer`, { body: { version: c.version, ...body }, headers: { 'idempotency-key': `k-${id}` } });
-    assert.equal(r.status, 200, r.text);
-  };
-  const marker = () => path.join(box.root, 'ran.txt');
-  const liveSessions = async () => {
-    const list = (await person.request('GET', '/v1/assistants')).json.assistants as { app: string; name: string; agents: { liveSessions: unknown[] }[] }[];
-    // The spec's app enum has no Copilot: the adapter registers it as `other`, named Copilot CLI.
-    const mine = list.find((a) => a.app === 'other' && a.name === 'Copilot CLI');
-    return { name: mine?.name, sessions: mine?.agents.flatMap((g) => g.liveSessions) ?? [] };
-  };
+  const approvalCard = () => kit.card('Copilot CLI\'s approval card', { ms: 120_000, everyMs: 200 });
+  const { whole, answer, marker } = kit;
+  // The spec's app enum has no Copilot: the adapter registers it as `other`, named Copilot CLI.
+  const liveSessions = () => kit.liveSessions((a) => a.app === 'other' && a.name === 'Copilot CLI');
 
   it('its command shows whole on the card, naming Copilot CLI; Approve runs it; the session ends with the run', async () => {
     const command = `touch ${marker()}`;
@@ -114,13 +58,13 @@ describe('bridge: the real Copilot CLI asks through a card', function () {
     const r = await done;
     assert.equal(r.timedOut, false, r.stderr.slice(-2000));
     assert.equal(fs.existsSync(marker()), false, 'the declined command did not run');
-    assert.ok(model!.seenText('openai').includes('Not on a Friday, please.'), 'the note reached the model');
+    assert.ok(kit.model!.seenText('openai').includes('Not on a Friday, please.'), 'the note reached the model');
   });
 
   it('the hook\'s wait runs out: the card is withdrawn and Copilot\'s own rule decides (in -p: refused)', async () => {
     const done = run(`touch ${marker()}`, 2);
     const card = await approvalCard();
-    await until('the card withdrawn', async () => (await whole(card.id)).status === 'done' || undefined, 30_000, 50);
+    await kit.done(card.id, 30_000);
     const r = await done;
     assert.equal(r.timedOut, false, r.stderr.slice(-2000));
     assert.equal(fs.existsSync(marker()), false, 'nothing answered for the person; -p refuses by itself');

@@ -6,85 +6,31 @@
 // BeforeTool hook is the only gate here (docs/cli-hooks.md "Gemini CLI").
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { build } from 'esbuild';
-import type { RunningSandbox } from '../../src/sandbox';
-import { makeBox, runGemini, type Box } from './cli-run';
+import { runGemini } from './cli-run';
 import { entriesFor, hookCommand } from '../../src/bridge/connect-settings';
-import { installHook } from '../../src/bridge/install';
-import { startScriptedModel, type ScriptedModel } from './scripted-model';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
-import { until } from '../kit/until';
-
-interface Installed { bin: string; version: string }
-interface InstallClis { ensureGeminiCli(o?: { quiet?: boolean }): Installed }
-const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'install-clis.mjs')) as Promise<InstallClis>;
-
-interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string }
+import { startScriptedModel } from './scripted-model';
+import { realCliKit, withWait } from './real-cli-kit';
 
 describe('bridge: the real Gemini CLI asks through a card', function () {
   this.timeout(120_000);
-  let bin = '';
-  let bridge = '';
-  let bundleDir = '';
-  let box: Box;
-  let sb: RunningSandbox;
-  let person: SignedIn;
-  let model: ScriptedModel | undefined;
-
-  before(async function () {
-    this.timeout(600_000);
-    bin = (await installer()).ensureGeminiCli({ quiet: true }).bin;
-    bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-bundle-'));
-    bridge = path.join(bundleDir, 'bridge.js');
-    await build({ entryPoints: ['src/bridge/main.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bridge, logLevel: 'warning' });
-  });
-  after(() => fs.rmSync(bundleDir, { recursive: true, force: true }));
-  beforeEach(async () => {
-    box = makeBox('real-gemini-');
-    sb = await startSandbox({ port: 0 });
-    person = await signIn(sb.url);
-    const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 200 }) });
-    assert.equal(hold.status, 200);
-    fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
-  });
-  afterEach(async () => {
-    await model?.close();
-    model = undefined;
-    await sb.close();
-    box.dispose();
-  });
+  const kit = realCliKit({ prefix: 'real-gemini-', install: (i) => i.ensureGeminiCli({ quiet: true }) });
 
   /** Connect's entries for the launcher in the box; a test's wait shortens BeforeTool's numbers only. */
   const hooks = async (waitS: number): Promise<Record<string, unknown>> => {
-    const { launcher } = await installHook({ binDir: path.join(box.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge });
+    const launcher = await kit.launcher();
     const entries = entriesFor('gemini-cli', hookCommand(launcher, 'gemini-cli'));
     const asks = entries.BeforeTool!.hooks[0]!;
-    asks.command = asks.command.replace(/--wait \d+$/, `--wait ${waitS}`);
+    asks.command = withWait(asks.command, waitS);
     asks.timeout = (waitS + 10) * 1000;
     return Object.fromEntries(Object.entries(entries).map(([event, group]) => [event, [group]]));
   };
   const run = async (command: string, waitS = 60) => {
-    model = await startScriptedModel({ gemini: [{ bash: command }, { text: 'All done.' }] });
-    return runGemini({ bin, model, box, prompt: 'Do it.', hooksJson: await hooks(waitS), timeoutMs: 100_000, env: { ASSISTANT_CARDS_HOME: box.root } });
+    const model = kit.useModel(await startScriptedModel({ gemini: [{ bash: command }, { text: 'All done.' }] }));
+    return runGemini({ bin: kit.bin, model, box: kit.box, prompt: 'Do it.', hooksJson: await hooks(waitS), timeoutMs: 100_000, env: { ASSISTANT_CARDS_HOME: kit.box.root } });
   };
-  const approvalCard = () => until('Gemini CLI\'s approval card', async () => {
-    const cards = (await person.request('GET', '/v1/cards?whole=3')).json.cards as WireCard[];
-    return cards.find((c) => c.kind === 'approval');
-  }, 60_000, 50);
-  const whole = async (id: string) => (await person.request('GET', `/v1/cards/${id}`)).json.card as WireCard;
-  const answer = async (id: string, body: Record<string, unknown>) => {
-    const c = await whole(id);
-    const r = await person.request('POST', `/v1/cards/${id}/answer`, { body: { version: c.version, ...body }, headers: { 'idempotency-key': `k-${id}` } });
-    assert.equal(r.status, 200, r.text);
-  };
-  const marker = () => path.join(box.root, 'ran.txt');
-  const liveSessions = async () => {
-    const list = (await person.request('GET', '/v1/assistants')).json.assistants as { app: string; name: string; agents: { liveSessions: { cwd: string }[] }[] }[];
-    const mine = list.find((a) => a.app === 'gemini-cli');
-    return { name: mine?.name, sessions: mine?.agents.flatMap((g) => g.liveSessions) ?? [] };
-  };
+  const approvalCard = () => kit.card('Gemini CLI\'s approval card');
+  const { whole, answer, marker } = kit;
+  const liveSessions = () => kit.liveSessions((a) => a.app === 'gemini-cli');
 
   it('its command shows whole on the card, naming Gemini CLI; Approve runs it; the session ends with the run', async () => {
     const command = `touch ${marker()}`;
@@ -112,13 +58,13 @@ describe('bridge: the real Gemini CLI asks through a card', function () {
     const r = await done;
     assert.equal(r.timedOut, false, r.stderr.slice(-2000));
     assert.equal(fs.existsSync(marker()), false, 'the declined command did not run');
-    assert.ok(model!.seenText('gemini').includes('Not on a Friday, please.'), 'the note reached the model');
+    assert.ok(kit.model!.seenText('gemini').includes('Not on a Friday, please.'), 'the note reached the model');
   });
 
   it('the hook\'s wait runs out: the card is withdrawn and Gemini\'s own rule decides (here yolo: it runs)', async () => {
     const done = run(`touch ${marker()}`, 2);
     const card = await approvalCard();
-    await until('the card withdrawn', async () => (await whole(card.id)).status === 'done' || undefined, 20_000, 50);
+    await kit.done(card.id);
     const r = await done;
     assert.equal(r.timedOut, false, r.stderr.slice(-2000));
     // Nothing answered for the person: the hook printed nothing, so Gemini went on by its own rule,

@@ -1,0 +1,139 @@
+// The set-up every plain-Node real-CLI test shares: the CLI installed from the registry into the
+// test cache (scripts/install-clis.mjs), the bridge bundled as it ships (one bridge.js run by plain
+// Node), and per test a fresh box (temp home and project), the local service on port 0 with a short
+// undo hold, a person signed in, local-service.json in the bridge's home, and the scripted model
+// closed after. `realCliKit` registers the mocha hooks in the calling `describe` and hands back the
+// state and the person's side (the card, its whole form, an answer, the live sessions).
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import type { RunningSandbox } from '../../src/sandbox';
+import { installHook } from '../../src/bridge/install';
+import { makeBox, type Box } from './cli-run';
+import type { ScriptedModel } from './scripted-model';
+import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import { until } from '../kit/until';
+
+export interface Installed { bin: string; version: string }
+export interface InstallClis {
+  ensureClaudeCode(o?: { quiet?: boolean }): Installed;
+  ensureCodex(o?: { quiet?: boolean }): Installed;
+  ensureGeminiCli(o?: { quiet?: boolean }): Installed;
+  ensureCopilotCli(o?: { quiet?: boolean }): Installed;
+}
+const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'install-clis.mjs')) as Promise<InstallClis>;
+
+export interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string; closedBy?: string }
+export interface LiveSession { cwd: string; terminal?: { pid?: number } }
+interface WireAssistant { app: string; name: string; agents: { liveSessions: LiveSession[] }[] }
+
+export interface RealCliKit {
+  /** The installed CLI's executable (set in `before`). */
+  readonly bin: string;
+  /** This test's box, service and signed-in person (set in `beforeEach`). */
+  readonly box: Box;
+  readonly sb: RunningSandbox;
+  readonly person: SignedIn;
+  /** The scripted model of this test, closed in `afterEach`: set it with `useModel`. */
+  readonly model: ScriptedModel | undefined;
+  useModel(m: ScriptedModel): ScriptedModel;
+  /** The launcher Connect installs (in the box's bin/), running the bundled bridge. */
+  launcher(): Promise<string>;
+  /** The service's undo hold for this test (the kit sets 200 ms). */
+  hold(ms: number): Promise<void>;
+  /** The first card of `kind` the person sees, waited for up to `ms`. */
+  card(what: string, o?: { kind?: string; ms?: number; everyMs?: number }): Promise<WireCard>;
+  whole(id: string): Promise<WireCard>;
+  /** The person's answer, on the card's current version. */
+  answer(id: string, body: Record<string, unknown>): Promise<void>;
+  /** Waits for the card to be done (answered, withdrawn or expired). */
+  done(id: string, ms?: number): Promise<WireCard>;
+  /** The live sessions of the assistant that `match` picks in /v1/assistants, and its name. */
+  liveSessions(match: (a: { app: string; name: string }) => boolean): Promise<{ name: string | undefined; sessions: LiveSession[] }>;
+  /** A file in the box a scripted command can touch: its presence says the command ran. */
+  marker(): string;
+}
+
+/** A hook command whose `--wait N` (Connect's) is shortened to `waitS` for a test. */
+export const withWait = (command: string, waitS: number): string => command.replace(/--wait \d+$/, `--wait ${waitS}`);
+
+export function realCliKit(o: { prefix: string; install(i: InstallClis): Installed }): RealCliKit {
+  let bin = '';
+  let bridge = '';
+  let bundleDir = '';
+  let box: Box | undefined;
+  let sb: RunningSandbox | undefined;
+  let person: SignedIn | undefined;
+  let model: ScriptedModel | undefined;
+  const need = <T>(v: T | undefined, what: string): T => {
+    if (v === undefined) throw new Error(`the real-CLI kit has no ${what} outside a test`);
+    return v;
+  };
+
+  before(async function () {
+    this.timeout(600_000); // a first install downloads hundreds of MB from the npm registry
+    bin = o.install(await installer()).bin;
+    bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-bundle-'));
+    bridge = path.join(bundleDir, 'bridge.js');
+    await build({ entryPoints: ['src/bridge/main.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bridge, logLevel: 'warning' });
+  });
+  after(() => { if (bundleDir) fs.rmSync(bundleDir, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    box = makeBox(o.prefix);
+    sb = await startSandbox({ port: 0 });
+    person = await signIn(sb.url);
+    await kit.hold(200);
+    fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
+  });
+  afterEach(async () => {
+    await model?.close();
+    model = undefined;
+    await sb?.close();
+    sb = undefined;
+    box?.dispose();
+    box = undefined;
+  });
+
+  const kit: RealCliKit = {
+    get bin() { return bin; },
+    get box() { return need(box, 'box'); },
+    get sb() { return need(sb, 'service'); },
+    get person() { return need(person, 'person'); },
+    get model() { return model; },
+    useModel(m) { model = m; return m; },
+    async launcher() {
+      const b = kit.box;
+      return (await installHook({ binDir: path.join(b.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge })).launcher;
+    },
+    async hold(ms) {
+      const s = kit.sb;
+      const r = await fetch(`${s.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${s.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+      assert.equal(r.status, 200, await r.text());
+    },
+    card: (what, c = {}) => until(what, async () => {
+      const r = await kit.person.request('GET', '/v1/cards?whole=3');
+      const cards = r.json.cards as WireCard[] | undefined;
+      if (!cards) throw new Error(`the cards list answered ${r.status}: ${r.text.slice(0, 300)}`);
+      return cards.find((x) => x.kind === (c.kind ?? 'approval'));
+    }, c.ms ?? 60_000, c.everyMs ?? 50),
+    whole: async (id) => (await kit.person.request('GET', `/v1/cards/${id}`)).json.card as WireCard,
+    async answer(id, body) {
+      const c = await kit.whole(id);
+      const r = await kit.person.request('POST', `/v1/cards/${id}/answer`, { body: { version: c.version, ...body }, headers: { 'idempotency-key': `k-${id}` } });
+      assert.equal(r.status, 200, r.text);
+    },
+    done: (id, ms = 20_000) => until(`card ${id} done`, async () => {
+      const c = await kit.whole(id);
+      return c.status === 'done' ? c : undefined;
+    }, ms, 50),
+    async liveSessions(match) {
+      const list = (await kit.person.request('GET', '/v1/assistants')).json.assistants as WireAssistant[];
+      const mine = list.find(match);
+      return { name: mine?.name, sessions: mine?.agents.flatMap((g) => g.liveSessions) ?? [] };
+    },
+    marker: () => path.join(kit.box.root, 'ran.txt'),
+  };
+  return kit;
+}
