@@ -4,11 +4,12 @@
 // no service, a refusal, the wait running out or the person closing the card all end in silence
 // (the CLI's own prompt decides) and the card withdrawn. The exit status is always 0: a failing
 // hook would be shown to the person as an error of the CLI's.
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Registered } from '../api/ask-schemas';
 import { Asker, type AskedCard } from './asker';
 import { adapterOf } from './clis/index';
-import { parseClaudeShaped, printClaudeShaped, type CliAdapter, type NeutralEvent } from './clis/adapter';
+import { parseClaudeShaped, printClaudeShaped, type AlwaysAllow, type CliAdapter, type NeutralEvent } from './clis/adapter';
 import { APP_NAMES, decisionOf, permissionCard } from './permission-card';
 import { questionCard, questionDecision, questionsOf } from './question-card';
 import { bridgeHome } from './home';
@@ -28,6 +29,8 @@ export interface HookOptions {
   log?: (line: string) => void;
   /** Where the sessions' own keys are kept between events (default: the bridge home's sessions/). */
   keysDir?: string;
+  /** The environment the CLI ran the hook in (default: this process's): where its settings files are. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** An app no adapter knows (`hook other`): read as Claude Code's shape, the one most CLIs follow. */
@@ -49,10 +52,12 @@ export async function runHook(o: HookOptions): Promise<string> {
   const log = o.log ?? (() => undefined);
   const cli = adapterOf(o.app) ?? UNKNOWN;
   let e: NeutralEvent;
+  let raw: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(o.input);
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-    e = cli.parse(parsed as Record<string, unknown>);
+    raw = parsed as Record<string, unknown>;
+    e = cli.parse(raw);
   } catch (err) {
     log(`hook: the event on stdin is not JSON (${(err as Error).message}); nothing done`);
     return '';
@@ -97,8 +102,11 @@ export async function runHook(o: HookOptions): Promise<string> {
         if (e.aboutPermission) { if (!asker.knows(sessionId)) await register(); return ''; }
         await register({ ...waitingCard(o.app, e), settles: ['waiting'] });
         return '';
-      case 'permission':
-        return await permission(asker, register, sessionId, o, e, cli.print);
+      case 'permission': {
+        // The CLI's own "don't ask again", where its adapter says it has one a hook can take.
+        const always = adapterOf(o.app)?.alwaysAllow?.(raw, o.env ?? process.env, os.homedir()) ?? [];
+        return await permission(asker, register, sessionId, o, e, cli.print, always);
+      }
       default:
         // SessionStart and anything else: the session is live.
         await register();
@@ -114,13 +122,15 @@ export async function runHook(o: HookOptions): Promise<string> {
  * A permission costs two calls: the registration with the card, then the wait, which picks up
  * what the card heard in the same call (a wait longer than 25 s is one more call each 25 s).
  */
-async function permission(asker: Asker, register: (card: AskedCard) => Promise<Registered>, sessionId: string, o: HookOptions, e: NeutralEvent, print: CliAdapter['print']): Promise<string> {
+async function permission(
+  asker: Asker, register: (card: AskedCard) => Promise<Registered>, sessionId: string, o: HookOptions, e: NeutralEvent, print: CliAdapter['print'], always: readonly AlwaysAllow[],
+): Promise<string> {
   // Claude Code's question tool asks through the same request: its questions become the card.
   const questions = e.tool === 'AskUserQuestion' ? questionsOf(e.input) : undefined;
   const input = (e.input && typeof e.input === 'object' ? e.input : {}) as Record<string, unknown>;
   // Asking again means it is no longer waiting for input: that card closes as this one is asked.
   const card = (await register({
-    ...(questions ? questionCard(o.app, questions) : permissionCard(o.app, { tool_name: e.tool, tool_input: e.input, cwd: e.cwd })),
+    ...(questions ? questionCard(o.app, questions) : permissionCard(o.app, { tool_name: e.tool, tool_input: e.input, cwd: e.cwd }, always)),
     settles: ['waiting'],
   })).card!;
   let heard = false;
@@ -130,7 +140,7 @@ async function permission(asker: Asker, register: (card: AskedCard) => Promise<R
     // Heard is picked up (the card is done, the person sees the assistant took it), even "you
     // decide": the CLI's own prompt takes it from there.
     heard = true;
-    const decision = questions ? questionDecision(questions, input, r.heard) : decisionOf(r.heard);
+    const decision = questions ? questionDecision(questions, input, r.heard) : decisionOf(r.heard, always);
     return decision ? print(decision) : '';
   } catch (err) {
     if (!o.signal?.aborted) throw err;

@@ -5,6 +5,9 @@ import type { AskedCard, Heard } from '../api/ask-schemas';
 import { firstWords, inputLines, quoted } from './tool-input';
 import { terminalSafe } from './terminal-safe';
 import { CLI_NAMES } from './clis/index';
+import type { AlwaysAllow, Decision } from './clis/adapter';
+
+export type { Decision };
 
 /** Each CLI's name by app id: its adapter's (src/bridge/clis/). */
 export const APP_NAMES: Readonly<Record<string, string>> = CLI_NAMES;
@@ -54,7 +57,28 @@ function titleOf(who: string, tool: string, input: Record<string, unknown>): str
   return `${who} asks to use ${tool}`;
 }
 
-export function permissionCard(app: string, req: PermissionRequest): AskedCard {
+/** The id of the card's n-th "Always allow" option (1-based). */
+export const alwaysOptionId = (n: number) => `always-allow-${n}`;
+
+/** An "Always allow" option's label: the rule(s) and the settings file, whole (#54). */
+export function alwaysLabel(a: AlwaysAllow): string {
+  return `Always allow: ${a.rules.join(' and ')} in ${a.file}`;
+}
+
+/** The summary's paragraph for each "Always allow": each rule alone on its quoted line, and the file. */
+function alwaysLines(who: string, always: readonly AlwaysAllow[]): string[] {
+  return always.map((a) => [
+    `Always allow, as ${who}'s own prompt offers it: ${who} writes ${a.rules.length === 1 ? 'this rule' : 'these rules'} to its settings file and asks no more for the calls ${a.rules.length === 1 ? 'it matches' : 'they match'}:`,
+    quoted(a.rules.join('\n')),
+    `Settings file: ${a.file}`,
+  ].join('\n'));
+}
+
+/**
+ * The approval card of a permission request. `always`: the "don't ask again" choices the CLI
+ * offers (its adapter's `alwaysAllow`), each an option whose label names the rule and the file.
+ */
+export function permissionCard(app: string, req: PermissionRequest, always: readonly AlwaysAllow[] = []): AskedCard {
   const tool = text(req.tool_name) ?? 'a tool';
   const input = req.tool_input && typeof req.tool_input === 'object' && !Array.isArray(req.tool_input) ? req.tool_input as Record<string, unknown> : {};
   // An input that is not an object (a CLI's new shape) is still shown, as it came.
@@ -63,12 +87,12 @@ export function permissionCard(app: string, req: PermissionRequest): AskedCard {
   const who = APP_NAMES[app] ?? app;
   const cwd = text(req.cwd);
   const toolLine = /[\n\r]/.test(tool) ? `Tool:\n${quoted(tool)}` : `Tool: ${tool}`;
-  const summary = [toolLine, ...inputLines(input), ...odd, ...(cwd !== undefined ? [/[\n\r]/.test(cwd) ? `In:\n${quoted(cwd)}` : `In: ${cwd}`] : [])].join('\n\n');
-  return { kind: 'approval', title: titleOf(who, tool, input), summary, blocking: true, urgency: 'now', reason: 'permission' };
+  const summary = [toolLine, ...inputLines(input), ...odd, ...(cwd !== undefined ? [/[\n\r]/.test(cwd) ? `In:\n${quoted(cwd)}` : `In: ${cwd}`] : []), ...alwaysLines(who, always)].join('\n\n');
+  return {
+    kind: 'approval', title: titleOf(who, tool, input), summary, blocking: true, urgency: 'now', reason: 'permission',
+    ...(always.length ? { options: always.map((a, i) => ({ id: alwaysOptionId(i + 1), label: alwaysLabel(a) })) } : {}),
+  };
 }
-
-/** The CLI's decision. `undefined`: print nothing, and the CLI's own prompt decides. */
-export type Decision = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string } | undefined;
 
 export const DECLINED = 'The person declined this in Assistant Cards.';
 
@@ -76,9 +100,11 @@ export const DECLINED = 'The person declined this in Assistant Cards.';
  * What the person's answer means to the CLI. Approve allows; Decline denies with the person's
  * note as the message. Words written on the card deny this call with the words, so the assistant
  * reads them and goes on from there. "You decide" hands the choice back: the CLI's own prompt, as
- * does a helper's answer (only the person decides what a CLI runs).
+ * does a helper's answer (only the person decides what a CLI runs). The person's pick of an
+ * "Always allow" option (`always`, as the card offered them) allows with that grant: the CLI
+ * writes the rule. A helper's never does (#52).
  */
-export function decisionOf(heard: readonly Heard[]): Decision {
+export function decisionOf(heard: readonly Heard[], always: readonly AlwaysAllow[] = []): Decision {
   for (const h of heard) {
     const b = h.body;
     // A helper's answer is never the CLI's decision: another assistant does not approve a command
@@ -88,6 +114,8 @@ export function decisionOf(heard: readonly Heard[]): Decision {
       return { behavior: 'deny', message: terminalSafe(`The person did not approve this yet and wrote: ${b.body}`) };
     }
     if (b.theyDecide === true) return undefined;
+    const chosen = alwaysChosen(b.choiceIds, always);
+    if (chosen && b.approved !== false) return { behavior: 'allow', always: chosen };
     if (typeof b.approved === 'boolean') {
       if (b.approved) return { behavior: 'allow' };
       const note = (b.note as { text?: unknown } | undefined)?.text;
@@ -98,7 +126,9 @@ export function decisionOf(heard: readonly Heard[]): Decision {
   return undefined;
 }
 
-/** The hook's stdout for a decision (Claude Code's and Codex's PermissionRequest output). */
-export function decisionOutput(d: Exclude<Decision, undefined>): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: d } });
+/** The "Always allow" an answer's `choiceIds` names, of those the card offered. */
+function alwaysChosen(choiceIds: unknown, always: readonly AlwaysAllow[]): AlwaysAllow | undefined {
+  if (!Array.isArray(choiceIds) || choiceIds.length !== 1) return undefined;
+  const i = always.findIndex((_, n) => alwaysOptionId(n + 1) === choiceIds[0]);
+  return i >= 0 ? always[i] : undefined;
 }

@@ -38,8 +38,25 @@ export interface NeutralEvent {
   input?: unknown;
 }
 
-/** The CLI's decision. `undefined`: print nothing, and the CLI's own way decides. */
-export type Decision = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string } | undefined;
+/**
+ * A "don't ask again" the CLI's own prompt offers for one permission request (#54): the rule(s)
+ * in the CLI's own syntax and the settings file the CLI writes them to, as the card shows them,
+ * and `grant`, what the hook prints back so that the CLI writes exactly that itself.
+ */
+export interface AlwaysAllow {
+  /** Each rule as it will read in the settings file (Claude Code: `Bash(npm run *)`). */
+  rules: string[];
+  /** The settings file, whole (absolute path). */
+  file: string;
+  /** The CLI's own grant, built from the same fields as `rules` and `file` (never passed through unread). */
+  grant: unknown;
+}
+
+/**
+ * The CLI's decision. `undefined`: print nothing, and the CLI's own way decides. `always`: the
+ * person chose the card's "Always allow" (only ever one the adapter's `alwaysAllow` offered).
+ */
+export type Decision = { behavior: 'allow'; updatedInput?: Record<string, unknown>; always?: AlwaysAllow } | { behavior: 'deny'; message: string } | undefined;
 
 export interface CliAdapter {
   /** The app id: `hook <id>` on the command line, the service's `app`. */
@@ -73,6 +90,12 @@ export interface CliAdapter {
   parse(event: Record<string, unknown>): NeutralEvent;
   /** What the hook prints for a decision (the CLI's own format). */
   print(decision: Exclude<Decision, undefined>): string;
+  /**
+   * The "don't ask again" choices the CLI's own prompt offers for this permission event (the raw
+   * stdin JSON), each with its rule and the settings file it goes to. Absent: the CLI has no such
+   * choice (or none a hook can take), and the card offers none. `env` is the hook's environment.
+   */
+  alwaysAllow?(event: Record<string, unknown>, env: NodeJS.ProcessEnv, home: string): AlwaysAllow[];
   /** Whether "Approve" on the card lets the tool run (false: it only lets the CLI's own rule decide). */
   readonly approveRuns: boolean;
 }
@@ -130,7 +153,8 @@ export function parseClaudeShaped(e: Record<string, unknown>): NeutralEvent {
   };
 }
 
-/** Claude Code's and Codex's PermissionRequest output. */
+/** Claude Code's and Codex's PermissionRequest output: the decision's own fields only (an `always` is Claude Code's to print). */
 export function printClaudeShaped(d: Exclude<Decision, undefined>): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: d } });
+  const decision = d.behavior === 'allow' ? { behavior: 'allow', ...(d.updatedInput ? { updatedInput: d.updatedInput } : {}) } : { behavior: 'deny', message: d.message };
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
 }
