@@ -20,6 +20,16 @@ export function answer(s: PanelState, b: AnswerPayload): PanelPress {
   return { post: { type: 'answer', version: s.shownVersion, body: withNote(b, s.draft.note) } };
 }
 
+/**
+ * An approval's own option, pressed (#54: "Always allow: <rule> in <settings file>", the CLI's
+ * "don't ask again"): approves with that option named. Only an option the card shows.
+ */
+export function approveWithOption(s: PanelState, optionId: string): PanelPress {
+  const c = s.card;
+  if (!c || c.kind !== 'approval' || !c.options?.some((o) => o.id === optionId)) return undefined;
+  return answer(s, { approved: true, choiceIds: [optionId] });
+}
+
 /** The Answer button (and Enter): the form's picks and words. */
 export function answerFromForm(s: PanelState): PanelPress {
   const c = s.card;
@@ -113,10 +123,10 @@ export function delegate(s: PanelState): PanelPress {
   };
 }
 
-/** A digit key picks the option with that number, when the card asks. */
+/** A digit key picks the option with that number, when the card asks (an approval's options are pressed, never picked by a key). */
 export function optionForKey(s: PanelState, key: string): PanelOption | undefined {
   const c = s.card;
-  if (!c || !/^[1-9]$/.test(key) || !waitsOnYou(c) || disabled(s)) return undefined;
+  if (!c || c.kind === 'approval' || !/^[1-9]$/.test(key) || !waitsOnYou(c) || disabled(s)) return undefined;
   return c.options?.[Number(key) - 1];
 }
 

@@ -214,7 +214,7 @@ function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
   let parts: Part[];
   switch (c.kind) {
     case 'choice': parts = [optionsList(s, c, !!c.multi, on)]; break;
-    case 'approval': parts = []; break;
+    case 'approval': parts = [approvalOptions(s, c, on)]; break;
     case 'text': parts = [textArea(s, 'text', t('Your answer'), 4, on)]; break;
     case 'questions': parts = [html`${repeat(c.asks ?? [], (a) => a.id, (a, i) => askBlock(s, a, i, on))}`]; break;
     case 'failure': parts = [stepsList(s, c, on), c.options?.length ? optionsList(s, c, false, on) : nothing]; break;
@@ -235,6 +235,19 @@ function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
         @click=${(e: Event) => on.press(e, (x) => act.answer(x, { theyDecide: true }), true)}>${t('You decide')}</button>
     </div>
   </section>`;
+}
+
+/**
+ * An approval's own options: the CLI's "don't ask again" (#54), each a button whose words are the
+ * whole rule and the settings file it goes to (the card's words: hidden characters shown as marks).
+ */
+function approvalOptions(s: PanelState, c: PanelCard, on: ViewHooks): Part {
+  if (!c.options?.length) return nothing;
+  const off = disabled(s);
+  return html`<div class="approval-options" role="group" aria-label=${t('More ways to approve')}>
+    ${repeat(c.options, (o) => o.id, (o, i) => html`<button class="approval-option" data-key=${`approval-option-${i}`} ?disabled=${off}
+      @click=${(e: Event) => on.press(e, (x) => act.approveWithOption(x, o.id), true)}>${w(o.label)}</button>`)}
+  </div>`;
 }
 
 function optionsList(s: PanelState, c: PanelCard, multi: boolean, on: ViewHooks): Part {

@@ -48,7 +48,10 @@ export function readProposal(card: ProposalCard): ProposalView | undefined {
     if (known.length) lines.push(known.length > 1 ? t('Choose: {0}.', known.join(', ')) : t('Choose {0}.', known[0]!));
     const unknown = labels.length - known.length + ((Array.isArray(p.choiceIds) ? p.choiceIds.length : 1) - ids.length);
     if (unknown > 0) misfit(t('Choose {0} option(s) this card does not offer.', unknown));
-    if (!ids.length || (ids.length > 1 && !card.multi)) fits = false;
+    // An approval's options are its "Always allow" (a rule the CLI writes for good, #54): the
+    // person's own pick, never taken from a helper with one press; they press it themselves.
+    if (card.kind === 'approval' && ids.length) misfit(t('An approval\'s option is yours to pick: choose it yourself below.'));
+    else if (!ids.length || (ids.length > 1 && !card.multi)) fits = false;
     else accept.choiceIds = ids;
   }
   if (p.failedStep !== undefined) {

@@ -22,6 +22,17 @@ describe('answers through the card panel, by role and text (Playwright)', functi
     assert.equal(h.body.choiceIds, undefined);
   });
 
+  it('an approval\'s "Always allow" (#54): a button with the rule and the settings file whole, pressed it approves with that option', async () => {
+    const label = 'Always allow: Bash(npm run *) in /home/dev/shop/.claude/settings.local.json';
+    const c = await newCard(world(), { kind: 'approval', title: 'Claude Code asks to run: npm run build', options: [{ id: 'always-allow-1', label }] });
+    await openFromTree(world(), c.id, 'Claude Code asks to run: npm run build');
+    assert.equal(await driver.text(inPanel('.approval-options button')), label, 'the whole label, as text');
+    await driver.screenshot('panel-always-allow');
+    await driver.click(inPanel(`role=button[name=${JSON.stringify(label)}]`));
+    const h = await heardOnce(world(), c.id);
+    assert.deepEqual([h.body.approved, h.body.choiceIds], [true, ['always-allow-1']]);
+  });
+
   it('Esc while an input method composes keeps the panel (and what is typed); Esc after it closes the panel', async () => {
     const c = await newCard(world(), { kind: 'text', title: 'Answer in Japanese' });
     await openFromTree(world(), c.id, 'Answer in Japanese');

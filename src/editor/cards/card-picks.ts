@@ -105,11 +105,15 @@ async function answerStep(card: Card, title: string, note: string | undefined): 
   const extra = extraRows(note);
   const options = card.options ?? [];
   if (card.kind === 'approval') {
-    const p = await vscode.window.showQuickPick<ExtraItem & { approved?: boolean }>([
-      ...approvalAnswers().map((a) => ({ label: `${a.approved ? '$(check)' : '$(close)'} ${a.label}`, approved: a.approved })), ...extra,
+    const [approve, decline] = approvalAnswers();
+    // The card's own options (a CLI's "Always allow: <rule> in <file>", #54) approve with the option named.
+    const p = await vscode.window.showQuickPick<ExtraItem & { approved?: boolean; id?: string }>([
+      { label: `$(check) ${approve.label}`, approved: true },
+      ...options.map((o) => ({ label: `$(check-all) ${plainText(o.label, Number.MAX_SAFE_INTEGER)}`, approved: true, id: o.id })),
+      { label: `$(close) ${decline.label}`, approved: false }, ...extra,
     ], { title });
     if (!p) return undefined;
-    return p.extra ?? { approved: p.approved === true };
+    return p.extra ?? { approved: p.approved === true, ...(p.id ? { choiceIds: [p.id] } : {}) };
   }
   if (card.kind !== 'failure' && card.kind !== 'questions' && options.length && !card.multi) {
     const p = await vscode.window.showQuickPick<ExtraItem & { id?: string }>([...optionRows(card), ...extra], { title, placeHolder: vscode.l10n.t('Pick an option') });
