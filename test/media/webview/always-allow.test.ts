@@ -6,6 +6,8 @@ import type { PanelCard } from '../../../src/shared/panel-card';
 import * as act from '../../../media/webview/actions';
 import { initialState, reduce, type PanelEvent, type PanelState } from '../../../media/webview/state';
 import { readProposal } from '../../../src/shared/proposal';
+import { buttonSet } from '../../../src/shared/notify-rules';
+import type { Card } from '../../../src/api/schemas';
 import { card, cardMsg, NOW } from './fixtures';
 
 const LABEL = 'Always allow: Bash(npm run *) in /home/dev/shop/.claude/settings.local.json';
@@ -35,5 +37,10 @@ describe('the panel\'s "Always allow" (#54, plain Node)', () => {
     assert.ok(withOption?.lines.some((l) => l.includes(LABEL)), JSON.stringify(withOption));
     assert.equal(withOption?.accept, undefined, 'the person presses Always allow themselves');
     assert.deepEqual(readProposal({ ...approval(), proposal: { approved: true } })?.accept, { approved: true });
+  });
+
+  it('a notification keeps Approve and Decline (its buttons are cut short, so the rule could not show whole there): Always allow is in the panel', () => {
+    const wire = { id: 'req_1', version: 3, status: 'pending', turn: 'you', kind: 'approval', title: 'Claude Code asks to run: npm run build', options: [{ id: 'always-allow-1', label: LABEL }] } as Card;
+    assert.deepEqual(buttonSet(wire), { kind: 'answers', answers: [{ label: 'Approve', answer: { approved: true } }, { label: 'Decline', answer: { approved: false } }] });
   });
 });
