@@ -214,7 +214,7 @@ function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
   let parts: Part[];
   switch (c.kind) {
     case 'choice': parts = [optionsList(s, c, !!c.multi, on)]; break;
-    case 'approval': parts = [approvalOptions(s, c, on)]; break;
+    case 'approval': parts = []; break;
     case 'text': parts = [textArea(s, 'text', t('Your answer'), 4, on)]; break;
     case 'questions': parts = [html`${repeat(c.asks ?? [], (a) => a.id, (a, i) => askBlock(s, a, i, on))}`]; break;
     case 'failure': parts = [stepsList(s, c, on), c.options?.length ? optionsList(s, c, false, on) : nothing]; break;
@@ -226,6 +226,7 @@ function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
     ${textArea(s, 'note', t('Note to the assistant (optional)'), 2, on)}
     ${hidden ? html`<div class="banner hidden-chars" id="hidden-chars" role="note">${hidden}</div>` : nothing}
     ${lookAlike ? html`<div class="banner hidden-chars" id="look-alike" role="note">${lookAlike}</div>` : nothing}
+    ${c.kind === 'approval' ? approvalOptions(s, c, on) : nothing}
     <div class="actions">
       ${c.kind === 'approval'
         ? html`<button class="primary" data-key="approve" ?disabled=${off} @click=${(e: Event) => on.press(e, (x) => act.answer(x, { approved: approve.approved }), true)}>${approve.label}</button>
@@ -239,7 +240,8 @@ function body(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Part {
 
 /**
  * An approval's own options: the CLI's "don't ask again" (#54), each a button whose words are the
- * whole rule and the settings file it goes to (the card's words: hidden characters shown as marks).
+ * whole rule and the settings file it goes to (the card's words: hidden characters shown as marks),
+ * after any warning about them and next to Approve and Decline.
  */
 function approvalOptions(s: PanelState, c: PanelCard, on: ViewHooks): Part {
   if (!c.options?.length) return nothing;

@@ -22,13 +22,15 @@ describe('answers through the card panel, by role and text (Playwright)', functi
     assert.equal(h.body.choiceIds, undefined);
   });
 
-  it('an approval\'s "Always allow" (#54): a button with the rule and the settings file whole, pressed it approves with that option', async () => {
-    const label = 'Always allow: Bash(npm run *) in /home/dev/shop/.claude/settings.local.json';
+  it('an approval\'s "Always allow" (#54): a button with the rule and the settings file whole, after the warning about them; pressed it approves with that option', async () => {
+    // The rule is the asker's: a direction override in it is a mark, and the warning comes first.
+    const label = 'Always allow: Bash(npm run \u202Edliub) in /home/dev/shop/.claude/settings.local.json';
     const c = await newCard(world(), { kind: 'approval', title: 'Claude Code asks to run: npm run build', options: [{ id: 'always-allow-1', label }] });
     await openFromTree(world(), c.id, 'Claude Code asks to run: npm run build');
-    assert.equal(await driver.text(inPanel('.approval-options button')), label, 'the whole label, as text');
+    assert.equal(await driver.text(inPanel('.approval-options button')), label.replace('\u202E', '[U+202E]'), 'the whole label, as text');
+    assert.equal(await driver.count(inPanel('#hidden-chars ~ .approval-options ~ .actions [data-key="approve"]')), 1, 'warning, Always allow, then Approve');
     await driver.screenshot('panel-always-allow');
-    await driver.click(inPanel(`role=button[name=${JSON.stringify(label)}]`));
+    await driver.click(inPanel('.approval-options button'));
     const h = await heardOnce(world(), c.id);
     assert.deepEqual([h.body.approved, h.body.choiceIds], [true, ['always-allow-1']]);
   });
