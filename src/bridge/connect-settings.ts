@@ -99,6 +99,24 @@ function planWhole(text: string | undefined, wanted: unknown, events: readonly s
   return { ok: true, before, after, changed: after !== before, events: after !== before ? [...events] : [] };
 }
 
+type PluginFile = NonNullable<ReturnType<typeof adapter>['pluginFile']>;
+
+/** Whether a plugin file is ours exactly as written, running a hook command of ours. */
+function pluginIsOurs(text: string, plugin: PluginFile): boolean {
+  const command = plugin.commandOf(text);
+  return command !== undefined && isOurCommand(command);
+}
+
+/** Connect of a CLI that runs a plugin of ours (OpenCode's): written new, or over an older one of ours. */
+function planPlugin(text: string | undefined, plugin: PluginFile, command: string, events: readonly string[]): Plan {
+  const before = text ?? '';
+  const after = plugin.text(command);
+  if (before.trim() !== '' && !pluginIsOurs(before, plugin)) {
+    return { ok: false, refusal: { kind: 'unexpected', detail: 'the file is not the plugin Assistant Cards wrote (it was changed, or is another one)' } };
+  }
+  return { ok: true, before, after, changed: after !== before, events: after !== before ? [...events] : [] };
+}
+
 /** The first key that appears twice in one object of the text (the CLI reads one, an editor may show the other). */
 function twiceKey(text: string): { key: string; path: string; lines: [number, number] } | undefined {
   const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
@@ -261,6 +279,8 @@ function removeOurs(text: string, only?: ReadonlySet<string>): { text: string; r
  * `text` undefined: the file does not exist yet.
  */
 export function planConnect(text: string | undefined, cli: Cli, command: string): Plan {
+  const plugin = adapter(cli).pluginFile;
+  if (plugin) return planPlugin(text, plugin, command, adapter(cli).events);
   const whole = adapter(cli).wholeFile?.(command);
   if (whole !== undefined) return planWhole(text, whole, adapter(cli).events);
   const before = text ?? '';
@@ -306,6 +326,11 @@ export function planConnect(text: string | undefined, cli: Cli, command: string)
  */
 export function planDisconnect(text: string | undefined, cli?: Cli): Plan {
   const before = text ?? '';
+  const plugin = cli ? adapter(cli).pluginFile : undefined;
+  if (cli && plugin) {
+    if (text === undefined || !pluginIsOurs(text, plugin)) return { ok: true, before, after: before, changed: false, events: [] };
+    return { ok: true, before, after: '', changed: true, events: [...adapter(cli).events], remove: true };
+  }
   const parsed = read(before);
   if (!parsed.ok) return parsed;
   if (cli && adapter(cli).wholeFile) {
@@ -324,6 +349,8 @@ export function holdsOurs(text: string | undefined, cli?: Cli): boolean {
 
 /** What Connect adds, as the JSON text shown to the person before they accept. */
 export function entriesText(cli: Cli, command: string): string {
+  const plugin = adapter(cli).pluginFile;
+  if (plugin) return plugin.text(command);
   return JSON.stringify({ hooks: Object.fromEntries(Object.entries(entriesFor(cli, command)).map(([e, g]) => [e, [g]])) }, null, 2);
 }
 

@@ -7,8 +7,8 @@ export const COMMAND_NAMES = [
   'scopeComputer', 'scopeEverywhere', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers', 'stopAnswerSearch',
   'copySignInCode', 'cancelSignIn',
   // One pair per CLI adapter (src/bridge/clis/index.ts; test/bridge/clis/index.test.ts keeps them in step).
-  'connectClaudeCode', 'connectCodex', 'connectGeminiCli', 'connectCopilotCli',
-  'disconnectClaudeCode', 'disconnectCodex', 'disconnectGeminiCli', 'disconnectCopilotCli',
+  'connectClaudeCode', 'connectCodex', 'connectGeminiCli', 'connectCopilotCli', 'connectOpenCode',
+  'disconnectClaudeCode', 'disconnectCodex', 'disconnectGeminiCli', 'disconnectCopilotCli', 'disconnectOpenCode',
   'startLocalService', 'stopLocalService', 'allowSignIn',
 ] as const;
 

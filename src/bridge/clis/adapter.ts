@@ -4,7 +4,8 @@
 // Connect, the commands and the manifest take the list in ./index.ts. Pure and without `vscode`.
 //
 // A CLI whose permission requests come over its own server rather than through a hook command
-// (OpenCode) is not this shape: see docs/cli-hooks.md "OpenCode" for how it would fit.
+// (OpenCode) gets a plugin of ours instead of hook entries (`pluginFile`): the plugin hands the
+// server's events to the same hook command, so everything past Connect is the same (./opencode.ts).
 
 /** One hook handler as the CLIs write it (Claude Code, Codex and Gemini CLI share this shape). */
 export interface HookHandler { type: 'command'; command: string; timeout: number }
@@ -84,6 +85,12 @@ export interface CliAdapter {
    * settings file with `entriesFor`.
    */
   wholeFile?(command: string): unknown;
+  /**
+   * A CLI that runs a program of ours rather than hook entries (OpenCode's plugin): the file's whole
+   * text for the hook `command`, and the command a text carries when it is ours exactly as written
+   * (undefined: not ours, or changed since). Connect writes the file at `settingsFile`, Disconnect removes it.
+   */
+  pluginFile?: { text(command: string): string; commandOf(text: string): string | undefined };
   /** The entries Connect adds, per event, for the hook `command` (`--wait` added where it asks). */
   entriesFor(command: string): Record<string, MatcherGroup>;
   /** The event the CLI wrote on stdin, as the neutral event. */

@@ -6,11 +6,12 @@ import { claudeCode } from './claude-code';
 import { codex } from './codex';
 import { copilotCli } from './copilot-cli';
 import { geminiCli } from './gemini-cli';
+import { openCode } from './opencode';
 
-export const CLIS = ['claude-code', 'codex', 'gemini-cli', 'copilot-cli'] as const;
+export const CLIS = ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'opencode'] as const;
 export type Cli = (typeof CLIS)[number];
 
-const BY_ID: Readonly<Record<Cli, CliAdapter>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli, 'copilot-cli': copilotCli };
+const BY_ID: Readonly<Record<Cli, CliAdapter>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli, 'copilot-cli': copilotCli, opencode: openCode };
 
 export const ADAPTERS: readonly CliAdapter[] = CLIS.map((id) => BY_ID[id]);
 

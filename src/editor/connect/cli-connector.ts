@@ -142,7 +142,9 @@ export class CliConnector extends DisposableBase {
     const connect = vscode.l10n.t('Connect');
     const accepted = await this.ask(
       vscode.l10n.t('Connect {0} to Assistant Cards?', name),
-      connectDetail(name, adapter(cli).permissionEvent, adapter(cli).approveRuns, file, plan.events, PERMISSION_TIMEOUT_S[cli]),
+      adapter(cli).pluginFile
+        ? pluginDetail(name, file, PERMISSION_TIMEOUT_S[cli])
+        : connectDetail(name, adapter(cli).permissionEvent, adapter(cli).approveRuns, file, plan.events, PERMISSION_TIMEOUT_S[cli]),
       connect,
     );
     await this.closeDiff(diff);
@@ -235,6 +237,14 @@ export class CliConnector extends DisposableBase {
 }
 
 /** The modal's detail: the file, what goes in it, and that nothing else changes. */
+/** What Connect writes for a CLI that runs a plugin of ours (OpenCode): a file of its own, shown whole first. */
+function pluginDetail(name: string, file: string, permissionTimeoutS: number): string {
+  return [
+    vscode.l10n.t('Writes {0}, a plugin of Assistant Cards that {1} loads when it starts. Each permission {1} asks waits up to {2} s for your answer on a card; if none comes, {1} asks in the terminal as usual.', file, name, permissionTimeoutS),
+    vscode.l10n.t('No other file changes; the editor shows the plugin first. Disconnect {0} removes the file again.', name),
+  ].join('\n\n');
+}
+
 function connectDetail(name: string, asks: string, approveRuns: boolean, file: string, events: string[], permissionTimeoutS: number): string {
   const others = events.filter((e) => e !== asks);
   const lines = [

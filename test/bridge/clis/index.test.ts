@@ -6,6 +6,8 @@ import path from 'node:path';
 import { ADAPTERS, CLIS, adapterOf } from '../../../src/bridge/clis/index';
 import { geminiCli, GEMINI_ASKING_TOOLS } from '../../../src/bridge/clis/gemini-cli';
 import { copilotCli, copilotHookFile } from '../../../src/bridge/clis/copilot-cli';
+import { openCode, openCodePlugin, openCodePluginCommand } from '../../../src/bridge/clis/opencode';
+import { transformSync } from 'esbuild';
 import { holdsOurs, planConnect, planDisconnect } from '../../../src/bridge/connect-settings';
 import { COMMAND_NAMES } from '../../../src/shared/command-names';
 
@@ -103,5 +105,41 @@ describe('CLI adapters: one per CLI, the rest follows the list', () => {
     assert.ok(gone.ok && gone.changed && gone.remove);
     const kept = planDisconnect(theirs, 'copilot-cli');
     assert.ok(kept.ok && !kept.changed && !kept.remove, 'a file of the person\'s is never removed');
+  });
+
+  it('OpenCode: the plugin\'s events as neutral events (the request\'s metadata and patterns on the card), its replies, its config folder', () => {
+    const asked = { event: 'permission.asked', session_id: 'ses_1', cwd: '/p', request_id: 'per_1', permission: 'bash', patterns: ['touch a'], metadata: { command: 'touch a' } };
+    assert.deepEqual(openCode.parse(asked), { kind: 'permission', name: 'permission.asked', sessionId: 'ses_1', cwd: '/p', tool: 'bash', input: { command: 'touch a', patterns: ['touch a'] } });
+    assert.equal(openCode.parse({ event: 'session.deleted', session_id: 'ses_1' }).kind, 'end');
+    assert.equal(openCode.parse({ event: 'instance.disposed', session_id: 'ses_1' }).kind, 'end');
+    assert.deepEqual(JSON.parse(openCode.print({ behavior: 'allow' })), { reply: 'once' });
+    assert.deepEqual(JSON.parse(openCode.print({ behavior: 'deny', message: 'Not on a Friday' })), { reply: 'reject', message: 'Not on a Friday' });
+    assert.equal(openCode.settingsFile({}, '/home/ada'), path.join('/home/ada', '.config', 'opencode', 'plugins', 'assistant-cards.js'));
+    assert.equal(openCode.settingsFile({ XDG_CONFIG_HOME: '/x' }, '/home/ada'), path.join('/x', 'opencode', 'plugins', 'assistant-cards.js'));
+  });
+
+  it('OpenCode: Connect writes a plugin of ours (JavaScript that parses, its command as written); Disconnect removes it; an edited or foreign file is left alone', () => {
+    const cmd = "'/home/a b/assistant-cards-hook' hook opencode";
+    const made = planConnect(undefined, 'opencode', cmd);
+    assert.ok(made.ok && made.changed);
+    const text = made.ok ? made.after : '';
+    assert.equal(text, openCodePlugin(cmd));
+    assert.equal(openCodePluginCommand(text), cmd);
+    assert.doesNotThrow(() => transformSync(text, { format: 'esm', loader: 'js' }), 'the plugin is JavaScript');
+    assert.equal(holdsOurs(text, 'opencode'), true);
+    assert.ok((() => { const p = planConnect(text, 'opencode', cmd); return p.ok && !p.changed; })(), 'connected again: nothing to do');
+    const moved = planConnect(text, 'opencode', '/new/assistant-cards-hook hook opencode');
+    assert.ok(moved.ok && moved.changed, 'an older plugin of ours is replaced');
+    const edited = text.replace('const WAIT_S = 110;', 'const WAIT_S = 5;');
+    assert.equal(openCodePluginCommand(edited), undefined);
+    const refused = planConnect(edited, 'opencode', cmd);
+    assert.ok(!refused.ok && refused.refusal.kind === 'unexpected', 'an edited plugin is not written over');
+    assert.ok((() => { const p = planDisconnect(edited, 'opencode'); return p.ok && !p.changed; })(), 'nor removed');
+    // A command that only looks like ours (the person's own plugin with our text) is theirs.
+    const foreign = openCodePlugin('tee -a /tmp/assistant-cards-hook.log');
+    assert.equal(holdsOurs(foreign, 'opencode'), false);
+    const gone = planDisconnect(text, 'opencode');
+    assert.ok(gone.ok && gone.changed && gone.remove);
+    assert.ok((() => { const p = planDisconnect(undefined, 'opencode'); return p.ok && !p.changed; })());
   });
 });
