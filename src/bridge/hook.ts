@@ -13,6 +13,7 @@ import { parseClaudeShaped, printClaudeShaped, type AlwaysAllow, type CliAdapter
 import { APP_NAMES, decisionOf, permissionCard } from './permission-card';
 import { questionCard, questionDecision, questionsOf } from './question-card';
 import { bridgeHome } from './home';
+import { processGone } from './process-alive';
 import { ServiceError, type ServiceInfo } from './service-link';
 import { keysInFolder, SESSIONS_DIR } from './session-keys';
 import type { TerminalFacts } from './terminal';
@@ -35,6 +36,9 @@ export interface HookOptions {
 
 /** An app no adapter knows (`hook other`): read as Claude Code's shape, the one most CLIs follow. */
 const UNKNOWN: Pick<CliAdapter, 'parse' | 'print'> = { parse: parseClaudeShaped, print: printClaudeShaped };
+
+/** How often a waiting hook looks whether the CLI that asked still runs. */
+const OWNER_POLL_MS = 1000;
 
 /** What the person typed in the terminal answers: every open card of the session closes. */
 const EVERY_REASON = undefined;
@@ -134,8 +138,15 @@ async function permission(
     settles: ['waiting'],
   })).card!;
   let heard = false;
+  // Waiting stops on the hook's own signal, or when the CLI that asked stops (where it names its process).
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  if (o.signal?.aborted) abort(); else o.signal?.addEventListener('abort', abort, { once: true });
+  let ownerGone = false;
+  const owner = e.ownerPid;
+  const watch = owner === undefined ? undefined : setInterval(() => { if (processGone(owner)) { ownerGone = true; abort(); } }, OWNER_POLL_MS);
   try {
-    const r = await asker.wait(sessionId, card.id, Date.now() + o.waitMs, { pickup: true, ...(o.signal ? { signal: o.signal } : {}) });
+    const r = await asker.wait(sessionId, card.id, Date.now() + o.waitMs, { pickup: true, signal: stop.signal });
     if (r.kind !== 'heard') return '';
     // Heard is picked up (the card is done, the person sees the assistant took it), even "you
     // decide": the CLI's own prompt takes it from there.
@@ -143,10 +154,14 @@ async function permission(
     const decision = questions ? questionDecision(questions, input, r.heard) : decisionOf(r.heard, always);
     return decision ? print(decision) : '';
   } catch (err) {
-    if (!o.signal?.aborted) throw err;
+    if (!stop.signal.aborted) throw err;
     return '';
   } finally {
+    clearInterval(watch);
+    o.signal?.removeEventListener('abort', abort);
     // Not answered here: the CLI's own prompt takes over, so the card must not stay open.
     if (!heard) await asker.withdraw(sessionId, card.id).catch(() => undefined);
+    // The CLI stopped: so did its session.
+    if (ownerGone) await asker.end(sessionId).catch(() => undefined);
   }
 }

@@ -191,4 +191,16 @@ describe('bridge: the real OpenCode asks through a card', function () {
     await withdrawn(card.id, (WAIT_S - 4) * 1000);
     await until('the session ended', async () => !(await liveSessions()).some((s) => s.appSessionId === session) || undefined, (WAIT_S - 4) * 1000, 100);
   });
+
+  // Last: it stops OpenCode.
+  it('OpenCode stopping (SIGINT, as Ctrl+C): the sessions that asked end and their cards are withdrawn', async () => {
+    const session = await ask();
+    const card = await approvalCard(seen);
+    seen.add(card.id);
+    const stoppedAt = Date.now();
+    opencode.kill('SIGINT');
+    await withdrawn(card.id, (WAIT_S - 4) * 1000);
+    assert.ok(Date.now() - stoppedAt < (WAIT_S - 4) * 1000, 'withdrawn by OpenCode stopping, not by the wait');
+    await until('the session ended', async () => !(await liveSessions()).some((s) => s.appSessionId === session) || undefined, 10_000, 250);
+  });
 });

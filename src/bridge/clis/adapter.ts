@@ -37,6 +37,11 @@ export interface NeutralEvent {
   /** `permission`: the tool and its input as the CLI sent them. */
   tool?: unknown;
   input?: unknown;
+  /**
+   * The CLI's own process, where it names it (OpenCode's plugin): when it stops while a card waits,
+   * the card is withdrawn and the session ends (a CLI that runs hooks ends them itself).
+   */
+  ownerPid?: number;
 }
 
 /**

@@ -60,7 +60,7 @@ export const AssistantCards = async ({ client, directory }) => {
     child.on("error", () => resolve(""));
     child.on("close", () => { waiting.delete(event.request_id); resolve(out); });
     child.stdin.on("error", () => undefined);
-    child.stdin.end(JSON.stringify({ ...event, cwd: directory }));
+    child.stdin.end(JSON.stringify({ ...event, cwd: directory, pid: process.pid }));
   });
   // Answered in OpenCode's own prompt: the waiting hook stops and withdraws its card.
   const stop = (child) => { try { if (process.platform === "win32") child.kill(); else process.kill(-child.pid, "SIGTERM"); } catch {} };
@@ -126,6 +126,7 @@ export const openCode: CliAdapter = {
     const metadata = e.metadata && typeof e.metadata === 'object' && !Array.isArray(e.metadata) ? e.metadata as Record<string, unknown> : {};
     return {
       kind, name, sessionId: str(e.session_id), cwd: str(e.cwd),
+      ...(typeof e.pid === 'number' && Number.isInteger(e.pid) && e.pid > 0 ? { ownerPid: e.pid } : {}),
       // The card shows what OpenCode says it asks: its metadata (a command, a file and its diff) and the patterns a rule would match.
       ...(kind === 'permission' ? { tool: e.permission, input: { ...metadata, ...(Array.isArray(e.patterns) ? { patterns: e.patterns } : {}) } } : {}),
     };
