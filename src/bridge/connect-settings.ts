@@ -12,6 +12,7 @@ import { homedir } from 'node:os';
 import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
 import { ADAPTERS, CLIS, adapter, type Cli } from './clis/index';
 import type { MatcherGroup } from './clis/adapter';
+import { openCodePlugin, openCodePluginCommand } from './clis/opencode-plugin';
 
 export { CLIS, type Cli };
 // What Connect needs besides the planner, from this one module the editor loads on first use.
@@ -99,7 +100,11 @@ function planWhole(text: string | undefined, wanted: unknown, events: readonly s
   return { ok: true, before, after, changed: after !== before, events: after !== before ? [...events] : [] };
 }
 
-type PluginFile = NonNullable<ReturnType<typeof adapter>['pluginFile']>;
+/** A plugin file of ours: its whole text for a hook command, and the command of a text that is ours as written. */
+interface PluginFile { text(command: string): string; commandOf(text: string): string | undefined }
+
+/** The CLIs whose adapter says `plugin`: the file Connect writes (here, so the hook's bundle goes without it). */
+const PLUGIN_FILES: Partial<Record<Cli, PluginFile>> = { opencode: { text: openCodePlugin, commandOf: openCodePluginCommand } };
 
 /** Whether a plugin file is ours exactly as written, running a hook command of ours. */
 function pluginIsOurs(text: string, plugin: PluginFile): boolean {
@@ -279,7 +284,7 @@ function removeOurs(text: string, only?: ReadonlySet<string>): { text: string; r
  * `text` undefined: the file does not exist yet.
  */
 export function planConnect(text: string | undefined, cli: Cli, command: string): Plan {
-  const plugin = adapter(cli).pluginFile;
+  const plugin = PLUGIN_FILES[cli];
   if (plugin) return planPlugin(text, plugin, command, adapter(cli).events);
   const whole = adapter(cli).wholeFile?.(command);
   if (whole !== undefined) return planWhole(text, whole, adapter(cli).events);
@@ -326,7 +331,7 @@ export function planConnect(text: string | undefined, cli: Cli, command: string)
  */
 export function planDisconnect(text: string | undefined, cli?: Cli): Plan {
   const before = text ?? '';
-  const plugin = cli ? adapter(cli).pluginFile : undefined;
+  const plugin = cli ? PLUGIN_FILES[cli] : undefined;
   if (cli && plugin) {
     if (text === undefined || !pluginIsOurs(text, plugin)) return { ok: true, before, after: before, changed: false, events: [] };
     return { ok: true, before, after: '', changed: true, events: [...adapter(cli).events], remove: true };
@@ -349,7 +354,7 @@ export function holdsOurs(text: string | undefined, cli?: Cli): boolean {
 
 /** What Connect adds, as the JSON text shown to the person before they accept. */
 export function entriesText(cli: Cli, command: string): string {
-  const plugin = adapter(cli).pluginFile;
+  const plugin = PLUGIN_FILES[cli];
   if (plugin) return plugin.text(command);
   return JSON.stringify({ hooks: Object.fromEntries(Object.entries(entriesFor(cli, command)).map(([e, g]) => [e, [g]])) }, null, 2);
 }

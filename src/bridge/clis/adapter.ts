@@ -4,7 +4,7 @@
 // Connect, the commands and the manifest take the list in ./index.ts. Pure and without `vscode`.
 //
 // A CLI whose permission requests come over its own server rather than through a hook command
-// (OpenCode) gets a plugin of ours instead of hook entries (`pluginFile`): the plugin hands the
+// (OpenCode) gets a plugin of ours instead of hook entries (`plugin`): the plugin hands the
 // server's events to the same hook command, so everything past Connect is the same (./opencode.ts).
 
 /** One hook handler as the CLIs write it (Claude Code, Codex and Gemini CLI share this shape). */
@@ -91,11 +91,11 @@ export interface CliAdapter {
    */
   wholeFile?(command: string): unknown;
   /**
-   * A CLI that runs a program of ours rather than hook entries (OpenCode's plugin): the file's whole
-   * text for the hook `command`, and the command a text carries when it is ours exactly as written
-   * (undefined: not ours, or changed since). Connect writes the file at `settingsFile`, Disconnect removes it.
+   * A CLI that runs a program of ours rather than hook entries (OpenCode's plugin): Connect writes
+   * the whole file at `settingsFile` (its text is in connect-settings' PLUGIN_FILES, which the hook
+   * does not load), Disconnect removes it while it is ours as written.
    */
-  pluginFile?: { text(command: string): string; commandOf(text: string): string | undefined };
+  readonly plugin?: boolean;
   /** The entries Connect adds, per event, for the hook `command` (`--wait` added where it asks). */
   entriesFor(command: string): Record<string, MatcherGroup>;
   /** The event the CLI wrote on stdin, as the neutral event. */

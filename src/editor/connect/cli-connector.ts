@@ -142,7 +142,7 @@ export class CliConnector extends DisposableBase {
     const connect = vscode.l10n.t('Connect');
     const accepted = await this.ask(
       vscode.l10n.t('Connect {0} to Assistant Cards?', name),
-      adapter(cli).pluginFile
+      adapter(cli).plugin
         ? pluginDetail(name, file, PERMISSION_TIMEOUT_S[cli])
         : connectDetail(name, adapter(cli).permissionEvent, adapter(cli).approveRuns, file, plan.events, PERMISSION_TIMEOUT_S[cli]),
       connect,
