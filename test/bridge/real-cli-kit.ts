@@ -22,8 +22,9 @@ export interface InstallClis {
   ensureCodex(o?: { quiet?: boolean }): Installed;
   ensureGeminiCli(o?: { quiet?: boolean }): Installed;
   ensureCopilotCli(o?: { quiet?: boolean }): Installed;
+  ensureOpenCode(o?: { quiet?: boolean }): Installed;
 }
-const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'install-clis.mjs')) as Promise<InstallClis>;
+export const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'install-clis.mjs')) as Promise<InstallClis>;
 
 export interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string; closedBy?: string }
 export interface LiveSession { cwd: string; terminal?: { pid?: number } }

@@ -4,6 +4,9 @@
 // provider of OpenCode's config (the Responses API, whose steps scripted-model.ts takes as `codex`).
 // OpenCode runs headless (`opencode serve`), driven over its own server as its terminal UI drives
 // it: a session, a prompt, and OpenCode's own prompt for a permission is its server's pending request.
+// One OpenCode, service and box serve the whole file (each test a session of its own): starting
+// OpenCode costs 20-50 s of CPU here, so the shared kit's fresh box per test (real-cli-kit.ts) is
+// not used, only its installer and types.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,12 +19,8 @@ import { makeBox, type Box } from './cli-run';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
 import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
+import { installer, type WireCard } from './real-cli-kit';
 
-interface Installed { bin: string; version: string }
-interface InstallClis { ensureOpenCode(o?: { quiet?: boolean }): Installed }
-const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'install-clis.mjs')) as Promise<InstallClis>;
-
-interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string }
 interface Pending { id: string; sessionID: string; permission: string }
 
 /** The card's wait in these tests (Connect's plugin says 110 s): long enough to answer, short enough to run out. */
