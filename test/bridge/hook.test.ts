@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { RunningSandbox } from '../../src/sandbox';
 import { runHook } from '../../src/bridge/hook';
@@ -56,6 +57,29 @@ describe('hook bridge', function () {
     await hook(event('SessionEnd', { reason: 'exit' }));
     const after = (await person.request('GET', '/v1/assistants')).json.assistants as typeof list;
     assert.deepEqual(after.find((a) => a.app === 'claude-code')?.agents.flatMap((g) => g.liveSessions), []);
+  });
+
+  it('a CLI that names its process (OpenCode\'s plugin): when that process stops, the waiting card is withdrawn and the session ends', async () => {
+    const cli = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const gone = new Promise((r) => cli.once('exit', r));
+    try {
+      const asked = JSON.stringify({ event: 'permission.asked', session_id: 'ses_1', cwd: '/home/dev/shop', request_id: 'per_1', permission: 'bash', patterns: ['ls'], metadata: { command: 'ls' }, pid: cli.pid });
+      const printed = hook(asked, { app: 'opencode', waitMs: 25_000 });
+      const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+      assert.match(c.title, /^OpenCode asks/);
+      const live = async () => ((await person.request('GET', '/v1/assistants')).json.assistants as { app: string; agents: { liveSessions: unknown[] }[] }[])
+        .find((a) => a.app === 'opencode')?.agents.flatMap((g) => g.liveSessions) ?? [];
+      assert.equal((await live()).length, 1);
+      const stopped = Date.now();
+      cli.kill('SIGKILL');
+      await gone;
+      assert.equal(await printed, '', 'nothing printed: nobody answered');
+      assert.ok(Date.now() - stopped < 5_000, 'within seconds of the process stopping, not at the wait\'s end');
+      assert.equal((await card(c.id)).status, 'done', 'withdrawn');
+      assert.deepEqual(await live(), [], 'the session ended');
+    } finally {
+      cli.kill('SIGKILL');
+    }
   });
 
   it('a PermissionRequest is a blocking approval showing the whole command and the folder; Approve prints allow', async () => {
