@@ -4,7 +4,7 @@
 // request gets 422 idempotency_mismatch.
 import { createHash } from 'node:crypto';
 import { ProblemError } from './problems';
-import type { Table } from './store/table';
+import { MemoryTable, type Table } from './store/table';
 
 export const REPLAY_MS = 24 * 3_600_000;
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
@@ -28,7 +28,7 @@ export class IdempotencyStore {
    */
   constructor(
     private readonly now: () => number,
-    private readonly entries: Table<IdempotencyEntry> = new Map(),
+    private readonly entries: Table<IdempotencyEntry> = new MemoryTable(),
   ) {
     for (const [id, e] of [...entries.entries()]) if (!e.answer) entries.delete(id);
   }

@@ -157,7 +157,7 @@ export class Cards {
    * ends at its `undoUntil`, a Later returns at its `until` (at once when that has passed).
    */
   resumeTimers(): void {
-    for (const card of this.store.cards.values()) {
+    for (const card of this.store.cards.live()) {
       if (card.status === 'answered' && card.answer && !card.answer.heard) {
         this.timeline.schedule(`hold:${card.id}`, card.answer.undoUntil, (at) => this.holdOver(card, at));
       } else if (card.status === 'snoozed' && card.until !== undefined) {

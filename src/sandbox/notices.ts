@@ -149,7 +149,7 @@ export class Notices {
 
   /** Open: waiting on the person, in the stack or in Later. */
   private openCards(hook: WebhookRec): CardRec[] {
-    return [...this.state.cards.values()].filter(
+    return [...this.state.cards.live()].filter(
       (c) => c.notice?.webhookId === hook.id && (c.status === 'pending' || c.status === 'snoozed'),
     );
   }

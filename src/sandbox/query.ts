@@ -127,7 +127,8 @@ export function listCards(
 ): { page: CardRec[]; next: string | null } {
   const now = cards.now();
   const matches: { c: CardRec; k: number[] }[] = [];
-  for (const c of state.cards.values()) {
+  // Only the done list needs the done cards (a store may have left them on disk until now).
+  for (const c of q.status === 'done' ? state.cards.values() : state.cards.live()) {
     if (!statusMatches(q.status, c, now) || !cards.inReach(grant, c)) continue;
     const assistant = c.assistantId ? state.assistants.get(c.assistantId) : undefined;
     if (q.area.length && !(c.area && q.area.includes(c.area.id))) continue;

@@ -122,7 +122,7 @@ export function registerV1(app: FastifyInstance, d: V1Deps): void {
         .map((a) => {
           const agents = [...d.state.agents.values()].filter((g) => g.assistantId === a.id).map((g) => {
             const sessions = [...d.state.sessions.values()].filter((s) => s.agentId === g.id);
-            const openCards = [...d.state.cards.values()].filter(
+            const openCards = [...d.state.cards.live()].filter(
               (c) => c.agentId === g.id && (c.status === 'pending' || c.status === 'snoozed') && c.turn === 'you',
             ).length;
             return {

@@ -1,6 +1,8 @@
 // The store in a SQLite file, through node-sqlite3-wasm (WebAssembly: no native build, runs on
-// every Node VS Code ships; docs/decisions.md "#51: the store"). Every record is kept in memory
-// too, so reads stay synchronous Map reads; `commit` writes, in one transaction, the records a
+// every Node VS Code ships; docs/decisions.md "#51: the store"). Records are kept in memory too,
+// so reads stay synchronous Map reads, except done cards: they stay on disk until one is asked for
+// by id or the whole card table is iterated, so a start does not grow with the 30 days of done
+// cards (decisions "#51: the store's speed"). `commit` writes, in one transaction, the records a
 // transaction changed and the change rows appended, before the reply that acknowledges them leaves.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,7 +11,23 @@ import type { ChangeRec, ChangeType } from './change';
 import type { Counters, SandboxStore } from './store';
 import { MIGRATIONS, SCHEMA_VERSION, VERSION_TABLE } from './schema';
 import { storeError, StoreError } from './store-error';
-import { KINDS, type Kind, type Table } from './table';
+import { isLive, KINDS, type Kind, type Table } from './table';
+
+const UPSERT_CARD = 'INSERT INTO card (id, done_at, body) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET done_at = excluded.done_at, body = excluded.body';
+const UPSERT_REC = 'INSERT INTO rec (kind, id, body) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body';
+
+/**
+ * One process owns the file (takeOwnership), so SQLite's lock is taken once, not per transaction.
+ * Set before the first read: a file a killed process left in WAL mode is then read without the
+ * shared-memory index, which node-sqlite3-wasm's file system does not have.
+ */
+const EXCLUSIVE = 'PRAGMA locking_mode = EXCLUSIVE';
+/**
+ * A commit appends its pages to the write-ahead log and syncs it once (`synchronous = FULL`): an
+ * acknowledged write is on disk. The rollback journal took four syncs a commit (its journal, the
+ * file, the folder twice); decisions "#51: the store's speed".
+ */
+const WAL = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL';
 
 /** DESIGN's 30 days of done cards: older ones (and older changes) are dropped at start. */
 export const KEEP_DONE_MS = 30 * 24 * 3_600_000;
@@ -84,16 +102,105 @@ class TrackedTable<T> extends Map<string, T> implements Table<T> {
     return this.entries();
   }
 
+  *live(): IterableIterator<T> {
+    for (const rec of super.values()) if (isLive(rec)) yield rec;
+  }
+
   get busy(): boolean {
     return this.cleared || this.touched.size > 0 || this.deleted.size > 0;
+  }
+}
+
+/** Where the card table finds what it left on disk. */
+interface CardsOnDisk {
+  one(id: string): string | undefined;
+  /** Every done card: id and JSON. */
+  done(): [string, string][];
+}
+
+/**
+ * The card table: open cards are in memory from the start; a done card is read from the file when
+ * it is asked for by id, and all of them when the table is iterated whole (the Answers view's list,
+ * at most once a run). `live()` never reads the file: the open cards are all in memory.
+ */
+class CardTable<T> extends TrackedTable<T> {
+  /** Every done card is in memory (read, or none was left on disk). */
+  private complete = false;
+
+  constructor(private readonly disk: CardsOnDisk) {
+    super('card', false);
+  }
+
+  /** Reads a card that is only on disk into memory; false when there is none by that id. */
+  private fault(id: string): boolean {
+    if (super.peek(id) !== undefined) return true;
+    if (this.complete || this.deleted.has(id)) return false;
+    const json = this.disk.one(id);
+    if (json === undefined) return false;
+    this.load(id, JSON.parse(json) as T, json);
+    return true;
+  }
+
+  private readAll(): void {
+    if (this.complete) return;
+    for (const [id, json] of this.disk.done()) {
+      if (super.peek(id) === undefined && !this.deleted.has(id)) this.load(id, JSON.parse(json) as T, json);
+    }
+    this.complete = true;
+  }
+
+  override peek(id: string): T | undefined {
+    return this.fault(id) ? super.peek(id) : undefined;
+  }
+
+  /** In memory only (upkeep: what is on disk is pruned there). */
+  inMemory(): IterableIterator<[string, T]> {
+    return Map.prototype.entries.call(this) as IterableIterator<[string, T]>;
+  }
+
+  override get(id: string): T | undefined {
+    this.fault(id);
+    return super.get(id);
+  }
+
+  override has(id: string): boolean {
+    return this.fault(id);
+  }
+
+  override delete(id: string): boolean {
+    this.fault(id);
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    super.clear();
+    this.complete = true;
+  }
+
+  override get size(): number {
+    this.readAll();
+    return super.size;
+  }
+
+  override keys(): MapIterator<string> {
+    this.readAll();
+    return super.keys();
+  }
+
+  override values(): MapIterator<T> {
+    this.readAll();
+    return super.values();
+  }
+
+  override entries(): MapIterator<[string, T]> {
+    this.readAll();
+    return super.entries();
   }
 }
 
 export interface SqliteStoreOptions {
   /** Now, for the 30 days kept (the sandbox's clock). */
   now?: () => number;
-  /** Migrate only up to this version (tests make the previous version's fixture with it). */
-  upTo?: number;
 }
 
 interface Db {
@@ -158,14 +265,20 @@ export class SqliteStore implements SandboxStore {
   private writtenSeq = 0;
   private changesDropped = false;
   private closed = false;
-  /** The schema version the file is at (SCHEMA_VERSION unless opened with `upTo`). */
+  /** The schema version the file is at. */
   readonly version: number;
   private lastPrune: number;
+  /** Done cards closed before this go from the file at the next commit (upkeep). */
+  private pruneBefore: number | undefined;
 
   private constructor(readonly file: string, private readonly db: Db, private readonly pidFile: string, version: number, private readonly now: () => number) {
     this.version = version;
     this.lastPrune = now();
-    for (const k of KINDS) this.tables.set(k, new TrackedTable(k, SMALL.has(k)));
+    const onDisk: CardsOnDisk = {
+      one: (id) => this.db.all('SELECT body FROM card WHERE id = ?', [id])[0]?.body as string | undefined,
+      done: () => this.db.all('SELECT id, body FROM card WHERE done_at IS NOT NULL').map((r) => [r.id as string, r.body as string]),
+    };
+    for (const k of KINDS) this.tables.set(k, k === 'card' ? new CardTable(onDisk) : new TrackedTable(k, SMALL.has(k)));
   }
 
   /** Opens (or makes) the store at `file`; a StoreError says why it cannot, and the file is left as it was. */
@@ -185,14 +298,14 @@ export class SqliteStore implements SandboxStore {
     try {
       if (!exists) fs.writeFileSync(file, '', { flag: 'wx', mode: 0o600 });
       db = openDb(file);
+      db.exec(EXCLUSIVE);
       const version = readVersion(db, file);
       if (version > SCHEMA_VERSION) throw storeError('newer', file, `schema ${version}; this version knows up to ${SCHEMA_VERSION}`);
       fs.chmodSync(file, 0o600);
-      const target = Math.min(opts.upTo ?? SCHEMA_VERSION, SCHEMA_VERSION);
       // One process owns the file (takeOwnership): SQLite's lock is taken once, not per transaction.
-      db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = FULL; PRAGMA journal_mode = DELETE');
-      migrate(db, file, version, target);
-      const store = new SqliteStore(file, db, pidFile, Math.max(version, target), opts.now ?? Date.now);
+      db.exec(WAL);
+      migrate(db, file, version, SCHEMA_VERSION);
+      const store = new SqliteStore(file, db, pidFile, SCHEMA_VERSION, opts.now ?? Date.now);
       store.load(store.now());
       return store;
     } catch (err) {
@@ -215,16 +328,19 @@ export class SqliteStore implements SandboxStore {
   /** Drops done cards and changes older than the 30 days kept (at start, and by the sandbox's upkeep). */
   private load(now: number): void {
     const cutoff = now - KEEP_DONE_MS;
-    if (this.version >= 2) {
-      this.db.exec('BEGIN IMMEDIATE');
-      this.db.run('DELETE FROM rec WHERE kind = \'card\' AND done_at IS NOT NULL AND done_at < ?', [cutoff]);
-      this.db.run('DELETE FROM change WHERE at < ?', [cutoff]);
-      this.db.exec('COMMIT');
-    }
+    this.db.exec('BEGIN IMMEDIATE');
+    this.db.run('DELETE FROM card WHERE done_at < ?', [cutoff]);
+    this.db.run('DELETE FROM change WHERE at < ?', [cutoff]);
+    this.db.exec('COMMIT');
     for (const row of this.db.all('SELECT kind, id, body FROM rec')) {
       const table = this.tables.get(row.kind as Kind);
-      if (!table) continue; // a kind a later version added is kept in the file, untouched
+      if (!table || row.kind === 'card') continue; // a kind a later version added is kept in the file, untouched
       table.load(row.id as string, JSON.parse(row.body as string), row.body as string);
+    }
+    // Open cards only: done ones are read when asked for (CardTable).
+    const cards = this.tables.get('card')!;
+    for (const row of this.db.all('SELECT id, body FROM card WHERE done_at IS NULL')) {
+      cards.load(row.id as string, JSON.parse(row.body as string), row.body as string);
     }
     for (const row of this.db.all('SELECT seq, type, card_id, at FROM change ORDER BY seq')) {
       this.changes.push({ seq: row.seq as number, type: row.type as ChangeType, cardId: row.card_id as string, at: row.at as number });
@@ -248,13 +364,15 @@ export class SqliteStore implements SandboxStore {
     if (now - this.lastPrune < 3_600_000) return;
     this.lastPrune = now;
     const cutoff = now - KEEP_DONE_MS;
-    const cards = this.tables.get('card')!;
+    // Those in memory are deleted here; those only on disk by the commit that follows.
+    const cards = this.tables.get('card') as CardTable<unknown>;
     const old: string[] = [];
-    for (const id of cards.keys()) {
-      const at = doneAt('card', cards.peek(id));
+    for (const [id, rec] of cards.inMemory()) {
+      const at = doneAt('card', rec);
       if (at !== null && at < cutoff) old.push(id);
     }
     for (const id of old) cards.delete(id);
+    this.pruneBefore = cutoff;
     let n = 0;
     while (n < this.changes.length && this.changes[n]!.at < cutoff) n++;
     if (n > 0) {
@@ -271,21 +389,23 @@ export class SqliteStore implements SandboxStore {
     const newChanges = this.changes.filter((c) => c.seq > this.writtenSeq);
     const counters = this.counters;
     const countersChanged = counters.seq !== this.writtenCounters.seq || counters.firstSeq !== this.writtenCounters.firstSeq || counters.rank !== this.writtenCounters.rank;
-    if (!tables.length && !newChanges.length && !this.changesDropped && !countersChanged) return;
+    const pruneBefore = this.pruneBefore;
+    if (!tables.length && !newChanges.length && !this.changesDropped && !countersChanged && pruneBefore === undefined) return;
     const staged: [TrackedTable<unknown>, string, string | undefined][] = [];
-    const upsert = this.version >= 2
-      ? 'INSERT INTO rec (kind, id, body, done_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body, done_at = excluded.done_at'
-      : 'INSERT INTO rec (kind, id, body) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body';
     try {
       this.db.exec('BEGIN IMMEDIATE');
       if (this.changesDropped) this.db.run('DELETE FROM change');
+      if (pruneBefore !== undefined) this.db.run('DELETE FROM card WHERE done_at < ?', [pruneBefore]);
       for (const t of tables) {
+        const card = t.kind === 'card';
         if (t.cleared) {
-          this.db.run('DELETE FROM rec WHERE kind = ?', [t.kind]);
+          if (card) this.db.run('DELETE FROM card');
+          else this.db.run('DELETE FROM rec WHERE kind = ?', [t.kind]);
           for (const id of t.written.keys()) staged.push([t, id, undefined]);
         }
         for (const id of t.deleted) {
-          this.db.run('DELETE FROM rec WHERE kind = ? AND id = ?', [t.kind, id]);
+          if (card) this.db.run('DELETE FROM card WHERE id = ?', [id]);
+          else this.db.run('DELETE FROM rec WHERE kind = ? AND id = ?', [t.kind, id]);
           staged.push([t, id, undefined]);
         }
         for (const id of t.touched) {
@@ -293,18 +413,16 @@ export class SqliteStore implements SandboxStore {
           if (rec === undefined) continue;
           const json = JSON.stringify(rec);
           if (!t.cleared && t.written.get(id) === json) continue;
-          const values: (string | number | null)[] = [t.kind, id, json];
-          if (this.version >= 2) values.push(doneAt(t.kind, rec));
-          this.db.run(upsert, values);
+          if (card) this.db.run(UPSERT_CARD, [id, doneAt('card', rec), json]);
+          else this.db.run(UPSERT_REC, [t.kind, id, json]);
           staged.push([t, id, json]);
         }
       }
       for (const c of newChanges) this.db.run('INSERT INTO change (seq, type, card_id, at) VALUES (?, ?, ?, ?)', [c.seq, c.type, c.cardId, c.at]);
-      if (countersChanged) {
-        this.db.run('DELETE FROM change WHERE seq < ?', [counters.firstSeq]);
-        for (const name of ['seq', 'firstSeq', 'rank'] as const) {
-          this.db.run('INSERT INTO counter (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, counters[name]]);
-        }
+      if (counters.firstSeq !== this.writtenCounters.firstSeq) this.db.run('DELETE FROM change WHERE seq < ?', [counters.firstSeq]);
+      for (const name of ['seq', 'firstSeq', 'rank'] as const) {
+        if (counters[name] === this.writtenCounters[name]) continue;
+        this.db.run('INSERT INTO counter (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, counters[name]]);
       }
       this.db.exec('COMMIT');
     } catch (err) {
@@ -322,6 +440,7 @@ export class SqliteStore implements SandboxStore {
       t.cleared = false;
     }
     this.changesDropped = false;
+    if (this.pruneBefore === pruneBefore) this.pruneBefore = undefined;
     this.writtenSeq = newChanges.length ? newChanges[newChanges.length - 1]!.seq : this.writtenSeq;
     this.writtenCounters = { ...counters };
   }
@@ -332,6 +451,9 @@ export class SqliteStore implements SandboxStore {
       this.commit();
     } finally {
       this.closed = true;
+      // The log is folded into the file and the file left in rollback mode: one file, which any
+      // SQLite opens (a file left in WAL mode by a kill is opened by the next start all the same).
+      try { this.db.exec('PRAGMA journal_mode = DELETE'); } catch { /* the log stays; the next open reads it */ }
       this.db.close();
       fs.rmSync(this.pidFile, { force: true });
     }
@@ -370,4 +492,6 @@ function migrate(db: Db, file: string, from: number, to: number): void {
     try { db.exec('ROLLBACK'); } catch { /* nothing to end */ }
     throw storeError('write-failed', file, `migrating schema ${from} to ${to}: ${err instanceof Error ? err.message : String(err)}`);
   }
+  // A migration that moved rows leaves the old pages free: the file is written again without them.
+  if (from > 0) db.exec('VACUUM');
 }

@@ -5,7 +5,7 @@
 // SQLite one (sqlite-store.ts) keeps the same tables in memory and writes each transaction's changes
 // to its file before the reply leaves.
 import type { ChangeRec } from './change';
-import { KINDS, type Kind, type Table } from './table';
+import { KINDS, MemoryTable, type Kind, type Table } from './table';
 
 export interface Counters {
   /** The last change's sequence number. Kept across resets so an old cursor never points into a new log. */
@@ -32,12 +32,12 @@ export interface SandboxStore {
 
 /** The in-memory store: the sandbox's maps, nothing written anywhere; commit has nothing to do. */
 export class MemoryStore implements SandboxStore {
-  private readonly tables = new Map<Kind, Map<string, unknown>>(KINDS.map((k) => [k, new Map()]));
+  private readonly tables = new Map<Kind, MemoryTable<unknown>>(KINDS.map((k) => [k, new MemoryTable()]));
   readonly changes: ChangeRec[] = [];
   readonly counters: Counters = { seq: 0, firstSeq: 1, rank: 0 };
 
   table<T>(kind: Kind): Table<T> {
-    return this.tables.get(kind) as Map<string, T>;
+    return this.tables.get(kind) as MemoryTable<T>;
   }
 
   dropChanges(): void {

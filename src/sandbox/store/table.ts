@@ -11,11 +11,26 @@ export interface Table<T> {
   entries(): IterableIterator<[string, T]>;
   [Symbol.iterator](): IterableIterator<[string, T]>;
   readonly size: number;
+  /**
+   * The records still in play: for cards, those not done. A store may keep done cards on disk until
+   * something asks for them by id or iterates the whole table; this never reads them.
+   */
+  live(): IterableIterator<T>;
+}
+
+/** A done record (a card closed) is not live: `Table.live` leaves it out. */
+export const isLive = (rec: unknown): boolean => (rec as { status?: unknown }).status !== 'done';
+
+/** The in-memory table: a Map. */
+export class MemoryTable<T> extends Map<string, T> implements Table<T> {
+  *live(): IterableIterator<T> {
+    for (const rec of this.values()) if (isLive(rec)) yield rec;
+  }
 }
 
 /** The kinds of record the store keeps, each a table of its own (and its name in the file). */
 export const KINDS = [
   'assistant', 'agent', 'session', 'card', 'webhook',
-  'app', 'machine', 'grant', 'access', 'refresh', 'idempotency',
+  'app', 'machine', 'grant', 'access', 'refresh', 'idempotency', 'sessionKey',
 ] as const;
 export type Kind = (typeof KINDS)[number];

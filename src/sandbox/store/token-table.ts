@@ -24,6 +24,10 @@ export class TokenTable<T> {
     for (const [hash, rec] of [...this.inner.entries()]) if (drop(rec)) this.inner.delete(hash);
   }
 
+  values(): IterableIterator<T> {
+    return this.inner.values();
+  }
+
   clear(): void {
     this.inner.clear();
   }

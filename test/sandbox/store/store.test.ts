@@ -170,24 +170,68 @@ describe('the SQLite store file', () => {
     again.close();
   });
 
-  it('opens a store made by the previous schema version (v1 fixture) and upgrades it', () => {
-    const fixture = path.join(__dirname, '..', '..', 'fixtures', 'store');
-    const held = JSON.parse(fs.readFileSync(path.join(fixture, 'v1.json'), 'utf8')) as { start: number; done: string; later: string; laterUntil: number; waiting: string; refreshToken: string };
-    fs.mkdirSync(path.dirname(file()), { recursive: true, mode: 0o700 });
-    fs.copyFileSync(path.join(fixture, 'v1.db'), file());
-    const store = SqliteStore.open(file(), { now: () => held.start + 60_000 });
-    assert.equal(store.version, SCHEMA_VERSION);
-    const cards = store.table<{ status: string; until?: number; history: { type: string }[] }>('card');
-    assert.equal(cards.get(held.done)?.status, 'done');
-    assert.deepEqual(cards.get(held.done)?.history.map((h) => h.type), ['asked', 'answered', 'picked-up']);
-    assert.equal(cards.get(held.later)?.until, held.laterUntil);
-    assert.equal(cards.get(held.waiting)?.status, 'pending');
-    assert.ok(store.table('refresh').has(tokenHash(held.refreshToken)));
+  for (const v of [1, 2]) {
+    it(`opens a store made by schema version ${v} (a committed fixture) and upgrades it`, () => {
+      const fixture = path.join(__dirname, '..', '..', 'fixtures', 'store');
+      const held = JSON.parse(fs.readFileSync(path.join(fixture, `v${v}.json`), 'utf8')) as { start: number; done: string; later: string; laterUntil: number; waiting: string; refreshToken: string };
+      fs.mkdirSync(path.dirname(file()), { recursive: true, mode: 0o700 });
+      fs.copyFileSync(path.join(fixture, `v${v}.db`), file());
+      const store = SqliteStore.open(file(), { now: () => held.start + 60_000 });
+      assert.equal(store.version, SCHEMA_VERSION);
+      const cards = store.table<{ status: string; until?: number; history: { type: string }[] }>('card');
+      assert.equal(cards.get(held.done)?.status, 'done');
+      assert.deepEqual(cards.get(held.done)?.history.map((h) => h.type), ['asked', 'answered', 'picked-up']);
+      assert.equal(cards.get(held.later)?.until, held.laterUntil);
+      assert.equal(cards.get(held.waiting)?.status, 'pending');
+      assert.ok(store.table('refresh').has(tokenHash(held.refreshToken)));
+      store.close();
+      // The done card's close time was carried into its column: it is pruned by it after 30 days.
+      const later = SqliteStore.open(file(), { now: () => held.start + KEEP_DONE_MS + 3_600_000 });
+      assert.equal(later.table('card').has(held.done), false);
+      assert.ok(later.table('card').has(held.waiting));
+      later.close();
+    });
+  }
+
+  it('done cards stay on disk until asked for: by id, by the whole table; the live ones never read them', () => {
+    const store = SqliteStore.open(file(), { now: () => START });
+    const f = fill(store, START);
+    f.sb.stop();
     store.close();
-    // Version 2's column was filled from the old rows: the done card is pruned by it after 30 days.
-    const later = SqliteStore.open(file(), { now: () => held.start + KEEP_DONE_MS + 3_600_000 });
-    assert.equal(later.table('card').has(held.done), false);
-    assert.ok(later.table('card').has(held.waiting));
-    later.close();
+    // The file as the store saw it: the done card has its close time in its own column.
+    const db = new Database(file());
+    assert.deepEqual(db.all('SELECT id FROM card WHERE done_at IS NOT NULL').map((r) => r.id), [f.done]);
+    db.close();
+    const again = SqliteStore.open(file(), { now: () => START });
+    const cards = again.table<{ id: string; status: string }>('card');
+    assert.deepEqual([...cards.live()].map((c) => c.id).sort(), [f.later, f.waiting].sort(), 'live: the open cards');
+    assert.equal(cards.get(f.done)?.status, 'done', 'a done card by id');
+    assert.equal(cards.get('req_none'), undefined);
+    assert.deepEqual([...cards.keys()].sort(), [f.done, f.later, f.waiting].sort(), 'the whole table');
+    assert.equal(cards.size, 3);
+    again.close();
+    // A done card never read is deleted from the file all the same; and the upkeep prunes one never read.
+    const third = SqliteStore.open(file(), { now: () => START });
+    third.table('card').delete(f.done);
+    third.commit();
+    third.close();
+    const fourth = SqliteStore.open(file(), { now: () => START });
+    assert.equal(fourth.table('card').has(f.done), false);
+    fourth.close();
+  });
+
+  it('the upkeep prunes done cards that were never read from the file', () => {
+    const store = SqliteStore.open(file(), { now: () => START });
+    const f = fill(store, START);
+    f.sb.stop();
+    store.close();
+    let now = START;
+    const again = SqliteStore.open(file(), { now: () => now });
+    now = START + KEEP_DONE_MS + 2 * 3_600_000;
+    again.commit();
+    again.close();
+    const db = new Database(file());
+    assert.deepEqual(db.all('SELECT id FROM card').map((r) => r.id).sort(), [f.later, f.waiting].sort());
+    db.close();
   });
 });
