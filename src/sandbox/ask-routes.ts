@@ -14,12 +14,13 @@ import type {
 import { ASKED_CARD_FIELDS, CardAskBody, SessionRegistration, WithdrawBody,
   type AskedCardState, type AskProblem, type HeardAnswer, type Registered, type SessionEnded, type Withdrawn,
 } from '../api/ask-schemas';
-import type { Asking} from './asking';
+import type { Asking } from './asking';
 import { isOpen } from './asking';
 import type { Clock } from './context';
 import { iso } from './ids';
 import { HOLD_MS, type Cards } from './lifecycle';
 import { cardInputOf } from './card-input';
+import type { Sessions } from './sessions';
 import type { CardRec, SandboxState } from './state';
 import { isObject } from './validate';
 
@@ -27,6 +28,8 @@ export interface AskDeps {
   state: SandboxState;
   cards: Cards;
   asking: Asking;
+  /** Assistants, agents, live sessions and their keys: the one writer of them. */
+  sessions: Sessions;
   clock: Clock;
   askKey: string;
   /** The computer the assistants run on: the one named, when the sandbox knows it, else this run's newest. */
@@ -79,14 +82,14 @@ export function askedCardState(c: CardRec): AskedCardState {
 const inHold = (c: CardRec) => c.status === 'answered' && c.answer !== undefined && !c.answer.heard;
 
 export function registerAsk(app: FastifyInstance, d: AskDeps): void {
-  const { state, cards, asking } = d;
+  const { state, cards, asking, sessions } = d;
 
   void app.register(async (scope) => {
     scope.addHook('onRequest', async (req, reply) => {
       // A browser page never asks: a request that carries an Origin is another site's.
       if (req.headers.origin !== undefined) return fail(reply, 'forbidden', 'Requests from a web page are refused here.');
       const key = bearer(req);
-      if (key === undefined || (!same(key, d.askKey) && asking.sessionOfKey(key) === undefined)) {
+      if (key === undefined || (!same(key, d.askKey) && sessions.sessionOfKey(key) === undefined)) {
         reply.header('WWW-Authenticate', 'Bearer realm="sandbox-ask"');
         return fail(reply, 'unauthorized', 'Asking needs this run\'s ask key (local-service.json) to register, then the session\'s own key: Authorization: Bearer <key>.');
       }
@@ -95,7 +98,7 @@ export function registerAsk(app: FastifyInstance, d: AskDeps): void {
 
     /** The session the request's key is, or a refusal sent (the run's ask key only registers). */
     const sessionOf = (req: FastifyRequest, reply: FastifyReply): string | undefined => {
-      const appSessionId = asking.sessionOfKey(bearer(req) ?? '');
+      const appSessionId = sessions.sessionOfKey(bearer(req) ?? '');
       if (appSessionId === undefined) void fail(reply, 'forbidden', 'The run\'s ask key only registers sessions; this needs the session\'s own key (`sessionKey` from POST /_ask/sessions).');
       return appSessionId;
     };
@@ -120,18 +123,19 @@ export function registerAsk(app: FastifyInstance, d: AskDeps): void {
       const b = parsed.data;
       const key = bearer(req)!;
       const byAskKey = same(key, d.askKey);
-      if (!byAskKey && asking.sessionOfKey(key) !== b.appSessionId) return fail(reply, 'forbidden', `This key is another session's; session ${b.appSessionId} registers with its own key or, the first time, the run's ask key.`);
-      if (byAskKey && asking.hasKey(b.appSessionId)) return fail(reply, 'conflict', `Session ${b.appSessionId} is registered already; registering it again needs its own key (sessionKey).`);
+      if (!byAskKey && sessions.sessionOfKey(key) !== b.appSessionId) return fail(reply, 'forbidden', `This key is another session's; session ${b.appSessionId} registers with its own key or, the first time, the run's ask key.`);
+      if (byAskKey && sessions.hasKey(b.appSessionId)) return fail(reply, 'conflict', `Session ${b.appSessionId} is registered already; registering it again needs its own key (sessionKey).`);
       const machineId = d.machineFor(b.machineId);
       if (!machineId) return fail(reply, 'conflict', 'This computer is not set up with the sandbox yet (no computer registered).');
-      const agent = asking.agentFor(b.app, machineId, b.name ?? b.app, b.agent ?? 'main');
+      const agent = sessions.agentFor(b.app, machineId, b.name ?? b.app, b.agent ?? 'main');
       const existing = state.sessions.get(b.appSessionId);
       if (existing && existing.agentId !== agent.id) return fail(reply, 'conflict', `Session ${b.appSessionId} belongs to another assistant.`);
-      const { session, isNew } = asking.live(agent, b.appSessionId, b.cwd, b.terminal);
+      const { session, isNew } = sessions.live(agent, b.appSessionId, b.cwd, b.terminal);
       const card = b.card ? askIn(b.appSessionId, agent.id, b.card) : undefined;
       const out: Registered = {
         assistantId: agent.assistantId, agentId: agent.id, appSessionId: b.appSessionId, liveAt: iso(session.liveAt), new: isNew,
-        sessionKey: asking.keyOf(b.appSessionId), ...(card ? { card: askedCardState(card) } : {}),
+        // The run's ask key registers a session without a key: it gets one; its own key registers it again.
+        sessionKey: byAskKey ? sessions.newKey(b.appSessionId) : key, ...(card ? { card: askedCardState(card) } : {}),
       };
       return out;
     });

@@ -13,6 +13,7 @@ import type { Notices } from './notices';
 import type { Received } from './received';
 import type { SandboxState, WebhookRec } from './state';
 import { seedDone } from './seed-done';
+import type { Sessions } from './sessions';
 import { isObject, PATTERNS } from './validate';
 import { appName, wholeCard, type MachineNames } from './wire';
 
@@ -26,6 +27,8 @@ export interface ControlDeps {
   cards: Cards;
   /** Sessions, heard, pickup and withdraw: the same implementation /_ask calls. */
   asking: Asking;
+  /** Assistants, agents and live sessions: the same writer /_ask calls. */
+  sessions: Sessions;
   notices: Notices;
   faults: Faults;
   received: Received;
@@ -59,9 +62,7 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     if (!isObject(b) || !str(b.name)) return fail(reply, 400, 'name is required');
     if (!(KNOWN_APPS as readonly string[]).includes(b.app as string) || b.app === 'webhook') return fail(reply, 400, 'app must be an assistant app of the enum');
     if (!str(b.machineId) || !d.machines(b.machineId)) return fail(reply, 400, 'machineId must name a computer made with POST /_sandbox/machines');
-    const id = newId('con');
-    const rec = { id, name: b.name, app: b.app as string, machineId: b.machineId, hears: str(b.hears) ? b.hears : 'while-working', createdAt: d.clock.now() };
-    state.assistants.set(id, rec);
+    const rec = d.sessions.addAssistant({ name: b.name, app: b.app as string, machineId: b.machineId, ...(str(b.hears) ? { hears: b.hears } : {}) });
     return { ...rec, appName: appName(rec.app), createdAt: iso(rec.createdAt) };
   });
 
@@ -69,8 +70,7 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     const b = req.body;
     if (!isObject(b) || !str(b.name)) return fail(reply, 400, 'name is required');
     if (!str(b.assistantId) || !state.assistants.has(b.assistantId)) return fail(reply, 400, 'assistantId must name an assistant');
-    const rec = { id: newId('agt'), assistantId: b.assistantId, name: b.name, liveAt: null, createdAt: d.clock.now() };
-    state.agents.set(rec.id, rec);
+    const rec = d.sessions.addAgent(b.assistantId, b.name);
     return { ...rec, createdAt: iso(rec.createdAt) };
   });
 
@@ -89,7 +89,7 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     };
     const appSessionId = str(b.appSessionId) ? b.appSessionId : newId('ses');
     // The same appSessionId again refreshes it.
-    const { session } = d.asking.live(agent, appSessionId, b.cwd, b.terminal !== undefined ? terminal : undefined);
+    const { session } = d.sessions.live(agent, appSessionId, b.cwd, b.terminal !== undefined ? terminal : undefined);
     return { ...session, id: appSessionId, liveAt: iso(session.liveAt) };
   });
 
@@ -175,13 +175,13 @@ export function registerControl(app: FastifyInstance, d: ControlDeps): void {
     if (area !== undefined && !(isObject(area) && typeof area.id === 'string' && /^prj_[A-Za-z0-9-]+$/.test(area.id) && typeof area.name === 'string' && area.name.length <= 200)) {
       return fail(reply, 400, 'area must be {id: "prj_...", name}');
     }
-    return seedDone(state, d.notices, d.clock.now(), { count, days, machine: { id: machine.id, name: machine.name }, ...(area ? { area: { id: area.id as string, name: area.name as string } } : {}) });
+    return seedDone(state, d.sessions, d.notices, d.clock.now(), { count, days, machine: { id: machine.id, name: machine.name }, ...(area ? { area: { id: area.id as string, name: area.name as string } } : {}) });
   });
 
   /** What a helper assistant can see: delegated to it, past the hold. */
   app.get('/_sandbox/assistants/:id/helper-cards', async (req) => {
     const id = (req.params as { id: string }).id;
-    const list = [...state.cards.values()].filter((c) => c.delegation?.assistantId === id && cards.helperCanSee(c));
+    const list = [...state.cards.live()].filter((c) => c.delegation?.assistantId === id && cards.helperCanSee(c));
     return { cards: list.map((c) => wholeCard(c, state, d.ctx.baseUrl(req), d.machines)) };
   });
 

@@ -69,19 +69,11 @@ export function seedDemo(sb: Sandbox, baseUrl: string, opts: DemoOptions = {}): 
   const machineId = identity.id;
 
   const cwd = process.cwd();
-  const assistant = (name: string, app: string) => {
-    const id = newId('con');
-    state.assistants.set(id, { id, name, app, machineId, hears: 'while-working', createdAt: now });
-    return id;
-  };
+  const assistant = (name: string, app: string) => sb.sessions.addAssistant({ name, app, machineId }).id;
   const agent = (assistantId: string, name: string, session?: { pid: number; dir: string }) => {
-    const id = newId('agt');
-    state.agents.set(id, { id, assistantId, name, liveAt: session ? now : null, createdAt: now });
-    if (session) {
-      const appSessionId = newId('ses');
-      state.sessions.set(appSessionId, { appSessionId, agentId: id, cwd: session.dir, terminal: { pid: session.pid, program: 'vscode' }, liveAt: now });
-    }
-    return id;
+    const rec = sb.sessions.addAgent(assistantId, name);
+    if (session) sb.sessions.live(rec, newId('ses'), session.dir, { pid: session.pid, program: 'vscode' });
+    return rec.id;
   };
   const api = assistant('api-server', 'claude-code');
   const web = assistant('web-app', 'codex');

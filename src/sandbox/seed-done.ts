@@ -7,6 +7,7 @@
 import { HOLD_MS, DONE_LISTED_MS } from './lifecycle';
 import { newId } from './ids';
 import type { Notices } from './notices';
+import type { Sessions } from './sessions';
 import type { CardRec, HistoryRec, Origin, SandboxState } from './state';
 
 export interface SeedDoneInput {
@@ -35,14 +36,11 @@ const QUESTIONS: { title: string; options: { id: string; label: string }[] }[] =
   { title: 'Deploy to staging?', options: [{ id: 'yes', label: 'Deploy' }, { id: 'wait', label: 'Wait for review' }] },
 ];
 
-export function seedDone(state: SandboxState, notices: Notices, now: number, input: SeedDoneInput): SeedDoneResult {
+export function seedDone(state: SandboxState, sessions: Sessions, notices: Notices, now: number, input: SeedDoneInput): SeedDoneResult {
   const areas = input.area ? [{ ...input.area }] : [{ id: 'prj_seed-api', name: 'API' }, { id: 'prj_seed-web', name: 'Web' }];
   const assistant = (name: string, app: string) => {
-    const rec = { id: newId('con'), name, app, machineId: input.machine.id, hears: 'while-working', createdAt: now };
-    state.assistants.set(rec.id, rec);
-    const agent = { id: newId('agt'), assistantId: rec.id, name: 'main', liveAt: null, createdAt: now };
-    state.agents.set(agent.id, agent);
-    return { rec, agent };
+    const rec = sessions.addAssistant({ name, app, machineId: input.machine.id });
+    return { rec, agent: sessions.addAgent(rec.id, 'main') };
   };
   const askers = [assistant('api', 'claude-code'), assistant('web', 'cursor')];
   const helpers = [assistant('reviewer', 'codex'), assistant('tester', 'gemini-cli')];

@@ -12,6 +12,7 @@ import type { Clock, SandboxContext } from './context';
 import { registerCardPage } from './card-page';
 import { registerAsk } from './ask-routes';
 import { Asking } from './asking';
+import { Sessions } from './sessions';
 import { registerControl } from './control';
 import { registerServiceProof } from './service-proof';
 import { Faults, codeForStatus, omitted, type Fault } from './faults';
@@ -86,6 +87,8 @@ export interface Sandbox {
   auth: AuthService;
   state: SandboxState;
   cards: Cards;
+  /** Assistants, agents, live sessions and their keys: their one writer. */
+  sessions: Sessions;
   notices: Notices;
   feed: ChangeFeed;
   faults: Faults;
@@ -179,6 +182,7 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   let linkBase = publicUrl ?? 'http://127.0.0.1';
   const cards = new Cards(state, clock, timeline, feed, (card) => cardUrl(linkBase, card));
   const notices = new Notices(state, cards, clock);
+  const sessions = new Sessions(state, clock);
   cards.resumeTimers();
   const machines: MachineNames = (id) => {
     const m = auth.machines.get(id);
@@ -343,9 +347,9 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   notices.register(app);
   registerCardPage(app, ctx, cards, personSessions);
   const askKey = opts.askKey ?? newControlSecret();
-  const asking = new Asking(state, cards, clock, feed);
+  const asking = new Asking(state, cards, sessions, feed);
   registerAsk(app, {
-    state, cards, asking, clock, askKey,
+    state, cards, asking, sessions, clock, askKey,
     // The computer named when the sandbox set it up, else the newest it set up (the demo's, or
     // the one `npm start` made): the assistants that ask here run on this computer.
     machineFor: (named) => (named !== undefined && auth.machines.has(named) ? named : [...auth.machines.keys()].pop()),
@@ -354,11 +358,12 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
   registerServiceProof(app, askKey);
 
   const sandbox: Sandbox = {
-    app, ctx, store, clock, auth, state, cards, notices, feed, faults, timeline, routes, controlSecret, askKey, mode,
+    app, ctx, store, clock, auth, state, cards, sessions, notices, feed, faults, timeline, routes, controlSecret, askKey, mode,
     ...(ownerKey !== undefined ? { ownerKey } : {}),
     async reset() {
       timeline.clear();
       state.clear();
+      sessions.clear();
       cards.setHold(HOLD_MS);
       auth.reset();
       limits.reset();
@@ -378,6 +383,6 @@ export function buildSandbox(opts: SandboxOptions = {}): Sandbox {
     },
   };
   // The control surface is the sandbox's plug-in: the local service never registers it (F7).
-  if (control) registerControl(app, { ctx, state, cards, asking, notices, faults, received, clock, machines, reset: () => sandbox.reset() });
+  if (control) registerControl(app, { ctx, state, cards, asking, sessions, notices, faults, received, clock, machines, reset: () => sandbox.reset() });
   return sandbox;
 }

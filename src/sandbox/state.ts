@@ -204,10 +204,8 @@ export class SandboxState {
     this.store.counters.rank = n;
   }
 
+  /** The cards, notice addresses and the change log go (the reset; Sessions.clear does the rest). */
   clear(): void {
-    this.assistants.clear();
-    this.agents.clear();
-    this.sessions.clear();
     this.cards.clear();
     this.webhooks.clear();
     this.store.dropChanges();
