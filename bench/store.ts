@@ -6,49 +6,27 @@
 //    (goal p95 < 25 ms), and the same through the in-memory sandbox;
 //  - storeBytes: the file for those 10,000 done cards and 200 answered ones.
 // Prints one JSON line (scripts/bench.mjs reads the last line).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { call, noteControlSecret, signIn, type SignedIn } from '../test/sandbox/helpers';
-import { ALL_SCOPES, answer, setUpComputer } from '../test/kit';
+import type { SignedIn } from '../test/sandbox/helpers';
+import { answer } from '../test/kit';
+import { fillOverHttp, type Must } from '../test/sandbox/store/fill';
+import { endProcess, freePort, startProcess } from '../test/sandbox/store/sandbox-process';
 
 const root = path.resolve(__dirname, '..');
 const ANSWERS = 200;
 const DONE = 10_000;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** Every sandbox this bench started: ended whatever happens. */
 const children = new Set<ChildProcess>();
 
 async function start(bundle: string, port: number, work: string, store?: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bundle, '--port', String(port), '--work', work, ...(store ? ['--store', store] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const secret = /control secret (\S+)/.exec(out);
-      const listening = /listening on (\S+)/.exec(out);
-      if (secret && listening) {
-        noteControlSecret(listening[1]!, secret[1]!);
-        resolve(listening[1]!);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
-  child.removeAllListeners('exit');
-  return { child, url };
+  const run = await startProcess({ args: [bundle], port, work, ...(store ? { store } : {}) });
+  children.add(run.child);
+  run.child.once('exit', () => children.delete(run.child));
+  return run;
 }
 
 /**
@@ -59,24 +37,8 @@ async function start(bundle: string, port: number, work: string, store?: string)
 let aheadMs = 0;
 const serviceNow = () => Date.now() + aheadMs;
 
-const stop = (child: ChildProcess) => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); });
+const stop = (child: ChildProcess) => endProcess(child, 'SIGTERM');
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-
-async function setUp(url: string, dir: string) {
-  const must = async (method: 'GET' | 'POST' | 'DELETE', p: string, body?: unknown) => {
-    const r = await call(method, url + p, body);
-    if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${r.text}`);
-    return r.json;
-  };
-  const computer = await setUpComputer(must, { name: 'laptop', writeTo: path.join(dir, 'machine.json'), assistants: [{ name: 'api', app: 'claude-code' }] });
-  const agentId = (computer.assistants[0] as { agentId: string }).agentId;
-  const machine = { id: computer.machine.id, name: computer.machine.name, privateJwk: computer.machine.privateJwk };
-  const me = await signIn(url, { machine, scopes: ALL_SCOPES, now: serviceNow });
-  const card = async () => (await must('POST', '/_sandbox/cards', { agentId, kind: 'choice', title: 'Pick one', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] })).id as string;
-  return { must, me, card, machine };
-}
-
-type Must = Awaited<ReturnType<typeof setUp>>['must'];
 
 async function answers(must: Must, me: SignedIn, card: () => Promise<string>): Promise<number[]> {
   const ms: number[] = [];
@@ -107,7 +69,7 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const sb = await start(bundle, port, dir);
       result.memoryStartToListeningMs = performance.now() - t0;
-      const s = await setUp(sb.url, dir);
+      const s = await fillOverHttp(sb.url, dir, { now: serviceNow });
       const ms = await answers(s.must, s.me, s.card);
       result.memoryAnswerP50Ms = pct(ms, 0.5);
       result.memoryAnswerP95Ms = pct(ms, 0.95);
@@ -119,7 +81,7 @@ async function main(): Promise<void> {
     const store = path.join(dir, 'data', 'store.db');
     const port = await freePort();
     let sb = await start(bundle, port, dir, store);
-    const s = await setUp(sb.url, dir);
+    const s = await fillOverHttp(sb.url, dir, { now: serviceNow });
     for (let left = DONE; left > 0; left -= 5000) {
       await s.must('POST', '/_sandbox/seed/done', { count: Math.min(5000, left), days: 29, machineId: s.machine.id });
     }

@@ -2,63 +2,22 @@
 // a signed-in client answers 200 cards (or puts them in Later) while the process is killed at a
 // random moment, 10 rounds; after each restart every acknowledged answer and Later time is there.
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { call, noteControlSecret, signIn, type SignedIn } from '../helpers';
-import { ALL_SCOPES, answer, setUpComputer } from '../../kit';
+import { answer } from '../../kit';
+import { fillOverHttp } from './fill';
+import { endProcess, freePort, startProcess, type Running } from './sandbox-process';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 10);
 const PER_ROUND = 20;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-interface Running { child: ChildProcess; url: string }
-
 /** The sandbox's own main, on the store file, at the same port every time. */
-async function start(port: number, store: string, work: string): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', '--port', String(port), '--store', store, '--work', work], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start in 30 s: ${out} ${err}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const secret = /control secret (\S+)/.exec(out);
-      const listening = /listening on (\S+)/.exec(out);
-      if (secret && listening) {
-        clearTimeout(timer);
-        noteControlSecret(listening[1]!, secret[1]!);
-        resolve(listening[1]!);
-      }
-    });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}: ${err}`)); });
-  });
-  child.removeAllListeners('exit');
-  return { child, url };
-}
-
-function kill9(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
+const start = (port: number, store: string, work: string): Promise<Running> =>
+  startProcess({ args: ['--import', 'tsx', 'src/sandbox/main.ts'], port, work, store, cwd: root });
+const kill9 = (child: ChildProcess) => endProcess(child, 'SIGKILL');
 
 describe('the store keeps every acknowledged write through kill -9 (real process, 10 rounds)', function () {
   this.timeout(600_000);
@@ -75,26 +34,15 @@ describe('the store keeps every acknowledged write through kill -9 (real process
     const store = path.join(dir, 'data', 'store.db');
     const port = await freePort();
     running = await start(port, store, dir);
-    const url = running.url;
-    const must = async (method: 'GET' | 'POST' | 'DELETE', p: string, body?: unknown) => {
-      const r = await call(method, url + p, body);
-      if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${r.text}`);
-      return r.json;
-    };
-    const computer = await setUpComputer(must, { name: 'laptop', writeTo: path.join(dir, 'machine.json'), assistants: [{ name: 'api', app: 'claude-code' }] });
-    const agentId = (computer.assistants[0] as { agentId: string }).agentId;
-    const machine = { id: computer.machine.id, name: computer.machine.name, privateJwk: computer.machine.privateJwk };
     // One sign-in for the whole test: it, too, must outlive every kill.
-    const me: SignedIn = await signIn(url, { machine, scopes: ALL_SCOPES });
+    const { me, card } = await fillOverHttp(running.url, dir);
     const answered = new Map<string, string[]>();
     const later = new Map<string, string>();
     let killedWithWork = 0;
 
     for (let round = 0; round < ROUNDS; round++) {
       const ids: string[] = [];
-      for (let i = 0; i < PER_ROUND; i++) {
-        ids.push((await must('POST', '/_sandbox/cards', { agentId, kind: 'choice', title: `r${round} c${i}`, options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] })).id);
-      }
+      for (let i = 0; i < PER_ROUND; i++) ids.push(await card(`r${round} c${i}`));
       // Presses go out two at a time (each a fresh card at version 1). The kill falls among them:
       // after a random number of presses were sent, a random few milliseconds later.
       const killAfter = 2 + Math.floor(Math.random() * (PER_ROUND - 4));
