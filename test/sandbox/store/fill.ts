@@ -23,15 +23,14 @@ export interface Filled {
 
 export function fill(store: SandboxStore, start: number): Filled {
   const sb = buildSandbox({ store, clock: new ManualServiceClock(start) });
-  const now = sb.clock.now();
-  sb.state.assistants.set('con_fixture', { id: 'con_fixture', name: 'api', app: 'claude-code', machineId: 'mch_fixture', hears: 'while-working', createdAt: now });
-  sb.state.agents.set('agt_fixture', { id: 'agt_fixture', assistantId: 'con_fixture', name: 'main', liveAt: null, createdAt: now });
+  const assistant = sb.sessions.addAssistant({ name: 'api', app: 'claude-code', machineId: 'mch_fixture' });
+  const agent = sb.sessions.addAgent(assistant.id, 'main');
   const app = sb.auth.core.store.appByClientId('assistant-cards-vscode')!;
   const grantRec = sb.auth.core.store.createGrant({ app, userId: sb.ctx.person.userId, scopes: ['cards:read', 'cards:answer', 'cards:later'] });
   const tokens = sb.auth.core.store.issueTokens(grantRec);
   const grant: Grant = grantRec;
   const origin: Origin = { grantId: grant.id, appId: app.id, clientId: app.clientId, appName: app.name };
-  const card = (title: string) => sb.cards.create({ agentId: 'agt_fixture', kind: 'choice', title, options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] });
+  const card = (title: string) => sb.cards.create({ agentId: agent.id, kind: 'choice', title, options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] });
   const done = card('done');
   sb.cards.answer(grant, origin, done.id, { version: 1, choiceIds: ['a'] });
   sb.clock.advance!(6_000);
