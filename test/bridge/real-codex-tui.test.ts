@@ -82,8 +82,8 @@ describe('bridge: the real Codex interactive UI asks through a card (pty)', func
     fs.writeFileSync(configFile(), text.replace(/^base_url = ".*"$/m, `base_url = "${url}/v1"`));
   };
   const codexEnv = () => ({ ...cliBaseEnv(), HOME: home(), CODEX_HOME: codexHome(), SCRIPTED_API_KEY: 'sk-scripted-model', RUST_LOG: 'error', ASSISTANT_CARDS_HOME: own });
-  const codex = (cwd: string): PtyProgram => {
-    running = startInPty([kit.bin], { cwd, env: codexEnv() });
+  const codex = (cwd: string, args: string[] = []): PtyProgram => {
+    running = startInPty([kit.bin, ...args], { cwd, env: codexEnv() });
     return running;
   };
   const trustedHooks = () => [...fs.readFileSync(configFile(), 'utf8').matchAll(/^\[hooks\.state\."[^"]*hooks\.json:([a-z_]+):\d+:\d+"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"$/gm)].map((m) => m[1]!).sort();
@@ -123,11 +123,11 @@ describe('bridge: the real Codex interactive UI asks through a card (pty)', func
   })();
 
   /** Codex started in the test's project with `script`, ready for a prompt (its hooks trusted). */
-  const start = async (script: Step[]) => {
+  const start = async (script: Step[], args: string[] = []) => {
     await review();
     const model = kit.useModel(await startScriptedModel({ codex: script }));
     pointAt(model.url);
-    const p = codex(kit.box.project);
+    const p = codex(kit.box.project, args);
     const screen = await p.waitFor(new RegExp(`${READY}|Hooks need review`), 120_000);
     assert.doesNotMatch(screen, /Hooks need review/, 'the review is not asked again');
     return { p, model };
@@ -225,6 +225,18 @@ describe('bridge: the real Codex interactive UI asks through a card (pty)', func
     assert.equal(fs.existsSync(kit.marker()), false);
     // Not asserted: the session's end in the service. Codex 0.171 keeps the thread in its background
     // server after the terminal UI quits, and no SessionEnd came within 15 s (measured; docs/cli-hooks.md).
+  });
+
+  it('the session\'s end with `codex --no-daemon`: /quit fires SessionEnd and the session is no longer live', async () => {
+    const { p } = await start([{ text: 'Nothing to do.' }], ['--no-daemon']);
+    await prompt(p, 'Hello.');
+    await p.waitFor('Nothing to do.', 60_000);
+    await until('the Codex session live', async () => (await codexSessions()).sessions.length === 1 || undefined, 30_000, 100);
+    await p.press('/quit', '/quit');
+    await p.settled();
+    p.type(keys.enter);
+    await until('Codex to quit', () => Promise.race([p.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 100))]), 30_000);
+    await until('the session ended', async () => (await codexSessions()).sessions.length === 0 || undefined, 15_000, 100);
   });
 
   it('request_user_input (Plan mode): no hook can answer it, so no card claims it; Codex\'s own picker asks and the person\'s answer reaches the model', async () => {
