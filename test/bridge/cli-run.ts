@@ -193,10 +193,14 @@ export function runCopilot(o: RunOptions): Promise<RunResult> {
   });
 }
 
-function run(o: RunOptions, args: string[], env: Record<string, string>): Promise<RunResult> {
-  // Nothing of the outer environment that would point either CLI elsewhere.
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
+/** This process's environment without anything that would point a CLI elsewhere (its keys, homes, providers). */
+export function cliBaseEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) =>
     !/^(ANTHROPIC_|CLAUDE_|CODEX_|OPENAI_|GEMINI_|GOOGLE_|COPILOT_|GITHUB_|GH_)/.test(k) && k !== 'HOME' && k !== 'XDG_CONFIG_HOME')) as Record<string, string>;
+}
+
+function run(o: RunOptions, args: string[], env: Record<string, string>): Promise<RunResult> {
+  const base = cliBaseEnv();
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(o.bin, args, { cwd: o.box.project, env: { ...base, ...env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });

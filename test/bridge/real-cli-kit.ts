@@ -40,8 +40,8 @@ export interface RealCliKit {
   /** The scripted model of this test, closed in `afterEach`: set it with `useModel`. */
   readonly model: ScriptedModel | undefined;
   useModel(m: ScriptedModel): ScriptedModel;
-  /** The launcher Connect installs (in the box's bin/), running the bundled bridge. */
-  launcher(): Promise<string>;
+  /** The launcher Connect installs (in the box's bin/, or `binDir`), running the bundled bridge. */
+  launcher(binDir?: string): Promise<string>;
   /** The service's undo hold for this test (the kit sets 200 ms). */
   hold(ms: number): Promise<void>;
   /** The first card of `kind` the person sees, waited for up to `ms`. */
@@ -104,9 +104,8 @@ export function realCliKit(o: { prefix: string; install(i: InstallClis): Install
     get person() { return need(person, 'person'); },
     get model() { return model; },
     useModel(m) { model = m; return m; },
-    async launcher() {
-      const b = kit.box;
-      return (await installHook({ binDir: path.join(b.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge })).launcher;
+    async launcher(binDir) {
+      return (await installHook({ binDir: binDir ?? path.join(kit.box.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge })).launcher;
     },
     async hold(ms) {
       const s = kit.sb;
