@@ -35,6 +35,7 @@ import { WaitingCount } from './cards/waiting-count';
 import { registerCardLinks } from './assistants/terminal-links';
 import { TreeViewSlot } from './base/tree-view-slot';
 import { CliConnector } from './connect/cli-connector';
+import { ConnectedClis } from './connect/connected-clis';
 import { LocalServiceHandle } from './connection/local-service-handle';
 import { localServiceHome } from '../bridge/home';
 import { machineFile, resolveBaseUrl } from './connection/service-settings';
@@ -58,6 +59,8 @@ export class App implements vscode.Disposable {
   readonly cardLinks: CardUriHandler;
   /** Connect and Disconnect of Claude Code and Codex (their hook entries and the hook command). */
   readonly connector: CliConnector;
+  /** The CLIs connected now: rows of the Assistants view (#54). */
+  readonly connectedClis = new ConnectedClis();
   /** The person's local service: its commands, its start when needed, the sign-ins allowed here (#51). */
   readonly localService: LocalServiceHandle;
   /** The live set of parts of the current client core; none while not set up. */
@@ -82,7 +85,10 @@ export class App implements vscode.Disposable {
     this.answersView = new TreeViewSlot<AnswersNode>('assistantCards.answers');
     this.connector = new CliConnector({
       log: this.log, extensionPath: ctx.extensionUri.fsPath, version: extensionVersion(ctx),
-      onConnected: (clis) => this.contextKeys.set(CONTEXT.connectedClis, clis.join(' ')),
+      onConnected: (clis) => {
+        this.contextKeys.set(CONTEXT.connectedClis, clis.map((c) => c.id).join(' '));
+        this.connectedClis.set(clis);
+      },
     });
     this.cardLinks = new CardUriHandler({
       log: this.log,
@@ -103,7 +109,7 @@ export class App implements vscode.Disposable {
     this.builder = new LiveBuilder({
       ctx, secrets, appVersion: extensionVersion(ctx), live: () => this.live, refreshState: () => this.refreshState(),
       parts: {
-        log: this.log, cardsView: this.cardsView, assistantsView: this.assistantsView, panels: this.panels, answersView: this.answersView,
+        log: this.log, cardsView: this.cardsView, assistantsView: this.assistantsView, connectedClis: this.connectedClis, panels: this.panels, answersView: this.answersView,
         openCard: (id) => this.openCard(id), onState: (s) => { this.state.show(s); this.localService.onState(s); }, onCounts: (c) => this.waiting.set(c), timeZone: systemTimeZone, contextKeys: this.contextKeys,
       },
     });
@@ -112,7 +118,7 @@ export class App implements vscode.Disposable {
       settled: () => this.rebuilding, refreshState: () => this.refreshState(),
     };
     ctx.subscriptions.push(
-      this.cardsView, this.assistantsView, this.panels, this.answersView, this.waiting, this.connector,
+      this.cardsView, this.assistantsView, this.connectedClis, this.panels, this.answersView, this.waiting, this.connector,
       this, this.log, this.status, this.auth, this.launcher, this.localService, secrets,
       ...registerCommands({
         log: this.log,

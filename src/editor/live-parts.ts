@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ClientCore, ConnectionState, Counts } from '../sync';
 import { isFilterEmpty, LIVE_GROUPS } from '../sync';
 import { createAssistantsFeature, type AssistantsFeature } from './assistants/assistants-feature';
+import type { ConnectedClisSource } from './assistants/assistants-view';
 import { AnswersTree, type AnswersNode } from './answers/answers-view';
 import type { AssistantsTreeNode } from './assistants/assistants-view';
 import type { CardPanelManager } from './panel/card-panel-manager';
@@ -33,6 +34,8 @@ export interface LivePartsHost {
   log: Log;
   cardsView: TreeViewSlot<CardsTreeNode>;
   assistantsView: TreeViewSlot<AssistantsTreeNode>;
+  /** The CLIs connected now, shown as rows of the Assistants view. */
+  connectedClis?: ConnectedClisSource;
   /** The card panels; each set attaches its core to them while it lasts. */
   panels: CardPanelManager;
   answersView: TreeViewSlot<AnswersNode>;
@@ -75,7 +78,7 @@ export class LiveParts extends DisposableBase {
         tree.refreshAll();
       }));
       const answers = this.answers = this._register(new AnswersTree(core, host.log, host.answersView, () => isSignedIn(core.state), host.timeZone, host.contextKeys));
-      const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView, host.contextKeys));
+      const assistants = this.assistants = this._register(createAssistantsFeature(core, host.log, host.assistantsView, host.contextKeys, host.connectedClis));
       // What the sign-in may do: command enablement and the views' note (scopes the person did not allow).
       const grant = this.grant = this._register(new Grant({ core, tree, assistantsView: host.assistantsView, keys: host.contextKeys, signInAgain: () => void this.signIn(host.log) }));
       this._register(host.panels.attach({

@@ -9,7 +9,7 @@ import { thisComputer } from '../../sync';
 import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
 import type { Assistant, CardListEntry } from '../../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../../sync/contract';
-import { AssistantsTree, type AssistantsTreeNode } from './assistants-view';
+import { AssistantsTree, type AssistantsTreeNode, type ConnectedClisSource } from './assistants-view';
 import { DisposableBase, DisposableStore } from '../base/disposable';
 import type { Log } from '../base/log';
 import { PresenceReporter } from '../connection/presence';
@@ -43,14 +43,14 @@ export interface AssistantsFeature {
   };
 }
 
-export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, view: TreeViewSlot<AssistantsTreeNode>, contextKeys: ContextKeys): AssistantsFeature & vscode.Disposable {
+export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, view: TreeViewSlot<AssistantsTreeNode>, contextKeys: ContextKeys, connected?: ConnectedClisSource): AssistantsFeature & vscode.Disposable {
   const parts = new DisposableStore();
   const matcher = parts.add(new TerminalMatcher({
     assistants: () => core.assistants.list(),
     onDidChangeAssistants: core.assistants.changed,
     localMachineId: () => thisComputer(core.state),
   }, log));
-  const tree = parts.add(new AssistantsTree(core.assistants, matcher, view));
+  const tree = parts.add(new AssistantsTree(core.assistants, matcher, view, Date.now, connected));
   const scope = parts.add(new ScopeController(core.cards, matcher, log, contextKeys, {
     id: () => thisComputer(core.state), onDidChange: (f) => core.onDidChangeState(() => f()),
   }));
@@ -164,7 +164,7 @@ class AssistantsRefresher extends DisposableBase {
   }
 }
 
-function isTreeNode(x: unknown): x is AssistantsTreeNode {
+function isTreeNode(x: unknown): x is Exclude<AssistantsTreeNode, { kind: 'cli' }> {
   const k = (x as { kind?: unknown } | undefined)?.kind;
   return (k === 'assistant' || k === 'agent' || k === 'session') && typeof (x as { assistantId?: unknown }).assistantId === 'string';
 }

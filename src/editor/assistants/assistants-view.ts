@@ -16,7 +16,15 @@ import type { TreeViewSlot } from '../base/tree-view-slot';
 export interface AssistantNode { kind: 'assistant'; assistantId: string }
 export interface AgentNode { kind: 'agent'; assistantId: string; agentId: string }
 export interface SessionNode { kind: 'session'; assistantId: string; agentId: string; appSessionId: string }
-export type AssistantsTreeNode = AssistantNode | AgentNode | SessionNode;
+/** A CLI connected on this computer (its settings hold our hooks), after the assistants (#54). */
+export interface ConnectedCliNode { kind: 'cli'; cli: string }
+export type AssistantsTreeNode = AssistantNode | AgentNode | SessionNode | ConnectedCliNode;
+
+/** The CLIs connected now (connect/connected-clis.ts). */
+export interface ConnectedClisSource {
+  list(): readonly { id: string; name: string; file: string }[];
+  onDidChange: vscode.Event<void>;
+}
 
 export const FOCUS_TERMINAL = 'assistantCards.focusTerminal';
 
@@ -37,11 +45,13 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     /** The `assistantCards.assistants` view, made once for the extension's life; this tree is its source while it lives. */
     slot: TreeViewSlot<AssistantsTreeNode>,
     private readonly now: () => number = Date.now,
+    private readonly connected?: ConnectedClisSource,
   ) {
     super();
     this.view = slot.view;
     this._register(slot.show(this));
     this._register(matcher.onDidChange(() => this.refresh()));
+    if (connected) this._register(connected.onDidChange(() => this.refresh()));
   }
 
   refresh(): void { this.emitter.fire(undefined); }
@@ -52,7 +62,7 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     return n as T;
   }
 
-  private find(n: AssistantsTreeNode): { assistant?: Assistant; agent?: Agent; session?: LiveSession } {
+  private find(n: Exclude<AssistantsTreeNode, ConnectedCliNode>): { assistant?: Assistant; agent?: Agent; session?: LiveSession } {
     const assistant = this.source.list().find((a) => a.id === n.assistantId);
     if (n.kind === 'assistant' || !assistant) return { assistant };
     const agent = assistant.agents.find((g) => g.id === n.agentId);
@@ -62,8 +72,12 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
 
   getChildren(el?: AssistantsTreeNode): AssistantsTreeNode[] {
     if (!el) {
-      return this.source.list().map((a) => this.node(`a:${a.id}`, () => ({ kind: 'assistant', assistantId: a.id })));
+      return [
+        ...this.source.list().map((a) => this.node<AssistantsTreeNode>(`a:${a.id}`, () => ({ kind: 'assistant', assistantId: a.id }))),
+        ...(this.connected?.list() ?? []).map((c) => this.node<AssistantsTreeNode>(`c:${c.id}`, () => ({ kind: 'cli', cli: c.id }))),
+      ];
     }
+    if (el.kind === 'cli') return [];
     const { assistant, agent } = this.find(el);
     if (el.kind === 'assistant' && assistant) {
       return assistant.agents.map((g) => this.node(`g:${assistant.id}/${g.id}`,
@@ -77,12 +91,13 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
   }
 
   getParent(el: AssistantsTreeNode): AssistantsTreeNode | undefined {
-    if (el.kind === 'assistant') return undefined;
+    if (el.kind === 'assistant' || el.kind === 'cli') return undefined;
     if (el.kind === 'agent') return this.nodes.get(`a:${el.assistantId}`);
     return this.nodes.get(`g:${el.assistantId}/${el.agentId}`);
   }
 
   getTreeItem(el: AssistantsTreeNode): vscode.TreeItem {
+    if (el.kind === 'cli') return this.cliItem(el);
     const { assistant, agent, session } = this.find(el);
     const gone = (text: string): vscode.TreeItem => {
       const item = new vscode.TreeItem(text);
@@ -159,6 +174,28 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     item.accessibilityInformation = { label: spokenSession(session, match?.terminal.name, this.now()) };
     item.contextValue = match ? 'session assistant:terminal' : 'session';
     item.command = focus(match?.terminal);
+    return item;
+  }
+
+  /** A connected CLI: its name, "connected", and the file its hooks are in (Disconnect takes them out). */
+  private cliItem(el: ConnectedCliNode): vscode.TreeItem {
+    const cli = this.connected?.list().find((c) => c.id === el.cli);
+    if (!cli) {
+      const gone = new vscode.TreeItem(vscode.l10n.t('(not connected)'));
+      gone.accessibilityInformation = { label: vscode.l10n.t('A CLI that is no longer connected') };
+      return gone;
+    }
+    const name = plainText(cli.name, 60);
+    const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+    item.id = `c:${cli.id}`;
+    item.description = vscode.l10n.t('connected');
+    item.iconPath = new vscode.ThemeIcon('plug');
+    item.tooltip = plainLines([
+      vscode.l10n.t('{0} is connected: it asks here as cards.', name),
+      vscode.l10n.t('Its hooks of Assistant Cards are in {0}.', plainText(cli.file, 300)),
+    ]);
+    item.accessibilityInformation = { label: vscode.l10n.t('{0}, connected to Assistant Cards', name) };
+    item.contextValue = `connectedCli connectedCli:${cli.id}`;
     return item;
   }
 }
