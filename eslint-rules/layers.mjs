@@ -26,9 +26,9 @@ export const LAYERS = {
   media: { values: ['shared'], packages: ['lit-html'] },
   // The only layer with vscode: the core through its index or its contract, the shared code, the
   // few wire modules the editor itself sets up (its HTTP runtime and certificates), the bridge's
-  // settings and installer (Connect).
+  // settings and installer (Connect), and the list of the bridge's words it translates (#54).
   editor: {
-    values: ['sync/index', 'sync/contract', 'shared', 'api/http', 'api/runtime', 'api/system-certificates', 'bridge/connect-settings', 'bridge/home', 'bridge/install', 'bridge/write-whole', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state', 'bridge/service-files'],
+    values: ['sync/index', 'sync/contract', 'shared', 'api/http', 'api/runtime', 'api/system-certificates', 'bridge/connect-settings', 'bridge/home', 'bridge/install', 'bridge/write-whole', 'bridge/words-list', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state', 'bridge/service-files'],
     types: ['api/schemas'],
     packages: ['vscode', 'node:*'],
   },

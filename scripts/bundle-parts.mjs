@@ -4,7 +4,7 @@
 //   liveSet     live-core-*.js (and the chunks only it requires): the client core and the live set,
 //               loaded by the first live set
 //   connect     connect-settings-*.js: the CLI settings' planner (jsonc-parser), at the first Connect
-//               or Disconnect
+//               or Disconnect; bridge-words-file-*.js: the bridge's words file, written with it (#54)
 //   localService local-service-flows-*.js: the person's local service (its look every 5 s, Start,
 //               Stop, the sign-in dialog), loaded just after activation (#51)
 //   late        net-undici.js, net-jose.js: at the first request
@@ -37,7 +37,7 @@ export function releaseParts(dir, entries) {
   };
   const activation = closure('extension.js');
   const liveSet = new Set(files.filter((f) => /^live-core-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f)));
-  const connect = new Set(files.filter((f) => /^connect-settings-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f) && !liveSet.has(f)));
+  const connect = new Set(files.filter((f) => /^(connect-settings|bridge-words-file)-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f) && !liveSet.has(f)));
   const localService = new Set(files.filter((f) => /^local-service-flows-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f) && !liveSet.has(f) && !connect.has(f)));
   const parts = {
     activation: [...activation],

@@ -1,5 +1,5 @@
-// Writes l10n/bundle.l10n.json: every message of `vscode.l10n.t(...)` in src/editor and of the
-// shared `t(...)` (src/shared, media/webview), English to English. It is the file a
+// Writes l10n/bundle.l10n.json: every message of `vscode.l10n.t(...)` in src/editor, of the
+// shared `t(...)` (src/shared, media/webview) and of the bridge's BRIDGE_WORDS, English to English. It is the file a
 // translator copies to bundle.l10n.<language>.json. `npm test` checks it is current
 // (test/scripts/l10n.test.ts). Usage: node scripts/l10n-bundle.mjs
 import fs from 'node:fs';
@@ -35,6 +35,20 @@ export function extract() {
     };
     visit(sf);
   }
+  // The bridge's words (src/bridge/words-list.ts BRIDGE_WORDS): the extension writes their translations for the hook (#54).
+  const words = ts.createSourceFile('words.ts', fs.readFileSync(path.join(root, 'src/bridge/words-list.ts'), 'utf8'), ts.ScriptTarget.ES2022, true);
+  const findWords = (node) => {
+    if (ts.isVariableDeclaration(node) && node.name.getText(words) === 'BRIDGE_WORDS') {
+      let init = node.initializer;
+      while (init && ts.isAsExpression(init)) init = init.expression;
+      for (const p of init.properties) {
+        if (!ts.isPropertyAssignment(p) || !ts.isStringLiteral(p.initializer)) throw new Error(`src/bridge/words-list.ts: ${p.getText(words)} is not a plain string`);
+        messages.add(p.initializer.text);
+      }
+    }
+    ts.forEachChild(node, findWords);
+  };
+  findWords(words);
   const sorted = [...messages].sort();
   return `${JSON.stringify(Object.fromEntries(sorted.map((m) => [m, m])), null, 2)}\n`;
 }

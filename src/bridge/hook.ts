@@ -17,6 +17,7 @@ import { processGone } from './process-alive';
 import { ServiceError, type ServiceInfo } from './service-link';
 import { keysInFolder, SESSIONS_DIR } from './session-keys';
 import type { TerminalFacts } from './terminal';
+import { say } from './words';
 
 export interface HookOptions {
   app: string;
@@ -45,9 +46,9 @@ const EVERY_REASON = undefined;
 
 function waitingCard(app: string, e: NeutralEvent): AskedCard {
   const who = APP_NAMES[app] ?? app;
-  const message = e.message?.trim() ? e.message : `${who} is waiting for your input`;
+  const message = e.message?.trim() ? e.message : say('waitsSummary', who);
   return {
-    kind: 'update', title: `${who} waits for you in its terminal`, summary: message, blocking: false, urgency: 'now', reason: 'waiting',
+    kind: 'update', title: say('waitsTitle', who), summary: message, blocking: false, urgency: 'now', reason: 'waiting',
   };
 }
 

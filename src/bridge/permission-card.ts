@@ -4,6 +4,7 @@
 import type { AskedCard, Heard } from '../api/ask-schemas';
 import { firstWords, inputLines, quoted } from './tool-input';
 import { terminalSafe } from './terminal-safe';
+import { say, type BridgeWord } from './words';
 import { CLI_NAMES } from './clis/index';
 import type { AlwaysAllow, Decision } from './clis/adapter';
 
@@ -27,34 +28,36 @@ const baseName = (file: string) => file.split(/[\\/]/).filter(Boolean).pop() ?? 
 const TITLE_MAX = 100;
 
 /** What a file tool does to its file, in a title. */
-const FILE_VERBS: Record<string, string> = { Edit: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Write: 'write', Read: 'read' };
+const FILE_VERBS: Record<string, BridgeWord> = { Edit: 'edits', MultiEdit: 'edits', NotebookEdit: 'edits', Write: 'writes', Read: 'reads' };
 
 /**
  * The title names what is asked, so two cards differ in the tree: the command's first words, the
- * file's name, the address's host, or the tool. The summary holds it all, whole.
+ * file's name, the address's host, or the tool. The summary holds it all, whole. In the person's
+ * language (words.ts): a translation may put the command anywhere, so its room is what the rest leaves.
  */
-function titleOf(who: string, tool: string, input: Record<string, unknown>): string {
+function titleOf(who: string, tool: string | undefined, input: Record<string, unknown>): string {
   const command = input.command;
   const hasCommand = typeof command === 'string' ? command.trim() !== '' : Array.isArray(command) && command.length > 0;
   if (hasCommand) {
-    const head = tool === 'Bash' || tool === 'a tool' ? `${who} asks to run: ` : `${who} asks to use ${tool} to run: `;
+    const title = (what: string) => (tool === undefined || tool === 'Bash' ? say('runs', who, what) : say('runsWith', who, tool, what));
     // Whole in a notification (its 100 characters): the first words get what the rest leaves.
-    return `${head}${firstWords(command as string | unknown[], Math.max(16, TITLE_MAX - head.length))}`;
+    return title(firstWords(command as string | unknown[], Math.max(16, TITLE_MAX - title('').length)));
   }
+  if (tool === undefined) return say('usesATool', who);
   const file = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path);
   if (file !== undefined) {
     const verb = FILE_VERBS[tool];
-    return verb ? `${who} asks to ${verb} ${baseName(file)}` : `${who} asks to use ${tool} on ${baseName(file)}`;
+    return verb ? say(verb, who, baseName(file)) : say('usesOn', who, tool, baseName(file));
   }
   const url = text(input.url);
   if (url !== undefined) {
     let host = url;
     try { host = new URL(url).host || url; } catch { /* shown as it came */ }
-    return `${who} asks to use ${tool} on ${firstWords(host)}`;
+    return say('usesOn', who, tool, firstWords(host));
   }
   const query = text(input.query);
-  if (query !== undefined) return `${who} asks to use ${tool}: ${firstWords(query)}`;
-  return `${who} asks to use ${tool}`;
+  if (query !== undefined) return say('usesFor', who, tool, firstWords(query));
+  return say('uses', who, tool);
 }
 
 /** The id of the card's n-th "Always allow" option (1-based). */
@@ -62,15 +65,15 @@ export const alwaysOptionId = (n: number) => `always-allow-${n}`;
 
 /** An "Always allow" option's label: the rule(s) and the settings file, whole (#54). */
 export function alwaysLabel(a: AlwaysAllow): string {
-  return `Always allow: ${a.rules.join(' and ')} in ${a.file}`;
+  return say('alwaysLabel', a.rules.join(' and '), a.file);
 }
 
 /** The summary's paragraph for each "Always allow": each rule alone on its quoted line, and the file. */
 function alwaysLines(who: string, always: readonly AlwaysAllow[]): string[] {
   return always.map((a) => [
-    `Always allow, as ${who}'s own prompt offers it: ${who} writes ${a.rules.length === 1 ? 'this rule' : 'these rules'} to its settings file and asks no more for the calls ${a.rules.length === 1 ? 'it matches' : 'they match'}:`,
+    `${a.rules.length === 1 ? say('alwaysRule', who) : say('alwaysRules', who)}:`,
     quoted(a.rules.join('\n')),
-    `Settings file: ${a.file}`,
+    `${say('settingsFile')}: ${a.file}`,
   ].join('\n'));
 }
 
@@ -79,15 +82,15 @@ function alwaysLines(who: string, always: readonly AlwaysAllow[]): string[] {
  * offers (its adapter's `alwaysAllow`), each an option whose label names the rule and the file.
  */
 export function permissionCard(app: string, req: PermissionRequest, always: readonly AlwaysAllow[] = []): AskedCard {
-  const tool = text(req.tool_name) ?? 'a tool';
+  const tool = text(req.tool_name);
   const input = req.tool_input && typeof req.tool_input === 'object' && !Array.isArray(req.tool_input) ? req.tool_input as Record<string, unknown> : {};
   // An input that is not an object (a CLI's new shape) is still shown, as it came.
   const odd = req.tool_input !== undefined && req.tool_input !== null && input !== req.tool_input
-    ? [`Input, as it came:\n${quoted(JSON.stringify(req.tool_input, null, 2) ?? String(req.tool_input))}`] : [];
+    ? [`${say('inputAsItCame')}:\n${quoted(JSON.stringify(req.tool_input, null, 2) ?? String(req.tool_input))}`] : [];
   const who = APP_NAMES[app] ?? app;
   const cwd = text(req.cwd);
-  const toolLine = /[\n\r]/.test(tool) ? `Tool:\n${quoted(tool)}` : `Tool: ${tool}`;
-  const summary = [toolLine, ...inputLines(input), ...odd, ...(cwd !== undefined ? [/[\n\r]/.test(cwd) ? `In:\n${quoted(cwd)}` : `In: ${cwd}`] : []), ...alwaysLines(who, always)].join('\n\n');
+  const toolLine = tool === undefined ? undefined : /[\n\r]/.test(tool) ? `${say('tool')}:\n${quoted(tool)}` : `${say('tool')}: ${tool}`;
+  const summary = [...(toolLine ? [toolLine] : []), ...inputLines(input), ...odd, ...(cwd !== undefined ? [/[\n\r]/.test(cwd) ? `${say('folder')}:\n${quoted(cwd)}` : `${say('folder')}: ${cwd}`] : []), ...alwaysLines(who, always)].join('\n\n');
   return {
     kind: 'approval', title: titleOf(who, tool, input), summary, blocking: true, urgency: 'now', reason: 'permission',
     ...(always.length ? { options: always.map((a, i) => ({ id: alwaysOptionId(i + 1), label: alwaysLabel(a) })) } : {}),

@@ -4,6 +4,7 @@
 // (several labels when it allows many), more are a `questions` card. Pure.
 import type { AskedCard, Heard } from '../api/ask-schemas';
 import { APP_NAMES, type Decision } from './permission-card';
+import { say } from './words';
 
 interface Question { question: string; header?: string; options: { label: string; description?: string }[]; multiSelect: boolean }
 
@@ -36,12 +37,12 @@ export function questionCard(app: string, qs: Question[]): AskedCard {
   if (qs.length === 1) {
     const q = qs[0]!;
     return {
-      kind: 'choice', title: q.question, summary: `${who} asks.\n\n${described(qs)}`, options: options(q),
+      kind: 'choice', title: q.question, summary: `${say('asks', who)}\n\n${described(qs)}`, options: options(q),
       ...(q.multiSelect ? { multi: true } : {}), blocking: true, urgency: 'now', reason: 'question',
     };
   }
   return {
-    kind: 'questions', title: `${who} asks ${qs.length} questions`, summary: described(qs),
+    kind: 'questions', title: say('asksQuestions', who, qs.length), summary: described(qs),
     asks: qs.map((q, i) => ({ id: askId(i), title: q.question, options: options(q) })), blocking: true, urgency: 'now', reason: 'question',
   };
 }

@@ -3,7 +3,9 @@
 // every other key is listed as it came, as JSON, under its own heading. Text the model wrote (a
 // command, a "why", a file's content) stands in a quoted block: each of its lines begins with the
 // gutter `│ `, so no line of it can pass for the card's own words ("Why:", "In:"), and the
-// display (src/shared/summary-blocks.ts) shows each block apart with its line count. Pure.
+// display (src/shared/summary-blocks.ts) shows each block apart with its line count. The labels are
+// in the person's language (words.ts); the keys' own names stay as the CLI sent them.
+import { say } from './words';
 
 /** The gutter every quoted line begins with; src/shared/summary-blocks.ts reads the same one. */
 export const GUTTER = '\u2502 ';
@@ -28,39 +30,39 @@ const str = (v: unknown): v is string => typeof v === 'string';
 type Worder = (value: unknown, input: Record<string, unknown>) => string | undefined;
 
 const commandWords: Worder = (v) => {
-  if (str(v)) return block('Will run (command)', v);
+  if (str(v)) return block(say('command'), v);
   if (Array.isArray(v) && v.length > 0) {
     // Argument boundaries matter (`rm "a b"` is not `rm a b`): one argument a line, as JSON strings.
     const args = v.map((a, i) => `${i + 1}. ${JSON.stringify(a)}`).join('\n');
-    return block(`Will run (command), as ${v.length} separate arguments`, args);
+    return block(say('commandArgs', v.length), args);
   }
   return undefined;
 };
 
 const KNOWN: Record<string, Worder> = {
   command: commandWords,
-  cmd: (v) => (str(v) ? block('Will run (cmd)', v) : undefined),
-  description: (v) => (str(v) ? block('Why, in the assistant\'s words (description)', v) : undefined),
-  justification: (v) => (str(v) ? block('Why, in the assistant\'s words (justification)', v) : undefined),
-  dangerouslyDisableSandbox: (v) => (typeof v === 'boolean' ? (v ? 'Outside the sandbox (dangerouslyDisableSandbox: true)' : 'dangerouslyDisableSandbox: false') : undefined),
-  run_in_background: (v) => (typeof v === 'boolean' ? (v ? 'In the background (run_in_background: true)' : 'run_in_background: false') : undefined),
-  timeout: (v) => (typeof v === 'number' ? `Time limit (timeout): ${v} ms` : undefined),
-  file_path: (v) => (str(v) ? field('File (file_path)', v) : undefined),
-  notebook_path: (v) => (str(v) ? field('Notebook (notebook_path)', v) : undefined),
-  path: (v) => (str(v) ? field('Path (path)', v) : undefined),
-  old_string: (v) => (str(v) ? block('Replace (old_string)', v) : undefined),
-  new_string: (v) => (str(v) ? block('With (new_string)', v) : undefined),
-  replace_all: (v) => (typeof v === 'boolean' ? (v ? 'Every occurrence (replace_all: true)' : 'replace_all: false') : undefined),
-  content: (v) => (str(v) ? block('Content (content)', v) : undefined),
+  cmd: (v) => (str(v) ? block(say('cmd'), v) : undefined),
+  description: (v) => (str(v) ? block(say('description'), v) : undefined),
+  justification: (v) => (str(v) ? block(say('justification'), v) : undefined),
+  dangerouslyDisableSandbox: (v) => (typeof v === 'boolean' ? (v ? say('outsideSandbox') : 'dangerouslyDisableSandbox: false') : undefined),
+  run_in_background: (v) => (typeof v === 'boolean' ? (v ? say('inBackground') : 'run_in_background: false') : undefined),
+  timeout: (v) => (typeof v === 'number' ? say('timeLimit', v) : undefined),
+  file_path: (v) => (str(v) ? field(say('file'), v) : undefined),
+  notebook_path: (v) => (str(v) ? field(say('notebook'), v) : undefined),
+  path: (v) => (str(v) ? field(say('path'), v) : undefined),
+  old_string: (v) => (str(v) ? block(say('replace'), v) : undefined),
+  new_string: (v) => (str(v) ? block(say('with'), v) : undefined),
+  replace_all: (v) => (typeof v === 'boolean' ? (v ? say('everyOccurrence') : 'replace_all: false') : undefined),
+  content: (v) => (str(v) ? block(say('content'), v) : undefined),
   edits: (v) => editsWords(v),
-  new_source: (v) => (str(v) ? block('New cell source (new_source)', v) : undefined),
-  cell_id: (v) => (str(v) ? field('Cell (cell_id)', v) : undefined),
-  cell_type: (v) => (str(v) ? field('Cell type (cell_type)', v) : undefined),
-  edit_mode: (v) => (str(v) ? field('Edit mode (edit_mode)', v) : undefined),
-  url: (v) => (str(v) ? field('Address (url)', v) : undefined),
-  prompt: (v) => (str(v) ? block('Prompt (prompt)', v) : undefined),
-  query: (v) => (str(v) ? block('Search (query)', v) : undefined),
-  subagent_type: (v) => (str(v) ? field('Agent type (subagent_type)', v) : undefined),
+  new_source: (v) => (str(v) ? block(say('newSource'), v) : undefined),
+  cell_id: (v) => (str(v) ? field(say('cell'), v) : undefined),
+  cell_type: (v) => (str(v) ? field(say('cellType'), v) : undefined),
+  edit_mode: (v) => (str(v) ? field(say('editMode'), v) : undefined),
+  url: (v) => (str(v) ? field(say('address'), v) : undefined),
+  prompt: (v) => (str(v) ? block(say('prompt'), v) : undefined),
+  query: (v) => (str(v) ? block(say('search'), v) : undefined),
+  subagent_type: (v) => (str(v) ? field(say('agentType'), v) : undefined),
 };
 
 /** MultiEdit's `edits`, one by one; anything not of that shape is listed as it came. */
@@ -70,10 +72,10 @@ function editsWords(v: unknown): string | undefined {
     && Object.keys(e as object).every((k) => ['old_string', 'new_string', 'replace_all'].includes(k)));
   if (!ok) return undefined;
   return (v as Record<string, unknown>[]).map((e, i) => [
-    `Edit ${i + 1} of ${v.length} (edits):`,
-    block('Replace (old_string)', e.old_string as string),
-    block('With (new_string)', e.new_string as string),
-    ...(e.replace_all === true ? ['Every occurrence (replace_all: true)'] : e.replace_all === false ? ['replace_all: false'] : []),
+    `${say('editOf', i + 1, v.length)}:`,
+    block(say('replace'), e.old_string as string),
+    block(say('with'), e.new_string as string),
+    ...(e.replace_all === true ? [say('everyOccurrence')] : e.replace_all === false ? ['replace_all: false'] : []),
   ].join('\n')).join('\n\n');
 }
 
@@ -87,7 +89,7 @@ export function inputLines(input: Record<string, unknown>): string[] {
     else rest[key] = value;
   }
   const n = Object.keys(rest).length;
-  if (n > 0) lines.push(block(`Other input, as it came (${n === 1 ? '1 key' : `${n} keys`})`, JSON.stringify(rest, null, 2)));
+  if (n > 0) lines.push(block(n === 1 ? say('otherInputOne') : say('otherInput', n), JSON.stringify(rest, null, 2)));
   return lines;
 }
 

@@ -16,6 +16,7 @@ import { say } from '../base/say';
 import { bridgeHome } from '../../bridge/home';
 import { binDirOf, hookInstalled, installHook, launcherName, type Installed } from '../../bridge/install';
 import type { Cli, Plan, Refusal } from '../../bridge/connect-settings';
+import type { ConnectedCli } from './connected-clis';
 
 
 /**
@@ -36,8 +37,8 @@ export interface ConnectorDeps {
   version: string;
   /** The environment the file paths come from (tests point them at temporary folders). */
   env?: NodeJS.ProcessEnv;
-  /** Told which CLIs are connected, after each Connect or Disconnect and once at activation. */
-  onConnected?: (clis: readonly Cli[]) => void;
+  /** Told which CLIs are connected (with their names and files), after each Connect or Disconnect and once at activation. */
+  onConnected?: (clis: readonly ConnectedCli[]) => void;
 }
 
 
@@ -74,7 +75,11 @@ export class CliConnector extends DisposableBase {
   /** Tells `onConnected` what is connected now (a failure to read is logged, not shown). */
   private connectedChanged(): void {
     if (!this.deps.onConnected) return;
-    void this.connected().then((clis) => { if (!this.isDisposed) this.deps.onConnected?.(clis); },
+    const named = async (): Promise<ConnectedCli[]> => {
+      const { CLI_NAMES, settingsFile } = await connectSettings();
+      return (await this.connected()).map((id) => ({ id, name: CLI_NAMES[id] ?? id, file: settingsFile(id, this.env) }));
+    };
+    void named().then((clis) => { if (!this.isDisposed) this.deps.onConnected?.(clis); },
       (e: unknown) => this.deps.log.warn(`which CLIs are connected: ${String(e)}`));
   }
 
@@ -90,14 +95,17 @@ export class CliConnector extends DisposableBase {
     }, 2_000);
   }
 
-  private install(): Promise<Installed> {
-    return installHook({
+  private async install(): Promise<Installed> {
+    const installed = await installHook({
       binDir: this.binDir,
       bridgeSource: path.join(this.deps.extensionPath, 'dist', 'bridge.js'),
       runtime: process.execPath,
       version: this.deps.version,
       platform: process.platform,
     });
+    // The words the hook writes on cards, in this window's language (#54); loaded here, not at activation.
+    await import('./bridge-words-file.js').then((m) => m.writeBridgeWords(bridgeHome(this.env), vscode.env.language, vscode.l10n.bundle)).catch((e: unknown) => this.deps.log.warn(`the bridge's words: ${String(e)}`));
+    return installed;
   }
 
   /** The Connect or Disconnect command of that name (`connectGeminiCli`): its CLI from the adapters. */
