@@ -11,7 +11,9 @@
 // The default scope: the assistant runs in a terminal of this window (its name Greek too).
 // Screenshots: artifacts/<locale>-*.png (qps-ploc: artifacts/pseudo-*.png).
 import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { atThisWindow, EXTENSION_ID, newCard, type NewCard, signInApproved, unwire, until, wire, type World } from './cards-helpers';
@@ -22,6 +24,7 @@ import { realHold, shortHold } from './helpers/hold';
 import { notificationItem } from './helpers/notifications';
 import { keyboardInBox } from './helpers/quick-pick';
 import { intoWorkspaceScope, type WorkspaceScope } from './helpers/workspace-scope';
+import { CLI_PERMISSION_ROWS } from '../kit/cli-permission-events';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const LOCALE = process.env.ASSISTANT_CARDS_TEST_LOCALE ?? 'qps-ploc';
@@ -168,6 +171,55 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
     assert.ok(text.includes(tr('In 1 hour')), `the panel's words are the ${LOCALE} bundle's`);
     assert.equal((await driver.text(inPanel('[data-key=answer]'))).trim(), tr('Answer'));
     if (!PSEUDO) assert.notEqual(tr('Answer'), 'Answer', `the ${LOCALE} bundle translates`);
+  });
+
+  it('a CLI\'s card: the words the bridge writes (its title, Tool, In, the input\'s labels) are in this language (#54)', async () => {
+    // Connect writes the bridge's words in this window's language into the bridge home, where the
+    // hook reads them: here the folder the sandbox announced itself in (the hook's home).
+    const home = path.dirname(testEnv.machineFile);
+    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-words-claude-'));
+    const saved = { CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR, ASSISTANT_CARDS_HOME: process.env.ASSISTANT_CARDS_HOME };
+    Object.assign(process.env, { CLAUDE_CONFIG_DIR: config, ASSISTANT_CARDS_HOME: home });
+    const ask = app().connector.ask;
+    app().connector.ask = async () => true;
+    let hook: ChildProcess | undefined;
+    try {
+      assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectClaudeCode'), 'connected');
+      const file = JSON.parse(fs.readFileSync(path.join(home, 'words.json'), 'utf8')) as { language: string; words: Record<string, string> };
+      assert.equal(file.language, LOCALE);
+      const command = 'npm run deploy -- --region eu-west-1';
+      const row = CLI_PERMISSION_ROWS.find((r) => r.cli === 'claude-code')!;
+      const sessionId = `words-${Date.now()}`;
+      hook = spawn(process.execPath, [path.join(testEnv.root, 'dist', 'bridge.js'), 'hook', 'claude-code', '--wait', '60'], {
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ASSISTANT_CARDS_HOME: home }, stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      hook.stdin!.end(JSON.stringify(row.event({ sessionId, cwd: '/home/ada/shop', command })));
+      const fill = (m: string, ...args: string[]) => tr(m).replace(/\{(\d+)\}/g, (x, i: string) => args[Number(i)] ?? x);
+      const title = fill('{0} asks to run: {1}', 'Claude Code', command);
+      if (!PSEUDO) assert.notEqual(title, `Claude Code asks to run: ${command}`, `the ${LOCALE} bundle translates`);
+      const { changes } = await w!.sb.control<{ changes: { type: string; cardId: string }[] }>('GET', '/_sandbox/changes');
+      const made = await until('the hook\'s card, titled in this language', async () => {
+        const ids = (await w!.sb.control<{ changes: { type: string; cardId: string }[] }>('GET', '/_sandbox/changes')).changes
+          .filter((c) => c.type === 'card.created' && !changes.some((o) => o.cardId === c.cardId)).map((c) => c.cardId);
+        for (const id of ids) {
+          const c = await w!.sb.control<{ title: string; summary: string }>('GET', `/_sandbox/cards/${id}`);
+          if (c.title === title) return c;
+        }
+        return undefined;
+      }, 60_000);
+      const paragraphs = made.summary.split('\n\n');
+      assert.equal(paragraphs[0], `${tr('Tool')}: Bash`);
+      assert.ok(paragraphs.includes(`${tr('Will run (command)')}:\n\u2502 ${command}`), made.summary);
+      assert.equal(paragraphs.at(-1), `${tr('In')}: /home/ada/shop`);
+      // The CLI's own words (the tool's name, the command, the model's "why", the folder) are not ours.
+      assertNoEnglish('the bridge\'s words on a CLI\'s card', made.title.replace(command, ' ') + made.summary.replace(command, ' ').replace('Run a command', ' ').replace(/\/home\/ada\/shop/g, ' ').replace(/\bBash\b/g, ' '));
+    } finally {
+      hook?.kill();
+      await vscode.commands.executeCommand<string>('assistantCards.disconnectClaudeCode').then(undefined, () => undefined);
+      app().connector.ask = ask;
+      for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
+      fs.rmSync(config, { recursive: true, force: true });
+    }
   });
 
   it('every panel kind, and its forms: Later, hand over, write to the assistant, answered, put off, handed over, a helper\'s proposal, a problem', async () => {
