@@ -12,7 +12,8 @@
 //                                                   -> cardToTreeP50Ms, cardToTreeP95Ms (paced), cardToTreeBurst*, activateMs,
 //                                                      permissionToTreeP95Ms, holdEndToDecisionP95Ms (the hook bridge)
 //  6. `--only burst`: step 5's burst alone (about 2 minutes instead of 20) -> cardToTreeBurst*
-//     `--only permission`: step 5's permission prompts alone [--permissions N] -> permissionToTreeP95Ms,
+//     `--only permission`: step 5's permission prompts alone [--permissions N per CLI] -> permissionToTreeP95Ms
+//                          (and permissionToTreeP95Ms.<cli> for each CLI),
 //                          holdEndToDecisionP95Ms, readsPerAnswer, callsPerPrompt (one run, the same prompts)
 //  7. bench/answers.ts (plain Node, vscode stub, sandbox with 1,000 done cards)
 //                                                   -> answersFirstPageMs, answersExport1000Ms
@@ -39,8 +40,9 @@ const GOALS = {
   cardToTreeP95Ms: { max: 250 },
   cardToTreeBurstP50Ms: { note: 'cards 300 ms apart: beyond the waits limit' },
   cardToTreeBurstP95Ms: { max: 500, note: 'quick feed reads while changes keep coming' },
-  // Claude Code's PermissionRequest hook (dist/bridge.js as a process) -> its card in the tree.
+  // Each CLI's permission hook (dist/bridge.js as a process, the CLI's own event) -> its card in the tree: all together, and per CLI (#54).
   permissionToTreeP95Ms: { max: 250 },
+  ...Object.fromEntries(['claude-code', 'codex', 'gemini-cli', 'copilot-cli'].map((cli) => [`permissionToTreeP95Ms.${cli}`, { max: 250 }])),
   // The end of the answer's hold -> the hook has printed the decision and exited (the CLI reads it).
   holdEndToDecisionP95Ms: { max: 500 },
   // Per permission prompt, in the same run as the two above (#53): the extension's reads of the
@@ -231,6 +233,7 @@ if (runs('host') || burstOnly || permissionOnly) {
         result.cardToTreeP95Ms = round(figures.cardToTree.p95Ms, 1);
       }
       if (figures.permissionToTree) result.permissionToTreeP95Ms = round(figures.permissionToTree.p95Ms, 1);
+      for (const [cli, f] of Object.entries(figures.permissionToTreeByCli ?? {})) result[`permissionToTreeP95Ms.${cli}`] = round(f.p95Ms, 1);
       if (figures.holdEndToDecision) result.holdEndToDecisionP95Ms = round(figures.holdEndToDecision.p95Ms, 1);
       if (figures.readsPerAnswer) result.readsPerAnswer = round(figures.readsPerAnswer.mean, 2);
       if (figures.callsPerPrompt) result.callsPerPrompt = round(figures.callsPerPrompt.mean, 2);

@@ -9,8 +9,9 @@
 //    burst: M cards (default 20) 300 ms apart, faster than any feed within the waits limit can
 //      follow by long-poll, so after the waits share the client reads the feed without waiting,
 //      every 250 ms while changes keep coming (feed-loop.ts BURST_POLL_MS).
-//  - permissionToTree: Claude Code's PermissionRequest hook run as the CLI runs it (the bundled
-//    dist/bridge.js as a new process, the event on stdin) until its approval card is in the tree;
+//  - permissionToTree: each CLI's permission hook run as the CLI runs it (the bundled dist/bridge.js
+//    as a new process, the CLI's own event on stdin, test/kit/cli-permission-events.ts) until its
+//    approval card is in the tree; N prompts per CLI, one CLI after the other (#54: per CLI, and all together);
 //    holdEndToDecision: from the end of that answer's hold (its undoUntil) until the hook process
 //    has printed the decision and exited, which is when the CLI reads it. Paced like cardToTree.
 //  - activate: the extension's activate() once more in this host, on a fresh load of the bundle,
@@ -24,6 +25,7 @@ import type { ExtensionApi } from '../../src/editor/extension';
 import type { Node } from '../../src/editor/cards/cards-tree';
 import { EXTENSION_ID, newCard, signInApproved, unwire, until, wire, type World } from '../../test/editor/cards-helpers';
 import { testEnv } from '../../test/editor/helpers/env';
+import { CLI_PERMISSION_ROWS, type CliPermissionRow } from '../../test/kit/cli-permission-events';
 
 const CARDS = Number(testEnv.get('ASSISTANT_CARDS_BENCH_CARDS') ?? 50);
 const GAP_MS = Number(testEnv.get('ASSISTANT_CARDS_BENCH_GAP_MS') ?? 22_000);
@@ -101,18 +103,16 @@ describe('bench (extension host)', function () {
   });
 
   /** The hook as the CLI runs it; resolves with what it printed once it exits, and when. */
-  function runHook(command: string): { done: Promise<{ stdout: string; exitedAt: number }> } {
+  function runHook(row: CliPermissionRow, command: string): { done: Promise<{ stdout: string; exitedAt: number }> } {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const child = spawn(process.execPath, [path.join(ext.extensionPath, 'dist', 'bridge.js'), 'hook', 'claude-code', '--wait', '120'], {
+    const child = spawn(process.execPath, [path.join(ext.extensionPath, 'dist', 'bridge.js'), 'hook', row.cli, '--wait', '120'], {
       // The sandbox process announces itself in its --work folder, the identity file's.
       env: { ...process.env, ASSISTANT_CARDS_HOME: path.dirname(testEnv.machineFile), ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stdin.end(JSON.stringify({
-      session_id: 'bench-session', cwd: '/bench', hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command },
-    }));
+    child.stdin.end(JSON.stringify(row.event({ sessionId: `bench-session-${row.cli}`, cwd: '/bench', command })));
     return { done: new Promise((resolve) => child.on('exit', () => resolve({ stdout, exitedAt: performance.now() }))) };
   }
 
@@ -131,19 +131,21 @@ describe('bench (extension host)', function () {
       calls.push(got.filter((r) => r.url.startsWith('/_ask/')).length);
       reads.push(got.filter((r) => r.method === 'GET' && (r.url.split('?')[0] === `/v1/cards/${id}` || r.url.split('?')[0] === '/v1/cards')).length);
     };
-    for (let i = 0; i < PERMISSIONS; i++) {
+    const byCli: Record<string, number[]> = {};
+    for (const row of CLI_PERMISSION_ROWS) for (let i = 0; i < PERMISSIONS; i++) {
       const from = Date.now();
       const before = new Set(core.cards.list('pending').map((c) => c.id));
       const t0 = performance.now();
-      const hook = runHook(`echo bench ${i}`);
+      const hook = runHook(row, `echo bench ${row.cli} ${i}`);
       const id = await until(`permission card ${i} in the tree`, () => core.cards.list('pending').find((c) => !before.has(c.id) && inTree(c.id))?.id, 120_000, 2);
       toTree.push(performance.now() - t0);
+      (byCli[row.cli] ??= []).push(toTree.at(-1)!);
       const shown = await core.cards.whole(id);
       const pressed = await core.act(core.gestures.fromUiEvent('bench:approve'), shown, { type: 'answer', answer: { approved: true } });
       if (!pressed.ok) throw new Error(`approve ${i}: ${pressed.problem.detail ?? pressed.problem.code}`);
       const holdEnd = Date.parse(pressed.card.undoUntil ?? '');
       const hookEnd = await hook.done;
-      if (!hookEnd.stdout.includes('"allow"')) throw new Error(`hook ${i} printed ${hookEnd.stdout || 'nothing'}`);
+      if (!row.allowPrinted.test(hookEnd.stdout)) throw new Error(`${row.cli} hook ${i} printed ${hookEnd.stdout || 'nothing'}`);
       // undoUntil is on the wall clock; the exit was seen on this process's monotonic one.
       toDecision.push(hookEnd.exitedAt - (performance.now() - (Date.now() - holdEnd)));
       await sleep(Math.max(GAP_MS, 2_000));
@@ -153,6 +155,7 @@ describe('bench (extension host)', function () {
     const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!; };
     return {
       permissionToTree: { samples: toTree.length, p50Ms: pct(toTree, 50), p95Ms: pct(toTree, 95), samplesMs: toTree.map(Math.round) },
+      permissionToTreeByCli: Object.fromEntries(Object.entries(byCli).map(([cli, xs]) => [cli, { samples: xs.length, p50Ms: pct(xs, 50), p95Ms: pct(xs, 95), samplesMs: xs.map(Math.round) }])),
       holdEndToDecision: { samples: toDecision.length, p50Ms: pct(toDecision, 50), p95Ms: pct(toDecision, 95), samplesMs: toDecision.map(Math.round) },
       // The first prompt registers a new session (its window's scope read again): given apart.
       readsPerAnswer: { mean: mean(reads), first: reads[0], meanAfterFirst: mean(reads.slice(1)), samples: reads },
