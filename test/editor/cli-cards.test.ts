@@ -20,6 +20,7 @@ import { inPanel, openFromTree, SIDEBAR } from './helpers/card-panel-ui';
 import { shortHold } from './helpers/hold';
 import { notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
+import { testLog } from './helpers/test-log';
 import { closeCliTerminal, shootingSteps } from './helpers/real-cli';
 import { CLI_PERMISSION_ROWS, connectedPermissionCommand, type CliPermissionRow } from '../kit/cli-permission-events';
 import { permissionCard } from '../../src/bridge/permission-card';
@@ -163,7 +164,9 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
     const commands = ['npm test -- --grep checkout', 'git push origin release/2.4', 'rm -rf build && npm run build'];
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const titles = commands.map((command, i) => {
-      const project = fs.mkdtempSync(path.join(box, `shop-${i}-`));
+      // Three sessions in folders of one name: their rows' asker (CLI · folder) is the same, the titles tell them apart.
+      const project = path.join(box, `three-${i}`, 'shop');
+      fs.mkdirSync(project, { recursive: true });
       const event = row.event({ sessionId: `sess-three-${i}-${Date.now()}`, cwd: project, command });
       hookInTerminal(`claude: session ${i + 1}`, hook, event);
       return permissionCard('claude-code', { tool_name: 'Bash', tool_input: event.tool_input }).title;
@@ -179,7 +182,21 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
     await vscode.commands.executeCommand('assistantCards.cards.focus');
     for (const t of titles) await driver.waitFor({ selector: `${SIDEBAR} >> role=treeitem[name=/${t.replace(/[^\w ]/g, '.')}/]`, timeout: 20_000 });
+    // A side bar wide enough for the titles (the default cuts them with "…"), then back as it was.
+    // (the side bar focused, so the width is its own; the notifications out of the picture).
+    await vscode.commands.executeCommand('notifications.hideList');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    // "Increase View Width" grows the part VS Code counts as active, which was not the side bar in
+    // code-server (it narrowed): each way is tried, and the side bar's width says which one widened it.
+    const width = async () => parseFloat((await driver.styles({ selector: SIDEBAR }, ['width']))[0]?.width ?? '0');
+    const steps = async (command: string, n = 12) => { for (let i = 0; i < n; i++) await vscode.commands.executeCommand(command).then(undefined, () => undefined); };
+    const before = await width();
+    await steps('workbench.action.decreaseViewWidth');
+    const wider = await width() > before;
+    if (!wider) await steps('workbench.action.increaseViewWidth', 24);
+    testLog(`    (side bar ${before} px -> ${await width()} px for the picture)`);
     await driver.screenshot('cli-cards-three-sessions');
+    await steps(wider ? 'workbench.action.increaseViewWidth' : 'workbench.action.decreaseViewWidth');
     assert.equal(core.cards.list('pending').filter((c) => titles.includes(c.title)).length, 3);
   });
 });
