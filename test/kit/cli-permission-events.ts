@@ -4,9 +4,10 @@
 // bench (bench/host/card-to-tree.ts) run the bridge's hook with these, one CLI a row; the real CLIs
 // themselves are proven in plain Node (test/bridge/real-*.test.ts).
 //
-// OpenCode (branch opencode) asks over its own server, not through a hook command: its row comes
-// with its adapter, as the request its watcher reads (see docs/decisions.md, "#54: cards that tell
-// themselves apart (clihost)").
+// OpenCode (landed from branch opencode as this table was written): its permissions reach the same
+// hook through the plugin Connect writes, not through a settings file; its row (the plugin's event
+// on stdin, its "once" printed, the command read from the plugin file) is not here yet (see
+// docs/decisions.md, "#54: cards that tell themselves apart (clihost)").
 
 export interface CliPermissionRow {
   /** The adapter's id: `hook <id>`. */
