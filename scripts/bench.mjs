@@ -42,7 +42,7 @@ const GOALS = {
   cardToTreeBurstP95Ms: { max: 500, note: 'quick feed reads while changes keep coming' },
   // Each CLI's permission hook (dist/bridge.js as a process, the CLI's own event) -> its card in the tree: all together, and per CLI (#54).
   permissionToTreeP95Ms: { max: 250 },
-  ...Object.fromEntries(['claude-code', 'codex', 'gemini-cli', 'copilot-cli'].map((cli) => [`permissionToTreeP95Ms.${cli}`, { max: 250 }])),
+  ...Object.fromEntries(['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'opencode'].map((cli) => [`permissionToTreeP95Ms.${cli}`, { max: 250 }])),
   // The end of the answer's hold -> the hook has printed the decision and exited (the CLI reads it).
   holdEndToDecisionP95Ms: { max: 500 },
   // Per permission prompt, in the same run as the two above (#53): the extension's reads of the

@@ -1,5 +1,5 @@
 // Every connected CLI's card in the workbench (#54 items 4-6), in ONE window start (each start
-// costs ~20 s of CPU): the four CLIs are connected through their Connect commands (rows of the
+// costs ~20 s of CPU): the five CLIs are connected through their Connect commands (rows of the
 // Assistants view say so), then, one table row per CLI, the hook Connect wrote runs in a terminal
 // of this window with the event the real CLI writes (test/kit/cli-permission-events.ts; the real
 // CLIs are proven in plain Node, test/bridge/real-*.test.ts). Each card shows in the tree, the
@@ -7,8 +7,7 @@
 // printed in that CLI's own format. Then three Claude Code sessions' waiting commands: three
 // different titles in the tree (screenshot cli-cards-three-sessions).
 //
-// OpenCode (branch opencode) asks over its own server, not a hook: its row joins
-// CLI_PERMISSION_ROWS with its adapter, and this test then drives its request the same way.
+// OpenCode's row is the event its plugin hands to the same hook (its server is not started here).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -24,6 +23,7 @@ import { testLog } from './helpers/test-log';
 import { closeCliTerminal, shootingSteps } from './helpers/real-cli';
 import { CLI_PERMISSION_ROWS, connectedPermissionCommand, type CliPermissionRow } from '../kit/cli-permission-events';
 import { permissionCard } from '../../src/bridge/permission-card';
+import { adapterOf } from '../../src/bridge/clis/index';
 import type { Node } from '../../src/editor/cards/cards-tree';
 
 /** Where each CLI keeps its settings, moved into the test's folder for the whole file. */
@@ -32,8 +32,9 @@ const SETTINGS_ENV: Record<CliPermissionRow['cli'], { env: string; file: (dir: s
   codex: { env: 'CODEX_HOME', file: (d) => path.join(d, 'hooks.json') },
   'gemini-cli': { env: 'GEMINI_CLI_HOME', file: (d) => path.join(d, '.gemini', 'settings.json') },
   'copilot-cli': { env: 'COPILOT_HOME', file: (d) => path.join(d, 'hooks', 'assistant-cards.json') },
+  opencode: { env: 'XDG_CONFIG_HOME', file: (d) => path.join(d, 'opencode', 'plugins', 'assistant-cards.js') },
 };
-const COMMAND_KEY: Record<CliPermissionRow['cli'], string> = { 'claude-code': 'ClaudeCode', codex: 'Codex', 'gemini-cli': 'GeminiCli', 'copilot-cli': 'CopilotCli' };
+const COMMAND_KEY: Record<CliPermissionRow['cli'], string> = { 'claude-code': 'ClaudeCode', codex: 'Codex', 'gemini-cli': 'GeminiCli', 'copilot-cli': 'CopilotCli', opencode: 'OpenCode' };
 
 describe('each connected CLI\'s card in the tree, the panel and the notification (one window)', function () {
   this.timeout(300_000);
@@ -123,13 +124,13 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
 
   for (const row of CLI_PERMISSION_ROWS) {
     it(`${row.name}: its card in the tree, the panel and the notification, naming ${row.name} and its terminal; Approve printed in its format`, async () => {
-      const settings = JSON.parse(fs.readFileSync(SETTINGS_ENV[row.cli].file(path.join(box, row.cli)), 'utf8')) as unknown;
-      const hook = connectedPermissionCommand(row, settings);
+      const hook = connectedPermissionCommand(row, fs.readFileSync(SETTINGS_ENV[row.cli].file(path.join(box, row.cli)), 'utf8'));
       assert.ok(hook, `Connect's ${row.permissionEvent} hook for ${row.cli}`);
       const project = fs.mkdtempSync(path.join(box, `${row.cli}-shop-`));
       const command = `make deploy-${row.cli}`;
       const event = row.event({ sessionId: `sess-${row.cli}-${Date.now()}`, cwd: project, command });
-      const title = permissionCard(row.cli, { tool_name: event.tool_name ?? event.toolName, tool_input: event.tool_input ?? event.toolInput }).title;
+      const parsed = adapterOf(row.cli)!.parse(event);
+      const title = permissionCard(row.cli, { tool_name: parsed.tool, tool_input: parsed.input }).title;
       assert.ok(title.startsWith(`${row.name} asks`) && title.includes(command), title);
       const terminalName = `${row.cli}: shop`;
       await vscode.commands.executeCommand('notifications.clearAll');
@@ -159,7 +160,7 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
 
   it('three Claude Code sessions\' waiting commands: three different titles in the tree', async () => {
     const row = CLI_PERMISSION_ROWS.find((r) => r.cli === 'claude-code')!;
-    const hook = connectedPermissionCommand(row, JSON.parse(fs.readFileSync(SETTINGS_ENV[row.cli].file(path.join(box, row.cli)), 'utf8')));
+    const hook = connectedPermissionCommand(row, fs.readFileSync(SETTINGS_ENV[row.cli].file(path.join(box, row.cli)), 'utf8'));
     assert.ok(hook);
     const commands = ['npm test -- --grep checkout', 'git push origin release/2.4', 'rm -rf build && npm run build'];
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

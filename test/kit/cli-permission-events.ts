@@ -4,14 +4,16 @@
 // bench (bench/host/card-to-tree.ts) run the bridge's hook with these, one CLI a row; the real CLIs
 // themselves are proven in plain Node (test/bridge/real-*.test.ts).
 //
-// OpenCode (landed from branch opencode as this table was written): its permissions reach the same
-// hook through the plugin Connect writes, not through a settings file; its row (the plugin's event
-// on stdin, its "once" printed, the command read from the plugin file) is not here yet (see
-// docs/decisions.md, "#54: cards that tell themselves apart (clihost)").
+// OpenCode has no hook of its own: the plugin Connect writes hands its server's `permission.asked`
+// to the same hook command (src/bridge/clis/opencode-plugin.ts), and its row is that plugin's
+// event; its command is read from the plugin file, not a settings file.
+import { openCodePluginCommand } from '../../src/bridge/clis/opencode-plugin';
+import { PERMISSION_TIMEOUT_S as OPENCODE_TIMEOUT_S } from '../../src/bridge/clis/opencode';
+import { WAIT_MARGIN_S } from '../../src/bridge/clis/adapter';
 
 export interface CliPermissionRow {
   /** The adapter's id: `hook <id>`. */
-  cli: 'claude-code' | 'codex' | 'gemini-cli' | 'copilot-cli';
+  cli: 'claude-code' | 'codex' | 'gemini-cli' | 'copilot-cli' | 'opencode';
   /** Its name as the card and the notification say it. */
   name: string;
   /** The event Connect's entry runs the waiting hook for, and where that entry sits in its settings. */
@@ -59,10 +61,24 @@ export const CLI_PERMISSION_ROWS: readonly CliPermissionRow[] = [
     }),
     allowPrinted: /^\{"behavior":"allow"\}$/m,
   },
+  {
+    cli: 'opencode', name: 'OpenCode', permissionEvent: 'permission.asked', shellTool: 'bash',
+    // As the plugin writes it on stdin (opencode-plugin.ts `run`), OpenCode's own pid left out: no process to watch here.
+    event: ({ sessionId, cwd, command }) => ({
+      event: 'permission.asked', session_id: sessionId, request_id: `per_${sessionId}`, permission: 'bash', patterns: [command],
+      metadata: { command, description: 'Run a command' }, cwd,
+    }),
+    allowPrinted: /^\{"reply":"once"\}$/m,
+  },
 ];
 
-/** The hook command Connect wrote for the CLI's permission event, read from its settings file. */
-export function connectedPermissionCommand(row: CliPermissionRow, settings: unknown): string | undefined {
+/** The hook command Connect wrote for the CLI's permission event, read from its settings file's text. */
+export function connectedPermissionCommand(row: CliPermissionRow, text: string): string | undefined {
+  if (row.cli === 'opencode') {
+    const command = openCodePluginCommand(text);
+    return command === undefined ? undefined : `${command} --wait ${OPENCODE_TIMEOUT_S - WAIT_MARGIN_S}`;
+  }
+  const settings = JSON.parse(text) as unknown;
   const hooks = (settings as { hooks?: Record<string, unknown[]> } | undefined)?.hooks?.[row.permissionEvent];
   const first = hooks?.[0] as { bash?: string; hooks?: { command?: string }[] } | undefined;
   return row.cli === 'copilot-cli' ? first?.bash : first?.hooks?.[0]?.command;
