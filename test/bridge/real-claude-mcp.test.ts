@@ -39,6 +39,8 @@ describe('bridge: the real Claude Code asks for an MCP tool through a card (#52 
   let person: SignedIn;
   let model: ScriptedModel | undefined;
   let callLog = '';
+  /** The CLI's process, ended after a test that failed before it did (it would wait on its hook for minutes). */
+  let cliPid = 0;
 
   before(async function () {
     this.timeout(600_000); // a first install downloads Claude Code from the npm registry
@@ -58,6 +60,8 @@ describe('bridge: the real Claude Code asks for an MCP tool through a card (#52 
     fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
   });
   afterEach(async () => {
+    if (cliPid) try { process.kill(cliPid, 'SIGKILL'); } catch { /* it ended */ }
+    cliPid = 0;
     await model?.close();
     model = undefined;
     await sb.close();
@@ -75,7 +79,7 @@ describe('bridge: the real Claude Code asks for an MCP tool through a card (#52 
     model = await startScriptedModel({ claude: [{ tool: TOOL, input: INPUT }, { text: 'All done.' }] });
     const mcpConfig = path.join(box.root, 'mcp.json');
     fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [MCP_SERVER], env: { MCP_CALL_LOG: callLog } } } }));
-    return runClaude({ bin, model, box, prompt: 'Deploy the shop.', hooksJson: await hooks(), timeoutMs: 100_000, extraArgs: ['--mcp-config', mcpConfig, '--strict-mcp-config'], env: { ASSISTANT_CARDS_HOME: box.root } });
+    return runClaude({ bin, model, box, prompt: 'Deploy the shop.', hooksJson: await hooks(), timeoutMs: 100_000, extraArgs: ['--mcp-config', mcpConfig, '--strict-mcp-config'], env: { ASSISTANT_CARDS_HOME: box.root }, onSpawn: (pid) => { cliPid = pid; } });
   };
   const approvalCard = () => until('Claude Code\'s approval card', async () => {
     const cards = (await person.request('GET', '/v1/cards?whole=3')).json.cards as WireCard[];
