@@ -3,25 +3,15 @@
 // `--mcp-config`, the scripted model calls its tool with an input of six keys, and Connect's hook
 // makes the card. Every key must be on the card (#52 F3: a `command` once hid `host`, a `path` its
 // owner, repo and branch), and the person's answer must reach the CLI: Approve runs the tool with
-// that input, Decline with a note runs nothing and the model reads the note.
+// that input, Decline with a note runs nothing and the model reads the note. The set-up is the
+// shared real-CLI kit's (real-cli-kit.ts).
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
-import type { RunningSandbox } from '../../src/sandbox';
-import { makeBox, runClaude, type Box, type RunResult } from './cli-run';
+import { runClaude, type RunResult } from './cli-run';
 import { entriesFor, hookCommand } from '../../src/bridge/connect-settings';
-import { installHook } from '../../src/bridge/install';
-import { startScriptedModel, type ScriptedModel } from './scripted-model';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
-import { until } from '../kit/until';
-
-interface Installed { bin: string; version: string }
-interface InstallClis { ensureClaudeCode(o?: { quiet?: boolean }): Installed }
-const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'install-clis.mjs')) as Promise<InstallClis>;
-
-interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string }
+import { startScriptedModel } from './scripted-model';
+import { realCliKit } from './real-cli-kit';
 
 const SERVER = 'fleet';
 const TOOL = `mcp__${SERVER}__deploy`;
@@ -31,71 +21,32 @@ const MCP_SERVER = path.join(__dirname, '..', 'fixtures', 'mcp', 'tiny-mcp-serve
 
 describe('bridge: the real Claude Code asks for an MCP tool through a card (#52 F3)', function () {
   this.timeout(120_000);
-  let bin = '';
-  let bridge = '';
-  let bundleDir = '';
-  let box: Box;
-  let sb: RunningSandbox;
-  let person: SignedIn;
-  let model: ScriptedModel | undefined;
-  let callLog = '';
+  const kit = realCliKit({ prefix: 'real-claude-mcp-', install: (i) => i.ensureClaudeCode({ quiet: true }) });
   /** The CLI's process, ended after a test that failed before it did (it would wait on its hook for minutes). */
   let cliPid = 0;
-
-  before(async function () {
-    this.timeout(600_000); // a first install downloads Claude Code from the npm registry
-    bin = (await installer()).ensureClaudeCode({ quiet: true }).bin;
-    bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-bundle-'));
-    bridge = path.join(bundleDir, 'bridge.js');
-    await build({ entryPoints: ['src/bridge/main.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bridge, logLevel: 'warning' });
-  });
-  after(() => fs.rmSync(bundleDir, { recursive: true, force: true }));
-  beforeEach(async () => {
-    box = makeBox('real-claude-mcp-');
-    callLog = path.join(box.root, 'mcp-calls.jsonl');
-    sb = await startSandbox({ port: 0 });
-    person = await signIn(sb.url);
-    const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 200 }) });
-    assert.equal(hold.status, 200);
-    fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
-  });
-  afterEach(async () => {
+  afterEach(() => {
     if (cliPid) try { process.kill(cliPid, 'SIGKILL'); } catch { /* it ended */ }
     cliPid = 0;
-    await model?.close();
-    model = undefined;
-    await sb.close();
-    box.dispose();
   });
 
+  const callLog = () => path.join(kit.box.root, 'mcp-calls.jsonl');
   /** Connect's own entries for the launcher installed in the box, as the person's Connect writes them. */
   const hooks = async (): Promise<Record<string, unknown>> => {
-    const { launcher } = await installHook({ binDir: path.join(box.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge });
-    const entries = entriesFor('claude-code', hookCommand(launcher, 'claude-code'));
+    const entries = entriesFor('claude-code', hookCommand(await kit.launcher(), 'claude-code'));
     return Object.fromEntries(Object.entries(entries).map(([event, group]) => [event, [group]]));
   };
   /** Claude Code, with the tiny MCP server as its only one, asked once to call its tool. */
   const run = async (): Promise<RunResult> => {
-    model = await startScriptedModel({ claude: [{ tool: TOOL, input: INPUT }, { text: 'All done.' }] });
-    const mcpConfig = path.join(box.root, 'mcp.json');
-    fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [MCP_SERVER], env: { MCP_CALL_LOG: callLog } } } }));
-    return runClaude({ bin, model, box, prompt: 'Deploy the shop.', hooksJson: await hooks(), timeoutMs: 100_000, extraArgs: ['--mcp-config', mcpConfig, '--strict-mcp-config'], env: { ASSISTANT_CARDS_HOME: box.root }, onSpawn: (pid) => { cliPid = pid; } });
+    const model = kit.useModel(await startScriptedModel({ claude: [{ tool: TOOL, input: INPUT }, { text: 'All done.' }] }));
+    const mcpConfig = path.join(kit.box.root, 'mcp.json');
+    fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [MCP_SERVER], env: { MCP_CALL_LOG: callLog() } } } }));
+    return runClaude({ bin: kit.bin, model, box: kit.box, prompt: 'Deploy the shop.', hooksJson: await hooks(), timeoutMs: 100_000, extraArgs: ['--mcp-config', mcpConfig, '--strict-mcp-config'], env: { ASSISTANT_CARDS_HOME: kit.box.root }, onSpawn: (pid) => { cliPid = pid; } });
   };
-  const approvalCard = () => until('Claude Code\'s approval card', async () => {
-    const cards = (await person.request('GET', '/v1/cards?whole=3')).json.cards as WireCard[];
-    return cards.find((c) => c.kind === 'approval');
-  }, 60_000, 50);
-  const whole = async (id: string) => (await person.request('GET', `/v1/cards/${id}`)).json.card as WireCard;
-  const answer = async (id: string, body: Record<string, unknown>) => {
-    const c = await whole(id);
-    const r = await person.request('POST', `/v1/cards/${id}/answer`, { body: { version: c.version, ...body }, headers: { 'idempotency-key': `k-${id}` } });
-    assert.equal(r.status, 200, r.text);
-  };
-  const toolCalls = () => (fs.existsSync(callLog) ? fs.readFileSync(callLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { name: string; arguments: Record<string, unknown> }) : []);
+  const toolCalls = () => (fs.existsSync(callLog()) ? fs.readFileSync(callLog(), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { name: string; arguments: Record<string, unknown> }) : []);
 
   it('F3: every key of the MCP tool\'s input is on the card; Approve runs the tool with exactly that input (#52)', async () => {
     const done = run();
-    const card = await whole((await approvalCard()).id);
+    const card = await kit.whole((await kit.card('Claude Code\'s approval card')).id);
     const summary = card.summary ?? '';
     assert.equal(card.title, `Claude Code asks to use ${TOOL} to run: ${INPUT.command}`, 'the title names the tool and the command');
     assert.match(summary, new RegExp(`^Tool: ${TOOL}$`, 'm'));
@@ -107,24 +58,24 @@ describe('bridge: the real Claude Code asks for an MCP tool through a card (#52 
     for (const key of ['host', 'owner', 'repo', 'branch'] as const) {
       assert.ok(summary.includes(`│   ${JSON.stringify(key)}: ${JSON.stringify(INPUT[key])}`), `${key} is on the card: ${summary}`);
     }
-    assert.match(summary, new RegExp(`^In: (${fs.realpathSync(box.project)}|${box.project})$`, 'm'), 'the folder it runs in');
+    assert.match(summary, new RegExp(`^In: (${fs.realpathSync(kit.box.project)}|${kit.box.project})$`, 'm'), 'the folder it runs in');
     assert.deepEqual(toolCalls(), [], 'nothing ran before the person answered');
 
-    await answer(card.id, { approved: true });
+    await kit.answer(card.id, { approved: true });
     const r = await done;
     assert.equal(r.timedOut, false, r.stderr.slice(-2000));
     assert.deepEqual(toolCalls(), [{ name: 'deploy', arguments: INPUT }], 'the MCP server ran the tool once, with the input the card showed');
-    assert.ok(model!.seenText('anthropic').includes('deployed on prod-db-1: tiny-mcp-server ran it.'), 'the tool\'s result reached the model');
-    assert.equal((await whole(card.id)).status, 'done');
+    assert.ok(kit.model!.seenText('anthropic').includes('deployed on prod-db-1: tiny-mcp-server ran it.'), 'the tool\'s result reached the model');
+    assert.equal((await kit.whole(card.id)).status, 'done');
   });
 
   it('F3: Decline with a note on the MCP tool\'s card: the tool never runs, and the model reads the note (#52)', async () => {
     const done = run();
-    const card = await approvalCard();
-    await answer(card.id, { approved: false, note: { text: 'Not prod-db-1 on a Friday.' } });
+    const card = await kit.card('Claude Code\'s approval card');
+    await kit.answer(card.id, { approved: false, note: { text: 'Not prod-db-1 on a Friday.' } });
     const r = await done;
     assert.equal(r.timedOut, false, r.stderr.slice(-2000));
     assert.deepEqual(toolCalls(), [], 'the declined tool did not run');
-    assert.ok(model!.seenText('anthropic').includes('Not prod-db-1 on a Friday.'), 'the note reached the model');
+    assert.ok(kit.model!.seenText('anthropic').includes('Not prod-db-1 on a Friday.'), 'the note reached the model');
   });
 });
