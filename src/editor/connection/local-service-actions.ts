@@ -47,6 +47,10 @@ export interface ServiceSide {
   usedHere(): boolean;
   signInsSize(): number;
   look(): void;
+  /** This window asked for the service: why a start failed shows in its Cards view even before it is set up. */
+  want(): void;
+  /** Why this window's last start failed when the service could not say it (its home not writable, no answer in time). */
+  startError: string | undefined;
   ensure(why: string): Promise<ServiceState | undefined>;
 }
 
@@ -58,9 +62,11 @@ export async function ensure(ls: LocalService, why: string): Promise<ServiceStat
     const script = vscode.Uri.joinPath(ls.host.extensionUri, 'dist', 'sandbox.js').fsPath;
     const { state, started } = await ensureLocalService({ script, execPath: process.execPath, home: ls.home });
     if (started) ls.host.log.info(`local service: started (${why}) at ${state.url}, process ${state.pid}; log ${path.join(ls.home, LOCAL_SERVICE_FILES.log)}`);
+    ls.startError = undefined;
     return state;
   } catch (e) {
     ls.host.log.error(`local service: did not start: ${(e as Error).message}`);
+    ls.startError = (e as Error).message;
     return undefined;
   }
 }
@@ -74,6 +80,7 @@ export function showFailure(ls: LocalService, failure: string | undefined): void
 /** Start Local Service: starts it (or finds it), sets this window up for it, offers Sign In. */
 export async function start(ls: LocalService): Promise<void> {
   const vscode = ls.host.vscode;
+  ls.want();
   fs.rmSync(ls.stoppedMark, { force: true });
   fs.rmSync(path.join(ls.home, LOCAL_SERVICE_FILES.failed), { force: true }); // the person tries again
   const state = await vscode.window.withProgress(
@@ -81,7 +88,7 @@ export async function start(ls: LocalService): Promise<void> {
     () => ls.ensure('Start Local Service'), // l10n-ignore: the log's words
   );
   if (!state) {
-    const failure = lastStartFailure(ls.home) ?? vscode.l10n.t('see the log');
+    const failure = lastStartFailure(ls.home) ?? ls.startError ?? vscode.l10n.t('see the log');
     const pick = await ls.host.say.error(vscode.l10n.t('Assistant Cards: the local service did not start: {0}', failure), vscode.l10n.t('Show Log'));
     if (pick) ls.host.log.show();
     return;
@@ -107,6 +114,7 @@ async function pointHere(ls: LocalService, state: ServiceState): Promise<void> {
 export async function afterConnect(ls: LocalService): Promise<void> {
   if (!ls.usedHere() && ls.host.setUpElsewhere()) return;
   if (ls.usedHere() && fs.existsSync(ls.stoppedMark)) return; // the person stopped it: Start is theirs
+  ls.want();
   const state = await ls.ensure('an assistant CLI was connected'); // l10n-ignore: the log's words
   if (state) await pointHere(ls, state);
 }
