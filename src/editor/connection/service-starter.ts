@@ -46,10 +46,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function ensureLocalService(w: StartWith): Promise<{ state: ServiceState; started: boolean }> {
   const running = readServiceState(w.home);
   if (running) return { state: running, started: false };
-  fs.mkdirSync(w.home, { recursive: true, mode: 0o700 });
   const log = path.join(w.home, LOCAL_SERVICE_FILES.log);
-  try { if (fs.statSync(log).size > LOG_MAX_BYTES) fs.renameSync(log, `${log}.1`); } catch { /* none yet */ }
-  const out = fs.openSync(log, 'a', 0o600);
+  let out: number;
+  try {
+    fs.mkdirSync(w.home, { recursive: true, mode: 0o700 });
+    try { if (fs.statSync(log).size > LOG_MAX_BYTES) fs.renameSync(log, `${log}.1`); } catch { /* none yet */ }
+    out = fs.openSync(log, 'a', 0o600);
+  } catch (e) {
+    // The service could not say it (it writes its words in this folder): the window says what to do.
+    throw new ServiceStartError(homeUnwritable(w.home, e as NodeJS.ErrnoException), log);
+  }
   let exited: number | null | undefined;
   let child;
   try {
@@ -73,12 +79,29 @@ export async function ensureLocalService(w: StartWith): Promise<{ state: Service
     const failed = failureOf(failedFile, child.pid);
     if (failed) throw new ServiceStartError(failed, log);
     if (exited !== undefined) {
-      // It ended without a service: a start that found another (which then vanished) or a crash.
-      throw new ServiceStartError(failureOf(failedFile, child.pid) ?? `the local service exited (code ${exited}) before it was ready; see ${log}`, log); // l10n-ignore: the log's words, as the service's own are
+      // It ended without a service: a start that found another (which then vanished), a crash, or a
+      // disk too full for it to write why.
+      throw new ServiceStartError(failureOf(failedFile, child.pid) ?? diskFull(w.home) ?? `the local service exited (code ${exited}) before it was ready; see ${log}`, log); // l10n-ignore: the log's words, as the service's own are
     }
     if (Date.now() > deadline) throw new ServiceStartError(`the local service was not ready within ${Math.round((w.timeoutMs ?? 20_000) / 1000)} s; see ${log}`, log); // l10n-ignore: the log's words, as the service's own are
     await sleep(50);
   }
+}
+
+/** Below this, a disk is too full for the service to keep its store (and to say why). */
+const FULL_BELOW_BYTES = 256 * 1024;
+
+function diskFull(home: string): string | undefined {
+  try {
+    const s = fs.statfsSync(home);
+    const free = s.bavail * s.bsize;
+    return free < FULL_BELOW_BYTES ? `the disk of ${home} is full (${Math.floor(free / 1024)} KB free). Free space on it, then start the local service again.` : undefined; // l10n-ignore: the log's words, as the service's own are
+  } catch { return undefined; }
+}
+
+function homeUnwritable(home: string, e: NodeJS.ErrnoException): string {
+  if (e.code === 'ENOSPC') return diskFull(home) ?? `the disk of ${home} is full. Free space on it, then start the local service again.`; // l10n-ignore: as above
+  return `its folder ${home} cannot be written (${e.code ?? e.message}). Make it writable by you (or free space on its disk), then start the local service again.`; // l10n-ignore: as above
 }
 
 function failureOf(file: string, pid: number | undefined): string | undefined {

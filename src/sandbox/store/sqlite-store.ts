@@ -490,7 +490,8 @@ function migrate(db: Db, file: string, from: number, to: number): void {
     db.exec('COMMIT');
   } catch (err) {
     try { db.exec('ROLLBACK'); } catch { /* nothing to end */ }
-    throw storeError('write-failed', file, `migrating schema ${from} to ${to}: ${err instanceof Error ? err.message : String(err)}`);
+    // At a start: the read-only words, which say to free space too (a full disk fails here as an I/O error).
+    throw storeError('read-only', file, `migrating schema ${from} to ${to}: ${err instanceof Error ? err.message : String(err)}`);
   }
   // A migration that moved rows leaves the old pages free: the file is written again without them.
   if (from > 0) db.exec('VACUUM');
