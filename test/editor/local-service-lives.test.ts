@@ -51,13 +51,18 @@ async function signInAllowing(app: App, ls: LocalService): Promise<string[]> {
 
 /** Back to the runner's start: no service, this window set up for none. */
 async function leave(app: App, home: string): Promise<void> {
+  // Stopped as the person stops it, the mark first and kept: a window still counting itself set up
+  // for it (on 1.93 a settings write may land in one of the runner's two places only) does not
+  // start it again after the test (Start and Connect in a window set up for none go on as before).
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(home, 'stopped-by-person'), 'the test ended\n');
   await app.signOut().catch(() => undefined);
   await cfg().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
   await cfg().update('machineFile', testEnv.machineFile, vscode.ConfigurationTarget.Global);
   const state = readServiceState(home);
   if (state) { try { process.kill(state.pid, 'SIGTERM'); } catch { /* gone */ } }
   await until('the service ended', () => !readServiceState(home) || undefined, 20_000);
-  for (const f of ['stopped-by-person', 'start-failed.json', 'cards.db', 'cards.db.pid', 'machine.json', 'sign-ins.jsonl']) fs.rmSync(path.join(home, f), { force: true, recursive: true });
+  for (const f of ['start-failed.json', 'cards.db', 'cards.db.pid', 'machine.json', 'sign-ins.jsonl']) fs.rmSync(path.join(home, f), { force: true, recursive: true });
   await app.refreshState();
 }
 
