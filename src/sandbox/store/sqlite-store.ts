@@ -237,6 +237,9 @@ const isAlive = (pid: number): boolean => {
  * over, with the lock folder node-sqlite3-wasm left beside the store; SQLite then rolls back the
  * transaction the kill cut short from its journal.
  */
+/** SQLite's words for a write the disk refused (full, read-only, an I/O error), not for a damaged file. */
+const CANNOT_WRITE = /disk I\/O error|database or disk is full|attempt to write a readonly database|ENOSPC|EROFS/i;
+
 function takeOwnership(file: string): string {
   const pidFile = `${file}.pid`;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -312,7 +315,11 @@ export class SqliteStore implements SandboxStore {
       try { db?.close(); } catch { /* already failing */ }
       fs.rmSync(pidFile, { force: true });
       if (err instanceof StoreError) throw err;
-      throw storeError('corrupt', file, err instanceof Error ? err.message : String(err));
+      const why = err instanceof Error ? err.message : String(err);
+      // A full disk or a read-only one is SQLite's I/O error here (the WebAssembly VFS says no
+      // more): "move it aside" would be the wrong advice for a store that is whole.
+      if (CANNOT_WRITE.test(why)) throw storeError('read-only', file, why);
+      throw storeError('corrupt', file, why);
     }
   }
 
