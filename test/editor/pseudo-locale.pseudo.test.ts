@@ -37,9 +37,14 @@ const TERMINAL = 'τερματικό';
 /** The person's own words on screen: the terminal's folder (the session's cwd, in the Assistants view). */
 const PERSONS_TEXT: string[] = [];
 /** What the service says, shown as it came: not ours to translate. */
+/** The command on the CLI's card the bridge's words test makes (#54). */
+const CLI_COMMAND = 'npm run deploy -- --region eu-west-1';
 const SERVICE_TEXT = ['Assistant Cards for VS Code', TITLE, 'Πρώτη', 'Δεύτερη', 'Τρίτη', 'Η υπηρεσία χρειάζεται αποθήκη.', 'Claude Code', 'claude-code', 'Claude', 'host-test computer', 'main',
   'Codex helper (loop)', 'Codex helper', 'Codex', 'codex', 'reviewer', 'Βοηθός', 'webhook',
-  'Injected fault'];
+  'Injected fault',
+  // The CLI's card of the bridge's words test stays on the desk for the tests after it: its command
+  // and its folder's name (the agent, in the hand-over form and the filter) are the CLI's words.
+  CLI_COMMAND, 'shop'];
 /**
  * The product's name stays (VS Code's convention); Intl's date for a locale it lacks falls back to
  * English AM/PM, month names and "5 minutes ago"; the person's time zone is shown by its IANA id (`UTC`, `Europe/Berlin`).
@@ -187,7 +192,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
       assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectClaudeCode'), 'connected');
       const file = JSON.parse(fs.readFileSync(path.join(home, 'words.json'), 'utf8')) as { language: string; words: Record<string, string> };
       assert.equal(file.language, LOCALE);
-      const command = 'npm run deploy -- --region eu-west-1';
+      const command = CLI_COMMAND;
       const row = CLI_PERMISSION_ROWS.find((r) => r.cli === 'claude-code')!;
       const sessionId = `words-${Date.now()}`;
       hook = spawn(process.execPath, [path.join(testEnv.root, 'dist', 'bridge.js'), 'hook', 'claude-code', '--wait', '60'], {
