@@ -42,7 +42,11 @@ const bin = (pkg, rel) => path.join(root, 'node_modules', pkg, rel);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assistant-cards-test-'));
 // The assistants' home (local-service.json, the hook command) of every test run is its own: a
 // sandbox a test starts with --announce never touches the person's ~/.config/assistant-cards.
+// Each tier has a home of its own: tiers run side by side, and a window of one (the ja window
+// writes the bridge's words file at activation) must not change what another's hooks say.
+const ownHomes = process.env.ASSISTANT_CARDS_HOME === undefined;
 process.env.ASSISTANT_CARDS_HOME ??= path.join(tmp, 'assistants-home');
+let homes = 0;
 
 const summary = [];
 /** The timings file's content: tiers as they end, tests as each tier reports them, the load through the run. */
@@ -312,7 +316,10 @@ function runTier(tier, alone) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, tier.args, {
       cwd: root, stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...tier.env, FORCE_COLOR: alone && process.stdout.isTTY ? '1' : '0' },
+      env: {
+        ...process.env, ...(ownHomes ? { ASSISTANT_CARDS_HOME: path.join(tmp, `assistants-home-${++homes}`) } : {}),
+        ...tier.env, FORCE_COLOR: alone && process.stdout.isTTY ? '1' : '0',
+      },
     });
     const chunks = [];
     child.stdout?.on('data', (c) => chunks.push(c));

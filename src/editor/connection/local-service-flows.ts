@@ -29,7 +29,7 @@ export const LOOK_EVERY_MS = 5_000;
 /** File events come in bursts (a write, a rename): one look after the last of them. */
 const SETTLE_MS = 50;
 /** The files a look reads: the store's own writes (every answer) and the log make no look. */
-const LOOKED_AT: ReadonlySet<string> = new Set([LOCAL_SERVICE_FILES.state, LOCAL_SERVICE_FILES.failed, LOCAL_SERVICE_FILES.signIns, LOCAL_SERVICE_FILES.stopped]);
+const LOOKED_AT: readonly string[] = [LOCAL_SERVICE_FILES.state, LOCAL_SERVICE_FILES.failed, LOCAL_SERVICE_FILES.signIns, LOCAL_SERVICE_FILES.stopped];
 
 
 export class LocalService implements vscode.Disposable, localServiceActions.ServiceSide {
@@ -81,8 +81,8 @@ export class LocalService implements vscode.Disposable, localServiceActions.Serv
     this.watcher = undefined;
     this.watching = undefined;
     try {
-      const wanted = target === this.home ? LOOKED_AT : new Set([path.basename(this.home)]);
-      this.watcher = fs.watch(target, { persistent: false }, (_event, name) => { if (!name || wanted.has(String(name))) this.soon(); });
+      const wanted = target === this.home ? LOOKED_AT : [path.basename(this.home)];
+      this.watcher = fs.watch(target, { persistent: false }, (_event, name) => { if (!name || wanted.includes(String(name))) this.soon(); });
       this.watcher.on('error', () => { this.watcher?.close(); this.watcher = undefined; this.watching = undefined; });
       this.watching = target;
     } catch { /* the folder is not there (no service was ever started) or fs.watch is not offered here */ }
