@@ -29,7 +29,12 @@ describe('hook bridge', function () {
     person = await signIn(sb.url);
     await (await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 0 }) })).text();
   });
-  afterEach(async () => { await sb.close(); fs.rmSync(keysDir, { recursive: true, force: true }); });
+  /** The socket tests' folders, removed after each. */
+  const socketDirs: string[] = [];
+  afterEach(async () => {
+    await sb.close();
+    for (const d of [keysDir, ...socketDirs.splice(0)]) fs.rmSync(d, { recursive: true, force: true });
+  });
 
   const event = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({
     session_id: 'sess-1', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/shop', hook_event_name: name, ...extra,
@@ -196,11 +201,12 @@ describe('hook bridge', function () {
   const onSocket = async (mode: number) => {
     await sb.close();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ask-sock-'));
+    socketDirs.push(dir);
     fs.chmodSync(dir, mode);
     sb = await startSandbox({ port: 0, askKey: sb.askKey, askSocket: path.join(dir, 'ask.sock') });
     person = await signIn(sb.url);
     await setHold(0);
-    return { dir, socket: sb.askSocket! };
+    return { socket: sb.askSocket! };
   };
   const hookOn = (socket: string, input: string) => runHook({
     app: 'claude-code', input, service: { url: sb.url, askKey: sb.askKey, socket }, terminal: () => ({ pid: 4242, tty: '/dev/pts/3' }), waitMs: 20_000, keysDir,
@@ -208,34 +214,26 @@ describe('hook bridge', function () {
 
   it('over the service\'s socket in a folder only this user may enter: two calls a prompt, no proof round first (#53, #51 F1)', async function () {
     if (process.platform === 'win32') this.skip();
-    const { dir, socket } = await onSocket(0o700);
-    try {
-      const before = (await askCalls()).length;
-      const printed = hookOn(socket, bash('make test'));
-      const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
-      await answer(c.id, { approved: true });
-      assert.equal(JSON.parse(await printed).hookSpecificOutput.decision.behavior, 'allow');
-      assert.deepEqual((await askCalls()).slice(before), ['POST /_ask/sessions', 'GET /_ask/cards/{id}/heard']);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const { socket } = await onSocket(0o700);
+    const before = (await askCalls()).length;
+    const printed = hookOn(socket, bash('make test'));
+    const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
+    await answer(c.id, { approved: true });
+    assert.equal(JSON.parse(await printed).hookSpecificOutput.decision.behavior, 'allow');
+    assert.deepEqual((await askCalls()).slice(before), ['POST /_ask/sessions', 'GET /_ask/cards/{id}/heard']);
   });
 
   it('a socket in a folder others may enter is not trusted: the port, after the service\'s proof (#51 F1)', async function () {
     if (process.platform === 'win32') this.skip();
-    const { dir, socket } = await onSocket(0o755);
-    try {
-      const before = (await askCalls()).length;
-      assert.equal(await hookOn(socket, event('SessionStart', { source: 'startup' })), '');
-      assert.deepEqual((await askCalls()).slice(before), ['GET /_ask/proof', 'POST /_ask/sessions']);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const { socket } = await onSocket(0o755);
+    const before = (await askCalls()).length;
+    assert.equal(await hookOn(socket, event('SessionStart', { source: 'startup' })), '');
+    assert.deepEqual((await askCalls()).slice(before), ['GET /_ask/proof', 'POST /_ask/sessions']);
   });
 
   it('a socket named but gone (the service ended): the hook prints nothing, at once', async function () {
     if (process.platform === 'win32') this.skip();
-    const { dir, socket } = await onSocket(0o700);
+    const { socket } = await onSocket(0o700);
     const url = sb.url;
     await sb.close();
     try {
@@ -245,7 +243,6 @@ describe('hook bridge', function () {
       assert.ok(Date.now() - started < 1_000);
     } finally {
       sb = await startSandbox({ port: 0 }); // for afterEach
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
