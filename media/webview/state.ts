@@ -129,12 +129,15 @@ function step(s: PanelState, e: PanelEvent, localNow: number): PanelState {
       // Undone or taken back: the card asks again, so what was answered no longer stands. So too a
       // new version shown after a refused press (the host shows it before the refusal's reply).
       const asksAgain = waitsOnYou(e.card) && (s.busy === undefined || e.changedSinceAnswer === true) && newVersion;
-      // The hold ran out and the host's read of the card came before this panel's own tick: the
-      // person is told all the same who has the card now (the host sends no undoUntil past it).
-      const heldOut = s.undoUntil !== undefined && e.undoUntil === undefined && !asksAgain && holdLeft(s, localNow) <= 0;
+      // The host dropped the hold and the card does not ask again: the hold is over (the service
+      // said so on the feed, or the host's clock). The person is told who has the card now, even
+      // when this panel's own clock has not yet reached the end: its offset to the host's clock is
+      // off by the message's way here, and the feed brings the end within milliseconds (#53), so
+      // that read often comes first, and then no tick of the countdown would tell it.
+      const heldOut = s.undoUntil !== undefined && e.undoUntil === undefined && !asksAgain && !waitsOnYou(e.card);
       return {
         ...s,
-        ...(heldOut ? { notice: holdOverNotice(s.card) } : {}),
+        ...(heldOut ? { notice: holdOverNotice(e.card) } : {}),
         card: e.card,
         shownVersion: e.shownVersion,
         changedSinceAnswer: e.changedSinceAnswer ?? (s.changedSinceAnswer && !newVersion),

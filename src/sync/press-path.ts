@@ -37,13 +37,6 @@ export function seenOf(shown: Pick<Card, 'id' | 'version' | 'highStakes' | 'url'
   return { id: shown.id, version: shown.version, ...(shown.highStakes ? { highStakes: true } : {}), ...(shown.url ? { url: shown.url } : {}) };
 }
 
-/**
- * How long after a hold's end the card may still stand at the version the press left before it is
- * read here once. The feed brings the end (#53) well within this; the read is for when it did not
- * (seen in one 1.93 workbench run in three, the cause not found): "has heard" must not wait on it.
- */
-export const HOLD_END_CHECK_MS = 2_000;
-
 export class PressPath {
   constructor(private readonly o: PressPathOptions) {}
 
@@ -86,19 +79,7 @@ export class PressPath {
     // the feed. The window that holds the feed has it at once; another reads its feed now, and
     // then for the hold's end (which only the feed tells), instead of at its slow pace.
     if (!this.o.ownsFeed() && !this.o.readFeedNow()) this.readAgain(seen.id);
-    if (holdUntil !== undefined) this.checkHoldEnd(seen.id, result.version, holdUntil - now + HOLD_END_CHECK_MS);
     return { ok: true, action: action.type, result, card: model.get(seen.id) as Card | undefined ?? card, ...(holdUntil !== undefined ? { holdUntil } : {}) };
-  }
-
-  /** Reads the card once only if, past its hold's end, it still stands at the version the press left. */
-  private checkHoldEnd(id: string, pressed: number, inMs: number): void {
-    this.o.timers.setTimeout(() => {
-      const card = this.o.model.get(id);
-      if (card && card.version === pressed && (card.status === 'answered' || card.status === 'delegated')) {
-        this.o.logger.warn(`${id}: the hold's end did not come on the feed; reading the card`);
-        this.readAgain(id);
-      }
-    }, Math.max(0, inMs));
   }
 
   private readAgain(id: string): void {

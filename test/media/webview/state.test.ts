@@ -71,6 +71,18 @@ describe('card panel state (webview, plain Node)', () => {
     assert.doesNotMatch(early.notice ?? '', /has heard/);
   });
 
+  it('the hold\'s end from the feed reaches the panel before its own clock says the hold is over: told all the same (#53)', () => {
+    // The panel counts on the host's clock through an offset taken when a message arrives, so it
+    // runs late by that message's way here; the feed brings the end within milliseconds of it.
+    const answered = run(fresh(), cardMsg(card()), ...asked('answer', { type: 'done', requestId: 'q', message: 'Answered.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), hostNowMs: NOW - 60 }));
+    const ended = reduce(answered, cardMsg(card({ version: 5, status: 'answered', turn: 'agent' })), NOW + 5_010);
+    assert.equal(ended.undoUntil, undefined);
+    assert.match(ended.notice ?? '', /assistant has heard/);
+    // Handed over: the helper has it now.
+    const handed = run(fresh(), cardMsg(card()), ...asked('delegate', { type: 'done', requestId: 'q', message: 'Handed over.', version: 4, undoUntil: new Date(NOW + 5_000).toISOString(), hostNowMs: NOW - 60 }));
+    assert.match(reduce(handed, cardMsg(card({ version: 5, status: 'delegated', turn: 'agent' })), NOW + 5_010).notice ?? '', /helper has it/);
+  });
+
   it('undone (a new version asking again) drops what was answered', () => {
     let s = run(fresh(), cardMsg(card()), ...asked('answer', { type: 'done', requestId: 'q', message: 'Answered.', version: 4, hostNowMs: NOW, answered: 'You chose: A.' }));
     s = run(s, cardMsg(card({ version: 4, status: 'answered', turn: 'agent' })));
