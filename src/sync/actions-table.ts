@@ -3,7 +3,7 @@
 // The press path (press.ts, press-sending.ts, press-path.ts) reads its rules here and nowhere else,
 // so a new action is a new PressAction and a new row (docs/decisions.md "#39").
 import type { ApiClient, WriteOptions } from '../api/client';
-import type { AnswerBody, Card, DelegateBody, Scope } from '../api/schemas';
+import type { AnswerBody, Card, DelegateBody, Named, Scope } from '../api/schemas';
 import type { PressResult, SeenCard } from './press-types';
 
 export type PressAction =
@@ -34,25 +34,50 @@ export interface ActionRow<T extends ActionType> {
   refusedOnHighStakes: boolean;
   /**
    * The card as the press leaves it, until the read that follows replaces it: `next` is the card
-   * shown at the answer's version and status; `undoUntil` the hold, when one runs.
+   * shown at the answer's version and status; `undoUntil` the hold, when one runs; `by` who
+   * pressed, as the service names this sign-in, when it is known.
    */
-  leaves(next: Card, r: PressResult, undoUntil: string | undefined): Card;
+  leaves(next: Card, r: PressResult, undoUntil: string | undefined, action: ActionOf<T>, by: PressedBy | undefined): Card;
+}
+
+/**
+ * Who pressed, in the service's own words for this sign-in (`GET /v1/me`: its app, this
+ * computer) and when on the service's clock: an answer's history line and `answeredFrom` are
+ * written from it, as the service writes them, so the press's own change needs no read (#53).
+ */
+export interface PressedBy {
+  at: string;
+  app: Named;
+  machine?: Named;
 }
 
 const withHold = (undoUntil: string | undefined) => (undoUntil ? { undoUntil } : {});
 /** Back with the person: Undo, Back and Take back all leave the card waiting on them. */
 const waitsOnYouAgain = (next: Card, r: PressResult): Card => ({ ...next, status: r.status ?? 'pending', turn: 'you' });
-const answered = (next: Card, r: PressResult, undoUntil: string | undefined): Card =>
-  ({ ...next, status: r.status ?? 'answered', turn: 'agent', ...withHold(undoUntil) });
+const answered = (next: Card, r: PressResult, undoUntil: string | undefined, body: Record<string, unknown>, by: PressedBy | undefined, step: 'answered' | 'got-it'): Card =>
+  ({ ...next, status: r.status ?? 'answered', turn: 'agent', ...withHold(undoUntil), ...(by ? answerTold(next, body, by, step) : {}) });
+/** The answer's fields as they go on the wire (JSON drops what is undefined). */
+const sentFields = (body: object): Record<string, unknown> => Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+/** What the service adds to a card it was answered on: the answer, where from, and the history line. */
+function answerTold(next: Card, body: Record<string, unknown>, by: PressedBy, step: 'answered' | 'got-it'): Partial<Card> {
+  const machine = by.machine ? { machine: by.machine } : {};
+  return {
+    answer: body,
+    answeredFrom: { app: by.app.name, ...machine },
+    history: [...(next.history ?? []), { at: by.at, type: step, by: 'person', app: by.app.id, appName: by.app.name, ...machine }],
+  };
+}
 
 export const ACTIONS: { readonly [T in ActionType]: ActionRow<T> } = {
   answer: {
     send(api, card, a, w) { return api.answer(card.id, { ...a.answer, version: card.version }, w); },
-    scope: 'cards:answer', startsHold: true, refusedOnHighStakes: true, leaves: answered,
+    scope: 'cards:answer', startsHold: true, refusedOnHighStakes: true,
+    leaves: (next, r, undoUntil, a, by) => answered(next, r, undoUntil, sentFields(a.answer), by, 'answered'),
   },
   gotIt: {
     send(api, card, _a, w) { return api.answer(card.id, { version: card.version }, w); },
-    scope: 'cards:answer', startsHold: true, refusedOnHighStakes: true, leaves: answered,
+    scope: 'cards:answer', startsHold: true, refusedOnHighStakes: true,
+    leaves: (next, r, undoUntil, _a, by) => answered(next, r, undoUntil, {}, by, 'got-it'),
   },
   undo: {
     send(api, card, _a, w) { return api.undo(card.id, w); },

@@ -38,6 +38,14 @@ export class CardHolds {
     return false;
   }
 
+  /**
+   * The card stands as this window's own answer left it, its hold running: a `card.answered` on
+   * the feed now is that answer's own change (nobody else may answer or undo in the hold).
+   */
+  answeredHere(card: CardListEntry): boolean {
+    return card.status === 'answered' && this.untilOf(card) !== undefined && this.byId.get(card.id)?.pressedHere === true;
+  }
+
   /** When the card's hold ends, on this computer's clock; undefined when none runs. */
   untilOf(card: CardListEntry): number | undefined {
     const hold = this.byId.get(card.id);

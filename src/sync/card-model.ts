@@ -77,8 +77,11 @@ export class CardModel implements CardModelView {
 
   /** Each card's hold on this computer's clock, for the version it was set for (card-holds.ts). */
   private readonly holds: CardHolds;
-  /** Cards as a press left them, built here, not read: the read that follows is told as a change. */
-  private provisional = new Set<string>();
+  /**
+   * Cards as a press left them, built here, not read: the read that follows is told as a change.
+   * True: built whole, with what the service adds for the press (an answer's history line).
+   */
+  private provisional = new Map<string, boolean>();
   /** The loop reading light rows whole (one at a time), while it runs. */
   private filling: Promise<void> | undefined;
   /** Rows came light while the loop was ending: it runs once more. */
@@ -151,10 +154,10 @@ export class CardModel implements CardModelView {
    * The card a press left (press-path.ts), with its hold already on this computer's clock: it
    * replaces what the model held in one write, so every view moves at once.
    */
-  takePressed(card: Card, holdUntil: number | undefined): void {
+  takePressed(card: Card, holdUntil: number | undefined, whole = false): void {
     if (holdUntil !== undefined) this.holds.set(card, holdUntil, true);
     this.put(card, true);
-    this.provisional.add(card.id);
+    this.provisional.set(card.id, whole);
   }
 
   groupOf(id: string): Group | undefined {
@@ -252,6 +255,7 @@ export class CardModel implements CardModelView {
   async applyChanges(changes: readonly Change[], o: { byPerson?: boolean } = {}): Promise<void> {
     const ids = [...new Set(changes.map((c) => c.cardId))];
     for (const id of ids) {
+      if (this.isOwnAnswer(id, changes)) continue;
       try {
         const card = await this.readOne(id, o.byPerson ?? false, this.o.syncSignal());
         this.upsert(card);
@@ -260,6 +264,18 @@ export class CardModel implements CardModelView {
         else throw e;
       }
     }
+  }
+
+  /**
+   * The card's only change is the `card.answered` of an answer pressed here, and the model holds
+   * the card that answer built whole (takePressed; its history line and answer written as the
+   * service writes them): reading it would bring the same card (#53: two reads per answer). The
+   * hold's end, or any other change, is read.
+   */
+  private isOwnAnswer(id: string, changes: readonly Change[]): boolean {
+    const held = this.entries.get(id)?.card;
+    return held !== undefined && this.provisional.get(id) === true && this.holds.answeredHere(held)
+      && changes.every((c) => c.cardId !== id || c.type === 'card.answered');
   }
 
   private async readOne(id: string, byPerson: boolean, signal: AbortSignal | undefined): Promise<Card> {

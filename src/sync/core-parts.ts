@@ -17,6 +17,7 @@ import type { CardScope } from './contract';
 import { FeedLease } from './feed-lease';
 import { BURST_READS_KEPT, FeedLoop } from './feed-loop';
 import { FeedOwner } from './feed-ownership';
+import type { PressedBy } from './actions-table';
 import { PressSending } from './press-sending';
 import { PressPath } from './press-path';
 import { PresencePinger } from './presence';
@@ -63,6 +64,8 @@ export interface CoreHooks {
   serviceAnswered(): void;
   /** A background step failed: offline, signed out, or only logged (the core decides). */
   failed(e: unknown): void;
+  /** This sign-in's app and computer as the service names them (`GET /v1/me`), once read. */
+  signedInAs(): Omit<PressedBy, 'at'> | undefined;
 }
 
 export interface CoreParts {
@@ -169,6 +172,6 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
       await waitUntilGo(() => budget.delayUnder('read', share), 'answers: reads paused to stay under half the read limit', signal);
     },
   });
-  const path = new PressPath({ presses, model, clock, timers, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner(), readFeedNow: () => feedLoop.readNow(), logger: log });
+  const path = new PressPath({ presses, model, clock, timers, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner(), readFeedNow: () => feedLoop.readNow(), signedInAs: () => hooks.signedInAs(), logger: log });
   return { link, model, reads, assistants, schedule, pinger, owner, feedLoop, presses, path, answers };
 }

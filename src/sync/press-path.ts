@@ -3,13 +3,14 @@
 // nothing else acts. Here, once for all of them: the card the person saw is named, a version the
 // model already knows to be newer is refused before anything is sent, the press is sent (spent
 // gesture, one Idempotency-Key), its result goes into the model in ONE write with the hold on this
-// computer's clock, and one read follows (the card whole, with its history, from the press's own
-// change on the feed). The hold's end is a change on the service's feed (#53), read from there
-// like any other: no timer of its own here.
+// computer's clock. An answer's card is built whole here (its answer and history line, in the
+// service's words for this sign-in), so the press's own change on the feed is not read again; other
+// presses are read once from their change. The hold's end is a change on the service's feed (#53),
+// read from there like any other: no timer of its own here.
 // What comes back is a value, never an exception.
 import type { Card } from '../api/schemas';
 import type { Clock, Logger, Timers } from '../api/runtime';
-import { rowOf } from './actions-table';
+import { rowOf, type PressedBy } from './actions-table';
 import { afterPress } from './after-press';
 import type { CardModel } from './card-model';
 import { holdDeadline } from './hold';
@@ -29,6 +30,8 @@ export interface PressPathOptions {
   ownsFeed: () => boolean;
   /** Reads the feed at once, then for the hold's end (feed-loop.ts); false when the feed is not running. */
   readFeedNow: () => boolean;
+  /** This sign-in's app and computer as the service names them (`GET /v1/me`), once read. */
+  signedInAs: () => Omit<PressedBy, 'at'> | undefined;
   logger: Logger;
 }
 
@@ -73,11 +76,13 @@ export class PressPath {
     say(`ok, now v${result.version}`);
     const now = this.o.clock.now();
     const holdUntil = rowOf(action.type).startsHold ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
-    const card = afterPress(shown, action.type, result, holdUntil);
-    model.takePressed(card, holdUntil);
-    // The card whole (its history names this press) is read once, from the press's own change on
-    // the feed. The window that holds the feed has it at once; another reads its feed now, and
-    // then for the hold's end (which only the feed tells), instead of at its slow pace.
+    const as = this.o.signedInAs();
+    const by = as ? { ...as, at: new Date(now + this.o.skewMs()).toISOString() } : undefined;
+    const card = afterPress(shown, action, result, holdUntil, by);
+    model.takePressed(card, holdUntil, by !== undefined);
+    // The press's own change comes on the feed (read once, unless the card above is already whole:
+    // card-model.ts). The window that holds the feed has it at once; another reads its feed now,
+    // and then for the hold's end (which only the feed tells), instead of at its slow pace.
     if (!this.o.ownsFeed() && !this.o.readFeedNow()) this.readAgain(seen.id);
     return { ok: true, action: action.type, result, card: model.get(seen.id) as Card | undefined ?? card, ...(holdUntil !== undefined ? { holdUntil } : {}) };
   }

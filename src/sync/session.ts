@@ -76,6 +76,10 @@ class ClientCoreImpl implements ClientCore {
       isSyncing: () => this.connection.syncing,
       serviceAnswered: () => this.markOnline(),
       failed: (e) => this.handleFailure(e),
+      signedInAs: () => {
+        const me = this.connection.me;
+        return me && { app: { id: me.app.id, name: me.app.name }, ...(me.grant.machine ? { machine: me.grant.machine } : {}) };
+      },
     });
     this.cards = this.parts.model;
     this.assistants = this.parts.assistants;

@@ -57,17 +57,17 @@ describe('after an hour of use: looks', () => {
 describe('after an hour of use: the model takes a press result at once', () => {
   it('an answer: answered with its hold (Undo in the tree), in Waiting on the assistant; a notice goes to Done', () => {
     const until = '2026-11-22T12:00:05.000Z';
-    const answered = afterPress(base, 'answer', { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, Date.parse(until));
+    const answered = afterPress(base, { type: 'answer', answer: { choiceIds: ['a'] } }, { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, Date.parse(until));
     assert.equal(answered.version, 4);
     assert.equal(answered.status, 'answered');
     assert.equal(groupOfCard(answered), 'agent');
     assert.match(lookOf(answered, NOW).contextValue, /\bcard:held\b/);
-    const undone = afterPress(answered, 'undo', { id: 'req_1', status: 'pending', version: 5 }, undefined);
+    const undone = afterPress(answered, { type: 'undo' }, { id: 'req_1', status: 'pending', version: 5 }, undefined);
     assert.equal(groupOfCard(undone), 'pending');
     assert.doesNotMatch(lookOf(undone, NOW).contextValue, /card:held/);
-    const later = afterPress(base, 'later', { id: 'req_1', status: 'snoozed', version: 4, until: '2026-11-23T08:00:00Z' }, undefined);
+    const later = afterPress(base, { type: 'later', until: '2026-11-23T08:00:00Z' }, { id: 'req_1', status: 'snoozed', version: 4, until: '2026-11-23T08:00:00Z' }, undefined);
     assert.equal(groupOfCard(later), 'snoozed');
-    const notice = afterPress({ ...base, kind: 'update' }, 'answer', { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, Date.parse(until));
+    const notice = afterPress({ ...base, kind: 'update' }, { type: 'gotIt' }, { id: 'req_1', status: 'answered', version: 4, undoUntil: until }, Date.parse(until));
     assert.equal(groupOfCard(notice), 'done');
   });
 });
