@@ -67,6 +67,20 @@ export interface CardWords {
   marks: string[];
 }
 
+/** A row's label at most (the asker, its agent and the title). */
+const ROW_MAX = 120;
+
+/**
+ * Whether `title` begins with `name` as a whole word, after any marks that open it (the
+ * pseudo-locale's "⟦"): then the row's title already says who asks. Only at its start, so a name
+ * that a title merely mentions later (an asker named like a command it runs) still leads the row.
+ */
+export function beginsWithName(title: string, name: string): boolean {
+  if (!name) return false;
+  const start = /^[^\p{L}\p{N}]*/u.exec(title)![0].length;
+  return title.startsWith(name, start) && !/^[\p{L}\p{N}\p{M}]/u.test(title.slice(start + name.length));
+}
+
 export function cardWords(c: CardListEntry): CardWords {
   const assistant = field(c, 'assistant');
   const agent = field(c, 'agent');
@@ -78,7 +92,12 @@ export function cardWords(c: CardListEntry): CardWords {
     if (sender) from.push(plainText(sender, 40));
   }
   // Who asks leads the label: two assistants asking the same question differ at any sidebar width.
-  const asker = c.kind !== 'update' && assistant ? plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 32) : '';
+  // A title that begins with the assistant's own name (a CLI's card: "Claude Code asks to run: …")
+  // already leads with it: the row says it once, its agent before the title (#54).
+  const marked = markLookAlikes(c.title);
+  const agentName = agent ? plainText(agent.name, 32) : '';
+  const leadsWithName = c.kind !== 'update' && !!assistant && beginsWithName(plainText(marked, ROW_MAX - (agentName ? agentName.length + 2 : 0)), plainText(assistant.name, ROW_MAX));
+  const asker = c.kind !== 'update' && assistant ? (leadsWithName ? agentName : plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 32)) : '';
   const marks: string[] = [];
   if (c.urgency) marks.push(plainText(urgencyWords(c.urgency), 20));
   if (c.blocking) marks.push(t('blocking'));
@@ -88,7 +107,7 @@ export function cardWords(c: CardListEntry): CardWords {
   if (assistant) tipHead.push(t('Asked by {0} ({1})', plainText(agent ? `${assistant.name} · ${agent.name}` : assistant.name, 80), plainText(assistant.app, 40)));
   if (summary) tipHead.push(plainText(summary, 500));
   // A look-alike word's odd letters show as marks, as in the panel (#52).
-  const title = plainText(markLookAlikes(c.title), 120 - (asker ? asker.length + 2 : 0)) || t('(no title)');
+  const title = plainText(marked, ROW_MAX - (asker ? asker.length + 2 : 0)) || t('(no title)');
   return { label: asker ? t('{0}: {1}', asker, title) : title, tipHead, from, marks };
 }
 

@@ -9,6 +9,7 @@ import { entriesFor, hookCommand, type Cli } from '../../src/bridge/connect-sett
 import { startScriptedModel } from './scripted-model';
 import { realCliKit, withWait, type InstallClis, type Installed } from './real-cli-kit';
 import { firstWords } from '../../src/bridge/tool-input';
+import { until } from '../kit/until';
 
 function suite(name: string, o: { app: Cli; install(i: InstallClis): Installed; run(x: Parameters<typeof runClaude>[0]): Promise<RunResult>; kind: 'claude' | 'codex' }) {
   describe(`bridge: the real ${name} asks through a card`, function () {
@@ -77,6 +78,22 @@ function suite(name: string, o: { app: Cli; install(i: InstallClis): Installed; 
       assert.equal(fs.existsSync(marker()), false, 'the declined command did not run');
       assert.ok(kit.model!.seenText(o.kind === 'claude' ? 'anthropic' : 'openai').includes('Declined in the last seconds.'), 'the decline, with its note, reached the model');
       assert.equal((await whole(card.id)).closedBy, 'assistant', 'picked up, not withdrawn');
+    });
+
+    // Claude Code only: Codex's session end is real-codex-tui.test.ts's (its `exec` ends a session only at the turn's end).
+    if (o.kind === 'claude') it('the session ends while a card waits (Claude Code stopped, as Ctrl+C): SessionEnd ends it in the service and the card is withdrawn', async () => {
+      const done = run(`touch ${marker()}`);
+      const card = await approvalCard();
+      assert.deepEqual((await live()).sessions.map((s) => s.terminal?.pid), [cliPid], 'the session is live while its card waits');
+      process.kill(cliPid, 'SIGINT');
+      const r = await done;
+      assert.equal(r.timedOut, false, r.stderr.slice(-2000));
+      const closed = await kit.done(card.id, 15_000);
+      assert.notEqual(closed.closedBy, 'person', 'withdrawn: nobody answered for the person');
+      assert.equal(fs.existsSync(marker()), false, 'nothing ran');
+      // Only SessionEnd ends a Claude Code session in the service (its hooks name no process to watch).
+      await until('the session no longer live', async () => (await live()).sessions.length === 0 || undefined, 15_000, 100);
+      assert.ok((await live()).name, `${name} is still listed, with no live session`);
     });
 
     it('the hook\'s wait runs out: the card is withdrawn and the CLI decides by its own rule', async () => {

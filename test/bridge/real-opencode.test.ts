@@ -11,15 +11,13 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import type { RunningSandbox } from '../../src/sandbox';
-import { hookCommand, planConnect } from '../../src/bridge/connect-settings';
-import { installHook } from '../../src/bridge/install';
 import { makeBox, type Box } from './cli-run';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
 import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
 import { installer, type WireCard } from './real-cli-kit';
+import { setUpOpenCode } from './opencode-setup';
 
 interface Pending { id: string; sessionID: string; permission: string }
 
@@ -41,32 +39,13 @@ describe('bridge: the real OpenCode asks through a card', function () {
     this.timeout(600_000);
     const bin = (await installer()).ensureOpenCode({ quiet: true }).bin;
     box = makeBox('real-opencode-');
-    const bridge = path.join(box.root, 'bundle', 'bridge.js');
-    await build({ entryPoints: ['src/bridge/main.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bridge, logLevel: 'warning' });
     sb = await startSandbox({ port: 0 });
     person = await signIn(sb.url);
     const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 200 }) });
     assert.equal(hold.status, 200);
     fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
     model = await startScriptedModel({ codex: [{ tool: 'bash', input: { command: `touch ${marker()}`, description: 'Touch a file' } }, { text: 'All done.' }] });
-
-    // OpenCode's config folder, as Connect writes it (the plugin) and as its person sets it (the model, bash asks).
-    const config = path.join(box.root, 'xdg-config');
-    const { launcher } = await installHook({ binDir: path.join(box.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge });
-    const plan = planConnect(undefined, 'opencode', hookCommand(launcher, 'opencode'));
-    assert.ok(plan.ok && plan.changed);
-    fs.mkdirSync(path.join(config, 'opencode', 'plugins'), { recursive: true });
-    fs.writeFileSync(path.join(config, 'opencode', 'plugins', 'assistant-cards.js'), plan.after.replace(/^const WAIT_S = \d+;$/m, `const WAIT_S = ${WAIT_S};`));
-    fs.writeFileSync(path.join(config, 'opencode', 'opencode.json'), JSON.stringify({
-      model: 'scripted/m1',
-      permission: { bash: 'ask' },
-      provider: { scripted: { npm: '@ai-sdk/openai', name: 'Scripted', options: { baseURL: `${model.url}/v1`, apiKey: 'scripted' }, models: { m1: { name: 'm1' } } } },
-    }));
-    const env = {
-      ...process.env, ASSISTANT_CARDS_HOME: box.root, HOME: box.home, OPENCODE_TEST_HOME: box.home,
-      XDG_CONFIG_HOME: config, XDG_DATA_HOME: path.join(box.root, 'xdg-data'), XDG_CACHE_HOME: path.join(box.root, 'xdg-cache'), XDG_STATE_HOME: path.join(box.root, 'xdg-state'),
-      OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1',
-    };
+    const env = await setUpOpenCode(box, { modelUrl: model.url, waitS: WAIT_S });
     opencode = spawn(bin, ['serve', '--port', '0', '--hostname', '127.0.0.1'], { cwd: box.project, env, stdio: ['ignore', 'pipe', 'pipe'] });
     opencode.stderr!.on('data', (d: Buffer) => { logs += String(d); });
     server = await new Promise<string>((resolve, reject) => {

@@ -138,9 +138,9 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
       terminal.show(true);
       const core = w!.app.live!.core;
       const card = await step(`${row.cli} card in the model`, () => core.cards.list('pending').find((c) => c.title === title), 60_000);
-      // The row: who asks (the CLI, the agent) and the title.
+      // The row: the agent (the folder), then the title, which names the CLI: once (#54).
       const rowLabel = waitingRows().find((r) => r.id === card.id)?.label ?? '';
-      assert.ok(rowLabel.startsWith(`${row.name} · `) && rowLabel.endsWith(`: ${title}`), `the tree row: ${rowLabel}`);
+      assert.equal(rowLabel, `${path.basename(project)}: ${title}`, 'the tree row');
 
       // The notification: what asks, who, and in which terminal of this window.
       const said = await notificationText(title);
@@ -165,7 +165,7 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
     const commands = ['npm test -- --grep checkout', 'git push origin release/2.4', 'rm -rf build && npm run build'];
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const titles = commands.map((command, i) => {
-      // Three sessions in folders of one name: their rows' asker (CLI · folder) is the same, the titles tell them apart.
+      // Three sessions in folders of one name: their rows' agent (the folder) is the same, the titles tell them apart.
       const project = path.join(box, `three-${i}`, 'shop');
       fs.mkdirSync(project, { recursive: true });
       const event = row.event({ sessionId: `sess-three-${i}-${Date.now()}`, cwd: project, command });
@@ -179,6 +179,8 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
     const rows = titles.flatMap(ofTitle);
     assert.equal(new Set(rows.map((r) => r.id)).size, 3, 'three rows');
     for (const command of commands) assert.equal(rows.filter((r) => r.label.includes(command)).length, 1, `one row names "${command}"`);
+    // The title leads with the CLI's name, so the row says it once: "shop: Claude Code asks to run: …".
+    for (const r of rows) assert.ok(r.label.startsWith('shop: ') && r.label.split('Claude Code').length === 2, `the CLI named once: ${r.label}`);
     // As a person sees them: the Cards view, its three rows.
     await vscode.commands.executeCommand('workbench.view.extension.assistantCards');
     await vscode.commands.executeCommand('assistantCards.cards.focus');

@@ -1,0 +1,34 @@
+// OpenCode's set-up shared by the real-OpenCode tests (its server, real-opencode.test.ts, and its
+// terminal UI, real-opencode-tui.test.ts): in the box, the bridge bundled as it ships and the
+// launcher Connect installs, OpenCode's config folder as Connect writes it (the plugin, its wait
+// shortened for a test) and as its person sets it (the scripted model as a provider, bash asks),
+// and the environment that keeps OpenCode in the box and off the network but for the model.
+import { strict as assert } from 'node:assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { hookCommand, planConnect } from '../../src/bridge/connect-settings';
+import { installHook } from '../../src/bridge/install';
+import type { Box } from './cli-run';
+
+/** Writes the bridge, the plugin and OpenCode's config into `box`; returns the environment to start OpenCode with. */
+export async function setUpOpenCode(box: Box, o: { modelUrl: string; waitS: number }): Promise<NodeJS.ProcessEnv> {
+  const bridge = path.join(box.root, 'bundle', 'bridge.js');
+  await build({ entryPoints: ['src/bridge/main.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bridge, logLevel: 'warning' });
+  const config = path.join(box.root, 'xdg-config');
+  const { launcher } = await installHook({ binDir: path.join(box.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge });
+  const plan = planConnect(undefined, 'opencode', hookCommand(launcher, 'opencode'));
+  assert.ok(plan.ok && plan.changed);
+  fs.mkdirSync(path.join(config, 'opencode', 'plugins'), { recursive: true });
+  fs.writeFileSync(path.join(config, 'opencode', 'plugins', 'assistant-cards.js'), plan.after.replace(/^const WAIT_S = \d+;$/m, `const WAIT_S = ${o.waitS};`));
+  fs.writeFileSync(path.join(config, 'opencode', 'opencode.json'), JSON.stringify({
+    model: 'scripted/m1',
+    permission: { bash: 'ask' },
+    provider: { scripted: { npm: '@ai-sdk/openai', name: 'Scripted', options: { baseURL: `${o.modelUrl}/v1`, apiKey: 'scripted' }, models: { m1: { name: 'm1' } } } },
+  }));
+  return {
+    ...process.env, ASSISTANT_CARDS_HOME: box.root, HOME: box.home, OPENCODE_TEST_HOME: box.home,
+    XDG_CONFIG_HOME: config, XDG_DATA_HOME: path.join(box.root, 'xdg-data'), XDG_CACHE_HOME: path.join(box.root, 'xdg-cache'), XDG_STATE_HOME: path.join(box.root, 'xdg-state'),
+    OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1',
+  };
+}
