@@ -80,17 +80,20 @@ export function esmToCommonJs(code, map, meta) {
 
   // Dynamic imports: the keyword becomes the helper's name, the same length.
   const dynamic = [];
-  const walk = (node) => {
+  const FUNCTION = /^(FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/;
+  const walk = (node, inFunction) => {
     if (!node || typeof node.type !== 'string') return;
     if (node.type === 'ImportExpression') dynamic.push(node);
     if (node.type === 'MetaProperty' && node.meta.name === 'import') fail('import.meta has no CommonJS form here');
+    if (!inFunction && (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await))) fail('a top-level await has no CommonJS form');
+    const inner = inFunction || FUNCTION.test(node.type);
     for (const key of Object.keys(node)) {
       const v = node[key];
-      if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === 'object' && typeof v.type === 'string') walk(v);
+      if (Array.isArray(v)) v.forEach((x) => walk(x, inner));
+      else if (v && typeof v === 'object' && typeof v.type === 'string') walk(v, inner);
     }
   };
-  walk(ast);
+  walk(ast, false);
   dynamic.sort((a, b) => a.start - b.start);
   sameModules('dynamic imports', dynamic.map((n) => (n.source.type === 'Literal' ? n.source.value : '(not a string)')), 'dynamic-import');
   dynamic.forEach((node, n) => {

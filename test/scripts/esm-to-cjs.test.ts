@@ -110,11 +110,15 @@ describe('esbuild\'s split ES modules rewritten as CommonJS (scripts/esm-to-cjs.
     }
   });
 
-  it('an import the metafile does not list, or a missing export, fails with the file\'s name', () => {
+  it('an import the metafile does not list, a missing export or a top-level await fails with the file\'s name', () => {
     const out = fs.mkdtempSync(path.join(dir, 'bad-'));
     assert.throws(() => rewrite(out, (m) => (m.file.endsWith('entry.js') ? { ...m, imports: [...m.imports, { path: 'node:os', kind: 'import-statement' }] } : m)),
       /esm\/entry\.js: import statements of .*; the metafile lists .*node:os/);
     assert.throws(() => rewrite(out, (m) => (m.file.endsWith('entry.js') ? { ...m, exports: [...m.exports, 'gone'] } : m)), /esm\/entry\.js: exports .*the metafile lists .*gone/);
+    // A form CommonJS cannot hold: a top-level await (one inside a function is fine).
+    const meta = { file: 'tla.js', imports: [], exports: ['x'], own: () => undefined };
+    assert.throws(() => convert.esmToCommonJs('const x = await Promise.resolve(1); export { x };', undefined, meta), /tla\.js: a top-level await/);
+    assert.match(convert.esmToCommonJs('async function f() { return await 1; } const x = f; export { x };', undefined, meta).code, /module\.exports=\{x\}/);
   });
 
   it('a source exporting a let or var is named (an importer would hold a copy); a const, a function, a re-export are not', () => {
