@@ -3,9 +3,13 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { esmToCommonJs, exportsAssignedLater } from './scripts/esm-to-cjs.mjs';
 
 const release = process.argv.includes('--release');
 const watch = process.argv.includes('--watch');
+// `--analyze`: after the build, what each bundle holds, source file by source file (esbuild's
+// metafile), biggest first: where the bytes of dist/ come from (docs/decisions.md, "#51, #54: the bundle's goals").
+const analyze = process.argv.includes('--analyze');
 // `--test-handle`: the extension-host tests' build. activate() then hands the tests the whole app
 // (the Restricted Mode window installs a VSIX, which VS Code runs outside its test mode). Never in
 // a release: `npm run package` builds with --release and without it.
@@ -49,6 +53,24 @@ const undiciTrim = {
         ? { path: args.path.split('/').pop(), namespace: 'undici-trim' }
         : undefined);
     build.onLoad({ filter: /.*/, namespace: 'undici-trim' }, (args) => ({ contents: stubs[args.path], loader: 'js' }));
+  },
+};
+
+// zod/mini's `catch` names `core.util.constantCatch`: a property of a namespace's namespace, which
+// esbuild cannot follow, so it kept every function of zod's util (some 13 KB minified) as one
+// object. The file already imports that util module itself (`util`): the same function, named
+// so esbuild keeps only what is used.
+const ZOD_MINI = /[\\/]node_modules[\\/]zod[\\/]v4[\\/]mini[\\/]schemas\.js$/;
+const zodUtilDirect = {
+  name: 'zod-util-direct',
+  setup(build) {
+    build.onLoad({ filter: ZOD_MINI }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      if (!text.includes('core.util.constantCatch(') || !/^import \* as util from "\.\.\/core\/util\.js";$/m.test(text)) {
+        throw new Error(`esbuild.mjs (zod-util-direct): ${args.path} no longer reads as this plugin expects (zod updated?): check the rewrite`);
+      }
+      return { contents: text.replaceAll('core.util.constantCatch(', 'util.constantCatch('), loader: 'js' };
+    });
   },
 };
 
@@ -143,32 +165,37 @@ const barrelImports = {
 // activate() runs; each `import()` in src/editor (live-core.ts: the client core and the live set)
 // is a file of its own (`live-core-<hash>.js`), loaded when first asked for; code both use is in
 // shared `chunk-<hash>.js` files that extension.js requires at load. esbuild splits only ES modules, and VS Code (1.93 and
-// current) loads an extension's main as CommonJS: the split is built as ES modules into a scratch
-// folder, then each file is rewritten as CommonJS into the output folder, its imports of the
-// other files as `require('./…')` (an `import()` becomes a require on first call).
-const ESM_SCRATCH = path.join('out', 'extension-esm', path.resolve(out).replace(/[^\w.-]+/g, '_'));
+// current) loads an extension's main as CommonJS: the split is built as ES modules in memory, then
+// each file's module syntax is rewritten as CommonJS into the output folder (scripts/esm-to-cjs.mjs):
+// its imports of the other files as `require('./…')`, an `import()` as a require on first call.
 const toCommonJs = {
   name: 'to-commonjs',
   setup(build) {
-    build.onEnd(async (result) => {
+    build.onEnd((result) => {
       if (result.errors.length) return;
-      fs.writeFileSync(path.join(ESM_SCRATCH, 'meta.json'), JSON.stringify(result.metafile));
-      // This build's files (the scratch folder may hold an earlier build's too).
-      const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')).map((f) => path.basename(f));
+      const outputs = result.metafile.outputs;
+      const written = new Map(result.outputFiles.map((f) => [f.path, f.text]));
+      const files = Object.keys(outputs).filter((f) => f.endsWith('.js'));
       // Parts of an earlier build (named by a hash of their content) never linger in the output.
+      const names = files.map((f) => path.basename(f));
       if (fs.existsSync(out)) {
-        for (const f of fs.readdirSync(out)) if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(f) && !files.includes(f.replace(/\.map$/, ''))) fs.rmSync(path.join(out, f));
+        for (const f of fs.readdirSync(out)) if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(f) && !names.includes(f.replace(/\.map$/, ''))) fs.rmSync(path.join(out, f));
       }
-      await esbuild.build({
-        ...common,
-        entryPoints: files.map((f) => path.join(ESM_SCRATCH, f)),
-        outdir: out,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        // Each file stays one file: the others, the late modules and vscode are required at run time.
-        external: ['vscode', './*'],
-      });
+      fs.mkdirSync(out, { recursive: true });
+      const own = (p) => (outputs[p] ? `./${path.basename(p)}` : undefined);
+      try {
+        const refused = exportsAssignedLater(Object.keys(result.metafile.inputs));
+        if (refused.length) throw new Error(`esbuild.mjs: ${refused.join('; ')}: each exported as a let or var; the CommonJS files hand out a copy taken when a file has run (scripts/esm-to-cjs.mjs): export a const, or a function that reads it`);
+        for (const f of files) {
+          const file = path.resolve(f);
+          const map = written.get(`${file}.map`);
+          const cjs = esmToCommonJs(written.get(file), map && JSON.parse(map), { file: f, imports: outputs[f].imports, exports: outputs[f].exports, own });
+          fs.writeFileSync(file, cjs.code);
+          if (cjs.map) fs.writeFileSync(`${file}.map`, JSON.stringify(cjs.map));
+        }
+      } catch (e) {
+        return { errors: [{ text: e instanceof Error ? e.message : String(e) }] };
+      }
     });
   },
 };
@@ -189,7 +216,8 @@ const builds = [
   {
     ...common,
     entryPoints: { extension: 'src/editor/extension.ts' },
-    outdir: ESM_SCRATCH,
+    outdir: out,
+    write: false,
     platform: 'node',
     format: 'esm',
     splitting: true,
@@ -200,7 +228,7 @@ const builds = [
     // jsonc-parser's `main` is a UMD build whose factory requires its own files by name, which a
     // bundle does not hold: its ES module build instead (connect/cli-connector.ts edits settings with it).
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    plugins: [lateModules, vscodeOnce, barrelImports, toCommonJs],
+    plugins: [lateModules, vscodeOnce, barrelImports, zodUtilDirect, toCommonJs],
     define: { __TEST_HANDLE__: testHandle ? 'true' : 'false' },
   },
   {
@@ -253,5 +281,8 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('watching for changes...');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const results = await Promise.all(builds.map((b) => esbuild.build(analyze ? { ...b, metafile: true } : b)));
+  // The extension's ES module pass is the one whose files are split (its CommonJS pass rewrites
+  // each file whole and adds only esbuild's few helpers).
+  if (analyze) for (const r of results) console.log(await esbuild.analyzeMetafile(r.metafile));
 }

@@ -52,7 +52,8 @@ const GOALS = {
   activateMs: { note: 'loadAndActivateMs is the goal' },
   // The extension loads in every window at startup: loading dist/extension.js plus activate().
   loadAndActivateMs: { max: 30 },
-  // Every file of the extension's code: dist/extension.js, its chunks, the live set's and Connect's files.
+  // Every file of the extension's code: dist/extension.js, its chunks, and each file it loads later
+  // (the live set's, Connect's, the local service's, the palette's: scripts/bundle-parts.mjs EXTENSION_PARTS).
   extensionBundleBytes: { max: 300 * 1024 },
   // What loads before activate() runs: dist/extension.js and the chunks it requires at load
   // (scripts/bundle-parts.mjs; each part's budget is held by test/scripts/bundle-budget.test.ts).
@@ -130,7 +131,7 @@ if (runs('package')) await step('release build and VSIX (npm run package)', asyn
   // Several people share this checkout: a plain build by someone else between the release build
   // and vsce would put an unminified bundle in the VSIX. The bundle is measured inside the VSIX
   // (what ships), and packaging is repeated (up to 3 times) until that bundle is the minified one.
-  const { releaseParts } = await import('./bundle-parts.mjs');
+  const { releaseParts, EXTENSION_PARTS } = await import('./bundle-parts.mjs');
   for (let attempt = 1; ; attempt++) {
     const { bytes, files } = packageVsix();
     const entries = vsixEntries(path.join(root, 'artifacts', 'assistant-cards.vsix'));
@@ -143,7 +144,7 @@ if (runs('package')) await step('release build and VSIX (npm run package)', asyn
     result.vsixBytes = bytes;
     result.activationBundleBytes = parts.activation.bytes;
     result.liveSetBundleBytes = parts.liveSet.bytes;
-    result.extensionBundleBytes = parts.activation.bytes + parts.liveSet.bytes + parts.connect.bytes;
+    result.extensionBundleBytes = EXTENSION_PARTS.reduce((n, p) => n + parts[p].bytes, 0);
     result.lateBundleBytes = parts.late.bytes;
     details.vsix = { files: files.length, bundleLines: lines, attempts: attempt, parts };
     if (lines < 2000 || attempt >= 3) break;

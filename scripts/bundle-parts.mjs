@@ -7,9 +7,13 @@
 //               or Disconnect; bridge-words-file-*.js: the bridge's words file, written with it (#54)
 //   localService local-service-flows-*.js: the person's local service (its look every 5 s, Start,
 //               Stop, the sign-in dialog), loaded just after activation (#51)
+//   palette     palette-picks-*.js: the palette's picks, the Answers' search and export, loaded by
+//               the first command that needs one (the bundle's goals)
 //   late        net-undici.js, net-jose.js: at the first request
 //   webview, bridge, sandbox: the card panel's page, the assistants' hook, the local sandbox
 // Used by test/scripts/bundle-budget.test.ts and scripts/bench.mjs.
+/** The parts that are the extension's own code (the rest: undici and jose, the webview's page, the bridge, the sandbox). */
+export const EXTENSION_PARTS = ['activation', 'liveSet', 'connect', 'localService', 'palette'];
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -39,11 +43,13 @@ export function releaseParts(dir, entries) {
   const liveSet = new Set(files.filter((f) => /^live-core-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f)));
   const connect = new Set(files.filter((f) => /^(connect-settings|bridge-words-file)-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f) && !liveSet.has(f)));
   const localService = new Set(files.filter((f) => /^local-service-flows-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f) && !liveSet.has(f) && !connect.has(f)));
+  const palette = new Set(files.filter((f) => /^palette-picks-/.test(f.name)).flatMap((f) => [...closure(f.name)]).filter((f) => !activation.has(f) && !liveSet.has(f) && !connect.has(f) && !localService.has(f)));
   const parts = {
     activation: [...activation],
     liveSet: [...liveSet],
     connect: [...connect],
     localService: [...localService],
+    palette: [...palette],
     late: ['net-undici.js', 'net-jose.js'],
     webview: ['webview.js'],
     bridge: ['bridge.js'],

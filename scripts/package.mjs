@@ -67,6 +67,10 @@ export function packageVsix() {
   const files = vsixFiles();
   const unwanted = files.filter((f) => /\.map$|(^|\/)(src|test|scripts|out|\.cache)\//.test(f) || (/\.ts$/.test(f) && !/\.d\.ts$/.test(f)) || PSEUDO.test(f));
   if (unwanted.length) throw new Error(`the VSIX would hold files it should not (fix .vscodeignore): ${unwanted.join(', ')}`);
+  // Every script the build made is loaded by some path (a lazy part too): one left out fails only when that path runs.
+  const built = fs.readdirSync(path.join(STAGE, 'dist')).filter((f) => f.endsWith('.js')).map((f) => `dist/${f}`);
+  const missing = built.filter((f) => !files.includes(f));
+  if (missing.length) throw new Error(`the VSIX would miss files of the build (fix .vscodeignore): ${missing.join(', ')}`);
   fs.mkdirSync(path.dirname(VSIX), { recursive: true });
   // Relative links (the screenshots) become links into the repository: the Marketplace page
   // cannot show files from inside the VSIX.

@@ -10,10 +10,7 @@ import { runPressButton, showTold } from './base/press-toast';
 import type { Card, CardListEntry } from '../api/schemas';
 import { GROUPS, rowOf, type ActionType, type ClientCore, type PressAction, type PressOutcome } from '../sync';
 import type { CardsTree } from './cards/cards-tree';
-import { pickAnswer, pickCard, pickHelper, pickLater } from './cards/card-picks';
-import { exportAnswers } from './answers/answers-export';
-import { pickAnswerSearch } from './answers/answers-view';
-import { pickFilter } from './cards/filter-pick';
+import type * as PalettePicks from './palette-picks';
 import { setGrantContext } from './sign-in/grant';
 import { isSignedIn, type LiveParts } from './live-parts';
 import { copyCodeAndOpen } from './sign-in/sign-in';
@@ -21,7 +18,6 @@ import type { Log } from './base/log';
 import type { ContextKeys } from './context-keys';
 import { openCardPage } from './panel/open-link';
 import { scopeSetting } from './cards/card-scope';
-import { pickScope } from './cards/scope-pick';
 import { isCardId, waitsOnYou } from '../shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from '../shared/command-names';
 
@@ -34,6 +30,9 @@ import type { CliConnector } from './connect/cli-connector';
 import type { LocalServiceHandle } from './connection/local-service-handle';
 
 export { COMMAND_NAMES, commandId, type CommandName };
+
+/** The palette's picks, the Answers' search and export: loaded by the first command that needs one, never at activation. */
+const palettePicks = (): Promise<typeof PalettePicks> => import('./palette-picks.js');
 
 export interface CommandHost {
   log: Log;
@@ -101,7 +100,7 @@ async function toggleScopeSetting(): Promise<void> {
 
 /** The disabled form of the scope pick: the setting alone. */
 async function chooseScopeSetting(): Promise<void> {
-  const next = await pickScope();
+  const next = await (await palettePicks()).pickScope();
   if (next) await vscode.workspace.getConfiguration('assistantCards').update('scope', next, vscode.ConfigurationTarget.Global);
 }
 
@@ -149,7 +148,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
    * tree or the pick showed it: when the card changed since, it is opened to be looked at again
    * instead of acted on (only the answer's own pick shows the fresh card: `showsFresh`).
    */
-  const resolveCard = async ({ core, tree }: LiveParts, arg: unknown, title: string, groups: Parameters<typeof pickCard>[1], accept?: (c: CardListEntry) => boolean, showsFresh = false): Promise<Card | undefined> => {
+  const resolveCard = async ({ core, tree }: LiveParts, arg: unknown, title: string, groups: Parameters<typeof PalettePicks.pickCard>[1], accept?: (c: CardListEntry) => boolean, showsFresh = false): Promise<Card | undefined> => {
     const target = targetOf(arg, tree);
     if (target.from === 'elsewhere') {
       // Not the person's press: show the card (without taking the keyboard) and act on nothing.
@@ -157,7 +156,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       if (target.id && core.cards.get(target.id)) host.openCard(target.id, { preserveFocus: true });
       return undefined;
     }
-    const id = target.from === 'tree' ? target.id : await pickCard(core, groups, title, accept);
+    const id = target.from === 'tree' ? target.id : await (await palettePicks()).pickCard(core, groups, title, accept);
     if (!id) return undefined;
     const seen = core.cards.get(id)?.version;
     let card: Card;
@@ -205,7 +204,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
 
   /** The scope buttons' pick of the three scopes (the live set's scope follows the setting). */
   const chooseScope: TwoForms = {
-    enabled: ({ assistants }) => async () => { const next = await pickScope(); if (next) await assistants.scope.set(next); },
+    enabled: ({ assistants }) => async () => { const next = await (await palettePicks()).pickScope(); if (next) await assistants.scope.set(next); },
     disabled: chooseScopeSetting,
   };
   const connectThen = async (name: string) => {
@@ -246,7 +245,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
           else log.info(`open card: ignored ${target.id ? `${target.id}, a card this window does not hold` : 'an argument that is no card id'}`);
           return;
         }
-        const id = target.from === 'pick' ? await pickCard(p.core, GROUPS, vscode.l10n.t('Open a card')) : target.id;
+        const id = target.from === 'pick' ? await (await palettePicks()).pickCard(p.core, GROUPS, vscode.l10n.t('Open a card')) : target.id;
         if (id) host.openCard(id);
       },
     },
@@ -265,7 +264,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         const card = await resolveCard(p, arg, vscode.l10n.t('Answer a card'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes, true);
         if (!card || refuseHighStakes(core, card)) return;
         if (!waitsOnYou(card)) { void say.info(vscode.l10n.t('Assistant Cards: this card no longer waits on you.')); return; }
-        const pick = await pickAnswer(card);
+        const pick = await (await palettePicks()).pickAnswer(card);
         if (!pick) return;
         if (pick.kind === 'open') { host.openCard(card.id); return; } // words a pick cannot show whole: the panel shows them
         await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
@@ -302,7 +301,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         const { core } = p; if (notAllowed(p, 'later')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Put a card in Later'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes);
         if (!card || refuseHighStakes(core, card)) return;
-        const until = await pickLater(host.timeZone());
+        const until = await (await palettePicks()).pickLater(host.timeZone());
         if (!until) return;
         await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
       },
@@ -320,7 +319,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         const { core } = p; if (notAllowed(p, 'delegate')) return;
         const card = await resolveCard(p, arg, vscode.l10n.t('Hand a card over'), ['pending'], (c) => waitsOnYou(c) && !c.highStakes && c.kind !== 'update');
         if (!card || refuseHighStakes(core, card)) return;
-        const to = await pickHelper(core, card);
+        const to = await (await palettePicks()).pickHelper(core, card);
         if (!to) return;
         // When the helper hears it (the answer's `hears`), with Take Back for the 5 s, as with Undo.
         await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate', { helperName: to.helperName });
@@ -340,7 +339,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         if (card) await openInService(p.core, card);
       },
     },
-    filter: { enabled: ({ core, tree }) => () => pickFilter(core, tree) },
+    filter: { enabled: ({ core, tree }) => async () => (await palettePicks()).pickFilter(core, tree) },
     // The view title's clear button: shown while a filter or one terminal narrows the tree.
     clearFilter: {
       enabled: ({ tree, assistants }) => () => { void tree.setFilter({}); assistants.scope.clearTerminal(); },
@@ -354,10 +353,10 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     focusTerminal: { enabled: ({ assistants }) => assistants.commands.focusTerminal, disabled: assistantsNotKnown },
     cardsOfActiveTerminal: { enabled: ({ assistants }) => assistants.commands.cardsOfActiveTerminal, disabled: assistantsNotKnown },
     toggleScope: { enabled: ({ assistants }) => assistants.commands.toggleScope, disabled: toggleScopeSetting },
-    searchAnswers: { enabled: ({ answers, core }) => () => pickAnswerSearch(answers, core) },
+    searchAnswers: { enabled: ({ answers, core }) => async () => (await palettePicks()).pickAnswerSearch(answers, core) },
     // The view title's clear button: one press shows every answer read again.
     clearAnswerSearch: { enabled: ({ answers }) => () => answers.setSearch({}), disabled: () => undefined },
-    exportAnswers: { enabled: ({ answers, core }) => () => exportAnswers(core, answers.me, host.timeZone(), log) },
+    exportAnswers: { enabled: ({ answers, core }) => async () => (await palettePicks()).exportAnswers(core, answers.me, host.timeZone(), log) },
     // While searched, "more" reads on until the 30 days are read (the search covers them all).
     loadMoreAnswers: {
       enabled: ({ answers, core }) => () => answers.load(() => (!core.answers.started() ? core.answers.loadFirst()
