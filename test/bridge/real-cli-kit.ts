@@ -118,7 +118,12 @@ export function realCliKit(o: { prefix: string; install(i: InstallClis): Install
       if (!cards) throw new Error(`the cards list answered ${r.status}: ${r.text.slice(0, 300)}`);
       return cards.find((x) => x.kind === (c.kind ?? 'approval'));
     }, c.ms ?? 60_000, c.everyMs ?? 50),
-    whole: async (id) => (await kit.person.request('GET', `/v1/cards/${id}`)).json.card as WireCard,
+    whole: async (id) => {
+      const r = await kit.person.request('GET', `/v1/cards/${id}`);
+      // A refusal is said as the service said it (a card withdrawn, a limit), not as a missing field.
+      if (r.status !== 200 || !r.json?.card) throw new Error(`GET /v1/cards/${id} answered ${r.status}: ${r.text.slice(0, 300)}`);
+      return r.json.card as WireCard;
+    },
     async answer(id, body) {
       const c = await kit.whole(id);
       const r = await kit.person.request('POST', `/v1/cards/${id}/answer`, { body: { version: c.version, ...body }, headers: { 'idempotency-key': `k-${id}` } });
