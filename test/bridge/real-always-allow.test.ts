@@ -30,7 +30,7 @@ describe('bridge: "Always allow" with the real Claude Code (#54)', function () {
     const done = runClaude({ bin: kit.bin, model, box, prompt: 'Build it twice, then touch a file.', hooksJson, timeoutMs: 150_000, env: { ASSISTANT_CARDS_HOME: box.root } });
     const approvals = async (status: string) => ((await kit.person.request('GET', `/v1/cards?status=${status}&whole=3`)).json.cards as Card[]).filter((c) => c.kind === 'approval');
 
-    const first = await until('the first card', async () => (await approvals('pending'))[0], 90_000, 50);
+    const first = await until('the first card', async () => (await approvals('pending'))[0], 90_000, 250);
     assert.equal(first.title, 'Claude Code asks to run: npm run build');
     const file = path.join(box.project, '.claude', 'settings.local.json');
     assert.deepEqual(first.options, [{ id: 'always-allow-1', label: `Always allow: Bash(npm run *) in ${file}` }], 'the card names the rule and the settings file, whole');
@@ -39,7 +39,7 @@ describe('bridge: "Always allow" with the real Claude Code (#54)', function () {
     await kit.answer(first.id, { approved: true, choiceIds: ['always-allow-1'] });
 
     // The different command still asks: its card is the second and last one.
-    const second = await until('the different call\'s card', async () => (await approvals('pending')).find((c) => c.id !== first.id), 90_000, 50);
+    const second = await until('the different call\'s card', async () => (await approvals('pending')).find((c) => c.id !== first.id), 90_000, 250);
     assert.equal(second.title, `Claude Code asks to run: touch ${other}`);
     assert.equal(fs.readFileSync(built, 'utf8'), 'xx', 'both identical calls ran, the second without asking');
     await kit.answer(second.id, { approved: true });
