@@ -232,14 +232,14 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+/** SQLite's words for a write the disk refused (full, read-only, an I/O error), not for a damaged file. */
+const CANNOT_WRITE = /disk I\/O error|database or disk is full|attempt to write a readonly database|ENOSPC|EROFS/i;
+
 /**
  * One process at a time: `<file>.pid` names the owner. A dead owner's file (a `kill -9`) is taken
  * over, with the lock folder node-sqlite3-wasm left beside the store; SQLite then rolls back the
  * transaction the kill cut short from its journal.
  */
-/** SQLite's words for a write the disk refused (full, read-only, an I/O error), not for a damaged file. */
-const CANNOT_WRITE = /disk I\/O error|database or disk is full|attempt to write a readonly database|ENOSPC|EROFS/i;
-
 function takeOwnership(file: string): string {
   const pidFile = `${file}.pid`;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -305,7 +305,6 @@ export class SqliteStore implements SandboxStore {
       const version = readVersion(db, file);
       if (version > SCHEMA_VERSION) throw storeError('newer', file, `schema ${version}; this version knows up to ${SCHEMA_VERSION}`);
       fs.chmodSync(file, 0o600);
-      // One process owns the file (takeOwnership): SQLite's lock is taken once, not per transaction.
       db.exec(WAL);
       migrate(db, file, version, SCHEMA_VERSION);
       const store = new SqliteStore(file, db, pidFile, SCHEMA_VERSION, opts.now ?? Date.now);
