@@ -11,7 +11,7 @@ import type { ChangeRec, ChangeType } from './change';
 import type { Counters, SandboxStore } from './store';
 import { MIGRATIONS, SCHEMA_VERSION, VERSION_TABLE } from './schema';
 import { storeError, StoreError } from './store-error';
-import { isLive, KINDS, type Kind, type Table } from './table';
+import { KINDS, MemoryTable, type Kind, type Table } from './table';
 
 const UPSERT_CARD = 'INSERT INTO card (id, done_at, body) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET done_at = excluded.done_at, body = excluded.body';
 const UPSERT_REC = 'INSERT INTO rec (kind, id, body) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body';
@@ -40,7 +40,7 @@ const SMALL: ReadonlySet<Kind> = new Set(['assistant', 'agent', 'session', 'webh
  * read by id is often changed in place), iteration for the small tables. Touched records are
  * written at commit when their JSON differs from what the file holds.
  */
-class TrackedTable<T> extends Map<string, T> implements Table<T> {
+class TrackedTable<T> extends MemoryTable<T> implements Table<T> {
   readonly touched = new Set<string>();
   readonly deleted = new Set<string>();
   cleared = false;
@@ -100,10 +100,6 @@ class TrackedTable<T> extends Map<string, T> implements Table<T> {
 
   override [Symbol.iterator](): MapIterator<[string, T]> {
     return this.entries();
-  }
-
-  *live(): IterableIterator<T> {
-    for (const rec of super.values()) if (isLive(rec)) yield rec;
   }
 
   get busy(): boolean {
