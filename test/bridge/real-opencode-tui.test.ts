@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox';
 import { makeBox, type Box } from './cli-run';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import { setHold, signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
 import { installer, type WireCard } from './real-cli-kit';
 import { setUpOpenCode } from './opencode-setup';
@@ -42,8 +42,7 @@ describe('bridge: the real OpenCode terminal UI asks through a card (pty)', func
     box = makeBox('real-opencode-tui-');
     sb = await startSandbox({ port: 0 });
     person = await signIn(sb.url);
-    const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 200 }) });
-    assert.equal(hold.status, 200);
+    await setHold(sb, 200);
     fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
     model = await startScriptedModel({ codex: [{ tool: 'bash', input: { command: `touch ${marker()}`, description: 'Touch a file' } }, { text: 'All done.' }] });
     const env = await setUpOpenCode(box, { modelUrl: model.url, waitS: WAIT_S });
