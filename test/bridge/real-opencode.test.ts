@@ -13,11 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox';
 import { makeBox, type Box } from './cli-run';
-import { startScriptedModel, type ScriptedModel } from './scripted-model';
-import { setHold, signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import type { ScriptedModel } from './scripted-model';
+import type { SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
 import { installer, type WireCard } from './real-cli-kit';
-import { setUpOpenCode } from './opencode-setup';
+import { startOpenCodeWorld } from './opencode-setup';
 
 interface Pending { id: string; sessionID: string; permission: string }
 
@@ -39,12 +39,8 @@ describe('bridge: the real OpenCode asks through a card', function () {
     this.timeout(600_000);
     const bin = (await installer()).ensureOpenCode({ quiet: true }).bin;
     box = makeBox('real-opencode-');
-    sb = await startSandbox({ port: 0 });
-    person = await signIn(sb.url);
-    await setHold(sb, 200);
-    fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
-    model = await startScriptedModel({ codex: [{ tool: 'bash', input: { command: `touch ${marker()}`, description: 'Touch a file' } }, { text: 'All done.' }] });
-    const env = await setUpOpenCode(box, { modelUrl: model.url, waitS: WAIT_S });
+    let env: NodeJS.ProcessEnv;
+    ({ sb, person, model, env } = await startOpenCodeWorld(box, { marker: marker(), waitS: WAIT_S }));
     opencode = spawn(bin, ['serve', '--port', '0', '--hostname', '127.0.0.1'], { cwd: box.project, env, stdio: ['ignore', 'pipe', 'pipe'] });
     opencode.stderr!.on('data', (d: Buffer) => { logs += String(d); });
     server = await new Promise<string>((resolve, reject) => {
