@@ -23,7 +23,6 @@ module.exports = {
       'test/scripts/**/*.test.ts',
       'test/media/**/*.test.ts',
       'test/shared/**/*.test.ts',
-      'test/words/**/*.test.ts',
       'test/kit/**/*.test.ts',
       'test/bridge/**/*.test.ts',
       'test/editor-node/**/*.test.ts',

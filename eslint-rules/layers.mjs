@@ -35,20 +35,26 @@ export const LAYERS = {
   // The local service: the wire's schemas and constants, the asking surface's schemas (it checks
   // /_ask bodies with them), the shared rules, where the bridge looks for it and how it proves itself.
   sandbox: { values: ['api/schemas', 'api/ask-schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state', 'bridge/service-files'], packages: ['fastify', 'zod', 'node-sqlite3-wasm', 'node:*'] },
-  // The assistants' side: the asking surface's types (never its zod values: a hook process loads
-  // no zod) and the wire's constants.
-  bridge: { values: ['api/schemas', 'api/constants'], types: ['api/ask-schemas'], packages: ['jsonc-parser', 'node:*'] },
+  // The assistants' side: the wire's constants, and the asking surface's and the wire's types only
+  // (never their zod values: a hook process loads no zod).
+  bridge: { values: ['api/constants'], types: ['api/schemas', 'api/ask-schemas'], packages: ['jsonc-parser', 'node:*'] },
 };
 
-/** The layer and module of a repository file (`src/api/schemas.ts` -> api, api/schemas), or undefined outside the map. */
+/**
+ * The layer and module of a repository file (`src/api/schemas.ts` -> api, api/schemas), or
+ * undefined outside src/ and media/. A file under src/ that no layer holds (a new folder, a file
+ * beside the folders) has `layer` undefined: the rule refuses its imports until the map says
+ * what it may import.
+ */
 export function whereIs(file, root = process.cwd()) {
   const rel = path.relative(root, file).split(path.sep).join('/').replace(/\.(ts|mts|js|mjs)$/, '');
-  const m = /^src\/([^/]+)(?:\/(.*))?$/.exec(rel) ?? (/^media(?:\/(.*))?$/.exec(rel) ? ['', 'media', rel.slice('media/'.length)] : null);
-  if (!m) return undefined;
-  const layer = m[1];
-  if (!(layer in LAYERS)) return undefined;
-  const inner = m[2] ?? 'index';
-  return { layer, module: `${layer}/${inner}` };
+  const m = /^src\/(.*)$/.exec(rel);
+  if (m) {
+    const [first, ...inner] = m[1].split('/');
+    return first in LAYERS && inner.length ? { layer: first, module: `${first}/${inner.join('/')}` } : first in LAYERS ? { layer: first, module: `${first}/index` } : { layer: undefined, module: m[1] };
+  }
+  if (/^media(?:\/|$)/.test(rel)) return { layer: 'media', module: `media/${rel.slice('media/'.length) || 'index'}` };
+  return undefined;
 }
 
 const packageOf = (spec) => (spec.startsWith('node:') ? spec : spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
@@ -57,6 +63,7 @@ const packageOf = (spec) => (spec.startsWith('node:') ? spec : spec.startsWith('
 export function refusal(file, spec, typeOnly, root = process.cwd()) {
   const from = whereIs(file, root);
   if (!from) return undefined;
+  if (from.layer === undefined) return `'src/${from.module}' is in no layer of the map (eslint-rules/layers.mjs): add its folder to LAYERS, with what it may import.`;
   const rules = LAYERS[from.layer];
   if (!spec.startsWith('.')) {
     const pkg = packageOf(spec);

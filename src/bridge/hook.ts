@@ -55,7 +55,8 @@ function waitingCard(app: string, e: NeutralEvent): AskedCard {
 /** Runs one hook event; resolves to what the hook prints (empty: nothing). */
 export async function runHook(o: HookOptions): Promise<string> {
   const log = o.log ?? (() => undefined);
-  const cli = adapterOf(o.app) ?? UNKNOWN;
+  const known = adapterOf(o.app);
+  const cli = known ?? UNKNOWN;
   let e: NeutralEvent;
   let raw: Record<string, unknown>;
   try {
@@ -75,7 +76,7 @@ export async function runHook(o: HookOptions): Promise<string> {
   const asker = new Asker(o.service, keysInFolder(o.keysDir ?? path.join(bridgeHome(), SESSIONS_DIR), o.service.askKey, o.app));
   // Registering again refreshes the session; it goes with the card when there is one (one call).
   const register = (card?: AskedCard) => asker.register({
-    app: adapterOf(o.app)?.serviceApp ?? o.app, appSessionId: sessionId, cwd, terminal: o.terminal(), name: APP_NAMES[o.app] ?? o.app,
+    app: known?.serviceApp ?? o.app, appSessionId: sessionId, cwd, terminal: o.terminal(), name: APP_NAMES[o.app] ?? o.app,
     agent: path.basename(cwd) || cwd,
   }, card, o.signal);
   /** The CLI went on: the session's open cards of `reasons` close. A session not known here registers (it has none open). */
@@ -109,7 +110,7 @@ export async function runHook(o: HookOptions): Promise<string> {
         return '';
       case 'permission': {
         // The CLI's own "don't ask again", where its adapter says it has one a hook can take.
-        const always = adapterOf(o.app)?.alwaysAllow?.(raw, o.env ?? process.env, os.homedir()) ?? [];
+        const always = known?.alwaysAllow?.(raw, o.env ?? process.env, os.homedir()) ?? [];
         return await permission(asker, register, sessionId, o, e, cli.print, always);
       }
       default:

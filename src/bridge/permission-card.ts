@@ -8,8 +8,6 @@ import { say, type BridgeWord } from './words';
 import { CLI_NAMES } from './clis/index';
 import type { AlwaysAllow, Decision } from './clis/adapter';
 
-export type { Decision };
-
 /** Each CLI's name by app id: its adapter's (src/bridge/clis/). */
 export const APP_NAMES: Readonly<Record<string, string>> = CLI_NAMES;
 

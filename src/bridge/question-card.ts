@@ -3,7 +3,8 @@
 // answers them (docs/cli-hooks.md, measured in the interactive CLI). One question is a `choice`
 // (several labels when it allows many), more are a `questions` card. Pure.
 import type { AskedCard, Heard } from '../api/ask-schemas';
-import { APP_NAMES, type Decision } from './permission-card';
+import { APP_NAMES } from './permission-card';
+import type { Decision } from './clis/adapter';
 import { say } from './words';
 
 interface Question { question: string; header?: string; options: { label: string; description?: string }[]; multiSelect: boolean }

@@ -1,6 +1,6 @@
 // How an assistant reaches the local service: local-service.json in the bridge's home (written by
 // the local service, or a sandbox started with --announce) names its address, the ask key and its
-// process. Plain fetch with short bounds: a hook must never hold its CLI up because the service is
+// process. Plain node:http with short bounds: a hook must never hold its CLI up because the service is
 // gone or hung. Whom it talks to is checked first (#51 F1): a file naming a dead process is
 // ignored (and removed), and the service proves it holds the ask key before anything is sent.
 import { lstatSync, readFileSync } from 'node:fs';
@@ -85,7 +85,7 @@ export class ServiceLink {
   private proven: Promise<void> | undefined;
   /** The private socket this link talks over, when the service offers one (then no proof round). */
   readonly socketPath: string | undefined;
-  constructor(readonly info: ServiceInfo, private readonly isGone: (pid: number) => boolean = processGone) {
+  constructor(readonly info: ServiceInfo, isGone: (pid: number) => boolean = processGone) {
     // The socket speaks plain HTTP with the service's own Host: for a service behind https (a
     // --public-url sandbox), the port and the proof.
     this.socketPath = info.socket !== undefined && info.url.startsWith('http:') && socketIsPrivate(info.socket) ? info.socket : undefined;

@@ -57,7 +57,7 @@ export class App implements vscode.Disposable {
   readonly contextKeys = new ContextKeys();
   /** Card links into the editor (`vscode://assistant-cards.assistant-cards/card?id=…`): they open, never act. */
   readonly cardLinks: CardUriHandler;
-  /** Connect and Disconnect of Claude Code and Codex (their hook entries and the hook command). */
+  /** Connect and Disconnect of each assistant CLI (src/bridge/clis/: its hook entries or plugin, and the hook command). */
   readonly connector: CliConnector;
   /** The CLIs connected now: rows of the Assistants view (#54). */
   readonly connectedClis = new ConnectedClis();

@@ -137,11 +137,6 @@ export class Cards {
     if (type) this.feed.emit(type, card.id, at);
   }
 
-  /** A change the person's side does not see (what the assistant heard): written, no new version. */
-  private keep(card: CardRec): void {
-    this.store.cards.set(card.id, card);
-  }
-
   private close(card: CardRec, by: string, at: number, history: Omit<HistoryRec, 'at'> | null): void {
     card.status = 'done';
     card.closedAt = at;

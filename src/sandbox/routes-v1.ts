@@ -117,14 +117,20 @@ export function registerV1(app: FastifyInstance, d: V1Deps): void {
       onlyKnown(req.query as Record<string, unknown>, [], errors);
       if (errors.length) throw invalid(errors);
       const now = d.cards.now();
+      // Each table read once, grouped by owner: the list is read on every change of the assistants,
+      // and a scan of every card for every agent grew with agents × cards.
+      const agentsOf = groupBy(d.state.agents.values(), (g) => g.assistantId);
+      const sessionsOf = groupBy(d.state.sessions.values(), (s) => s.agentId);
+      const openOf = new Map<string, number>();
+      for (const c of d.state.cards.live()) {
+        if (c.agentId !== undefined && (c.status === 'pending' || c.status === 'snoozed') && c.turn === 'you') openOf.set(c.agentId, (openOf.get(c.agentId) ?? 0) + 1);
+      }
       const list = [...d.state.assistants.values()]
         .filter((a) => d.cards.assistantInReach(grant, a.id))
         .map((a) => {
-          const agents = [...d.state.agents.values()].filter((g) => g.assistantId === a.id).map((g) => {
-            const sessions = [...d.state.sessions.values()].filter((s) => s.agentId === g.id);
-            const openCards = [...d.state.cards.live()].filter(
-              (c) => c.agentId === g.id && (c.status === 'pending' || c.status === 'snoozed') && c.turn === 'you',
-            ).length;
+          const agents = (agentsOf.get(a.id) ?? []).map((g) => {
+            const sessions = sessionsOf.get(g.id) ?? [];
+            const openCards = openOf.get(g.id) ?? 0;
             return {
               id: g.id,
               name: g.name,
@@ -369,4 +375,15 @@ function checkDelegateBody(body: unknown): { to: { assistantId: string; agentId?
     mode: body.mode as 'freely' | 'loop',
     ...(body.note !== undefined ? { note: body.note as string } : {}),
   };
+}
+
+/** The records by `key`, each group in the order they came. */
+function groupBy<T>(records: Iterable<T>, key: (r: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of records) {
+    const k = key(r);
+    const group = out.get(k);
+    if (group) group.push(r); else out.set(k, [r]);
+  }
+  return out;
 }

@@ -43,9 +43,10 @@ export class Sessions {
 
   /** The assistant named `name` of `app` on the computer, and its agent `agentName`: made on first use. */
   agentFor(app: string, machineId: string, name: string, agentName: string): AgentRec {
-    const assistant = [...this.state.assistants.values()].find((a) => a.app === app && a.machineId === machineId && a.name === name)
+    // Every hook call registers: the tables are walked, not copied into arrays first.
+    const assistant = first(this.state.assistants.values(), (a) => a.app === app && a.machineId === machineId && a.name === name)
       ?? this.addAssistant({ name, app, machineId });
-    return [...this.state.agents.values()].find((a) => a.assistantId === assistant.id && a.name === agentName)
+    return first(this.state.agents.values(), (a) => a.assistantId === assistant.id && a.name === agentName)
       ?? this.addAgent(assistant.id, agentName);
   }
 
@@ -108,4 +109,9 @@ export class Sessions {
   private forgetKeys(appSessionId: string): void {
     this.keys.deleteWhere((rec) => rec.appSessionId === appSessionId);
   }
+}
+
+function first<T>(records: Iterable<T>, wanted: (r: T) => boolean): T | undefined {
+  for (const r of records) if (wanted(r)) return r;
+  return undefined;
 }

@@ -10,11 +10,10 @@ import * as path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox';
 import { runHook } from '../../src/bridge/hook';
 import { alwaysLabel, alwaysOptionId, decisionOf, permissionCard } from '../../src/bridge/permission-card';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import { setHold, signIn, startSandbox, type SignedIn, type WireCard } from '../sandbox/helpers';
 import { until } from '../kit/until';
 import { GUTTER } from '../../src/bridge/tool-input';
 
-interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string; options?: { id: string; label: string }[] }
 
 const PROJECT = '/home/dev/shop';
 const FILE = path.join(PROJECT, '.claude', 'settings.local.json');
@@ -58,7 +57,7 @@ describe('the card\'s "Always allow" (#54)', function () {
       keysDir = fs.mkdtempSync(path.join(os.tmpdir(), 'always-keys-'));
       sb = await startSandbox({ port: 0 });
       person = await signIn(sb.url);
-      await (await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 0 }) })).text();
+      await setHold(sb, 0);
     });
     afterEach(async () => { await sb.close(); fs.rmSync(keysDir, { recursive: true, force: true }); });
 

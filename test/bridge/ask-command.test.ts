@@ -9,10 +9,9 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import type { RunningSandbox } from '../../src/sandbox';
 import { ASK_EXIT, parseAskArgs, runAsk, type AskArgs } from '../../src/bridge/ask-command';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import { setHold, signIn, startSandbox, type SignedIn, type WireCard } from '../sandbox/helpers';
 import { until } from '../kit/until';
 
-interface WireCard { id: string; version: number; kind: string; title: string; status: string }
 
 describe('ask: its arguments', () => {
   it('approval, choice and text with their title; the defaults: a blocking card, 600 s, app "other", name "ask"', () => {
@@ -51,7 +50,7 @@ describe('ask: each exit status', function () {
   beforeEach(async () => {
     sb = await startSandbox({ port: 0 });
     person = await signIn(sb.url);
-    await (await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 0 }) })).text();
+    await setHold(sb, 0);
   });
   afterEach(async () => { await sb.close(); });
 

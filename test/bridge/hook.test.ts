@@ -11,10 +11,9 @@ import type { AddressInfo } from 'node:net';
 import type { RunningSandbox } from '../../src/sandbox';
 import { runHook } from '../../src/bridge/hook';
 import { DECLINED } from '../../src/bridge/permission-card';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import { setHold, signIn, startSandbox, type SignedIn, type WireCard } from '../sandbox/helpers';
 import { until } from '../kit/until';
 
-interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string; blocking: boolean }
 
 describe('hook bridge', function () {
   this.timeout(30_000);
@@ -27,7 +26,7 @@ describe('hook bridge', function () {
     keysDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hook-keys-'));
     sb = await startSandbox({ port: 0 });
     person = await signIn(sb.url);
-    await (await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 0 }) })).text();
+    await setHold(sb, 0);
   });
   /** The socket tests' folders, removed after each. */
   const socketDirs: string[] = [];
@@ -175,9 +174,6 @@ describe('hook bridge', function () {
     }
   });
 
-  const setHold = async (ms: number) => {
-    await (await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms }) })).text();
-  };
   const askCalls = async () => ((await (await fetch(`${sb.url}/_sandbox/received`)).json()) as { received: { method: string; url: string }[] }).received
     .filter((r) => r.url.startsWith('/_ask/')).map((r) => `${r.method} ${r.url.replace(/req_[\w-]+/, '{id}').replace(/\?.*$/, '')}`);
 
@@ -205,7 +201,7 @@ describe('hook bridge', function () {
     fs.chmodSync(dir, mode);
     sb = await startSandbox({ port: 0, askKey: sb.askKey, askSocket: path.join(dir, 'ask.sock') });
     person = await signIn(sb.url);
-    await setHold(0);
+    await setHold(sb, 0);
     return { socket: sb.askSocket! };
   };
   const hookOn = (socket: string, input: string) => runHook({
@@ -247,7 +243,7 @@ describe('hook bridge', function () {
   });
 
   it('F8: a Decline pressed in the hold as the bridge\'s wait runs out reaches the CLI (the wait holds on through the hold)', async () => {
-    await setHold(2_000);
+    await setHold(sb, 2_000);
     const printed = hook(bash('make deploy'), { waitMs: 1_000 });
     const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
     // Pressed before the wait's end; its hold ends after it.
@@ -262,7 +258,7 @@ describe('hook bridge', function () {
     await sb.close();
     sb = await startSandbox({ port: 0, askKey: sb.askKey });
     person = await signIn(sb.url);
-    await setHold(0);
+    await setHold(sb, 0);
     const printed = hook(bash('ls'));
     const c = await until('the card', async () => (await pending()).find((x) => x.kind === 'approval'), 10_000);
     await answer(c.id, { approved: true });

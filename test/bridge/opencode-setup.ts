@@ -1,5 +1,6 @@
 // OpenCode's set-up shared by the real-OpenCode tests (its server, real-opencode.test.ts, and its
-// terminal UI, real-opencode-tui.test.ts): in the box, the bridge bundled as it ships and the
+// terminal UI, real-opencode-tui.test.ts): the service, the person and the scripted model they
+// start from (startOpenCodeWorld); in the box, the bridge bundled as it ships and the
 // launcher Connect installs, OpenCode's config folder as Connect writes it (the plugin, its wait
 // shortened for a test) and as its person sets it (the scripted model as a provider, bash asks),
 // and the environment that keeps OpenCode in the box and off the network but for the model.
@@ -7,9 +8,28 @@ import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import type { RunningSandbox } from '../../src/sandbox';
 import { hookCommand, planConnect } from '../../src/bridge/connect-settings';
 import { installHook } from '../../src/bridge/install';
+import { setHold, signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import type { Box } from './cli-run';
+import { startScriptedModel, type ScriptedModel } from './scripted-model';
+
+/** What both OpenCode tests start from (startOpenCodeWorld). */
+export interface OpenCodeWorld { sb: RunningSandbox; person: SignedIn; model: ScriptedModel; env: NodeJS.ProcessEnv }
+
+/**
+ * The service announced in `box` with a short hold, the person signed in to it, the scripted model
+ * whose one step is the command that touches `marker`, and OpenCode's set-up (setUpOpenCode).
+ */
+export async function startOpenCodeWorld(box: Box, o: { marker: string; waitS: number }): Promise<OpenCodeWorld> {
+  const sb = await startSandbox({ port: 0 });
+  const person = await signIn(sb.url);
+  await setHold(sb, 200);
+  fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
+  const model = await startScriptedModel({ codex: [{ tool: 'bash', input: { command: `touch ${o.marker}`, description: 'Touch a file' } }, { text: 'All done.' }] });
+  return { sb, person, model, env: await setUpOpenCode(box, { modelUrl: model.url, waitS: o.waitS }) };
+}
 
 /** Writes the bridge, the plugin and OpenCode's config into `box`; returns the environment to start OpenCode with. */
 export async function setUpOpenCode(box: Box, o: { modelUrl: string; waitS: number }): Promise<NodeJS.ProcessEnv> {

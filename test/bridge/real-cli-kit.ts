@@ -13,7 +13,7 @@ import type { RunningSandbox } from '../../src/sandbox';
 import { installHook } from '../../src/bridge/install';
 import { makeBox, type Box } from './cli-run';
 import type { ScriptedModel } from './scripted-model';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import { setHold, signIn, startSandbox, type SignedIn, type WireCard } from '../sandbox/helpers';
 import { until } from '../kit/until';
 
 export interface Installed { bin: string; version: string }
@@ -26,7 +26,7 @@ export interface InstallClis {
 }
 export const installer = () => import(path.join(__dirname, '..', '..', 'scripts', 'install-clis.mjs')) as Promise<InstallClis>;
 
-export interface WireCard { id: string; version: number; kind: string; title: string; summary?: string; status: string; closedBy?: string }
+export type { WireCard };
 export interface LiveSession { cwd: string; terminal?: { pid?: number } }
 interface WireAssistant { app: string; name: string; agents: { liveSessions: LiveSession[] }[] }
 
@@ -126,9 +126,7 @@ export function realCliKit(o: { prefix: string; install(i: InstallClis): Install
       return (await installHook({ binDir: binDir ?? path.join(kit.box.root, 'bin'), runtime: process.execPath, version: 'test', platform: process.platform, bridgeSource: bridge })).launcher;
     },
     async hold(ms) {
-      const s = kit.sb;
-      const r = await fetch(`${s.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${s.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
-      assert.equal(r.status, 200, await r.text());
+      await setHold(kit.sb, ms);
     },
     card: (what, c = {}) => until(what, async () => {
       const r = await kit.person.request('GET', '/v1/cards?whole=3');

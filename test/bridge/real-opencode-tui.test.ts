@@ -11,11 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox';
 import { makeBox, type Box } from './cli-run';
-import { startScriptedModel, type ScriptedModel } from './scripted-model';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import type { ScriptedModel } from './scripted-model';
+import type { SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
 import { installer, type WireCard } from './real-cli-kit';
-import { setUpOpenCode } from './opencode-setup';
+import { startOpenCodeWorld } from './opencode-setup';
 import { keys, startInPty, type PtyProgram } from './pty-screen';
 
 /** The card's wait here (Connect's plugin says 110 s): these tests answer well inside it. */
@@ -40,13 +40,8 @@ describe('bridge: the real OpenCode terminal UI asks through a card (pty)', func
     this.timeout(900_000);
     const bin = (await installer()).ensureOpenCode({ quiet: true }).bin;
     box = makeBox('real-opencode-tui-');
-    sb = await startSandbox({ port: 0 });
-    person = await signIn(sb.url);
-    const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 200 }) });
-    assert.equal(hold.status, 200);
-    fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
-    model = await startScriptedModel({ codex: [{ tool: 'bash', input: { command: `touch ${marker()}`, description: 'Touch a file' } }, { text: 'All done.' }] });
-    const env = await setUpOpenCode(box, { modelUrl: model.url, waitS: WAIT_S });
+    let env: NodeJS.ProcessEnv;
+    ({ sb, person, model, env } = await startOpenCodeWorld(box, { marker: marker(), waitS: WAIT_S }));
     // The UI's start: minutes of CPU on two busy cores (its config folder's packages, its server).
     ui = startInPty([bin, box.project], { cwd: box.project, env });
     await ui.waitFor(READY, 540_000);

@@ -13,11 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox';
 import { makeBox, type Box } from './cli-run';
-import { startScriptedModel, type ScriptedModel } from './scripted-model';
-import { signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
+import type { ScriptedModel } from './scripted-model';
+import type { SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
 import { installer, type WireCard } from './real-cli-kit';
-import { setUpOpenCode } from './opencode-setup';
+import { startOpenCodeWorld } from './opencode-setup';
 
 interface Pending { id: string; sessionID: string; permission: string }
 
@@ -39,13 +39,8 @@ describe('bridge: the real OpenCode asks through a card', function () {
     this.timeout(600_000);
     const bin = (await installer()).ensureOpenCode({ quiet: true }).bin;
     box = makeBox('real-opencode-');
-    sb = await startSandbox({ port: 0 });
-    person = await signIn(sb.url);
-    const hold = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 200 }) });
-    assert.equal(hold.status, 200);
-    fs.writeFileSync(path.join(box.root, 'local-service.json'), JSON.stringify({ url: sb.url, askKey: sb.askKey, pid: process.pid }), { mode: 0o600 });
-    model = await startScriptedModel({ codex: [{ tool: 'bash', input: { command: `touch ${marker()}`, description: 'Touch a file' } }, { text: 'All done.' }] });
-    const env = await setUpOpenCode(box, { modelUrl: model.url, waitS: WAIT_S });
+    let env: NodeJS.ProcessEnv;
+    ({ sb, person, model, env } = await startOpenCodeWorld(box, { marker: marker(), waitS: WAIT_S }));
     opencode = spawn(bin, ['serve', '--port', '0', '--hostname', '127.0.0.1'], { cwd: box.project, env, stdio: ['ignore', 'pipe', 'pipe'] });
     opencode.stderr!.on('data', (d: Buffer) => { logs += String(d); });
     server = await new Promise<string>((resolve, reject) => {
@@ -108,11 +103,20 @@ describe('bridge: the real OpenCode asks through a card', function () {
     return list.find((a) => a.app === 'opencode')?.agents.flatMap((g) => g.liveSessions) ?? [];
   };
   const seen = new Set<string>();
-
-  it('its command shows whole on the card, naming OpenCode; Approve replies "once" and the command runs', async () => {
+  /** A new session asks (ask), and its approval card, one no test has taken yet. */
+  const askedCard = async (): Promise<{ session: string; card: WireCard }> => {
     const session = await ask();
     const card = await approvalCard(seen);
     seen.add(card.id);
+    return { session, card };
+  };
+  /** The person rejects in OpenCode's own prompt (its terminal UI posts this reply). */
+  const rejectInOpenCode = (requestId: string) => oc('POST', `/permission/${requestId}/reply`, { reply: 'reject' });
+  const sessionEnded = (session: string, withinMs: number, everyMs: number) =>
+    until('the session ended', async () => !(await liveSessions()).some((s) => s.appSessionId === session) || undefined, withinMs, everyMs);
+
+  it('its command shows whole on the card, naming OpenCode; Approve replies "once" and the command runs', async () => {
+    const { session, card } = await askedCard();
     const shown = await whole(card.id);
     assert.match(shown.title, /^OpenCode asks/);
     assert.ok(shown.summary?.includes(`touch ${marker()}`), `the whole command on the card: ${shown.summary}`);
@@ -125,9 +129,7 @@ describe('bridge: the real OpenCode asks through a card', function () {
   });
 
   it('Decline with a note: OpenCode rejects, nothing runs, and the note reaches the model', async () => {
-    const session = await ask();
-    const card = await approvalCard(seen);
-    seen.add(card.id);
+    const { session, card } = await askedCard();
     await answer(card.id, { approved: false, note: { text: 'Not on a Friday, please.' } });
     await idle(session);
     assert.equal(fs.existsSync(marker()), false, 'the declined command did not run');
@@ -135,50 +137,41 @@ describe('bridge: the real OpenCode asks through a card', function () {
   });
 
   it('the wait runs out: the card is withdrawn and OpenCode\'s own prompt still waits, then decides', async () => {
-    const session = await ask();
-    const card = await approvalCard(seen);
-    seen.add(card.id);
+    const { session, card } = await askedCard();
     const asked = Date.now();
     await withdrawn(card.id, (WAIT_S + 15) * 1000);
     assert.ok(Date.now() - asked > (WAIT_S - 3) * 1000, 'withdrawn when the wait ran out, not before');
     const left = await pending(session);
     assert.equal(left.length, 1, 'nothing was replied for the person: OpenCode\'s own prompt still waits');
-    // The person answers in OpenCode's own prompt (its terminal UI posts this reply).
-    await oc('POST', `/permission/${left[0]!.id}/reply`, { reply: 'reject' });
+    await rejectInOpenCode(left[0]!.id);
     await idle(session);
     assert.equal(fs.existsSync(marker()), false);
   });
 
   it('answered in OpenCode\'s own prompt while the card waits: the card is withdrawn at once', async () => {
-    const session = await ask();
-    const card = await approvalCard(seen);
-    seen.add(card.id);
+    const { session, card } = await askedCard();
     const [request] = await pending(session);
-    await oc('POST', `/permission/${request!.id}/reply`, { reply: 'reject' });
+    await rejectInOpenCode(request!.id);
     await withdrawn(card.id, (WAIT_S - 4) * 1000);
     await idle(session);
     assert.equal(fs.existsSync(marker()), false);
   });
 
   it('the session\'s end (deleted in OpenCode) ends it for the service and withdraws its card', async () => {
-    const session = await ask();
-    const card = await approvalCard(seen);
-    seen.add(card.id);
+    const { session, card } = await askedCard();
     assert.ok((await liveSessions()).some((s) => s.appSessionId === session), 'the session is live while it asks');
     await oc('DELETE', `/session/${session}`);
     await withdrawn(card.id, (WAIT_S - 4) * 1000);
-    await until('the session ended', async () => !(await liveSessions()).some((s) => s.appSessionId === session) || undefined, (WAIT_S - 4) * 1000, 100);
+    await sessionEnded(session, (WAIT_S - 4) * 1000, 100);
   });
 
   // Last: it stops OpenCode.
   it('OpenCode stopping (SIGINT, as Ctrl+C): the sessions that asked end and their cards are withdrawn', async () => {
-    const session = await ask();
-    const card = await approvalCard(seen);
-    seen.add(card.id);
+    const { session, card } = await askedCard();
     const stoppedAt = Date.now();
     opencode.kill('SIGINT');
     await withdrawn(card.id, (WAIT_S - 4) * 1000);
     assert.ok(Date.now() - stoppedAt < (WAIT_S - 4) * 1000, 'withdrawn by OpenCode stopping, not by the wait');
-    await until('the session ended', async () => !(await liveSessions()).some((s) => s.appSessionId === session) || undefined, 10_000, 250);
+    await sessionEnded(session, 10_000, 250);
   });
 });

@@ -10,7 +10,7 @@ import {
 } from '../../src/api/ask-schemas';
 import type { RunningSandbox } from '../../src/sandbox';
 import { until } from '../kit/until';
-import { signIn, startSandbox, type SignedIn } from './helpers';
+import { setHold, signIn, startSandbox, type SignedIn } from './helpers';
 
 interface Sent { status: number; json: unknown }
 
@@ -44,9 +44,6 @@ describe('the asking surface (/_ask) as a contract', function () {
   const register = (appSessionId: string, key = sb.askKey, extra: Record<string, unknown> = {}) =>
     send('POST', '/_ask/sessions', key, { app: 'claude-code', appSessionId, cwd: '/home/dev/shop', terminal: { pid: 7, tty: '/dev/pts/1' }, ...extra });
   const approval = { kind: 'approval', title: 'Run make deploy?', summary: 'make deploy', blocking: true, reason: 'permission' };
-  const setHold = async (ms: number) => {
-    await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
-  };
   const answer = async (id: string, body: Record<string, unknown>) => {
     const c = (await person.request('GET', `/v1/cards/${id}`)).json.card as { version: number };
     const r = await person.request('POST', `/v1/cards/${id}/answer`, { body: { version: c.version, ...body }, headers: { 'idempotency-key': `k-${id}-${Math.random()}` } });
@@ -65,7 +62,7 @@ describe('the asking surface (/_ask) as a contract', function () {
     assert.equal(again.sessionKey, key);
     const second = shaped(AskedCardState, await send('POST', '/_ask/cards', key, { appSessionId: 's-1', kind: 'text', title: 'Name it', reason: 'ask' }));
     shaped(HeardAnswer, await send('GET', `/_ask/cards/${second.id}/heard?seen=0&wait=0`, key));
-    await setHold(0);
+    await setHold(sb, 0);
     await answer(reg.card!.id, { approved: false });
     const heard = shaped(HeardAnswer, await send('GET', `/_ask/cards/${reg.card!.id}/heard?seen=0&wait=2000&pickup=1`, key));
     assert.equal(heard.heard[0]?.body.approved, false);
@@ -142,7 +139,7 @@ describe('the asking surface (/_ask) as a contract', function () {
   });
 
   it('a hold\'s end is a change: it raises the version, shows in the feed, and ends the asker\'s wait without polling', async () => {
-    await setHold(400);
+    await setHold(sb, 400);
     const reg = shaped(Registered, await register('s-h', sb.askKey, { card: approval }));
     const id = reg.card!.id;
     const start = (await person.request('GET', '/v1/changes')).json.cursor as string;
@@ -161,7 +158,7 @@ describe('the asking surface (/_ask) as a contract', function () {
   });
 
   it('F8: a wait that ends while an answer is in its hold holds on until the hold ends, and the asker hears it', async () => {
-    await setHold(1_500);
+    await setHold(sb, 1_500);
     const reg = shaped(Registered, await register('s-f8', sb.askKey, { card: approval }));
     const id = reg.card!.id;
     const waiting = send('GET', `/_ask/cards/${id}/heard?seen=0&wait=600&pickup=1`, reg.sessionKey);

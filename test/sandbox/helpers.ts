@@ -173,6 +173,22 @@ export async function call(method: string, url: string, body?: unknown, headers:
   );
 }
 
+/**
+ * Answers and hand-overs of the sandbox `sb` are held `ms` from now on (POST /_sandbox/hold with
+ * its control secret); a refusal fails the test.
+ */
+export async function setHold(sb: Pick<RunningSandbox, 'url' | 'controlSecret'>, ms: number): Promise<void> {
+  const r = await fetch(`${sb.url}/_sandbox/hold`, { method: 'POST', headers: { authorization: `Bearer ${sb.controlSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`POST /_sandbox/hold ${ms}: ${r.status} ${text}`);
+}
+
+/** A card as the person's API lists it, the fields the asking side's tests read. */
+export interface WireCard {
+  id: string; version: number; kind: string; title: string; summary?: string; status: string;
+  blocking?: boolean; closedBy?: string; options?: { id: string; label: string }[];
+}
+
 export async function makeMachine(baseUrl: string, name = 'test-computer'): Promise<Machine> {
   const res = await call('POST', `${baseUrl}/_sandbox/machines`, { name });
   if (res.status !== 201) throw new Error(`machine: ${res.status} ${res.text}`);

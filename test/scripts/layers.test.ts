@@ -1,6 +1,7 @@
 // The layer map (eslint-rules/layers.mjs, in eslint.config.mjs) fails on a planted import of each
 // forbidden kind, through the project's own ESLint configuration, and lets the allowed ones be.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ESLint } from 'eslint';
 
@@ -34,6 +35,10 @@ describe('the layer map holds every layer (eslint)', function () {
     ['editor -> a sync internal', 'src/editor/planted.ts', "import { x } from '../sync/card-model';\nexport const y = x;\n", /layer 'editor' may not import 'sync\/card-model'/],
     ['bridge -> the api client', 'src/bridge/planted.ts', "import { x } from '../api/client';\nexport const y = x;\n", /layer 'bridge' may not import 'api\/client'/],
     ['sandbox -> the api client, dynamically', 'src/sandbox/planted.ts', "export const y = () => import('../api/client');\n", /layer 'sandbox' may not import 'api\/client'/],
+    ['bridge -> the wire\'s zod values (a hook loads no zod)', 'src/bridge/planted.ts', "import { Card } from '../api/schemas';\nexport const C = Card;\n", /layer 'bridge' may not import values of 'api\/schemas'/],
+    ['a file in a folder of src/ that no layer holds', 'src/tools/planted.ts', "import * as fs from 'node:fs';\nexport const y = fs;\n", /'src\/tools\/planted' is in no layer of the map/],
+    ['a file beside the layers\' folders', 'src/planted.ts', "import { x } from './api/schemas';\nexport const y = x;\n", /'src\/planted' is in no layer of the map/],
+    ['a layer -> a folder of src/ that no layer holds', 'src/sync/planted.ts', "import { x } from '../tools/thing';\nexport const y = x;\n", /layer 'sync' may not import 'tools\/thing'/],
   ];
   for (const [what, file, code, message] of forbidden) {
     it(`refuses ${what}`, async () => {
@@ -42,6 +47,13 @@ describe('the layer map holds every layer (eslint)', function () {
       assert.match(said[0]!, message);
     });
   }
+
+  it('every folder of src/ is a layer of the map, and src/ holds no file outside them', async () => {
+    const { LAYERS } = (await import(path.join(root, 'eslint-rules', 'layers.mjs'))) as { LAYERS: Record<string, unknown> };
+    const entries = fs.readdirSync(path.join(root, 'src'), { withFileTypes: true });
+    assert.deepEqual(entries.filter((e) => !e.isDirectory()).map((e) => e.name), [], 'files beside the layers\' folders');
+    for (const e of entries) assert.ok(e.name in LAYERS, `src/${e.name} is a layer of eslint-rules/layers.mjs`);
+  });
 
   it('only src/editor imports vscode', async () => {
     for (const dir of ['src/bridge', 'src/sync', 'src/api', 'src/auth', 'src/sandbox', 'src/shared', 'media/webview']) {

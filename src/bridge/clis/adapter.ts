@@ -165,8 +165,11 @@ export function parseClaudeShaped(e: Record<string, unknown>): NeutralEvent {
   };
 }
 
-/** Claude Code's and Codex's PermissionRequest output: the decision's own fields only (an `always` is Claude Code's to print). */
-export function printClaudeShaped(d: Exclude<Decision, undefined>): string {
-  const decision = d.behavior === 'allow' ? { behavior: 'allow', ...(d.updatedInput ? { updatedInput: d.updatedInput } : {}) } : { behavior: 'deny', message: d.message };
+/**
+ * Claude Code's and Codex's PermissionRequest output: the decision's own fields only, and `allowToo`
+ * added to an allow (Claude Code's `updatedPermissions` for an `always`, which only it prints).
+ */
+export function printClaudeShaped(d: Exclude<Decision, undefined>, allowToo?: Record<string, unknown>): string {
+  const decision = d.behavior === 'allow' ? { behavior: 'allow', ...(d.updatedInput ? { updatedInput: d.updatedInput } : {}), ...allowToo } : { behavior: 'deny', message: d.message };
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } });
 }

@@ -86,9 +86,7 @@ export const claudeCode: CliAdapter = {
   },
   parse: parseClaudeShaped,
   // An "Always allow" the person chose: the grant goes back as `updatedPermissions`, and Claude Code writes the rule.
-  print: (d) => (d.behavior === 'allow' && d.always
-    ? JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', ...(d.updatedInput ? { updatedInput: d.updatedInput } : {}), updatedPermissions: [d.always.grant] } } })
-    : printClaudeShaped(d)),
+  print: (d) => printClaudeShaped(d, d.behavior === 'allow' && d.always ? { updatedPermissions: [d.always.grant] } : undefined),
   alwaysAllow: claudeAlwaysAllow,
   approveRuns: true,
 };

@@ -29,7 +29,7 @@ const KIND: Record<string, NeutralKind> = {
 };
 
 /** The folder OpenCode reads its user config from: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode. */
-export function openCodeConfigDir(env: NodeJS.ProcessEnv, home: string): string {
+function openCodeConfigDir(env: NodeJS.ProcessEnv, home: string): string {
   return path.join(env.XDG_CONFIG_HOME ? path.resolve(env.XDG_CONFIG_HOME) : path.join(home, '.config'), 'opencode');
 }
 

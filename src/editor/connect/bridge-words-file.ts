@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { BRIDGE_WORDS, WORDS_FILE } from '../../bridge/words-list';
 
 /** The file's text: the display language and each message's translation (the English where the bundle has none). */
-export function bridgeWordsText(language: string, bundle: Record<string, string> | undefined): string {
+function bridgeWordsText(language: string, bundle: Record<string, string> | undefined): string {
   const words = Object.fromEntries((Object.values(BRIDGE_WORDS) as string[]).map((m) => [m, bundle?.[m] ?? m]));
   return `${JSON.stringify({ language, words }, null, 2)}\n`;
 }

@@ -244,7 +244,6 @@ export class CliConnector extends DisposableBase {
   }
 }
 
-/** The modal's detail: the file, what goes in it, and that nothing else changes. */
 /** What Connect writes for a CLI that runs a plugin of ours (OpenCode): a file of its own, shown whole first. */
 function pluginDetail(name: string, file: string, permissionTimeoutS: number): string {
   return [
@@ -253,6 +252,7 @@ function pluginDetail(name: string, file: string, permissionTimeoutS: number): s
   ].join('\n\n');
 }
 
+/** The modal's detail: the file, what goes in it, and that nothing else changes. */
 function connectDetail(name: string, asks: string, approveRuns: boolean, file: string, events: string[], permissionTimeoutS: number): string {
   const others = events.filter((e) => e !== asks);
   const lines = [

@@ -25,7 +25,7 @@ export type { LocalServiceHost };
 const actions = () => Promise.resolve(localServiceActions);
 
 /** How often a window that uses the service looks whether it still runs (a stat, a read and a signal 0). */
-export const LOOK_EVERY_MS = 5_000;
+const LOOK_EVERY_MS = 5_000;
 /** File events come in bursts (a write, a rename): one look after the last of them. */
 const SETTLE_MS = 50;
 /** The files a look reads: the store's own writes (every answer) and the log make no look. */
@@ -128,7 +128,7 @@ export class LocalService implements vscode.Disposable, localServiceActions.Serv
       void actions().then((a) => a.showFailure(this, shown));
     }
     // It died (not stopped by the person, not failing to start): the next window that needs it starts it again.
-    if (!running && !failure && this.usedHere() && !fs.existsSync(this.stoppedMark)) void this.ensure('it had ended'); // l10n-ignore: the log's words
+    if (!running && !failure && here && !fs.existsSync(this.stoppedMark)) void this.ensure('it had ended'); // l10n-ignore: the log's words
     if (this.signInsSize() !== this.signInsSeen) void actions().then((a) => a.tellNewSignIns(this));
     this.schedule();
   }

@@ -26,7 +26,7 @@ export class PresenceReporter extends DisposableBase {
 
   constructor(
     private readonly presence: PresencePort,
-    private readonly feed: FeedOwnerPort | undefined,
+    feed: FeedOwnerPort | undefined,
     signedIn: () => boolean,
     onDidChangeSignedIn: Event<unknown>,
     private readonly log: Log,

@@ -29,9 +29,6 @@ export function sandboxOf(file: string, baseUrl: string): SandboxProcess | undef
   return p && p.host === os.hostname() ? p : undefined;
 }
 
-// Whether the process is gone: one test for every announcement of this computer (bridge/process-alive.ts).
-export { processGone };
-
 /**
  * A transport made by `make` that sends only while `sandbox` lives: asked before each request
  * and, through `beforeConnect`, before each new connection (a request queued on a connection the

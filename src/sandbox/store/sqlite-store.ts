@@ -11,7 +11,7 @@ import type { ChangeRec, ChangeType } from './change';
 import type { Counters, SandboxStore } from './store';
 import { MIGRATIONS, SCHEMA_VERSION, VERSION_TABLE } from './schema';
 import { storeError, StoreError } from './store-error';
-import { isLive, KINDS, type Kind, type Table } from './table';
+import { KINDS, MemoryTable, type Kind, type Table } from './table';
 
 const UPSERT_CARD = 'INSERT INTO card (id, done_at, body) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET done_at = excluded.done_at, body = excluded.body';
 const UPSERT_REC = 'INSERT INTO rec (kind, id, body) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body';
@@ -40,7 +40,7 @@ const SMALL: ReadonlySet<Kind> = new Set(['assistant', 'agent', 'session', 'webh
  * read by id is often changed in place), iteration for the small tables. Touched records are
  * written at commit when their JSON differs from what the file holds.
  */
-class TrackedTable<T> extends Map<string, T> implements Table<T> {
+class TrackedTable<T> extends MemoryTable<T> implements Table<T> {
   readonly touched = new Set<string>();
   readonly deleted = new Set<string>();
   cleared = false;
@@ -100,10 +100,6 @@ class TrackedTable<T> extends Map<string, T> implements Table<T> {
 
   override [Symbol.iterator](): MapIterator<[string, T]> {
     return this.entries();
-  }
-
-  *live(): IterableIterator<T> {
-    for (const rec of super.values()) if (isLive(rec)) yield rec;
   }
 
   get busy(): boolean {
@@ -232,14 +228,14 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+/** SQLite's words for a write the disk refused (full, read-only, an I/O error), not for a damaged file. */
+const CANNOT_WRITE = /disk I\/O error|database or disk is full|attempt to write a readonly database|ENOSPC|EROFS/i;
+
 /**
  * One process at a time: `<file>.pid` names the owner. A dead owner's file (a `kill -9`) is taken
  * over, with the lock folder node-sqlite3-wasm left beside the store; SQLite then rolls back the
  * transaction the kill cut short from its journal.
  */
-/** SQLite's words for a write the disk refused (full, read-only, an I/O error), not for a damaged file. */
-const CANNOT_WRITE = /disk I\/O error|database or disk is full|attempt to write a readonly database|ENOSPC|EROFS/i;
-
 function takeOwnership(file: string): string {
   const pidFile = `${file}.pid`;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -305,7 +301,6 @@ export class SqliteStore implements SandboxStore {
       const version = readVersion(db, file);
       if (version > SCHEMA_VERSION) throw storeError('newer', file, `schema ${version}; this version knows up to ${SCHEMA_VERSION}`);
       fs.chmodSync(file, 0o600);
-      // One process owns the file (takeOwnership): SQLite's lock is taken once, not per transaction.
       db.exec(WAL);
       migrate(db, file, version, SCHEMA_VERSION);
       const store = new SqliteStore(file, db, pidFile, SCHEMA_VERSION, opts.now ?? Date.now);

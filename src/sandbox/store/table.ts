@@ -19,12 +19,13 @@ export interface Table<T> {
 }
 
 /** A done record (a card closed) is not live: `Table.live` leaves it out. */
-export const isLive = (rec: unknown): boolean => (rec as { status?: unknown }).status !== 'done';
+const isLive = (rec: unknown): boolean => (rec as { status?: unknown }).status !== 'done';
 
-/** The in-memory table: a Map. */
+/** The in-memory table: a Map. The SQLite store's tables extend it. */
 export class MemoryTable<T> extends Map<string, T> implements Table<T> {
+  /** Map's own values: a subclass's `values()` (a read of every done card from disk, a touch) is not this. */
   *live(): IterableIterator<T> {
-    for (const rec of this.values()) if (isLive(rec)) yield rec;
+    for (const rec of super.values()) if (isLive(rec)) yield rec;
   }
 }
 

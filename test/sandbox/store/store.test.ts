@@ -82,12 +82,17 @@ for (const kind of kinds) {
 
 describe('the SQLite store file', () => {
   const file = () => path.join(dir, 'data', 'store.db');
-
-  it('is made 0600 in a 0700 folder, and holds tokens only as hashes', () => {
+  /** A store file a sandbox filled (fill.ts) and closed; what it made, by name. */
+  const filledFile = () => {
     const store = SqliteStore.open(file(), { now: () => START });
     const f = fill(store, START);
     f.sb.stop();
     store.close();
+    return f;
+  };
+
+  it('is made 0600 in a 0700 folder, and holds tokens only as hashes', () => {
+    const f = filledFile();
     assert.equal(fs.statSync(path.dirname(file())).mode & 0o777, 0o700);
     assert.equal(fs.statSync(file()).mode & 0o777, 0o600);
     const bytes = fs.readFileSync(file()).toString('latin1');
@@ -139,10 +144,7 @@ describe('the SQLite store file', () => {
   });
 
   it('keeps 30 days of done cards: older ones go at start, waiting cards stay', () => {
-    const store = SqliteStore.open(file(), { now: () => START });
-    const f = fill(store, START);
-    f.sb.stop();
-    store.close();
+    const f = filledFile();
     const soon = SqliteStore.open(file(), { now: () => START + KEEP_DONE_MS - 60_000 });
     assert.ok(soon.table('card').has(f.done), 'within 30 days: kept');
     soon.close();
@@ -194,10 +196,7 @@ describe('the SQLite store file', () => {
   }
 
   it('done cards stay on disk until asked for: by id, by the whole table; the live ones never read them', () => {
-    const store = SqliteStore.open(file(), { now: () => START });
-    const f = fill(store, START);
-    f.sb.stop();
-    store.close();
+    const f = filledFile();
     // The file as the store saw it: the done card has its close time in its own column.
     const db = new Database(file());
     assert.deepEqual(db.all('SELECT id FROM card WHERE done_at IS NOT NULL').map((r) => r.id), [f.done]);
@@ -221,10 +220,7 @@ describe('the SQLite store file', () => {
   });
 
   it('the upkeep prunes done cards that were never read from the file', () => {
-    const store = SqliteStore.open(file(), { now: () => START });
-    const f = fill(store, START);
-    f.sb.stop();
-    store.close();
+    const f = filledFile();
     let now = START;
     const again = SqliteStore.open(file(), { now: () => now });
     now = START + KEEP_DONE_MS + 2 * 3_600_000;
