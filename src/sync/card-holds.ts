@@ -9,7 +9,7 @@ import { holdDeadline } from './hold';
  * makes the change at its own clock's end, so a little after ours; past this the change is not
  * coming (the card went away, a read failed) and the feed goes back to its pace.
  */
-export const HOLD_END_WATCH_MS = 30_000;
+const HOLD_END_WATCH_MS = 30_000;
 
 export class CardHolds {
   private readonly byId = new Map<string, { version: number; until: number; pressedHere?: boolean }>();
@@ -31,7 +31,9 @@ export class CardHolds {
   awaitingEnd(cardOf: (id: string) => CardListEntry | undefined): boolean {
     const now = this.clock.now();
     for (const [id, hold] of this.byId) {
-      if (!hold.pressedHere || now > hold.until + HOLD_END_WATCH_MS) continue;
+      if (!hold.pressedHere) continue;
+      // Past the watch, the hold is no longer this window's to wait for: the next round skips it at once.
+      if (now > hold.until + HOLD_END_WATCH_MS) { delete hold.pressedHere; continue; }
       const card = cardOf(id);
       if (card && this.untilOf(card) === hold.until) return true;
     }

@@ -172,6 +172,6 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
       await waitUntilGo(() => budget.delayUnder('read', share), 'answers: reads paused to stay under half the read limit', signal);
     },
   });
-  const path = new PressPath({ presses, model, clock, timers, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner(), readFeedNow: () => feedLoop.readNow(), signedInAs: () => hooks.signedInAs(), logger: log });
+  const path = new PressPath({ presses, model, clock, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner(), readFeedNow: () => feedLoop.readNow(), signedInAs: () => hooks.signedInAs(), logger: log });
   return { link, model, reads, assistants, schedule, pinger, owner, feedLoop, presses, path, answers };
 }

@@ -9,7 +9,7 @@
 // read from there like any other: no timer of its own here.
 // What comes back is a value, never an exception.
 import type { Card } from '../api/schemas';
-import type { Clock, Logger, Timers } from '../api/runtime';
+import type { Clock, Logger } from '../api/runtime';
 import { rowOf, type PressedBy } from './actions-table';
 import { afterPress } from './after-press';
 import type { CardModel } from './card-model';
@@ -23,7 +23,6 @@ export interface PressPathOptions {
   presses: PressSending;
   model: CardModel;
   clock: Clock;
-  timers: Timers;
   /** The service's clock minus this computer's, as far as it is known (ServerTime). */
   skewMs: () => number;
   /** This window holds the feed's long-poll: the press's own change comes back on it at once. */
