@@ -4,6 +4,8 @@
 // launcher Connect installs, OpenCode's config folder as Connect writes it (the plugin, its wait
 // shortened for a test) and as its person sets it (the scripted model as a provider, bash asks),
 // and the environment that keeps OpenCode in the box and off the network but for the model.
+// OpenCode's own packages in that folder come from the test cache when it has them
+// (opencode-packages.ts); `keepOpenCodePackages` puts them there after the first run.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +16,8 @@ import { installHook } from '../../src/bridge/install';
 import { setHold, signIn, startSandbox, type SignedIn } from '../sandbox/helpers';
 import type { Box } from './cli-run';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
+import { installer } from './real-cli-kit';
+import { givePackages, keepPackages, type PackagesCache } from './opencode-packages';
 
 /** What both OpenCode tests start from (startOpenCodeWorld). */
 export interface OpenCodeWorld { sb: RunningSandbox; person: SignedIn; model: ScriptedModel; env: NodeJS.ProcessEnv }
@@ -31,6 +35,14 @@ export async function startOpenCodeWorld(box: Box, o: { marker: string; waitS: n
   return { sb, person, model, env: await setUpOpenCode(box, { modelUrl: model.url, waitS: o.waitS }) };
 }
 
+/** OpenCode's packages kept for its version: in its own folder of the test cache, gone with it. */
+async function packagesCache(): Promise<PackagesCache> {
+  const { openCodePaths } = await installer() as unknown as { openCodePaths(): { dir: string; version: string } };
+  const p = openCodePaths();
+  return { dir: path.join(p.dir, 'config-packages'), version: p.version };
+}
+const configFolder = (box: Box) => path.join(box.root, 'xdg-config', 'opencode');
+
 /** Writes the bridge, the plugin and OpenCode's config into `box`; returns the environment to start OpenCode with. */
 export async function setUpOpenCode(box: Box, o: { modelUrl: string; waitS: number }): Promise<NodeJS.ProcessEnv> {
   const bridge = path.join(box.root, 'bundle', 'bridge.js');
@@ -46,9 +58,15 @@ export async function setUpOpenCode(box: Box, o: { modelUrl: string; waitS: numb
     permission: { bash: 'ask' },
     provider: { scripted: { npm: '@ai-sdk/openai', name: 'Scripted', options: { baseURL: `${o.modelUrl}/v1`, apiKey: 'scripted' }, models: { m1: { name: 'm1' } } } },
   }));
+  console.log(`      ${givePackages(configFolder(box), await packagesCache())}`);
   return {
     ...process.env, ASSISTANT_CARDS_HOME: box.root, HOME: box.home, OPENCODE_TEST_HOME: box.home,
     XDG_CONFIG_HOME: config, XDG_DATA_HOME: path.join(box.root, 'xdg-data'), XDG_CACHE_HOME: path.join(box.root, 'xdg-cache'), XDG_STATE_HOME: path.join(box.root, 'xdg-state'),
     OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1',
   };
+}
+
+/** After OpenCode ran in `box`: keeps the packages it installed there for the next runs (never fails). */
+export async function keepOpenCodePackages(box: Box): Promise<void> {
+  console.log(`      ${keepPackages(configFolder(box), await packagesCache())}`);
 }

@@ -15,7 +15,7 @@ import type { ScriptedModel } from './scripted-model';
 import type { SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
 import { installer, type WireCard } from './real-cli-kit';
-import { startOpenCodeWorld } from './opencode-setup';
+import { keepOpenCodePackages, startOpenCodeWorld } from './opencode-setup';
 import { keys, startInPty, type PtyProgram } from './pty-screen';
 
 /** The card's wait here (Connect's plugin says 110 s): these tests answer well inside it. */
@@ -42,7 +42,8 @@ describe('bridge: the real OpenCode terminal UI asks through a card (pty)', func
     box = makeBox('real-opencode-tui-');
     let env: NodeJS.ProcessEnv;
     ({ sb, person, model, env } = await startOpenCodeWorld(box, { marker: marker(), waitS: WAIT_S }));
-    // The UI's start: minutes of CPU on two busy cores (its config folder's packages, its server).
+    // The UI's start: minutes of CPU on two busy cores (its server; its config folder's packages too
+    // when the test cache has none for them: opencode-packages.ts).
     ui = startInPty([bin, box.project], { cwd: box.project, env });
     await ui.waitFor(READY, 540_000);
   });
@@ -51,6 +52,7 @@ describe('bridge: the real OpenCode terminal UI asks through a card (pty)', func
     if (ui) await Promise.race([ui.exited, new Promise((r) => setTimeout(r, 5_000))]);
     await model?.close();
     await sb?.close();
+    if (box) await keepOpenCodePackages(box);
     box?.dispose();
   });
   afterEach(() => fs.rmSync(marker(), { force: true }));

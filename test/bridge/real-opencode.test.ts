@@ -17,7 +17,7 @@ import type { ScriptedModel } from './scripted-model';
 import type { SignedIn } from '../sandbox/helpers';
 import { until } from '../kit/until';
 import { installer, type WireCard } from './real-cli-kit';
-import { startOpenCodeWorld } from './opencode-setup';
+import { keepOpenCodePackages, startOpenCodeWorld } from './opencode-setup';
 
 interface Pending { id: string; sessionID: string; permission: string }
 
@@ -59,6 +59,7 @@ describe('bridge: the real OpenCode asks through a card', function () {
     }
     await model?.close();
     await sb?.close();
+    if (box) await keepOpenCodePackages(box);
     box?.dispose();
   });
   afterEach(() => fs.rmSync(marker(), { force: true }));
