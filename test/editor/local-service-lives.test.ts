@@ -17,6 +17,7 @@ import * as vscode from 'vscode';
 import { SERVICE_FILE } from '../../src/bridge/home';
 import { readServiceFile } from '../../src/bridge/service-link';
 import { readServiceState } from '../../src/bridge/service-state';
+import { processGone } from '../../src/bridge/process-alive';
 import { runHook } from '../../src/bridge/hook';
 import { permissionCard } from '../../src/bridge/permission-card';
 import type { App } from '../../src/editor/extension';
@@ -53,6 +54,12 @@ async function signInAllowing(app: App, ls: LocalService): Promise<string[]> {
     host.say = say;
   }
   return asked;
+}
+
+/** The parent process of `pid` (Linux /proc). */
+function parentOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
 /** Back to the runner's start: no service, this window set up for none. */
@@ -239,5 +246,37 @@ describe('local service: what a person does with it lives on (#51)', function ()
     );
     assert.equal(app.live!.core.state.kind, 'online', 'no sign-in again');
     assert.deepEqual((await app.live!.core.cards.whole(card.id)).history, history, 'the real CLI\'s answered card: its history kept');
+  });
+
+  it('started by another window through Start Local Service, it lives on once that window is closed (its extension host gone)', async function () {
+    if (!driverAvailable()) this.skip(); // a second window needs the Playwright driver (code-server)
+    await leave(app, ls.home);
+    const base = testEnv.get('ASSISTANT_CARDS_TEST_VSCODE_URL')!;
+    const payload = [['extensionDevelopmentPath', `vscode-remote://${new URL(base).host}${testEnv.root}`]];
+    await driver.open(OTHER, `${base}/?folder=${encodeURIComponent(testEnv.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    await driver.waitFor({ selector: '.monaco-workbench', page: OTHER, timeout: 60_000 });
+    // The person's command, in that window's palette.
+    const row = { selector: '.quick-input-list .monaco-list-row:has-text("Start Local Service")', page: OTHER };
+    await until('Start Local Service run in the other window', async () => {
+      await driver.press('F1', { page: OTHER });
+      await driver.waitFor({ selector: PICK_INPUT, page: OTHER });
+      await driver.type('Start Local Service', OTHER);
+      if (!await driver.waitFor({ ...row, timeout: 10_000 }).then(() => true, () => false)) { await driver.press('Escape', { page: OTHER }); return undefined; }
+      await driver.press('Enter', { page: OTHER });
+      return true;
+    }, 120_000, 1_000);
+    const state = await until('the service the other window started', () => readServiceState(ls.home), 60_000)
+      .catch(async (e: unknown) => { await driver.screenshot('local-service-started-elsewhere', { page: OTHER }); throw e; });
+    // Its parent is the other window's extension host (a detached child keeps its parent), not this one.
+    const starter = parentOf(state.pid);
+    assert.notEqual(starter, process.pid, 'not started by this window');
+    await driver.close(OTHER);
+    // That window closed: its extension host ends (bound: 60 s); the service it started does not.
+    const closedAt = Date.now();
+    await until('the other window\'s extension host gone', () => processGone(starter) || undefined, 60_000);
+    testLog(`[local-service] the starting window's extension host ended ${Date.now() - closedAt} ms after its window closed`);
+    assert.equal(processGone(state.pid), false, 'the service lives on');
+    assert.equal(readServiceState(ls.home)?.pid, state.pid, 'still announced');
+    assert.equal((await fetch(`${state.url}/v1/cards`)).status, 401, 'and serves: the Person API asks for a sign-in');
   });
 });
