@@ -27,6 +27,7 @@ import { inPanel, openFromTree } from './helpers/card-panel-ui';
 import { connectThroughCommand } from './helpers/connect';
 import { driver, driverAvailable } from './helpers/driver';
 import { PICK_INPUT } from './helpers/quick-pick';
+import { onOldest } from './oldest-vscode';
 import { testEnv } from './helpers/env';
 import { testLog } from './helpers/test-log';
 import { claudeInTerminal, closeCliTerminal, installedCli, shootingSteps } from './helpers/real-cli';
@@ -250,6 +251,9 @@ describe('local service: what a person does with it lives on (#51)', function ()
 
   it('started by another window through Start Local Service, it lives on once that window is closed (its extension host gone)', async function () {
     if (!driverAvailable()) this.skip(); // a second window needs the Playwright driver (code-server)
+    // code-server 4.93 (VS Code 1.93) keeps a closed window's extension host for its reconnection
+    // grace time: still there 60 s after the window closed (measured), so no window's end to show there.
+    if (onOldest()) this.skip();
     await leave(app, ls.home);
     const base = testEnv.get('ASSISTANT_CARDS_TEST_VSCODE_URL')!;
     const payload = [['extensionDevelopmentPath', `vscode-remote://${new URL(base).host}${testEnv.root}`]];
