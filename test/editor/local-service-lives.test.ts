@@ -6,8 +6,8 @@
 // runs the command; another window, opened after, has the card's history, its Answers row and
 // the sign-in without signing in again. Stop Local Service: a prompt (the bridge's hook with
 // Claude Code's event, runHook) falls back to the CLI's own (the hook prints nothing at once; the
-// figure is logged). Start: the card left open comes back as it was, and the answered card's
-// history with it. And a store the service cannot open is a message in the Cards view saying
+// figure is logged). Start: the card left open comes back as it was, the answered card's history
+// with it, and Claude Code, still running, asks its next prompt through a card again. And a store the service cannot open is a message in the Cards view saying
 // what to do, the file untouched.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -126,7 +126,7 @@ describe('local service: what a person does with it lives on (#51)', function ()
     await leave(app, ls.home);
   });
 
-  it('Connect Claude Code starts it; the real Claude Code\'s prompt is answered in the panel and the command runs; another window has its history, its Answers row and the sign-in; Stop: the CLI asks; Start: the open card and the history are back', async () => {
+  it('Connect Claude Code starts it; the real Claude Code\'s prompt is answered in the panel and the command runs; another window has its history, its Answers row and the sign-in; Stop: the CLI asks; Start: the open card and the history are back, and Claude Code\'s next prompt is a card again', async () => {
     // A person's window set up for no service: no identity file where the setting points (as the
     // default's is not there on a new computer). The runner's own names an address where nothing
     // listens, which Connect rightly takes for another service. (Removing the setting is not
@@ -156,7 +156,10 @@ describe('local service: what a person does with it lives on (#51)', function ()
     const title = permissionCard('claude-code', { tool_name: 'Bash', tool_input: { command } }).title;
     const project = path.join(box, 'shop');
     fs.mkdirSync(project);
-    model = await startScriptedModel({ claude: [{ bash: command, description: 'Release' }, { text: 'Released.' }] });
+    // Its second prompt (typed after Stop and Start) asks to run a second command.
+    const releasedAgain = path.join(box, 'released-again.txt');
+    const commandAgain = `touch ${releasedAgain}`;
+    model = await startScriptedModel({ claude: [{ bash: command, description: 'Release' }, { text: 'Released.' }, { bash: commandAgain, description: 'Release again' }, { text: 'Released again.' }] });
     claude = claudeInTerminal({ bin, home: claudeHome, project, modelUrl: model.url, prompt: 'Release it.', bridgeHome });
     const step = shootingSteps('local-service-claude');
     // Workspace scope: the card counts once its live session is matched to this terminal.
@@ -247,6 +250,16 @@ describe('local service: what a person does with it lives on (#51)', function ()
     );
     assert.equal(app.live!.core.state.kind, 'online', 'no sign-in again');
     assert.deepEqual((await app.live!.core.cards.whole(card.id)).history, history, 'the real CLI\'s answered card: its history kept');
+
+    // Claude Code ran on through Stop and Start: its session's next prompt is a card again (the
+    // service kept the session, its key and the ask key the hook files it under), and Approve runs it.
+    claude.sendText('Release it again.', true);
+    const titleAgain = permissionCard('claude-code', { tool_name: 'Bash', tool_input: { command: commandAgain } }).title;
+    const cardAgain = await step('the same session\'s next card after Start', () => app.live?.core.cards.list('pending').find((c) => c.title === titleAgain), 120_000);
+    const coreAgain = app.live!.core;
+    const out = await coreAgain.act(coreAgain.gestures.fromUiEvent('test:local-service'), await coreAgain.cards.whole(cardAgain.id), { type: 'answer', answer: { approved: true } });
+    assert.ok(out.ok, JSON.stringify(out));
+    await step('the command approved after Start ran', () => fs.existsSync(releasedAgain) || undefined, 60_000);
   });
 
   it('started by another window through Start Local Service, it lives on once that window is closed (its extension host gone)', async function () {
