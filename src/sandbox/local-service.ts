@@ -95,7 +95,8 @@ export function keptAskKey(home: string): string {
     if (ASK_KEY_FORM.test(kept)) return kept;
   } catch { /* none yet */ }
   const key = newControlSecret();
-  writeWholeSync(file, `${key}\n`);
+  // Not kept (a full or read-only disk): this run uses it; the store's open then says what is wrong.
+  try { writeWholeSync(file, `${key}\n`); } catch { /* the next start makes another */ }
   return key;
 }
 
