@@ -18,6 +18,11 @@ export const LOCAL_SERVICE_FILES = {
   port: 'port',
   /** Present while the person stopped the service: no window starts it again by itself. */
   stopped: 'stopped-by-person',
+  /**
+   * The assistants' ask key, kept across starts (0600): the sessions and their keys outlive a
+   * restart in the store, and the bridge files each session's key under a hash of the ask key.
+   */
+  askKey: 'ask.key',
   /** The durable store (the `--store` file). */
   store: 'cards.db',
 } as const;

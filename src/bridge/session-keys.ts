@@ -1,8 +1,9 @@
 // A session's own key between one hook process and the next: Claude Code and Codex run the hook
 // once per event, and only the session's key (given at its first registration, #52 F9) may ask,
 // wait or withdraw in it. One file per session in the bridge's home, readable by this user only,
-// named by a hash of the service's ask key, the app and the session id: a restarted service (a new
-// ask key) never meets an old key, and the names say nothing of the session.
+// named by a hash of the service's ask key, the app and the session id: a new sandbox (a new ask
+// key) never meets an old key; the local service keeps its ask key and its sessions across starts,
+// so a session's key still works after a restart. The names say nothing of the session.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';

@@ -18,6 +18,7 @@ import { writeWholeSync } from '../bridge/write-whole';
 import type { RunningSandbox } from './index';
 import { isSandboxMade } from './identity-places';
 import { newIdentity, publicOf, readIdentity, writeIdentity } from './machine-file';
+import { newControlSecret } from './request-guard';
 
 export type ServiceLock = { kind: 'ours'; file: string } | { kind: 'running'; state: ServiceState };
 
@@ -76,6 +77,27 @@ async function takeOver(lock: string, staleText: string): Promise<void> {
   } finally {
     rmSync(guard, { force: true });
   }
+}
+
+/** What an ask key kept in the home looks like (newControlSecret's 256 bits, base64url). */
+const ASK_KEY_FORM = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The ask key of the last run, or a new one kept for the next. The store keeps the assistants'
+ * sessions and their keys across a restart (a crash too), and a hook finds a session's key by a
+ * hash of the ask key (bridge/session-keys.ts): with a new key each start, a session that lived
+ * on was refused (409) and its prompts fell back to the CLI until it ended.
+ */
+export function keptAskKey(home: string): string {
+  const file = fileIn(home, 'askKey');
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (ASK_KEY_FORM.test(kept)) return kept;
+  } catch { /* none yet */ }
+  const key = newControlSecret();
+  // Not kept (a full or read-only disk): this run uses it; the store's open then says what is wrong.
+  try { writeWholeSync(file, `${key}\n`); } catch { /* the next start makes another */ }
+  return key;
 }
 
 /** The port the last run used, when it is free now: a window's sign-in names the address (`resource`). */

@@ -24,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { bridgeHome, localServiceHome, SERVICE_FILE } from '../bridge/home';
 
 import { ASK_SOCKET_NAME } from './ask-socket';
-import { becomeLocalService, forgetLocalService, noteStartFailed, preferredPort, readServiceState, takeServiceLock } from './local-service';
+import { becomeLocalService, forgetLocalService, keptAskKey, noteStartFailed, preferredPort, readServiceState, takeServiceLock } from './local-service';
 import { writeWholeSync } from '../bridge/write-whole';
 
 function argValue(argv: string[], name: string): string | undefined {
@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<void> {
   const askDir = service ? home : mkdtempSync(join(tmpdir(), 'ac-ask-'));
   const running = await startSandbox({
     askSocket: join(askDir, ASK_SOCKET_NAME),
-    ...(service ? { mode: 'service' as const } : {}),
+    ...(service ? { mode: 'service' as const, askKey: keptAskKey(home) } : {}),
     port: service && portText === '0' && argValue(argv, '--port') === undefined ? await preferredPort(home) : port,
     ...(argv.includes('--manual-clock') ? { manualClock: true } : {}),
     ...(publicUrl ? { publicUrl } : {}),

@@ -64,7 +64,7 @@ describe('local service process', function () {
     assert.equal((await c.line).pid, lines[0]!.pid);
   });
 
-  it('stopped (SIGTERM): its announcements are gone and its identity names no address; started again, on the same port, with the same computer', async () => {
+  it('stopped (SIGTERM): its announcements are gone and its identity names no address; started again, on the same port, with the same computer and ask key', async () => {
     const bridge = tempHome();
     const first = await start(bridge);
     const line = await first.line;
@@ -82,6 +82,9 @@ describe('local service process', function () {
     const line2 = await again.line;
     assert.equal(line2.event, 'ready');
     assert.equal(readIdentity(before.machineFile)?.id, computer);
+    // The same ask key: the hooks' kept session keys are filed under it (bridge/session-keys.ts).
+    assert.equal(readServiceState(home)?.askKey, before.askKey);
+    assert.equal(statSync(join(home, LOCAL_SERVICE_FILES.askKey)).mode & 0o777, 0o600);
     assert.equal(readServiceState(home)?.machineFile, before.machineFile);
     assert.equal(readIdentity(before.machineFile)?.baseUrl, line2.url);
     // The port the window signed in at, free again (were it taken meanwhile, another would do).

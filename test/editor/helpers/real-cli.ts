@@ -1,8 +1,10 @@
 // What the host tests of a real assistant CLI in a terminal of this window share: the CLI installed
 // into the test cache, each wait a state that keeps a screenshot when it times out, the card the
-// CLI's hook made found on the service by its title, and a terminal closed only once its CLI exited.
+// CLI's hook made found on the service by its title, a terminal closed only once its CLI exited,
+// and Claude Code started in a terminal as a person runs it.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, until } from '../cards-helpers';
@@ -45,4 +47,43 @@ export async function closeCliTerminal(terminal: vscode.Terminal | undefined): P
   terminal?.dispose();
   if (!pid) return;
   await until('the CLI exited', () => { try { process.kill(pid, 0); return undefined; } catch { return true; } }, 30_000).catch(() => undefined);
+}
+
+/** What Claude Code is started with in `claudeInTerminal`. */
+export interface ClaudeStart {
+  bin: string;
+  /** Its HOME; its settings folder (CLAUDE_CONFIG_DIR, where Connect wrote the hooks) is `<home>/.claude`. */
+  home: string;
+  /** The folder it works in (trusted, as its first start would ask). */
+  project: string;
+  /** The scripted model's address (test/bridge/scripted-model.ts). */
+  modelUrl: string;
+  prompt: string;
+  /** ASSISTANT_CARDS_HOME of its hooks: where the service they ask through announced itself. */
+  bridgeHome: string;
+}
+
+/**
+ * The real Claude Code, interactive, in a terminal of this window named "claude: shop", as a
+ * person runs it: onboarding done, the scripted model's key and `project` trusted (what its first
+ * start would ask), permission mode `default`.
+ */
+export function claudeInTerminal(o: ClaudeStart): vscode.Terminal {
+  const config = path.join(o.home, '.claude');
+  const key = 'sk-ant-scripted-model-key-0001';
+  fs.mkdirSync(config, { recursive: true });
+  fs.writeFileSync(path.join(config, '.claude.json'), JSON.stringify({
+    hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+    projects: { [o.project]: { hasTrustDialogAccepted: true } },
+  }));
+  const terminal = vscode.window.createTerminal({
+    name: 'claude: shop', cwd: o.project, shellPath: o.bin, shellArgs: ['--permission-mode', 'default', o.prompt],
+    env: {
+      HOME: o.home, CLAUDE_CONFIG_DIR: config, ANTHROPIC_BASE_URL: o.modelUrl, ANTHROPIC_API_KEY: key,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1',
+      ASSISTANT_CARDS_HOME: o.bridgeHome,
+    },
+  });
+  terminal.show(true);
+  return terminal;
 }
