@@ -49,7 +49,12 @@ function linuxTtyName(nr: number): string | undefined {
 export function detectTty(pid = process.pid): string | undefined {
   if (process.platform === 'win32') return undefined;
   if (process.platform === 'linux') {
-    const t = linuxTtyName(linuxProc(pid)?.ttyNr ?? 0);
+    // /proc is what `ps` reads too: when it answers, a `ps` would only say the same, at the cost
+    // of a process (two per hook, tens of ms on the card's way to the tree: #53/#54 latency).
+    // A device of another kind than a pty or a console is left to `ps` to name.
+    const p = linuxProc(pid);
+    if (p?.ttyNr === 0) return undefined;
+    const t = linuxTtyName(p?.ttyNr ?? 0);
     if (t) return t;
   }
   try {
