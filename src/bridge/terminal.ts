@@ -1,7 +1,16 @@
 // The terminal an assistant runs in, as DESIGN's live session reports it: a process in that
 // terminal (the extension walks up from it to the terminal's shell), its tty, and the program.
-import { execFileSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { readFileSync } from 'node:fs';
+
+/**
+ * `ps`, where /proc does not answer (macOS, BSD): node:child_process is loaded only then, not in
+ * every hook's start on Linux (#53/#54, permissionToTreeP95Ms).
+ */
+function execFileSync(file: string, args: string[], o: { encoding: 'utf8'; timeout: number }): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when used, see above
+  return (require('node:child_process') as typeof ChildProcess).execFileSync(file, args, o);
+}
 
 export interface TerminalFacts { pid?: number; tty?: string; program?: string }
 
