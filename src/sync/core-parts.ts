@@ -201,7 +201,7 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
       await waitUntilGo(() => budget.delayUnder('read', share), 'answers: reads paused to stay under half the read limit', signal);
     },
   });
-  const path = new PressPath({ presses, model, clock, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner(), readFeedNow: () => feedLoop.readNow(), signedInAs: () => hooks.signedInAs(), logger: log });
+  const path = new PressPath({ presses, model, clock, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner() && feedLoop.waiting, readFeedNow: () => feedLoop.readNow(), signedInAs: () => hooks.signedInAs(), logger: log });
   return { link, model, aside, reads, assistants, schedule, pinger, owner, feedLoop, presses, path, answers };
 }
 
