@@ -5,11 +5,19 @@
 // ignored (and removed), and the service proves it holds the ask key before anything is sent.
 import { lstatSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
-import * as https from 'node:https';
+import type * as Https from 'node:https';
 import * as path from 'node:path';
 import { bridgeHome, SERVICE_FILE } from './home';
 import { processGone, removeIfUnchanged } from './process-alive';
 import { newNonce, PROOF_PATH, proofHolds } from './service-proof';
+
+/**
+ * node:https (and node:tls under it) only for a service behind https: the local service is plain
+ * http on its socket or loopback port, and loading them cost a hook a good part of its start
+ * again (the hook is a new process per event: #53/#54, permissionToTreeP95Ms).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when used, see above
+const https = (): typeof Https => require('node:https') as typeof Https;
 
 export interface ServiceInfo {
   url: string;
@@ -89,7 +97,7 @@ export class ServiceLink {
     // The socket speaks plain HTTP with the service's own Host: for a service behind https (a
     // --public-url sandbox), the port and the proof.
     this.socketPath = info.socket !== undefined && info.url.startsWith('http:') && socketIsPrivate(info.socket) ? info.socket : undefined;
-    const Agent = info.url.startsWith('https:') ? https.Agent : http.Agent;
+    const Agent = info.url.startsWith('https:') ? https().Agent : http.Agent;
     const pid = info.pid;
     // Each new connection first looks whether the announced process still runs: the port of a
     // dead one is anyone's (a kept-alive connection the service's death dropped is made again).
@@ -126,7 +134,7 @@ export class ServiceLink {
     const url = new URL(`${this.info.url}${route}`);
 
     return new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = (url.protocol === 'https:' ? https : http).request(url, {
+      const req = (url.protocol === 'https:' ? https() : http).request(url, {
         method, agent: this.agent, signal,
         ...(this.socketPath !== undefined ? { socketPath: this.socketPath } : {}),
         headers: {

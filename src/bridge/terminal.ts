@@ -1,7 +1,16 @@
 // The terminal an assistant runs in, as DESIGN's live session reports it: a process in that
 // terminal (the extension walks up from it to the terminal's shell), its tty, and the program.
-import { execFileSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { readFileSync } from 'node:fs';
+
+/**
+ * `ps`, where /proc does not answer (macOS, BSD): node:child_process is loaded only then, not in
+ * every hook's start on Linux (#53/#54, permissionToTreeP95Ms).
+ */
+function execFileSync(file: string, args: string[], o: { encoding: 'utf8'; timeout: number }): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when used, see above
+  return (require('node:child_process') as typeof ChildProcess).execFileSync(file, args, o);
+}
 
 export interface TerminalFacts { pid?: number; tty?: string; program?: string }
 
@@ -49,7 +58,12 @@ function linuxTtyName(nr: number): string | undefined {
 export function detectTty(pid = process.pid): string | undefined {
   if (process.platform === 'win32') return undefined;
   if (process.platform === 'linux') {
-    const t = linuxTtyName(linuxProc(pid)?.ttyNr ?? 0);
+    // /proc is what `ps` reads too: when it answers, a `ps` would only say the same, at the cost
+    // of a process (two per hook, tens of ms on the card's way to the tree: #53/#54 latency).
+    // A device of another kind than a pty or a console is left to `ps` to name.
+    const p = linuxProc(pid);
+    if (p?.ttyNr === 0) return undefined;
+    const t = linuxTtyName(p?.ttyNr ?? 0);
     if (t) return t;
   }
   try {

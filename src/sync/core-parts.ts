@@ -13,6 +13,7 @@ import { AssistantsModel } from './assistants-model';
 import { RequestBudget } from './budget';
 import { CardModel, ROWS_READ_SHARE } from './card-model';
 import { CardListReader } from './card-lists';
+import { CardsAside, grownBy, holdsWaitingOf } from './cards-aside';
 import type { CardScope } from './contract';
 import { FeedLease } from './feed-lease';
 import { BURST_READS_KEPT, FeedLoop } from './feed-loop';
@@ -71,6 +72,8 @@ export interface CoreHooks {
 export interface CoreParts {
   readonly link: ServiceClient;
   readonly model: CardModel;
+  /** Cards read while outside the window's scope, let in when it grows (cards-aside.ts). */
+  readonly aside: CardsAside;
   readonly reads: CardReads;
   readonly assistants: AssistantsModel;
   readonly schedule: ReadSchedule;
@@ -105,7 +108,9 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
   // The schedule and the models call each other only once started: the closures below run later.
   const schedule: ReadSchedule = new ReadSchedule({
     budget, timers, logger: log,
-    readCards: () => model.fullRead(),
+    // A full read starts the cards aside again: what it lists is current, and a feed that lost its
+    // cursor may have missed a change to one of them.
+    readCards: () => { aside.clear(); return model.fullRead(); },
     readAssistants: () => assistants.read(),
     onSuccess: () => hooks.serviceAnswered(),
     onFailure: (e) => hooks.failed(e),
@@ -122,20 +127,44 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
   const reads = new CardReads({ api, clock, beforeBackgroundRead: (signal) => schedule.budgetWait(false, signal) });
   // The lists and the cards by id are read on the one client.
   const lists = new CardListReader({ api, beforeRead, syncSignal: () => schedule.signal });
+  const aside = new CardsAside();
+  /** Every read by id (the feed's, the fill's, the person's) tells the cards aside what it found. */
+  const readCard = async (id: string, r: { byPerson: boolean; signal?: AbortSignal }) => {
+    try {
+      const card = await reads.read(id, r);
+      aside.saw(card, model.getScope());
+      return card;
+    } catch (e) {
+      aside.forget(id);
+      throw e;
+    }
+  };
   const model: CardModel = new CardModel({
     lists, logger: log, syncSignal: () => schedule.signal,
-    readCard: (id, r) => reads.read(id, r),
+    readCard,
     refresh: () => schedule.fullRead(),
     holdClock: { now: () => clock.now(), skewMs: () => link.serverTime.skewMs },
     // Filling light rows whole: under half the minute's reads, and the feed's burst room kept free.
     beforeFillRead: (signal) => waitUntilGo(fillDelay, 'rows: reads paused to stay under half the read limit', signal),
   });
   if (o.scope) model.setScope(o.scope);
-  model.scopeChanged(() => {
-    if (hooks.isSyncing()) void schedule.fullRead().catch(() => undefined);
-  });
   const assistants: AssistantsModel = new AssistantsModel({
     api, beforeRead, refresh: () => schedule.guard(() => assistants.read()),
+  });
+  let scopeWas = model.getScope();
+  model.scopeChanged((scope) => {
+    const added = grownBy(scopeWas, scope);
+    scopeWas = scope;
+    if (added) {
+      // The cards read while outside it come in at once. When they are why it grew (a new
+      // session's first card), the lists are read again only if the assistants read says these
+      // assistants have cards waiting that the window does not hold (decisions.md "#53: a new
+      // session's first prompt").
+      const letIn = aside.take(added);
+      for (const card of letIn) model.upsert(card);
+      if (letIn.length && holdsWaitingOf(added, assistants.list(), { waitingOf: (agentId) => waitingOf(model, agentId) })) return;
+    }
+    if (hooks.isSyncing()) void schedule.fullRead().catch(() => undefined);
   });
   const pinger = new PresencePinger((here) => api.presence(here), timers, log);
   pinger.setEnabled(false);
@@ -172,6 +201,18 @@ export function buildCoreParts(o: ClientCoreOptions, { clock, timers, log }: Cor
       await waitUntilGo(() => budget.delayUnder('read', share), 'answers: reads paused to stay under half the read limit', signal);
     },
   });
-  const path = new PressPath({ presses, model, clock, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner(), readFeedNow: () => feedLoop.readNow(), signedInAs: () => hooks.signedInAs(), logger: log });
-  return { link, model, reads, assistants, schedule, pinger, owner, feedLoop, presses, path, answers };
+  const path = new PressPath({ presses, model, clock, skewMs: () => link.serverTime.skewMs, ownsFeed: () => owner.isOwner() && feedLoop.waiting, readFeedNow: () => feedLoop.readNow(), signedInAs: () => hooks.signedInAs(), logger: log });
+  return { link, model, aside, reads, assistants, schedule, pinger, owner, feedLoop, presses, path, answers };
+}
+
+/** The whole cards the model holds of an agent that wait on the person (the assistants read's `openCards`). */
+function waitingOf(model: CardModel, agentId: string): number {
+  let n = 0;
+  for (const group of ['pending', 'snoozed'] as const) {
+    for (const c of model.list(group)) {
+      const card = model.held(c.id);
+      if (card?.agent?.id === agentId && (card.status === 'pending' || card.status === 'snoozed') && card.turn === 'you') n++;
+    }
+  }
+  return n;
 }

@@ -63,6 +63,8 @@ export class FeedLoop {
   private readAllAfterBegin = false;
   /** Quick reads left before the owner polls at the 2 s pace again (refilled by every change seen). */
   private burstPolls = 0;
+  /** A wait is held on the service now: a change made here (a press) comes back on it at once. */
+  waiting = false;
   /** Number of change lists applied (tests and the bench observe progress through it). */
   applied = 0;
 
@@ -122,7 +124,8 @@ export class FeedLoop {
       const signal = this.wake.signal;
       const owner = this.o.isOwner();
       // A hold pressed here ends on the feed (#53): until that change is in, read like the owner.
-      const watching = owner || (this.o.awaitingHoldEnd?.() ?? false);
+      const holdHere = this.o.awaitingHoldEnd?.() ?? false;
+      const watching = owner || holdHere;
       try {
         if (!immediate && !watching) await sleep(this.o.timers, this.o.nonOwnerPollMs ?? NON_OWNER_POLL_MS, signal);
         if (this.cursor === undefined) {
@@ -134,9 +137,15 @@ export class FeedLoop {
           }
         }
         const wantWait = watching && !immediate;
-        const wait = wantWait && this.o.canWait() ? LONG_POLL_WAIT_SECONDS : 0;
-        // Changes still coming while the waits share is used: read again shortly (BURST_POLL_MS).
-        const burst = wantWait && wait === 0 && this.burstPolls > 0 && (this.o.canPollQuickly?.() ?? true);
+        // Changes come in runs (a card, the person's press on it, its hold's end): after one, the
+        // owner reads quickly for a moment before it holds a wait again, and while a hold pressed
+        // here runs it reads at the person's pace, so the waits share (3 a minute) is kept for
+        // the quiet time before the next card, which a held wait then shows at once
+        // (decisions.md "#53/#54: the card's way to the tree").
+        const quick = this.burstPolls > 0 && (this.o.canPollQuickly?.() ?? true);
+        const wait = wantWait && !quick && !holdHere && this.o.canWait() ? LONG_POLL_WAIT_SECONDS : 0;
+        // Changes still coming: read again shortly (BURST_POLL_MS).
+        const burst = wantWait && wait === 0 && quick;
         // Many changes in a minute used the waits budget: poll without waiting for a while. While
         // the person presses, their presses caused those changes: the reads are theirs (no budget
         // wait) and come quicker, so a new card still shows within a second.
@@ -145,10 +154,16 @@ export class FeedLoop {
         if (wantWait && wait === 0) await sleep(this.o.timers, burst ? BURST_POLL_MS : forPerson ? PERSON_BUSY_POLL_MS : BUSY_POLL_MS, signal);
         if (!forPerson) await this.o.beforeRead(wait > 0, signal);
         if (signal.aborted && this.running) continue;
-        const res: ChangeList = await this.o.api.changes(
-          { after: this.cursor, wait: wait || undefined, limit: 100 },
-          { attempts: 1, signal, byPerson: forPerson },
-        );
+        let res: ChangeList;
+        this.waiting = wait > 0;
+        try {
+          res = await this.o.api.changes(
+            { after: this.cursor, wait: wait || undefined, limit: 100 },
+            { attempts: 1, signal, byPerson: forPerson },
+          );
+        } finally {
+          this.waiting = false;
+        }
         if (res.changes.length) await this.o.model.applyChanges(res.changes);
         this.cursor = res.cursor; // moved only once the changes are applied
         this.applied++;

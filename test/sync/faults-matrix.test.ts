@@ -105,6 +105,7 @@ describe('faults: the fault matrix', () => {
   it('500 on reads: the full read and the feed fail, the person sees offline with the cards kept, then it recovers by itself', async () => {
     const core = await signedIn();
     const c = await shown(core);
+    await w.advance(1_000); // the owner's quick reads after the card's change end: it holds a wait again
     const states: string[] = [];
     core.onDidChangeState((s) => states.push(s.kind));
     await w.ctl('POST', '/_sandbox/faults', { path: '/v1/cards', method: 'GET', status: 500, times: 8 });
@@ -273,6 +274,7 @@ describe('faults: the fault matrix', () => {
   it('a sign-in revoked elsewhere: the person is signed out (told once), a press then sends nothing, nothing heard', async () => {
     const core = await signedIn();
     const c = await shown(core);
+    await w.advance(1_000); // the owner's quick reads after the card's change end: it holds a wait again
     const grants = (await w.ctl('GET', '/_sandbox/grants')).json.grants as { id: string; revoked: boolean }[];
     for (const g of grants.filter((x) => !x.revoked)) w.sb.sandbox.auth.core.store.revokeGrant(g.id);
     const states: string[] = [];

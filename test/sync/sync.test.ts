@@ -72,7 +72,8 @@ describe('sync: live card model against the sandbox', () => {
     const press = pressOutsideThePath(core, core.gestures.fromUiEvent('test'), { id: c.id, version: c.version }, { type: 'answer', answer: { choiceIds: ['a'] } });
     const r = await press.send();
     assert.equal(r.status, 'answered');
-    await until(() => core.cards.groupOf(c.id) === 'agent');
+    // Right after the card's own change the owner reads quickly (feed-loop.ts), on the clock.
+    await w.advanceUntil(() => core.cards.groupOf(c.id) === 'agent', 250, 5_000);
     await w.advance(6000); // the hold ends; the assistant hears it
     await w.ctl('POST', `/_sandbox/cards/${c.id}/pickup`);
     // The hold's end was a change (#53) that spent a wait: the feed reads the close at its pace.
@@ -183,7 +184,8 @@ describe('sync: live card model against the sandbox', () => {
     assert.equal(core.cards.get(helperCard.json.id), undefined);
     const another = await w.ctl('POST', '/_sandbox/cards', { agentId: w.helperAgentId, kind: 'text', title: 'theirs too' });
     const mine2 = await w.card({ title: 'mine too' });
-    await until(() => core.cards.get(mine2.id) !== undefined);
+    // Right after the other card's change the owner reads quickly (feed-loop.ts), on the clock.
+    await w.advanceUntil(() => core.cards.get(mine2.id) !== undefined, 250, 5_000);
     assert.equal(core.cards.get(another.json.id), undefined, 'out of scope, though the feed named it');
     core.cards.setScope({ kind: 'workspace', assistantIds: [w.assistantId, w.helperId] });
     await until(() => core.cards.get(another.json.id) !== undefined);

@@ -40,7 +40,9 @@ export class TerminalMatcher extends DisposableBase {
     this._register(vscode.window.onDidOpenTerminal(() => { this.table.invalidate(); soon(); }));
     this._register(vscode.window.onDidCloseTerminal(() => { this.table.invalidate(); soon(); }));
     this._register(vscode.window.onDidChangeTerminalShellIntegration(soon));
-    this._register(sources.onDidChangeAssistants(soon));
+    // A new session's first card waits on this round to come into scope (cards-aside.ts): an
+    // assistants read is one event, so no debounce for it.
+    this._register(sources.onDidChangeAssistants(() => this.schedule(0)));
     this._register({ dispose: () => { if (this.pending) clearTimeout(this.pending); } });
     this.schedule();
   }
