@@ -3,7 +3,7 @@
 // node:tls) and node:child_process are loaded only where they are used: a service behind https,
 // and `ps` where /proc does not answer. The bundle is built here as esbuild.mjs builds it.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { PROOF_PATH, proofOf } from '../../src/bridge/service-proof';
+import { runTsChild } from './ts-child';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -61,13 +62,7 @@ new ServiceLink({ url: ${JSON.stringify(url)}, askKey: ${JSON.stringify(askKey)}
   .then((r) => process.stdout.write(JSON.stringify(r)), (e) => { process.stderr.write(String(e)); process.exitCode = 1; });
 `;
       // The fixture's certificate is self-signed: this child trusts it.
-      const child = spawn(process.execPath, ['--import', 'tsx', '-e', call], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_EXTRA_CA_CERTS: path.join(tls, 'cert.pem') } });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-      child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      assert.equal(code, 0, err);
+      const out = await runTsChild(call, { env: { ...process.env, NODE_EXTRA_CA_CERTS: path.join(tls, 'cert.pem') } });
       assert.deepEqual(JSON.parse(out), { reached: 'GET /_ask/anything', bearer: true });
     } finally {
       server.close();

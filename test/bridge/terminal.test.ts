@@ -2,10 +2,10 @@
 // runs without a terminal, and each `ps` was tens of ms on the card's way to the tree: #53/#54).
 // A `ps` of our own, first on PATH, notes each time it is run.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runTsChild } from './ts-child';
 
 const terminalModule = path.resolve(__dirname, '../../src/bridge/terminal.ts');
 
@@ -21,15 +21,9 @@ describe('hook terminal facts (Linux)', function () {
 
   /** hookTerminal() in a process of its own session (no controlling terminal), as a CLI runs its hook. */
   const factsWithoutTerminal = async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', `const t = require(${JSON.stringify(terminalModule)}); console.log(JSON.stringify(t.hookTerminal({})))`], {
-      env: { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+    const out = await runTsChild(`const t = require(${JSON.stringify(terminalModule)}); console.log(JSON.stringify(t.hookTerminal({})))`, {
+      env: { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` }, detached: true,
     });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    assert.equal(code, 0, err);
     return JSON.parse(out.trim().split('\n').at(-1)!) as { pid?: number; tty?: string };
   };
 
