@@ -290,8 +290,18 @@ describe('local service: what a person does with it lives on (#51)', function ()
     await driver.close(OTHER);
     // That window closed: its extension host ends (bound: 60 s); the service it started does not.
     const closedAt = Date.now();
-    await until('the other window\'s extension host gone', () => processGone(starter) || undefined, 60_000);
-    testLog(`[local-service] the starting window's extension host ended ${Date.now() - closedAt} ms after its window closed`);
+    const ended = await until('the other window\'s extension host gone', () => processGone(starter) || undefined, 20_000).then(() => true, () => false);
+    if (ended) testLog(`[local-service] the starting window's extension host ended ${Date.now() - closedAt} ms after its window closed`);
+    else {
+      // code-server may keep a closed window's extension host for its reconnection grace time (seen
+      // in one CI run on 1.139 as on 1.93): end it as a crash of that window would. Only an
+      // extension host is ended here, never the server the other tests stand on.
+      const cmdline = fs.readFileSync(`/proc/${starter}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      assert.match(cmdline, /extensionHost/, `the service's parent is not an extension host: ${cmdline}`);
+      process.kill(starter, 'SIGKILL');
+      await until('the other window\'s extension host ended', () => processGone(starter) || undefined, 10_000);
+      testLog(`[local-service] the starting window's extension host was still there ${Date.now() - closedAt} ms after its window closed: ended (SIGKILL)`);
+    }
     assert.equal(processGone(state.pid), false, 'the service lives on');
     assert.equal(readServiceState(ls.home)?.pid, state.pid, 'still announced');
     assert.equal((await fetch(`${state.url}/v1/cards`)).status, 401, 'and serves: the Person API asks for a sign-in');
