@@ -63,8 +63,7 @@ export class FeedLoop {
   private readAllAfterBegin = false;
   /** Quick reads left before the owner polls at the 2 s pace again (refilled by every change seen). */
   private burstPolls = 0;
-  /** A wait is held on the service now: a change made here (a press) comes back on it at once. */
-  waiting = false;
+  private waitHeld = false;
   /** Number of change lists applied (tests and the bench observe progress through it). */
   applied = 0;
 
@@ -72,6 +71,11 @@ export class FeedLoop {
 
   get currentCursor(): string | undefined {
     return this.cursor;
+  }
+
+  /** A wait is held on the service now: a change made here (a press) comes back on it at once. */
+  get waiting(): boolean {
+    return this.waitHeld;
   }
 
   /** The cursor to start from: taken BEFORE the first full read so nothing between is lost. */
@@ -155,14 +159,14 @@ export class FeedLoop {
         if (!forPerson) await this.o.beforeRead(wait > 0, signal);
         if (signal.aborted && this.running) continue;
         let res: ChangeList;
-        this.waiting = wait > 0;
+        this.waitHeld = wait > 0;
         try {
           res = await this.o.api.changes(
             { after: this.cursor, wait: wait || undefined, limit: 100 },
             { attempts: 1, signal, byPerson: forPerson },
           );
         } finally {
-          this.waiting = false;
+          this.waitHeld = false;
         }
         if (res.changes.length) await this.o.model.applyChanges(res.changes);
         this.cursor = res.cursor; // moved only once the changes are applied
