@@ -103,8 +103,16 @@ function planWhole(text: string | undefined, wanted: unknown, events: readonly s
 /** A plugin file of ours: its whole text for a hook command, and the command of a text that is ours as written. */
 interface PluginFile { text(command: string): string; commandOf(text: string): string | undefined }
 
-/** The CLIs whose adapter says `plugin`: the file Connect writes (here, so the hook's bundle goes without it). */
+/** The plugin texts of the CLIs whose adapter says `plugin` (here, so the hook's bundle goes without them). */
 const PLUGIN_FILES: Partial<Record<Cli, PluginFile>> = { opencode: { text: openCodePlugin, commandOf: openCodePluginCommand } };
+
+/** The plugin Connect writes for `cli`: its adapter's `plugin` decides; this file only holds the text. */
+function pluginOf(cli: Cli): PluginFile | undefined {
+  if (!adapter(cli).plugin) return undefined;
+  const plugin = PLUGIN_FILES[cli];
+  if (!plugin) throw new Error(`${cli}: its adapter says it runs a plugin, and connect-settings.ts has no plugin text for it`);
+  return plugin;
+}
 
 /** Whether a plugin file is ours exactly as written, running a hook command of ours. */
 function pluginIsOurs(text: string, plugin: PluginFile): boolean {
@@ -284,7 +292,7 @@ function removeOurs(text: string, only?: ReadonlySet<string>): { text: string; r
  * `text` undefined: the file does not exist yet.
  */
 export function planConnect(text: string | undefined, cli: Cli, command: string): Plan {
-  const plugin = PLUGIN_FILES[cli];
+  const plugin = pluginOf(cli);
   if (plugin) return planPlugin(text, plugin, command, adapter(cli).events);
   const whole = adapter(cli).wholeFile?.(command);
   if (whole !== undefined) return planWhole(text, whole, adapter(cli).events);
@@ -331,7 +339,7 @@ export function planConnect(text: string | undefined, cli: Cli, command: string)
  */
 export function planDisconnect(text: string | undefined, cli?: Cli): Plan {
   const before = text ?? '';
-  const plugin = cli ? PLUGIN_FILES[cli] : undefined;
+  const plugin = cli ? pluginOf(cli) : undefined;
   if (cli && plugin) {
     if (text === undefined || !pluginIsOurs(text, plugin)) return { ok: true, before, after: before, changed: false, events: [] };
     return { ok: true, before, after: '', changed: true, events: [...adapter(cli).events], remove: true };
@@ -354,7 +362,7 @@ export function holdsOurs(text: string | undefined, cli?: Cli): boolean {
 
 /** What Connect adds, as the JSON text shown to the person before they accept. */
 export function entriesText(cli: Cli, command: string): string {
-  const plugin = PLUGIN_FILES[cli];
+  const plugin = pluginOf(cli);
   if (plugin) return plugin.text(command);
   return JSON.stringify({ hooks: Object.fromEntries(Object.entries(entriesFor(cli, command)).map(([e, g]) => [e, [g]])) }, null, 2);
 }
