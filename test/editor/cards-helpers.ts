@@ -10,6 +10,7 @@ import { driver, driverAvailable } from './helpers/driver';
 import { testEnv } from './helpers/env';
 import { startSandboxProcess, type RunningSandbox } from './helpers/sandbox';
 import { setUpComputer } from '../kit/computer';
+import { shortHold } from './helpers/hold';
 import { until as kitUntil } from '../kit/until';
 
 /**
@@ -154,6 +155,26 @@ export async function heard(w: World, id: string): Promise<{ type: string; at: s
 export async function atThisWindow(): Promise<void> {
   assert.ok(await driver.windowFocus(true), 'the page has focus');
   await until('the window focused', () => vscode.window.state.focused || undefined);
+}
+
+/**
+ * Where a real CLI in a terminal of this window asks: a sandbox, signed in, in the default scope
+ * (a card counts here once its session is matched to a terminal of this window), answers held
+ * short, and this window focused, since a card is told in the window the person is at (an earlier
+ * test may have left it unfocused). A failed set-up leaves no sandbox behind.
+ */
+export async function wireForCliTerminal(): Promise<World> {
+  const w = await wire();
+  try {
+    await signInApproved(w);
+    await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
+    await shortHold(w.sb);
+    await atThisWindow();
+    return w;
+  } catch (e) {
+    await unwire(w);
+    throw e;
+  }
 }
 
 /** The person left this window: focus gone, as after a click elsewhere. */

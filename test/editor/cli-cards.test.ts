@@ -13,10 +13,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { atThisWindow, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { unwire, until, wireForCliTerminal, type World } from './cards-helpers';
 import { driver, driverAvailable } from './helpers/driver';
 import { inPanel, openFromTree, SIDEBAR } from './helpers/card-panel-ui';
-import { shortHold } from './helpers/hold';
 import { notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
 import { testLog } from './helpers/test-log';
@@ -51,12 +50,7 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
     const env: Record<string, string> = { ASSISTANT_CARDS_HOME: path.join(box, 'assistant-cards') };
     for (const row of CLI_PERMISSION_ROWS) env[SETTINGS_ENV[row.cli].env] = path.join(box, row.cli);
     for (const [k, v] of Object.entries(env)) { saved[k] = process.env[k]; process.env[k] = v; }
-    w = await wire();
-    await signInApproved(w);
-    // The default scope: a card counts in this window once its session is matched to a terminal here.
-    await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
-    await shortHold(w.sb);
-    await atThisWindow();
+    w = await wireForCliTerminal();
   });
 
   after(async () => {

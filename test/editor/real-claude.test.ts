@@ -9,10 +9,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { atThisWindow, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { unwire, until, wireForCliTerminal, type World } from './cards-helpers';
 import { driver } from './helpers/driver';
 import { chooseInPanel, inPanel, openFromTree } from './helpers/card-panel-ui';
-import { shortHold } from './helpers/hold';
 import { notificationButton, notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
 import { cardMadeTitled, closeCliTerminal, installedCli, shootingSteps } from './helpers/real-cli';
@@ -50,13 +49,7 @@ describe('the real Claude Code in a terminal of this window asks through a card'
 
   /** A sandbox, signed in, default scope; Claude Code started in a terminal of this window asking to run `command`. */
   async function claudeAsks(command: string, waitS: number, o: { inModel?: boolean; steps?: Step[]; title?: string; idleMs?: number } = {}) {
-    w = await wire();
-    await signInApproved(w);
-    await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
-    await shortHold(w.sb);
-    // A card is told in the window the person is at when it comes: this one, focused (an earlier
-    // test may have left it unfocused).
-    await atThisWindow();
+    w = await wireForCliTerminal();
     const home = path.join(box, 'home');
     const config = path.join(home, '.claude');
     const project = path.join(box, 'shop');

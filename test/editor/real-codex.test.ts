@@ -14,10 +14,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { permissionCard } from '../../src/bridge/permission-card';
-import { atThisWindow, signInApproved, unwire, until, wire, type World } from './cards-helpers';
+import { unwire, until, wireForCliTerminal, type World } from './cards-helpers';
 import { driver } from './helpers/driver';
 import { inPanel, openFromTree } from './helpers/card-panel-ui';
-import { shortHold } from './helpers/hold';
 import { testEnv } from './helpers/env';
 import { cardMadeTitled, closeCliTerminal, installedCli, shootingSteps } from './helpers/real-cli';
 import { connectThroughCommand } from './helpers/connect';
@@ -54,11 +53,7 @@ describe('the real Codex in a terminal of this window asks through a card', func
 
   /** A sandbox, signed in, default scope; Codex, connected through the command, started in a terminal of this window asking to run `command`. */
   async function codexAsks(command: string) {
-    w = await wire();
-    await signInApproved(w);
-    await vscode.workspace.getConfiguration('assistantCards').update('scope', undefined, vscode.ConfigurationTarget.Global);
-    await shortHold(w.sb);
-    await atThisWindow();
+    w = await wireForCliTerminal();
     const home = path.join(box, 'home');
     const codexHome = path.join(home, '.codex');
     const project = path.join(box, 'shop');
