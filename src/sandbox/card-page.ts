@@ -47,7 +47,9 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
 .meta{color:#666}.stakes{background:#fff3cd;padding:.5rem;border-radius:4px}button{margin:.2rem}
 .words{white-space:pre-wrap;overflow-wrap:anywhere}figure.quoted{margin:.3rem 0 .8rem;border-left:3px solid #888;background:#f4f4f4;padding:.3rem .6rem}
 figure.quoted pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.2rem 0 0}.mark{color:#8a4b00;border:1px dashed currentColor;padding:0 .2rem;font-style:italic}
-h1,li,button{overflow-wrap:anywhere}</style>
+h1,li,button{overflow-wrap:anywhere}
+:root{color-scheme:light dark}@media (prefers-color-scheme:dark){body{background:#1e1e1e;color:#ddd}.meta{color:#aaa}
+.stakes{background:#4a3b00}figure.quoted{background:#2b2b2b}.mark{color:#f0b060}a{color:#7cb7ff}}</style>
 </head><body>${body}</body></html>`, { formsTo: 'self' });
 }
 
