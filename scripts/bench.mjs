@@ -47,7 +47,9 @@ const GOALS = {
   holdEndToDecisionP95Ms: { max: 500 },
   // Per permission prompt, in the same run as the two above (#53): the extension's reads of the
   // card (by id and lists) and the bridge's calls to /_ask, from the hook's start to the next prompt.
+  // The periodic full read (every 10 minutes, prompts or not) is not a prompt's: its list reads are given apart.
   readsPerAnswer: { max: 2, atMost: true },
+  periodicFullReadListReads: { note: 'list reads of the 10-minute full reads that fell in the prompts\' windows (not in readsPerAnswer)' },
   callsPerPrompt: { max: 2, atMost: true },
   activateMs: { note: 'loadAndActivateMs is the goal' },
   // The extension loads in every window at startup: loading dist/extension.js plus activate().
@@ -237,6 +239,7 @@ if (runs('host') || burstOnly || permissionOnly) {
       for (const [cli, f] of Object.entries(figures.permissionToTreeByCli ?? {})) result[`permissionToTreeP95Ms.${cli}`] = round(f.p95Ms, 1);
       if (figures.holdEndToDecision) result.holdEndToDecisionP95Ms = round(figures.holdEndToDecision.p95Ms, 1);
       if (figures.readsPerAnswer) result.readsPerAnswer = round(figures.readsPerAnswer.mean, 2);
+      if (figures.readsPerAnswer?.periodicFullRead) result.periodicFullReadListReads = figures.readsPerAnswer.periodicFullRead.listReads.join(' + ') || '0';
       if (figures.callsPerPrompt) result.callsPerPrompt = round(figures.callsPerPrompt.mean, 2);
       if (figures.cardToTreeBurst) {
         result.cardToTreeBurstP50Ms = round(figures.cardToTreeBurst.p50Ms, 1);

@@ -125,15 +125,25 @@ describe('bench (extension host)', function () {
     // the hook's start until the next prompt (the card's close and its read included).
     const calls: number[] = [];
     const reads: number[] = [];
+    // The periodic full read (every 10 minutes, prompts or not: FULL_READ_MS) reads every list; a
+    // prompt's window it falls in has its list reads given apart, under `periodicFullRead`.
+    const periodic = { prompts: [] as number[], listReads: [] as number[] };
     const received = async () => (await w.sb.control<{ received: { method: string; url: string; at: string }[] }>('GET', '/_sandbox/received')).received;
-    const count = async (from: number, id: string) => {
+    const count = async (from: number, id: string, periodicDuring: boolean) => {
       const got = (await received()).filter((r) => Date.parse(r.at) >= from);
       calls.push(got.filter((r) => r.url.startsWith('/_ask/')).length);
-      reads.push(got.filter((r) => r.method === 'GET' && (r.url.split('?')[0] === `/v1/cards/${id}` || r.url.split('?')[0] === '/v1/cards')).length);
+      const byId = got.filter((r) => r.method === 'GET' && r.url.split('?')[0] === `/v1/cards/${id}`).length;
+      const lists = got.filter((r) => r.method === 'GET' && r.url.split('?')[0] === '/v1/cards').length;
+      if (periodicDuring) {
+        periodic.prompts.push(reads.length);
+        periodic.listReads.push(lists);
+      }
+      reads.push(byId + (periodicDuring ? 0 : lists));
     };
     const byCli: Record<string, number[]> = {};
     for (const row of CLI_PERMISSION_ROWS) for (let i = 0; i < PERMISSIONS; i++) {
       const from = Date.now();
+      const periodicBefore = core.periodicFullReads;
       const before = new Set(core.cards.list('pending').map((c) => c.id));
       const t0 = performance.now();
       const hook = runHook(row, `echo bench ${row.cli} ${i}`);
@@ -149,7 +159,7 @@ describe('bench (extension host)', function () {
       // undoUntil is on the wall clock; the exit was seen on this process's monotonic one.
       toDecision.push(hookEnd.exitedAt - (performance.now() - (Date.now() - holdEnd)));
       await sleep(Math.max(GAP_MS, 2_000));
-      await count(from, id);
+      await count(from, id, core.periodicFullReads !== periodicBefore);
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!; };
@@ -158,7 +168,7 @@ describe('bench (extension host)', function () {
       permissionToTreeByCli: Object.fromEntries(Object.entries(byCli).map(([cli, xs]) => [cli, { samples: xs.length, p50Ms: pct(xs, 50), p95Ms: pct(xs, 95), samplesMs: xs.map(Math.round) }])),
       holdEndToDecision: { samples: toDecision.length, p50Ms: pct(toDecision, 50), p95Ms: pct(toDecision, 95), samplesMs: toDecision.map(Math.round) },
       // The first prompt registers a new session (its window's scope read again): given apart.
-      readsPerAnswer: { mean: mean(reads), first: reads[0], meanAfterFirst: mean(reads.slice(1)), samples: reads },
+      readsPerAnswer: { mean: mean(reads), first: reads[0], meanAfterFirst: mean(reads.slice(1)), samples: reads, periodicFullRead: periodic },
       callsPerPrompt: { mean: mean(calls), first: calls[0], meanAfterFirst: mean(calls.slice(1)), samples: calls },
     };
   }

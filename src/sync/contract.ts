@@ -240,6 +240,8 @@ export interface SignInOptions {
 
 export interface ClientCore {
   readonly state: ConnectionState;
+  /** The periodic full reads (every 10 minutes) begun so far: the bench counts a prompt's own reads apart from them. */
+  readonly periodicFullReads: number;
   onDidChangeState: Event<ConnectionState>;
   /** Restores a stored sign-in (if any) and starts syncing; resolves once the first read is done or failed. */
   start(): Promise<void>;

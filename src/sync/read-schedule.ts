@@ -25,8 +25,14 @@ export class ReadSchedule {
   private timer: TimerHandle | undefined;
   /** Aborted when syncing stops, so no background wait outlives it. */
   private abort = new AbortController();
+  /** Periodic full reads begun (the bench tells their reads apart from a prompt's). */
+  private periodicBegun = 0;
 
   constructor(private readonly o: ReadScheduleOptions) {}
+
+  get periodicReads(): number {
+    return this.periodicBegun;
+  }
 
   /** Ends with the sync: background reads and their retry waits. */
   get signal(): AbortSignal {
@@ -66,6 +72,7 @@ export class ReadSchedule {
     this.timer?.cancel();
     this.timer = this.o.timers.setTimeout(() => {
       if (!this.running) return;
+      this.periodicBegun++;
       void this.fullRead().catch(() => undefined).finally(() => {
         if (this.running) this.schedule();
       });

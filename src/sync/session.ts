@@ -98,6 +98,11 @@ class ClientCoreImpl implements ClientCore {
     return this.connection.shown;
   }
 
+  /** The periodic full reads (every 10 minutes) begun so far: the bench counts a prompt's own reads apart from them. */
+  get periodicFullReads(): number {
+    return this.parts.schedule.periodicReads;
+  }
+
   start(): Promise<void> {
     this.starting ??= (async () => {
       let tokens: TokenSet;
