@@ -32,3 +32,5 @@ export type { MatchedBy, SessionFacts, TerminalFacts } from './terminal-match';
 export { isSearchEmpty, whoKey } from './answer-rows';
 export type { AnswerGiven, AnswerRow, AnswerSearch, AnswerStep, Outcome, Who, WhoKey } from './answer-rows';
 export { thisComputer } from './this-computer';
+// Whose open count in the Assistants view a card's change moved.
+export { openCountMovedFor } from './open-count';

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { say } from '../base/say';
 import { focusTargetOf } from '../../shared/card-facts';
 import { plainText } from '../../shared/plain-text';
-import { thisComputer } from '../../sync';
+import { openCountMovedFor, thisComputer } from '../../sync';
 import { elsewhereName, elsewhereNote } from '../../shared/card-computer';
 import type { Assistant, CardListEntry } from '../../api/schemas';
 import type { AssistantsView, CardModelView, ConnectionState, Event, FeedOwnership, PresenceControl } from '../../sync/contract';
@@ -21,7 +21,7 @@ import type { TreeViewSlot } from '../base/tree-view-slot';
 /** What this feature needs of the client core (ClientCore of src/sync has all of it). */
 export interface AssistantsFeatureCore {
   assistants: AssistantsView;
-  cards: Pick<CardModelView, 'setScope' | 'get'> & Partial<Pick<CardModelView, 'whole' | 'unknownAsker'>>;
+  cards: Pick<CardModelView, 'setScope' | 'get'> & Partial<Pick<CardModelView, 'whole' | 'unknownAsker' | 'added' | 'changed' | 'removed'>>;
   readonly state: ConnectionState;
   onDidChangeState: Event<ConnectionState>;
   presence?: PresenceControl;
@@ -133,13 +133,19 @@ export function createAssistantsFeature(core: AssistantsFeatureCore, log: Log, v
  * it has focus, and when a card comes whose assistant is out of this window's scope (an assistant
  * CLI started in a terminal opened long before registers its session with its first hook: its
  * first card must not wait for the minute). One read a minute is a third of a percent of the
- * reads limit; the card-driven reads are at most one per UNKNOWN_ASKER_MS.
+ * reads limit; the card-driven reads are at most one per UNKNOWN_ASKER_MS. And when a card of
+ * an agent the view shows comes, goes, or turns to or from the person, its open count moved
+ * (open-count.ts): read soon, so the view does not say "0 open cards" beside the card waiting.
  */
 const UNKNOWN_ASKER_MS = 3_000;
+/** A card's change and the next (its answer, its hold's end) come in runs: one read after the run. */
+const OPEN_COUNT_SETTLE_MS = 500;
 
 class AssistantsRefresher extends DisposableBase {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private lastAt = 0;
+  /** A read for a moved open count is due: the changes before it are read with it. */
+  private countReadDue = false;
 
   constructor(private readonly core: AssistantsFeatureCore, private readonly log: Log) {
     super();
@@ -147,14 +153,28 @@ class AssistantsRefresher extends DisposableBase {
     this._register(vscode.window.onDidChangeWindowState((s) => { if (s.focused && Date.now() - this.lastAt > 10_000) this.now(); }));
     const periodic = setInterval(() => { if (vscode.window.state.focused) this.now(); }, 60_000);
     if (core.cards.unknownAsker) this._register(core.cards.unknownAsker(() => { if (Date.now() - this.lastAt > UNKNOWN_ASKER_MS) this.now(); }));
+    const { added, changed, removed } = core.cards;
+    if (added) this._register(added((c) => this.countMoved(openCountMovedFor(undefined, c))));
+    if (changed) this._register(changed((e) => this.countMoved(openCountMovedFor(e.previous, e.card))));
+    if (removed) this._register(removed((e) => this.countMoved(openCountMovedFor(e.previous, undefined))));
     this._register({ dispose: () => clearInterval(periodic) });
     this._register({ dispose: () => { for (const t of this.timers) clearTimeout(t); this.timers.clear(); } });
   }
 
   now(): void {
+    this.countReadDue = false;
     if (this.core.state.kind !== 'online') return;
     this.lastAt = Date.now();
     this.core.assistants.refresh().catch((e: unknown) => this.log.debug(`assistants: refresh failed: ${String(e)}`));
+  }
+
+  /** An agent's open count moved: read once the run of changes settles, at most one read per UNKNOWN_ASKER_MS. */
+  private countMoved(agentId: string | undefined): void {
+    if (agentId === undefined || this.countReadDue) return;
+    // Only a count the view shows: another agent's is read with the next read.
+    if (!this.core.assistants.list().some((a) => a.agents.some((g) => g.id === agentId))) return;
+    this.countReadDue = true;
+    this.after(Math.max(OPEN_COUNT_SETTLE_MS, this.lastAt + UNKNOWN_ASKER_MS - Date.now()));
   }
 
   private after(ms: number): void {
