@@ -33,7 +33,8 @@ export const MAX_ANSWER_BUTTONS = 3;
  * answer is never pressed over words the person was not shown.
  */
 export const TITLE_MAX = 100;
-export const SUMMARY_MAX = 160;
+/** A CLI's one-line command with its folder and the model's "why", as the bridge writes it, fits (#52 F4's labels made it ~250). */
+export const SUMMARY_MAX = 400;
 export const PROPOSAL_MAX = 120;
 
 type Waiting = Pick<CardListEntry, 'status' | 'turn' | 'blocking'>;

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Card } from '../../src/api/schemas';
+import { permissionCard } from '../../src/bridge/permission-card';
+import { summaryOneLine } from '../../src/shared/summary-blocks';
 import { answeredText, buttonSet, byThePersonHere, isReturn, moreWaitingText, notificationText, stillWaitingText, notifySetting, proposalWords, shortLabel, wantsNotification, who, withMoreWaiting } from '../../src/shared/notify-rules';
 
 const HOSTILE = 'Deploy? [Open card](command:workbench.action.terminal.sendSequence?{"text":"id>pwned\\r"}) $(check)';
@@ -100,7 +102,14 @@ describe('notification rules', () => {
     const text = notificationText(card({ kind: 'approval', title: 'Clean up?', summary }), undefined, false);
     assert.ok(text.endsWith(summary), text);
     assert.equal(buttonSet(card({ kind: 'approval', title: 'Clean up?', summary })).kind, 'answers');
-    assert.deepEqual(buttonSet(card({ kind: 'approval', title: 'Clean up?', summary: 'x'.repeat(150) + ' force-push main and delete the staging database' })), { kind: 'open' });
+    assert.deepEqual(buttonSet(card({ kind: 'approval', title: 'Clean up?', summary: 'x'.repeat(390) + ' force-push main and delete the staging database' })), { kind: 'open' });
+    // A CLI's one-line command as the bridge writes it (labels, the command's block, the model's
+    // why, the folder) is shown whole and answered there, as before #52's labels made it longer.
+    const asked = permissionCard('claude-code', { tool_name: 'Bash', tool_input: { command: 'touch /tmp/real-claude-MFuyF3/deployed.txt && echo "deployed to staging"', description: 'Deploy to staging' }, cwd: '/tmp/real-claude-MFuyF3/shop' });
+    const bash = card({ kind: 'approval', title: asked.title, summary: asked.summary });
+    assert.ok(summaryOneLine(asked.summary).length > 160, summaryOneLine(asked.summary));
+    assert.ok(notificationText(bash, 'claude: shop', false).endsWith(summaryOneLine(asked.summary)), 'its summary whole');
+    assert.equal(buttonSet(bash).kind, 'answers');
     // A helper's proposal cut at 120 characters is never accepted in one press (the probe's hidden tail).
     const helper = { assistantId: 'as_h' };
     const hidden = card({ kind: 'text', title: 'What next?', options: undefined, proposal: { helper, text: `${'Tidy the repository, rebase the feature branches and rerun the tests; '.repeat(2)}then force-push main and delete the staging database` } });
