@@ -94,7 +94,7 @@ describe('card panel accessibility (axe, every kind, five themes)', function () 
             for (const l of await driver.styles(inPanel(`#summary .change.${side}`), ['background-color'])) {
               // The themes' diff colours are tints (Dark Modern's are 20 % opaque): any alpha of 10 % or more.
               const [, , , alpha = 1] = (l['background-color']!.match(/[\d.]+/g) ?? []).map(Number);
-              if (alpha < 0.1) found.push(`diff: a ${side} line with no colour of its own (${l['background-color']} on ${l.bodyBackground})`);
+              if (alpha < 0.1) found.push(`diff: the ${side} lines have no colour of their own (${l['background-color']} on ${l.bodyBackground})`);
             }
           }
         }
