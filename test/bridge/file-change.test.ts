@@ -101,6 +101,12 @@ describe('file tools\' cards show the change as a diff (#54), every key whole (#
     assert.equal(sides(d).after, content, 'the content, whole');
     assert.doesNotMatch(s, /Content \(content\):/, 'shown once');
     assert.match(card('Write', { file_path: path.join(dir, 'empty.txt'), content: '' }, dir), /^content is empty$/m);
+    // Gemini CLI's write_file takes the same keys and replaces the file too; an MCP tool's `content` may mean anything: its plain block.
+    const gemini = permissionCard('gemini-cli', { tool_name: 'write_file', tool_input: { file_path: path.join(dir, 'g.md'), content: 'hi' }, cwd: dir }).summary!;
+    assert.deepEqual(diffAfter(gemini, 'A new file: its content (content), every line added:'), [['+', 'hi']]);
+    const mcp = card('mcp__notes__append', { file_path: path.join(dir, 'n.md'), content: 'hi' }, dir);
+    assert.match(mcp, /^Content \(content\):\n│ hi$/m);
+    assert.doesNotMatch(mcp, /new file/);
   });
 
   it('Write over an existing file in the folder: its changed lines with three kept around them, where they are, then the whole content', () => {
