@@ -15,7 +15,7 @@ export interface DiffLine {
 
 /** The comparison table's size (old lines × new lines, past the common start and end) beyond which
  *  the middle is shown as removed whole, then added whole: still exact, only not the smallest diff. */
-export const MAX_CELLS = 4_000_000;
+export const MAX_CELLS = 1_000_000;
 
 const BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
 
@@ -70,7 +70,7 @@ function middle(a: string[], b: string[], start: number, endA: number, endB: num
     for (let j = 0; j < m; j++) out.push(['+', -1, start + j]);
     return out;
   }
-  // lcs[i][j]: the longest common run of a[start+i..] and b[start+j..]; min(n, m) <= 2000 here, so 16 bits hold it.
+  // lcs[i][j]: the longest common run of a[start+i..] and b[start+j..]; min(n, m) <= 1000 here, so 16 bits hold it.
   const w = m + 1;
   const lcs = new Uint16Array((n + 1) * w);
   for (let i = n - 1; i >= 0; i--) {
