@@ -24,7 +24,7 @@ import * as act from './actions';
 import type { Input, PanelState } from './state';
 import { canAnswer, changedText, disabled, holdLeft, nextOffered, problemInBanner, hostNow, waitsOnYou } from './state';
 import { cardWords as w, visibleControls as v } from './text';
-import { blankRunWords, lineCount, longLineWords, summaryParts, type ShownLine } from '../../src/shared/summary-blocks';
+import { blankRunWords, diffCount, diffMark, lineCount, longLineWords, summaryParts, type ShownLine } from '../../src/shared/summary-blocks';
 
 /** What the view calls back: input changes the state, a press may post, a request posts. */
 export interface ViewHooks {
@@ -72,21 +72,21 @@ export function view(s: PanelState, on: ViewHooks, localNow: number): Part {
  * The summary in parts no words can fake (#52 F4): the card's own words, and each quoted block
  * (what an assistant's model wrote: a command, its "why") in a box of its own with its line count.
  * Runs of blank lines show as one counted mark and very long lines are marked; nothing is cut and
- * nothing scrolls inside a box, so the end of a command is never out of sight unsaid.
+ * nothing scrolls inside a box, so the end of a command is never out of sight unsaid. A file
+ * tool's diff shows each line's mark (`-`, `+`) in text, and the theme's diff colours behind it.
  */
 function summaryView(summary: string): Part {
   return html`<div class="summary" id="summary">${summaryParts(summary).map((p) => (p.kind === 'quoted'
-    ? html`<figure class="quoted"><figcaption class="muted">${lineCount(p.count)}</figcaption><pre>${shownLines(p.lines)}</pre></figure>`
+    ? html`<figure class="quoted ${p.diff ? 'diff' : 'plain'}"><figcaption class="muted">${p.diff ? diffCount(p.count, p.diff.removed, p.diff.added) : lineCount(p.count)}</figcaption><pre>${shownLines(p.lines)}</pre></figure>`
     : html`<p class="words">${shownLines(p.lines)}</p>`))}</div>`;
 }
 
 function shownLines(lines: readonly ShownLine[]): Part[] {
   return lines.map((l, i) => {
     const end = i < lines.length - 1 ? '\n' : '';
-    if ('blank' in l) return html`<span class="mark">${blankRunWords(l.blank)}</span>${end}`;
-    return l.long !== undefined
-      ? html`<span class="mark">${longLineWords(l.long)}</span> ${w(l.text)}${end}`
-      : html`${w(l.text)}${end}`;
+    const line = 'blank' in l ? html`<span class="mark">${blankRunWords(l.blank)}</span>`
+      : l.long !== undefined ? html`<span class="mark">${longLineWords(l.long)}</span> ${w(l.text)}` : html`${w(l.text)}`;
+    return l.change ? html`<span class="change ${l.change}">${diffMark(l.change)} ${line}</span>${end}` : html`${line}${end}`;
   });
 }
 

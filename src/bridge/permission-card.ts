@@ -88,7 +88,7 @@ export function permissionCard(app: string, req: PermissionRequest, always: read
   const who = APP_NAMES[app] ?? app;
   const cwd = text(req.cwd);
   const toolLine = tool === undefined ? undefined : /[\n\r]/.test(tool) ? `${say('tool')}:\n${quoted(tool)}` : `${say('tool')}: ${tool}`;
-  const summary = [...(toolLine ? [toolLine] : []), ...inputLines(input), ...odd, ...(cwd !== undefined ? [/[\n\r]/.test(cwd) ? `${say('folder')}:\n${quoted(cwd)}` : `${say('folder')}: ${cwd}`] : []), ...alwaysLines(who, always)].join('\n\n');
+  const summary = [...(toolLine ? [toolLine] : []), ...inputLines(input, { ...(tool !== undefined ? { tool } : {}), ...(cwd !== undefined ? { cwd } : {}) }), ...odd, ...(cwd !== undefined ? [/[\n\r]/.test(cwd) ? `${say('folder')}:\n${quoted(cwd)}` : `${say('folder')}: ${cwd}`] : []), ...alwaysLines(who, always)].join('\n\n');
   return {
     kind: 'approval', title: titleOf(who, tool, input), summary, blocking: true, urgency: 'now', reason: 'permission',
     ...(always.length ? { options: always.map((a, i) => ({ id: alwaysOptionId(i + 1), label: alwaysLabel(a) })) } : {}),

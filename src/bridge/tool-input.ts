@@ -1,22 +1,16 @@
 // A tool's input as the lines of a permission card's summary: every key shown, nothing dropped.
-// Keys we know get words (the command, the file, the change, the flags that widen what runs);
+// Keys we know get words (the command, the file, the change as a diff (file-change.ts), the flags
+// that widen what runs);
 // every other key is listed as it came, as JSON, under its own heading. Text the model wrote (a
 // command, a "why", a file's content) stands in a quoted block: each of its lines begins with the
 // gutter `│ `, so no line of it can pass for the card's own words ("Why:", "In:"), and the
 // display (src/shared/summary-blocks.ts) shows each block apart with its line count. The labels are
 // in the person's language (words.ts); the keys' own names stay as the CLI sent them.
+import { BREAKS, quoted } from './quoted-text';
+import { editChange, writeChange } from './file-change';
 import { say } from './words';
 
-/** The gutter every quoted line begins with; src/shared/summary-blocks.ts reads the same one. */
-export const GUTTER = '\u2502 ';
-
-/** Every line break a terminal, an editor or a browser may show as one. */
-const BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
-
-/** Text as a quoted block: every line (blank ones too) behind the gutter. */
-export function quoted(text: string): string {
-  return text.split(BREAKS).map((l) => `${GUTTER}${l}`).join('\n');
-}
+export { GUTTER, quoted } from './quoted-text';
 
 /** `Label: value` on one line when the value has none of its own, else the label over a quoted block. */
 function field(label: string, value: string): string {
@@ -26,8 +20,17 @@ function field(label: string, value: string): string {
 const block = (label: string, value: string) => `${label}:\n${quoted(value)}`;
 const str = (v: unknown): v is string => typeof v === 'string';
 
-/** What one known key says, or undefined when its value is not of the shape we word (then it is listed as it came). */
-type Worder = (value: unknown, input: Record<string, unknown>) => string | undefined;
+/** Where the input comes from: the tool that takes it, and the folder the CLI's session works in. */
+export interface InputContext { tool?: string; cwd?: string }
+
+/**
+ * What one known key says; undefined when its value is not of the shape we word (then it is listed
+ * as it came), null when another key's words show it whole (new_string, in old_string's diff).
+ */
+type Worder = (value: unknown, input: Record<string, unknown>, at: InputContext) => string | null | undefined;
+
+/** The tools whose `content` replaces the file at `file_path` whole: Claude Code's Write, Gemini CLI's write_file. */
+const WRITE_TOOLS = new Set(['Write', 'write_file']);
 
 const commandWords: Worder = (v) => {
   if (str(v)) return block(say('command'), v);
@@ -50,10 +53,12 @@ const KNOWN: Record<string, Worder> = {
   file_path: (v) => (str(v) ? field(say('file'), v) : undefined),
   notebook_path: (v) => (str(v) ? field(say('notebook'), v) : undefined),
   path: (v) => (str(v) ? field(say('path'), v) : undefined),
-  old_string: (v) => (str(v) ? block(say('replace'), v) : undefined),
-  new_string: (v) => (str(v) ? block(say('with'), v) : undefined),
+  // Both strings: one diff shows them whole. One alone (an odd shape): as its own block.
+  old_string: (v, input) => (!str(v) ? undefined : str(input.new_string) ? editChange(v, input.new_string) : block(say('replace'), v)),
+  new_string: (v, input) => (!str(v) ? undefined : str(input.old_string) ? null : block(say('with'), v)),
   replace_all: (v) => (typeof v === 'boolean' ? (v ? say('everyOccurrence') : 'replace_all: false') : undefined),
-  content: (v) => (str(v) ? block(say('content'), v) : undefined),
+  content: (v, input, at) => (!str(v) ? undefined
+    : WRITE_TOOLS.has(at.tool ?? '') && str(input.file_path) ? writeChange(input.file_path, v, at.cwd).join('\n\n') : block(say('content'), v)),
   edits: (v) => editsWords(v),
   new_source: (v) => (str(v) ? block(say('newSource'), v) : undefined),
   cell_id: (v) => (str(v) ? field(say('cell'), v) : undefined),
@@ -73,19 +78,19 @@ function editsWords(v: unknown): string | undefined {
   if (!ok) return undefined;
   return (v as Record<string, unknown>[]).map((e, i) => [
     `${say('editOf', i + 1, v.length)}:`,
-    block(say('replace'), e.old_string as string),
-    block(say('with'), e.new_string as string),
+    editChange(e.old_string as string, e.new_string as string),
     ...(e.replace_all === true ? [say('everyOccurrence')] : e.replace_all === false ? ['replace_all: false'] : []),
   ].join('\n')).join('\n\n');
 }
 
 /** The tool's input as the summary's paragraphs: known keys worded, in the input's order; the rest as it came. */
-export function inputLines(input: Record<string, unknown>): string[] {
+export function inputLines(input: Record<string, unknown>, at: InputContext = {}): string[] {
   const lines: string[] = [];
   const rest: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
-    const worded = Object.hasOwn(KNOWN, key) ? KNOWN[key]!(value, input) : undefined;
-    if (worded !== undefined) lines.push(worded);
+    const worded = Object.hasOwn(KNOWN, key) ? KNOWN[key]!(value, input, at) : undefined;
+    if (typeof worded === 'string') lines.push(worded);
+    else if (worded === null) continue;
     else rest[key] = value;
   }
   const n = Object.keys(rest).length;

@@ -17,7 +17,7 @@ import type { PersonSessions } from './person-sessions';
 import { cardLink } from '../shared/card-link';
 import { holdsHidden, showHidden } from '../shared/hidden-chars';
 import { holdsLookAlike, markLookAlikes } from '../shared/look-alike-words';
-import { blankRunWords, lineCount, longLineWords, summaryParts, type ShownLine } from '../shared/summary-blocks';
+import { blankRunWords, diffCount, diffMark, lineCount, longLineWords, summaryParts, type ShownLine } from '../shared/summary-blocks';
 
 /**
  * Untrusted text as the panel shows it: escaped, its hidden characters as `[U+XXXX]` marks (#52
@@ -26,8 +26,12 @@ import { blankRunWords, lineCount, longLineWords, summaryParts, type ShownLine }
 const shown = (text: string) => escapeHtml(markLookAlikes(showHidden(text)));
 
 function shownLines(lines: readonly ShownLine[]): string {
-  return lines.map((l) => ('blank' in l ? `<span class="mark">${escapeHtml(blankRunWords(l.blank))}</span>`
-    : l.long !== undefined ? `<span class="mark">${escapeHtml(longLineWords(l.long))}</span> ${shown(l.text)}` : shown(l.text))).join('\n');
+  return lines.map((l) => {
+    const line = 'blank' in l ? `<span class="mark">${escapeHtml(blankRunWords(l.blank))}</span>`
+      : l.long !== undefined ? `<span class="mark">${escapeHtml(longLineWords(l.long))}</span> ${shown(l.text)}` : shown(l.text);
+    // A diff line (a file tool's change): its mark in text, so it reads without colour.
+    return l.change ? `<span class="change ${l.change}">${diffMark(l.change)} ${line}</span>` : line;
+  }).join('\n');
 }
 
 /**
@@ -37,7 +41,7 @@ function shownLines(lines: readonly ShownLine[]): string {
  */
 function summaryHtml(summary: string | undefined): string {
   return summaryParts(summary).map((p) => (p.kind === 'quoted'
-    ? `<figure class="quoted"><figcaption class="meta">${escapeHtml(lineCount(p.count))}</figcaption><pre>${shownLines(p.lines)}</pre></figure>`
+    ? `<figure class="quoted"><figcaption class="meta">${escapeHtml(p.diff ? diffCount(p.count, p.diff.removed, p.diff.added) : lineCount(p.count))}</figcaption><pre>${shownLines(p.lines)}</pre></figure>`
     : `<p class="words">${shownLines(p.lines)}</p>`)).join('\n');
 }
 
@@ -46,10 +50,10 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
 <style>body{font:15px system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}
 .meta{color:#666}.stakes{background:#fff3cd;padding:.5rem;border-radius:4px}button{margin:.2rem}
 .words{white-space:pre-wrap;overflow-wrap:anywhere}figure.quoted{margin:.3rem 0 .8rem;border-left:3px solid #888;background:#f4f4f4;padding:.3rem .6rem}
-figure.quoted pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.2rem 0 0}.mark{color:#8a4b00;border:1px dashed currentColor;padding:0 .2rem;font-style:italic}
+figure.quoted pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.2rem 0 0}.change.removed{background:#ffebe9}.change.added{background:#dafbe1}.mark{color:#8a4b00;border:1px dashed currentColor;padding:0 .2rem;font-style:italic}
 h1,li,button{overflow-wrap:anywhere}
 :root{color-scheme:light dark}@media (prefers-color-scheme:dark){body{background:#1e1e1e;color:#ddd}.meta{color:#aaa}
-.stakes{background:#4a3b00}figure.quoted{background:#2b2b2b}.mark{color:#f0b060}a{color:#7cb7ff}}</style>
+.stakes{background:#4a3b00}figure.quoted{background:#2b2b2b}.mark{color:#f0b060}a{color:#7cb7ff}.change.removed{background:#5c2626}.change.added{background:#23432a}}</style>
 </head><body>${body}</body></html>`, { formsTo: 'self' });
 }
 

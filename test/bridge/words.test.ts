@@ -36,8 +36,18 @@ describe('the bridge\'s words in the person\'s language', () => {
     useWords(JA);
     const ja = permissionCard('codex', { ...req, tool_input: { file_path: '/home/ada/shop/a.ts', content: 'x' }, tool_name: 'Write' }) as { title: string; summary: string };
     assert.equal(ja.title, 'Codex が a.ts への書き込みを求めています');
-    assert.match(ja.summary, /^ツール: Write\n\nファイル \(file_path\): \/home\/ada\/shop\/a\.ts\n\n内容 \(content\):\n│ x\n\n場所: \/home\/ada\/shop$/);
+    assert.match(ja.summary, /^ツール: Write\n\nファイル \(file_path\): \/home\/ada\/shop\/a\.ts\n\n新しいファイル: 内容 \(content\)、すべての行を追加:\n│\+ x\n\n場所: \/home\/ada\/shop$/);
     assert.equal(questionCard('claude-code', [{ question: 'A?', options: [{ label: 'a' }], multiSelect: false }, { question: 'B?', options: [{ label: 'b' }], multiSelect: false }]).title, 'Claude Code から 2 件の質問');
+  });
+
+  it('#54: an Edit card\'s diff in German and in Japanese: the label, "is empty" and the line breaks translated; the marks and the lines as they came', () => {
+    const req = { tool_name: 'Edit', tool_input: { file_path: '/w/a.txt', old_string: '', new_string: 'eins\r\nzwei' }, cwd: '/w' };
+    useWords(DE);
+    const de = permissionCard('claude-code', req).summary!;
+    assert.match(de, /^Änderung, Zeile für Zeile \(old_string → new_string; - entfernt, \+ hinzugefügt\):\n│\+ eins\n│\+ zwei\nold_string ist leer\nZeilenumbrüche \(old_string\): keine\nZeilenumbrüche \(new_string\): 1 × CRLF \(\\r\\n\)$/m);
+    useWords(JA);
+    const ja = permissionCard('claude-code', req).summary!;
+    assert.match(ja, /^変更、行ごと \(old_string → new_string、- 削除、\+ 追加\):\n│\+ eins\n│\+ zwei\nold_string は空です\n改行 \(old_string\): なし\n改行 \(new_string\): 1 × CRLF \(\\r\\n\)$/m);
   });
 
   it('a long command in a translated title is cut to leave the title within a notification\'s 100 characters', () => {

@@ -9,6 +9,7 @@ import { newCard, signInApproved, unwire, until, wire, type World } from './card
 import { driver, driverAvailable, type AxeViolation } from './helpers/driver';
 import { intoWorkspaceScope } from './helpers/workspace-scope';
 import { testLog } from './helpers/test-log';
+import { permissionCard } from '../../src/bridge/permission-card';
 
 const WV = ['iframe.webview.ready', 'iframe#active-frame'];
 /** The theme setting, and the body class VS Code gives the webview in that theme. */
@@ -40,6 +41,8 @@ describe('card panel accessibility (axe, every kind, five themes)', function () 
     await add('question', { kind: 'text', title: 'Name the release branch' });
     await add('failure', { kind: 'failure', title: 'The deploy stopped at step 3', steps: [{ title: 'Build', state: 'done' }, { title: 'Roll out', state: 'failed', detail: 'readiness probe failed' }, { title: 'Smoke test', state: 'pending' }] });
     await add('unknown-kind', { kind: 'poll', title: 'Which tone for the README?', options: [{ id: 'plain', label: 'Plain' }, { id: 'playful', label: 'Playful' }] });
+    // A file tool's change as the bridge writes it (#54): its diff lines in the theme's diff colours.
+    await add('diff', { ...permissionCard('claude-code', { tool_name: 'Edit', cwd: '/home/me/shop', tool_input: { file_path: '/home/me/shop/src/cart.ts', old_string: 'export function total(items: Item[]) {\n  return items.length;\n}', new_string: 'export function total(items: Item[]) {\n  return items.reduce((sum, i) => sum + i.price, 0);\n}' } }) });
     await add('high-stakes', { kind: 'approval', title: 'Buy the reserved instances ($4,800)?', highStakes: true });
     const hook = await w.sb.control<{ url: string }>('POST', '/_sandbox/webhooks', { name: 'Uptime', area: { id: 'prj_web', name: 'Web' } });
     const sent = await (await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Site down', severity: 'critical', dedupeKey: 'a11y' }) })).json() as { cardId: string };
@@ -82,6 +85,17 @@ describe('card panel accessibility (axe, every kind, five themes)', function () 
         for (const f of await driver.styles(inPanel('textarea, input[type="text"], input[type="date"], input[type="time"], select'), ['border-top-color', 'background-color'])) {
           if (!seen(f['border-top-color']!, f.bodyBackground!) && !seen(f['background-color']!, f.bodyBackground!)) {
             found.push(`${kind}: a field with no visible edge (border ${f['border-top-color']}, background ${f['background-color']} on ${f.bodyBackground})`);
+          }
+        }
+        if (kind === 'diff') {
+          // The marks read without colour, and each side's lines stand out from the page in this theme (#54).
+          assert.match(await driver.text(inPanel('#summary figure.diff pre')), /^ {2}export function total\(items: Item\[\]\) \{\n- {3}return items\.length;\n\+ {3}return items\.reduce/);
+          for (const side of ['removed', 'added']) {
+            for (const l of await driver.styles(inPanel(`#summary .change.${side}`), ['background-color'])) {
+              // The themes' diff colours are tints (Dark Modern's are 20 % opaque): any alpha of 10 % or more.
+              const [, , , alpha = 1] = (l['background-color']!.match(/[\d.]+/g) ?? []).map(Number);
+              if (alpha < 0.1) found.push(`diff: the ${side} lines have no colour of their own (${l['background-color']} on ${l.bodyBackground})`);
+            }
           }
         }
         await driver.screenshot(`a11y-${look}-${kind}`, { selector: WV[0] });

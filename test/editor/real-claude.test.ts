@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { unwire, until, wireForCliTerminal, type World } from './cards-helpers';
 import { driver } from './helpers/driver';
 import { chooseInPanel, inPanel, openFromTree } from './helpers/card-panel-ui';
-import { notificationButton, notificationText } from './helpers/notifications';
+import { notificationButton, notificationListed, notificationText } from './helpers/notifications';
 import { testEnv } from './helpers/env';
 import { cardMadeTitled, closeCliTerminal, installedCli, shootingSteps } from './helpers/real-cli';
 import { connectThroughCommand, shortenPermissionWait } from './helpers/connect';
@@ -106,6 +106,13 @@ describe('the real Claude Code in a terminal of this window asks through a card'
     const command = `touch ${marker} && echo "deployed to staging"`;
     const { core, card, project } = await claudeAsks(command, CONNECT_WAIT_S);
     if (!card) throw new Error('no card in the model');
+
+    // The README's picture (docs/images/claude-code-card.png): the row in the tree, the whole card
+    // with its buttons (the terminal's panel closed for the room), and the notification naming the terminal.
+    await openFromTree(w!, card.id, card.title);
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await notificationListed(titleFor(command));
+    await driver.screenshot('claude-code-card');
 
     // The notification: what asks, who, and in which terminal of this window; Show Terminal goes there.
     const said = await notificationText(titleFor(command));

@@ -55,7 +55,9 @@ const BUDGET: Record<PartName, number> = {
   // and the watch on a CLI's process: 35.4 KB.
   // 36 KB until #54 (clihost): the list of the bridge's words and their reader (the person's
   // language, Always allow's words too) made it 37.2 KB.
-  bridge: 38 * KB,
+  // 38 KB until #54 (diff): Edit, MultiEdit and Write cards' diffs (the line comparison, the read of
+  // the file a Write replaces, their 17 words) made it 42.7 KB (37.1 before).
+  bridge: 43 * KB,
   sandbox: 880 * KB,
 };
 

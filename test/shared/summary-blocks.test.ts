@@ -2,7 +2,7 @@
 // stand apart with their line counts; runs of blank lines and very long lines are marked; the
 // one-line surfaces (notification, palette) answer only over a summary that has a one-line form.
 import { strict as assert } from 'node:assert';
-import { fitsOneLine, summaryOneLine, summaryParts } from '../../src/shared/summary-blocks';
+import { diffCount, diffMark, fitsOneLine, summaryOneLine, summaryParts } from '../../src/shared/summary-blocks';
 import { permissionCard } from '../../src/bridge/permission-card';
 import { buttonSet, notificationText } from '../../src/shared/notify-rules';
 import { paletteShowsWhole, paletteTitle } from '../../src/shared/palette-rules';
@@ -38,6 +38,20 @@ describe('summary blocks: a layout the words cannot fake (#52 F4)', () => {
       { kind: 'quoted', count: 3, lines: [{ text: 'two' }, { text: '' }, { text: 'three' }] },
       { kind: 'words', lines: [{ text: 'four' }] },
     ]);
+  });
+
+  it('#54: a diff block is known by its gutter marks (│- │+), never by its text; its lines say their side, and it counts removed and added', () => {
+    const s = 'Change:\n\u2502  same\n\u2502- gone\n\u2502+ come\n\u2502+\nIn: /p\n\u2502 - not a diff line\n\u2502 + nor this';
+    assert.deepEqual(summaryParts(s), [
+      { kind: 'words', lines: [{ text: 'Change:' }] },
+      { kind: 'quoted', count: 4, diff: { removed: 1, added: 2 }, lines: [{ text: 'same', change: 'kept' }, { text: 'gone', change: 'removed' }, { text: 'come', change: 'added' }, { text: '', change: 'added' }] },
+      { kind: 'words', lines: [{ text: 'In: /p' }] },
+      { kind: 'quoted', count: 2, lines: [{ text: '- not a diff line' }, { text: '+ nor this' }] },
+    ]);
+    assert.equal(diffMark('removed'), '-');
+    assert.equal(diffMark('added'), '+');
+    assert.equal(diffCount(4, 1, 2), '4 lines \u00b7 1 removed, 2 added');
+    assert.equal(fitsOneLine('Change:\n\u2502- a\n\u2502+ b'), false, 'a two-line diff opens the card');
   });
 
   it('F4: the notification and the palette answer only over a one-line command; the faked summary opens the card', () => {
