@@ -88,7 +88,8 @@ function gaps(type: ActionType): string[] {
     miss(back?.button !== undefined && bundle[back.button()] !== undefined, `undoneBy ${row.undoneBy} is no action with a button's words`);
   }
   if (row.carries === 'version') {
-    miss(row.pick !== undefined && bundle[row.pick.title()] !== undefined, 'no palette pick (its title in words)');
+    miss(row.pick !== undefined, 'no palette pick (its command is made from it: editor/commands.ts versionCommand)');
+    if (row.pick) miss(bundle[row.pick.title()] !== undefined, `its pick's title "${row.pick.title()}" is not in l10n/bundle.l10n.json`);
     const b = row.panel;
     miss(b !== undefined && (PANEL_PLACES as readonly string[]).includes(b.place), 'no panel button, or its place is none of PANEL_PLACES');
     if (b) {
