@@ -3,8 +3,9 @@
 // and the panel's button. The core's row of the same action (sync/actions-table.ts) says what it
 // sends and the card it leaves. The protocol's messages, the command names and registrations, the
 // grant's context keys, the press's words and the webview's buttons are read from here, so a new
-// action is a row here, a row there, its client write and its command in the manifest
-// (docs/decisions.md "#53: a new card action"). test/shared/card-actions.test.ts holds every row
+// action of the version alone is a row here, a row there, its client write and its command in the
+// manifest (docs/decisions.md "#53: a new card action touches four files"); one that carries what
+// the person chose adds the form that asks for it. test/shared/card-actions.test.ts holds every row
 // whole, naming the place a row left out. No `vscode`, no zod: the host and the webview both import it.
 import type { CardListEntry } from '../api/schemas';
 import { waitsOnYou } from './card-facts';
