@@ -8,6 +8,7 @@ import type { ActionRequest, AnswerPayload, Notice, ShownProblem } from '../../s
 import { markedFailedStep } from '../../src/shared/hand-over';
 import { readProposal } from '../../src/shared/proposal';
 import { withNote } from '../../src/shared/answer-choices';
+import { actionRow, type VersionAction } from '../../src/shared/card-actions';
 import type { PanelState } from './state';
 import { canAnswer, canGoNext, completeForEnter, disabled, nextOffered, waitsOnYou } from './state';
 
@@ -58,16 +59,21 @@ export function acceptProposal(s: PanelState): PanelPress {
   return accept ? { post: { type: 'answer', version: s.shownVersion, body: { ...accept } } } : undefined;
 }
 
-/** Closes a notice: its own message, not an empty answer. */
-export function gotIt(s: PanelState): PanelPress {
-  if (disabled(s) || !s.allowed.answer || s.card?.kind !== 'update') return undefined;
-  return { post: { type: 'gotIt', version: s.shownVersion } };
+/**
+ * A press whose message is the version alone (Got it, Undo, Back, Take back), as its row in the
+ * action table allows it: presses on, the sign-in allowed what it needs, and offered now.
+ */
+export function versionPress(s: PanelState, type: VersionAction): PanelPress {
+  const row = actionRow(type);
+  if (disabled(s) || row.needs.some((f) => !s.allowed[f]) || !(row.panel?.offered?.(s) ?? true)) return undefined;
+  return { post: { type, version: s.shownVersion } };
 }
 
-export function undo(s: PanelState): PanelPress {
-  if (disabled(s) || !s.allowed.answer || !s.undoUntil) return undefined;
-  return { post: { type: 'undo', version: s.shownVersion } };
-}
+/** Closes a notice: its own message, not an empty answer (Enter on a notice). */
+export const gotIt = (s: PanelState): PanelPress => versionPress(s, 'gotIt');
+
+/** Undo while the hold runs (the U key). */
+export const undo = (s: PanelState): PanelPress => versionPress(s, 'undo');
 
 export function later(s: PanelState, until: string): PanelPress {
   if (disabled(s) || !s.allowed.later) return undefined;
@@ -79,16 +85,6 @@ export function laterAt(s: PanelState): PanelPress {
   const iso = localDateTimeToIso(s.draft.laterDate ?? '', s.draft.laterTime ?? '', s.timeZone);
   if (!iso) return { refuse: { code: 'bad_input', message: t('Pick a date and a time.'), next: t('Both fields are needed.') } };
   return later(s, iso);
-}
-
-export function back(s: PanelState): PanelPress {
-  if (disabled(s) || !s.allowed.later) return undefined;
-  return { post: { type: 'back', version: s.shownVersion } };
-}
-
-export function takeBack(s: PanelState): PanelPress {
-  if (disabled(s) || !s.allowed.delegate) return undefined;
-  return { post: { type: 'takeBack', version: s.shownVersion } };
 }
 
 export function message(s: PanelState): PanelPress {

@@ -17,6 +17,7 @@ import { readProposal } from '../../src/shared/proposal';
 import { agentStateWords, severityWords, stepStateWords, urgencyWords } from '../../src/shared/card-view';
 import type { Notice, Request } from '../../src/shared/protocol';
 import { canHandOver } from '../../src/shared/grant-scopes';
+import { actionRow, VERSION_ACTIONS, type PanelPlace } from '../../src/shared/card-actions';
 import { elsewhereNote } from '../../src/shared/card-computer';
 import { shownAddress } from '../../src/shared/hidden-chars';
 import { hiddenWarning, lookAlikeWarning } from '../../src/shared/hidden-words';
@@ -140,6 +141,18 @@ function stateLabel(c: PanelCard): string {
   return c.status;
 }
 
+/**
+ * The buttons of the actions whose press is the version alone, at `place`, each as its row in the
+ * action table says (shared/card-actions.ts `panel`): a new action of that kind needs no line here.
+ */
+function actionButtons(s: PanelState, on: ViewHooks, place: PanelPlace): Part {
+  return html`${VERSION_ACTIONS.filter((a) => actionRow(a).panel?.place === place).map((a) => {
+    const b = actionRow(a).panel!;
+    return html`<button class=${b.primary ? 'primary' : nothing} data-key=${b.key} ?disabled=${disabled(s)}
+      @click=${(e: Event) => on.press(e, (x) => act.versionPress(x, a), b.guarded)}>${b.label()}</button>`;
+  })}`;
+}
+
 /** What happened to the press: shown here; the live region (outside this view) says it aloud. */
 function statusArea(s: PanelState, on: ViewHooks, localNow: number): Part {
   const left = holdLeft(s, localNow);
@@ -151,7 +164,7 @@ function statusArea(s: PanelState, on: ViewHooks, localNow: number): Part {
     ${s.answered ? html`<p class="answered" id="answered">${v(s.answered)}</p>` : nothing}
     ${left > 0 ? html`<div class="undo">
       <span id="countdown">${countdownText(s, left)}</span>
-      ${delegated || !s.allowed.answer ? nothing : html`<button data-key="undo" ?disabled=${disabled(s)} @click=${(e: Event) => on.press(e, act.undo)}>${t('Undo')}</button>`}
+      ${delegated || !s.allowed.answer ? nothing : actionButtons(s, on, 'hold')}
     </div>` : nothing}
     ${p ? html`<div class="problem">
       <strong>${v(p.message)}</strong> <span>${v(p.next)}</span>
@@ -326,7 +339,7 @@ function updateBody(s: PanelState, c: PanelCard, on: ViewHooks, now: number): Pa
     <p>${v(facts.join(' · '))}</p>
     ${url ? html`<p><button class="link" data-key="update-link" @click=${(e: Event) => { e.preventDefault(); on.post({ type: 'openLink', url }); }}>${v(linkText(url))}</button></p>` : nothing}
     <div class="actions">
-      <button class="primary" data-key="gotit" ?disabled=${disabled(s)} @click=${(e: Event) => on.press(e, act.gotIt, true)}>${t('Got it')}</button>
+      ${actionButtons(s, on, 'notice')}
     </div>
   </section>`;
 }
@@ -348,7 +361,7 @@ function laterSection(s: PanelState, c: PanelCard, on: ViewHooks): Part {
   if (c.status === 'snoozed') {
     return html`<section class="later"><h2>${t('Later')}</h2>
       <p>${c.until ? t('Back {0}.', dateTime(c.until, s.timeZone)) : t('Back soon.')}</p>
-      <button data-key="back" ?disabled=${off} @click=${(e: Event) => on.press(e, act.back)}>${t('Back now')}</button>
+      ${actionButtons(s, on, 'snoozed')}
     </section>`;
   }
   if (!waitsOnYou(c)) return nothing;
@@ -377,7 +390,7 @@ function handOverSection(s: PanelState, c: PanelCard, on: ViewHooks): Part {
     const to = c.delegatedTo;
     return html`<section class="handover"><h2>${t('With a helper')}</h2>
       ${to ? html`<p>${v(t('Handed to {0}, mode {1}.', helperName(s, to.assistantId, to.agentId) ?? t('a helper'), to.mode === 'loop' ? t('loop (its answer comes to you first)') : t('freely')))}</p>` : nothing}
-      <button data-key="takeBack" ?disabled=${off} @click=${(e: Event) => on.press(e, act.takeBack, true)}>${t('Take back')}</button>
+      ${actionButtons(s, on, 'delegated')}
     </section>`;
   }
   // Handing over picks the helper from the assistants: both scopes are needed.

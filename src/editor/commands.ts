@@ -8,7 +8,7 @@ import { say } from './base/say';
 import { pressWords, type PressContext } from './base/press-words';
 import { runPressButton, showTold } from './base/press-toast';
 import type { Card, CardListEntry } from '../api/schemas';
-import { GROUPS, rowOf, type ActionType, type ClientCore, type PressAction, type PressOutcome } from '../sync';
+import { GROUPS, type ClientCore, type PressAction, type PressOutcome } from '../sync';
 import type { CardsTree } from './cards/cards-tree';
 import type * as PalettePicks from './palette-picks';
 import { setGrantContext } from './sign-in/grant';
@@ -22,9 +22,11 @@ import { isCardId, waitsOnYou } from '../shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from '../shared/command-names';
 
 type ConnectCommand = Extract<CommandName, `connect${string}` | `disconnect${string}`>;
+type VersionCommand = (typeof CARD_ACTIONS)[VersionAction]['command'];
 import { plainText } from '../shared/plain-text';
 import { problemMessage } from '../shared/problem-messages';
-import { allowsScope, EVERYTHING, SCOPE_OF } from '../shared/grant-scopes';
+import { EVERYTHING, SCOPE_OF } from '../shared/grant-scopes';
+import { CARD_ACTIONS, missingFor, VERSION_ACTIONS, type ActionType, type VersionAction } from '../shared/card-actions';
 import { nextCard } from '../shared/next-card';
 import type { CliConnector } from './connect/cli-connector';
 import type { LocalServiceHandle } from './connection/local-service-handle';
@@ -114,12 +116,10 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
    * disabled): say which scope and how to allow it, and do nothing.
    */
   const notAllowed = (parts: LiveParts, action: ActionType): boolean => {
-    const a = parts.grant.allowed();
-    // The scope of the action's row in the action table; a hand-over also reads the assistants to pick from.
-    const { scope: needs } = rowOf(action);
-    const scope = !allowsScope(a, needs) ? needs : action === 'delegate' && !a.assistants ? SCOPE_OF.assistants : undefined;
-    if (!scope) return false;
-    const p = problemMessage('insufficient_scope', { scope });
+    // The first of the action's needs (its row in the action table) the sign-in was not allowed.
+    const missing = missingFor(parts.grant.allowed(), action);
+    if (!missing) return false;
+    const p = problemMessage('insufficient_scope', { scope: SCOPE_OF[missing] });
     void say.warn(vscode.l10n.t('Assistant Cards: {0} {1}', p.message, p.next));
     return true;
   };
@@ -207,6 +207,19 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     enabled: ({ assistants }) => async () => { const next = await (await palettePicks()).pickScope(); if (next) await assistants.scope.set(next); },
     disabled: chooseScopeSetting,
   };
+  /**
+   * The command of an action whose press is the version alone (Got it, Undo, Back, Take back): the
+   * card the person picks as its row says (shared/card-actions.ts `pick`), then the press.
+   */
+  const versionCommand = (type: VersionAction): TwoForms => ({
+    enabled: (p) => async (arg?: unknown) => {
+      const { pick } = CARD_ACTIONS[type];
+      const { core } = p; if (notAllowed(p, type)) return;
+      const card = await resolveCard(p, arg, pick.title(), pick.groups, 'accepts' in pick ? pick.accepts : undefined);
+      if (!card || (pick.highStakesFirst && refuseHighStakes(core, card))) return;
+      await press(core, card, { type }, type);
+    },
+  });
   const connectThen = async (name: string) => {
     const r = await host.cli.command(name);
     if (r === 'connected' || r === 'already') await host.localService.run('afterConnect');
@@ -229,6 +242,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     // local one starts when this window has no other.
     ...(Object.fromEntries(COMMAND_NAMES.filter((n) => /^(dis)?connect[A-Z]/.test(n))
       .map((n) => [n, { always: n.startsWith('connect') ? () => connectThen(n) : () => host.cli.command(n) }])) as Record<ConnectCommand, Command>),
+    ...(Object.fromEntries(VERSION_ACTIONS.map((a) => [CARD_ACTIONS[a].command, versionCommand(a)])) as Record<VersionCommand, Command>),
     startLocalService: { always: () => host.localService.run('start') },
     stopLocalService: { always: () => host.localService.run('stop') },
     allowSignIn: { always: () => host.localService.run('allowTyped') },
@@ -270,22 +284,6 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         await press(core, card, pick.kind === 'gotIt' ? { type: 'gotIt' } : { type: 'answer', answer: pick.body }, 'answer');
       },
     },
-    gotIt: {
-      enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'gotIt')) return;
-        const card = await resolveCard(p, arg, vscode.l10n.t('Close a notice'), ['pending'], (c) => c.kind === 'update' && waitsOnYou(c));
-        if (!card || refuseHighStakes(core, card)) return;
-        await press(core, card, { type: 'gotIt' }, 'gotIt');
-      },
-    },
-    undo: {
-      enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'undo')) return;
-        const card = await resolveCard(p, arg, vscode.l10n.t('Undo an answer'), ['pending', 'agent'], (c) => c.status === 'answered');
-        if (!card) return;
-        await press(core, card, { type: 'undo' }, 'undo');
-      },
-    },
     writeToAssistant: {
       enabled: (p) => async (arg?: unknown) => {
         const { core } = p; if (notAllowed(p, 'message')) return;
@@ -306,14 +304,6 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         await press(core, card, { type: 'later', until, timeZone: host.timeZone() }, 'later');
       },
     },
-    back: {
-      enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'back')) return;
-        const card = await resolveCard(p, arg, vscode.l10n.t('Bring a card back'), ['snoozed']);
-        if (!card || refuseHighStakes(core, card)) return;
-        await press(core, card, { type: 'back' }, 'back');
-      },
-    },
     handOver: {
       enabled: (p) => async (arg?: unknown) => {
         const { core } = p; if (notAllowed(p, 'delegate')) return;
@@ -323,14 +313,6 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         if (!to) return;
         // When the helper hears it (the answer's `hears`), with Take Back for the 5 s, as with Undo.
         await press(core, card, { type: 'delegate', to: { assistantId: to.assistantId, ...(to.agentId ? { agentId: to.agentId } : {}) }, mode: to.mode, ...(to.note ? { note: to.note } : {}) }, 'delegate', { helperName: to.helperName });
-      },
-    },
-    takeBack: {
-      enabled: (p) => async (arg?: unknown) => {
-        const { core } = p; if (notAllowed(p, 'takeBack')) return;
-        const card = await resolveCard(p, arg, vscode.l10n.t('Take a card back'), ['delegated']);
-        if (!card || refuseHighStakes(core, card)) return;
-        await press(core, card, { type: 'takeBack' }, 'takeBack');
       },
     },
     openInBrowser: {

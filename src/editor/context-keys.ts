@@ -54,6 +54,12 @@ export function stateKey(s: ConnectionState): StateKey {
 export type ContextKey = (typeof CONTEXT)[keyof typeof CONTEXT];
 
 /**
+ * The context key of an action's `enablement` (shared/card-actions.ts), one of the `can*` keys
+ * above: test/shared/card-actions.test.ts holds every row's key to be one of them.
+ */
+export const grantKey = (name: string): ContextKey => `assistantCards.${name}` as ContextKey;
+
+/**
  * The window's context keys as this extension set them. One per activation (App makes it and
  * hands it to each part that sets a key): it remembers each key's last value so a repeat is not
  * sent again, which is right only while it is the one setter of the window's keys.

@@ -39,12 +39,6 @@ export function allowedBy(scopes: readonly string[] | undefined): Allowed {
   };
 }
 
-/** Whether the flags allow `scope` (an action's, from its row in the action table); a scope no flag stands for is not held back here. */
-export function allowsScope(a: Allowed, scope: string): boolean {
-  const flag = (Object.keys(SCOPE_OF) as (keyof Allowed)[]).find((k) => SCOPE_OF[k] === scope);
-  return flag ? a[flag] : true;
-}
-
 /** A hand-over needs both: the scope to delegate and the list of assistants to pick the helper from. */
 export const canHandOver = (a: Allowed): boolean => a.delegate && a.assistants;
 

@@ -13,6 +13,10 @@ import { hidesCharacters, showsLookAlikes } from './hidden-words';
 import { mixedScripts, skeleton } from './look-alike';
 import { markLookAlikes } from './look-alike-words';
 import { fitsOneLine, summaryOneLine } from './summary-blocks';
+import { answeredText, BUTTON_MAX, shortLabel } from './answered-text';
+
+// Kept here too, where the notifications' tests and callers find them.
+export { answeredText, BUTTON_MAX, shortLabel };
 
 /** `assistantCards.notify`: like VS Code's `chat.notifyWindowOnConfirmation`. */
 export type NotifySetting = 'blocking' | 'all' | 'off';
@@ -23,8 +27,6 @@ export function notifySetting(value: unknown): NotifySetting {
   return NOTIFY_SETTINGS.includes(value as NotifySetting) ? value as NotifySetting : 'blocking';
 }
 
-/** A button label's length: VS Code's notification buttons do not wrap. A longer label is not a button. */
-export const BUTTON_MAX = 30;
 /** At most this many answers as buttons; more, and the card is opened to choose. */
 export const MAX_ANSWER_BUTTONS = 3;
 /**
@@ -65,11 +67,6 @@ export function isReturn(
 export function byThePersonHere(card: { history?: readonly HistoryEntry[] }, thisComputer: string | undefined): boolean {
   const last = card.history?.[card.history.length - 1];
   return thisComputer !== undefined && last?.by === 'person' && last.machine?.id === thisComputer;
-}
-
-/** One line of hostile text, short enough for a button, inert. */
-export function shortLabel(text: string, max = BUTTON_MAX): string {
-  return plainText(text, max);
 }
 
 /** Hostile text in one inert line, whole when it fits `max`; undefined when it does not (it would be cut). */
@@ -180,12 +177,6 @@ export function notificationText(card: Card, terminalName: string | undefined, r
   else if (!returned && !proposed) text = t('{0} asks: {1}', head, title);
   else text = proposed ? t('{0}: back to you: {1} · the helper proposes: {2}', head, title, proposed) : t('{0}: back to you: {1}', head, title);
   return summary ? t('{0} · {1}', text, summary) : text;
-}
-
-/** After a press from the notification: what was answered, and how long Undo holds. */
-export function answeredText(card: Pick<Card, 'title'>, label: string, secondsLeft: number): string {
-  // The sentence ends its own words: a label's closing full stop is left out ("Choose Beta.").
-  return t('Answered "{0}" with {1}. The assistant hears it in {2} s.', plainText(card.title, 60), shortLabel(label).replace(/\.+$/, ''), secondsLeft);
 }
 
 /**

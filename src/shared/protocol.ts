@@ -7,6 +7,7 @@
 // the reply names it back, and the webview matches replies by it.
 import * as z from 'zod/mini';
 import { isCardId } from './card-facts';
+import { isActionType, VERSION_ACTIONS, type ActionType, type VersionAction } from './card-actions';
 import type { Allowed } from './grant-scopes';
 import type { NextCard } from './next-card';
 import type { PanelCard } from './panel-card';
@@ -116,34 +117,32 @@ export const Draft = z.strictObject({
 });
 export type Draft = z.infer<typeof Draft>;
 
+/** A press whose message is the version alone (shared/card-actions.ts `carries: 'version'`). */
+const versionMessage = <T extends VersionAction>(type: T) => z.object({ type: z.literal(type), requestId, version });
+type VersionMessages = { [T in VersionAction]: ReturnType<typeof versionMessage<T>> };
+
 /**
- * The presses that act on the card, one message for each row of the core's action table
- * (sync/actions-table.ts `ACTIONS`): each becomes one request naming the version the person was
- * shown. The webview may not import the core, so the names are the keys here, held equal to the
- * table's `ActionType` by test/media/webview/actions.test.ts.
+ * The presses that act on the card, one message for each row of the action table
+ * (shared/card-actions.ts `CARD_ACTIONS`, the core's sync/actions-table.ts `ACTIONS` beside it):
+ * each becomes one request naming the version the person was shown. A `version` action's message
+ * is made from its row; one that carries what the person chose is declared here.
  */
 const ActionMessages = {
   answer: z.object({ type: z.literal('answer'), requestId, version, body: AnswerPayload }),
-  /** Closes a notice (an `update` card): its own press, never an empty answer. */
-  gotIt: z.object({ type: z.literal('gotIt'), requestId, version }),
-  undo: z.object({ type: z.literal('undo'), requestId, version }),
   message: z.object({ type: z.literal('message'), requestId, version, body: text.check(z.refine((b) => b.trim().length > 0)) }),
   later: z.object({ type: z.literal('later'), requestId, version, until: z.string().check(z.maxLength(64)) }),
-  back: z.object({ type: z.literal('back'), requestId, version }),
   delegate: z.object({
     type: z.literal('delegate'), requestId, version, assistantId: z.string(), agentId: z.optional(z.string()),
     mode: z.enum(['freely', 'loop']), note: z.optional(text),
   }),
-  takeBack: z.object({ type: z.literal('takeBack'), requestId, version }),
-};
-export type ActionType = keyof typeof ActionMessages;
-export const isActionType = (v: unknown): v is ActionType => typeof v === 'string' && Object.prototype.hasOwnProperty.call(ActionMessages, v);
+  ...(Object.fromEntries(VERSION_ACTIONS.map((a) => [a, versionMessage(a)])) as VersionMessages),
+} satisfies { [T in ActionType]: z.ZodMiniType<{ type: T; requestId: string; version: number }> };
+export { isActionType, type ActionType };
 
 /** Webview -> host. */
 const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  ActionMessages.answer, ActionMessages.gotIt, ActionMessages.undo, ActionMessages.message,
-  ActionMessages.later, ActionMessages.back, ActionMessages.delegate, ActionMessages.takeBack,
+  ...Object.values(ActionMessages),
   z.object({ type: z.literal('openLink'), url: z.string().check(z.maxLength(8192)) }),
   z.object({ type: z.literal('openInBrowser') }),
   z.object({ type: z.literal('goToTerminal') }),

@@ -1,9 +1,11 @@
-// Every card action, one row each: the request it sends, the scope it needs, whether it starts the
-// hold, whether a high-stakes card refuses it, and the card it leaves until the read that follows.
-// The press path (press.ts, press-sending.ts, press-path.ts) reads its rules here and nowhere else,
-// so a new action is a new PressAction and a new row (docs/decisions.md "#39").
+// Every card action, one row each: the request it sends, whether it starts the hold, whether a
+// high-stakes card refuses it, and the card it leaves until the read that follows (and whether that
+// card is whole). The press path (press.ts, press-sending.ts, press-path.ts) reads its rules here and
+// nowhere else. What the person meets of an action (its message, command, scopes, words, buttons)
+// is its row in shared/card-actions.ts, keyed the same: a new action is a new PressAction and a
+// row in each (docs/decisions.md "#39", "#53: a new card action").
 import type { ApiClient, WriteOptions } from '../api/client';
-import type { AnswerBody, Card, DelegateBody, Named, Scope } from '../api/schemas';
+import type { AnswerBody, Card, DelegateBody, Named } from '../api/schemas';
 import type { PressResult, SeenCard } from './press-types';
 
 export type PressAction =
@@ -26,8 +28,6 @@ export type CardWrites = Pick<ApiClient, 'answer' | 'undo' | 'message' | 'later'
 export interface ActionRow<T extends ActionType> {
   /** The one request of the press: a card write naming the version the person saw. Called by PressSending.send only. */
   send(api: CardWrites, card: SeenCard, action: ActionOf<T>, w: WriteOptions): Promise<PressResult>;
-  /** The scope the sign-in needs for it (the views hide what it lacks; the service refuses it anyway). */
-  scope: Scope;
   /** Its answer starts the hold: the 5 s to undo or take back, kept on this computer's clock. */
   startsHold: boolean;
   /** A high-stakes card is answered only in the service: the core refuses the press before any request. */
@@ -38,6 +38,11 @@ export interface ActionRow<T extends ActionType> {
    * pressed, as the service names this sign-in, when it is known.
    */
   leaves(next: Card, r: PressResult, undoUntil: string | undefined, action: ActionOf<T>, by: PressedBy | undefined): Card;
+  /**
+   * Given who pressed, `leaves` writes the card whole, as the service will (the answer, where it
+   * was answered from, the history line): its own change on the feed need not be read (#53).
+   */
+  buildsWhole: boolean;
 }
 
 /**
@@ -71,40 +76,40 @@ function answerTold(next: Card, body: Record<string, unknown>, by: PressedBy, st
 export const ACTIONS: { readonly [T in ActionType]: ActionRow<T> } = {
   answer: {
     send(api, card, a, w) { return api.answer(card.id, { ...a.answer, version: card.version }, w); },
-    scope: 'cards:answer', startsHold: true, refusedOnHighStakes: true,
+    startsHold: true, refusedOnHighStakes: true, buildsWhole: true,
     leaves: (next, r, undoUntil, a, by) => answered(next, r, undoUntil, sentFields(a.answer), by, 'answered'),
   },
   gotIt: {
     send(api, card, _a, w) { return api.answer(card.id, { version: card.version }, w); },
-    scope: 'cards:answer', startsHold: true, refusedOnHighStakes: true,
+    startsHold: true, refusedOnHighStakes: true, buildsWhole: true,
     leaves: (next, r, undoUntil, _a, by) => answered(next, r, undoUntil, {}, by, 'got-it'),
   },
   undo: {
     send(api, card, _a, w) { return api.undo(card.id, w); },
-    scope: 'cards:answer', startsHold: false, refusedOnHighStakes: true, leaves: waitsOnYouAgain,
+    startsHold: false, refusedOnHighStakes: true, buildsWhole: false, leaves: waitsOnYouAgain,
   },
   message: {
     send(api, card, a, w) { return api.message(card.id, { body: a.body, via: a.via }, w); },
-    scope: 'cards:reply', startsHold: false, refusedOnHighStakes: true,
+    startsHold: false, refusedOnHighStakes: true, buildsWhole: false,
     leaves: (next, r) => ({ ...next, turn: r.turn ?? 'agent' }),
   },
   later: {
     send(api, card, a, w) { return api.later(card.id, { until: a.until, timeZone: a.timeZone }, w); },
-    scope: 'cards:later', startsHold: false, refusedOnHighStakes: true,
+    startsHold: false, refusedOnHighStakes: true, buildsWhole: false,
     leaves: (next, r) => ({ ...next, status: r.status ?? 'snoozed', ...(r.until ? { until: r.until } : {}) }),
   },
   back: {
     send(api, card, _a, w) { return api.back(card.id, w); },
-    scope: 'cards:later', startsHold: false, refusedOnHighStakes: true, leaves: waitsOnYouAgain,
+    startsHold: false, refusedOnHighStakes: true, buildsWhole: false, leaves: waitsOnYouAgain,
   },
   delegate: {
     send(api, card, a, w) { return api.delegate(card.id, { to: a.to, mode: a.mode, note: a.note }, w); },
-    scope: 'cards:delegate', startsHold: true, refusedOnHighStakes: true,
+    startsHold: true, refusedOnHighStakes: true, buildsWhole: false,
     leaves: (next, r, undoUntil) => ({ ...next, status: r.status ?? 'delegated', ...withHold(undoUntil) }),
   },
   takeBack: {
     send(api, card, _a, w) { return api.takeBack(card.id, w); },
-    scope: 'cards:delegate', startsHold: false, refusedOnHighStakes: true, leaves: waitsOnYouAgain,
+    startsHold: false, refusedOnHighStakes: true, buildsWhole: false, leaves: waitsOnYouAgain,
   },
 };
 

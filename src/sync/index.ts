@@ -9,7 +9,7 @@ export { createClientCore } from './session';
 export type { ClientCoreOptions } from './session';
 export { UserGesture, Press, PressRefusedError, GESTURE_FRESH_MS } from './press';
 export type { PressAction, PressResult, PressState, SeenCard } from './press';
-// Each card action's rules (its request, scope, hold, high stakes, the card it leaves): one table.
+// Each card action's rules (its request, hold, high stakes, the card it leaves): one table (what the person meets of it: shared/card-actions.ts).
 export { ACTIONS, rowOf } from './actions-table';
 export type { ActionRow, ActionType } from './actions-table';
 export type { SecretStore } from '../auth/secret-store';

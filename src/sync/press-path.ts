@@ -74,11 +74,13 @@ export class PressPath {
     }
     say(`ok, now v${result.version}`);
     const now = this.o.clock.now();
-    const holdUntil = rowOf(action.type).startsHold ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
+    const row = rowOf(action.type);
+    const holdUntil = row.startsHold ? holdDeadline(result.undoUntil, this.o.skewMs(), now, true) : undefined;
     const as = this.o.signedInAs();
     const by = as ? { ...as, at: new Date(now + this.o.skewMs()).toISOString() } : undefined;
     const card = afterPress(shown, action, result, holdUntil, by);
-    model.takePressed(card, holdUntil, by !== undefined);
+    // Whole only when the row builds it so (an answer, Got it) and who pressed is known.
+    model.takePressed(card, holdUntil, row.buildsWhole && by !== undefined);
     // The press's own change comes on the feed (read once, unless the card above is already whole:
     // card-model.ts). The window that holds the feed has it at once; another reads its feed now,
     // and then for the hold's end (which only the feed tells), instead of at its slow pace.

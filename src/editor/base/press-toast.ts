@@ -5,6 +5,7 @@ import type { Card } from '../../api/schemas';
 import type { PressOutcome } from '../../sync';
 import { say } from './say';
 import { buttonLabel, type PressButton, type PressTold } from './press-words';
+import { isActionType, type UndoAction } from '../../shared/card-actions';
 
 /** Shows `told`; resolves to the button the person picked (undefined: dismissed). */
 export async function showTold(told: PressTold): Promise<PressButton | undefined> {
@@ -20,7 +21,7 @@ export interface PressButtonRun {
    * Undo or Take Back: a press again, on the version the press made (it mints its own gesture:
    * the person's click on the button). Absent where neither is offered after a press.
    */
-  pressAgain?(action: 'undo' | 'takeBack', made: Card): Promise<unknown>;
+  pressAgain?(action: UndoAction, made: Card): Promise<unknown>;
   /** Open Card and Show New Version: the card's panel (the new version, when it changed). */
   openCard(id: string): void;
   /** Open in Browser: the card's page in the service (panel/open-link.ts `openCardPage`). */
@@ -33,12 +34,13 @@ export interface PressButtonRun {
  * Open in Browser opens the address the problem named, else the card's own.
  */
 export async function runPressButton(picked: PressButton | undefined, out: PressOutcome, shown: Pick<Card, 'id' | 'url'>, run: PressButtonRun): Promise<void> {
+  if (picked === undefined) return;
+  // Undo, Take Back: the action that takes the hold back.
+  if (isActionType(picked)) {
+    if (out.ok) await run.pressAgain?.(picked, out.card);
+    return;
+  }
   switch (picked) {
-    case undefined: return;
-    case 'undo':
-    case 'takeBack':
-      if (out.ok) await run.pressAgain?.(picked, out.card);
-      return;
     case 'openCard':
     case 'showNewVersion':
       run.openCard(shown.id);

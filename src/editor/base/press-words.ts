@@ -3,32 +3,18 @@
 // three say the same thing and offer the same next step (docs/decisions.md "#39"). The panel shows
 // the card beside its words; a notification shows them alone, so there they name the card.
 import * as vscode from 'vscode';
-import type { Card } from '../../api/schemas';
-import type { ActionType, PressOutcome } from '../../sync';
-import { hearsIn } from '../../shared/format';
-import { hearsWords } from '../../shared/hand-over';
-import { answeredText } from '../../shared/notify-rules';
-import { plainText } from '../../shared/plain-text';
+import type { PressOutcome } from '../../sync';
+import { actionRow, isActionType, type PressContext, type PressSurface, type UndoAction } from '../../shared/card-actions';
 import { problemMessage, problemText } from '../../shared/problem-messages';
 import type { ShownProblem } from '../../shared/protocol';
 
-/** What may be offered after a press; each place runs them its own way (a press, opening the card). */
-export type PressButton = 'undo' | 'takeBack' | 'openCard' | 'openInBrowser' | 'showNewVersion';
+export type { PressContext, PressSurface } from '../../shared/card-actions';
 
-/** `panel`: the words go over the card the panel shows. `toast`: a notification, the card not in sight. */
-export type PressSurface = 'panel' | 'toast';
-
-export interface PressContext {
-  /** The card as the person was shown it when they pressed. */
-  shown: Pick<Card, 'title'>;
-  surface: PressSurface;
-  /** What was sent, in words: the answer (its summary, or the button's label) or the words written. */
-  said?: string;
-  /** The helper a hand-over named (blank: "The helper"). */
-  helperName?: string;
-  /** This computer's clock now, for "hears it in N s". */
-  now: number;
-}
+/**
+ * What may be offered after a press; each place runs them its own way (a press, opening the card).
+ * Undo and Take Back are the actions that take a hold back (their rows' `undoneBy`).
+ */
+export type PressButton = UndoAction | 'openCard' | 'openInBrowser' | 'showNewVersion';
 
 interface ToldBase {
   /** One line: what the press did, or what went wrong and what to do next. */
@@ -72,57 +58,23 @@ export function pressWords(out: PressOutcome, ctx: PressContext): PressTold {
 
 /** A button's words. */
 export function buttonLabel(b: PressButton): string {
+  if (isActionType(b)) return actionRow(b).button?.() ?? b;
   switch (b) {
-    case 'undo': return vscode.l10n.t('Undo');
-    case 'takeBack': return vscode.l10n.t('Take Back');
     case 'openCard': return vscode.l10n.t('Open Card');
     case 'openInBrowser': return vscode.l10n.t('Open in Browser');
     case 'showNewVersion': return vscode.l10n.t('Show New Version');
   }
 }
 
-/** The panel's words for each action done: short, the card is in sight. A new action adds its line. */
-const PANEL_DONE = (): Record<ActionType, string> => ({
-  answer: vscode.l10n.t('Answered.'),
-  gotIt: vscode.l10n.t('Got it — closed.'),
-  undo: vscode.l10n.t('Undone: the card waits on you again.'),
-  message: vscode.l10n.t('Sent to the assistant.'),
-  later: vscode.l10n.t('Put in Later.'),
-  back: vscode.l10n.t('Back in the stack.'),
-  delegate: vscode.l10n.t('Handed over.'),
-  takeBack: vscode.l10n.t('Taken back: it waits on you again.'),
-});
-
-/** A notification's words for each action done: it names the card, which is not in sight. */
-function toastDone(out: Done, ctx: PressContext): string {
-  const title = plainText(ctx.shown.title, 60);
-  const left = hearsIn(out.holdUntil, ctx.now);
-  switch (out.action) {
-    case 'answer': return ctx.said
-      ? vscode.l10n.t('Assistant Cards: {0}', answeredText(ctx.shown, ctx.said, left))
-      : vscode.l10n.t('Assistant Cards: answered "{0}". The assistant hears it in {1} s.', title, left);
-    case 'gotIt': return vscode.l10n.t('Assistant Cards: notice closed.');
-    case 'undo': return vscode.l10n.t('Assistant Cards: undone; the card waits on you again.');
-    case 'message': return vscode.l10n.t('Assistant Cards: sent to the assistant.');
-    case 'later': {
-      const until = out.result.until ?? out.card.until;
-      return vscode.l10n.t('Assistant Cards: in Later until {0}.', until ? new Date(until).toLocaleString() : '');
-    }
-    case 'back': return vscode.l10n.t('Assistant Cards: back in the stack.');
-    // The words that matter first: a notification shows about 100 characters.
-    case 'delegate': return vscode.l10n.t('Assistant Cards: {0} Handed over: "{1}".', hearsWords(out.result.hears, ctx.helperName ?? ''), title);
-    case 'takeBack': return vscode.l10n.t('Assistant Cards: taken back; it waits on you again.');
-  }
-}
-
+/** A press done, in its row's words (shared/card-actions.ts `done`). */
 function doneWords(out: Done, ctx: PressContext): DoneTold {
-  // While the hold runs the press can be taken back: a hand-over by Take Back, the rest by Undo.
-  const buttons: PressButton[] = out.holdUntil !== undefined && out.holdUntil > ctx.now ? [out.action === 'delegate' ? 'takeBack' : 'undo'] : [];
-  if (ctx.surface === 'toast') return { ok: true, severity: 'info', message: toastDone(out, ctx), buttons };
-  const said = out.action === 'delegate' ? hearsWords(out.result.hears, ctx.helperName ?? '')
-    : out.action === 'message' && ctx.said ? vscode.l10n.t('You wrote: {0}', ctx.said)
-      : out.action === 'answer' ? ctx.said : undefined;
-  return { ok: true, severity: 'info', message: PANEL_DONE()[out.action], ...(said ? { said } : {}), buttons };
+  const row = actionRow(out.action);
+  // While the hold runs the press can be taken back, by the action its row names (Undo, Take Back).
+  const undoneBy = row.undoneBy as UndoAction | undefined;
+  const buttons: PressButton[] = undoneBy && out.holdUntil !== undefined && out.holdUntil > ctx.now ? [undoneBy] : [];
+  if (ctx.surface === 'toast') return { ok: true, severity: 'info', message: row.done.toast(out, ctx), buttons };
+  const said = row.done.said?.(out, ctx);
+  return { ok: true, severity: 'info', message: row.done.panel(), ...(said ? { said } : {}), buttons };
 }
 
 /** The card changed since the person saw it: nothing was sent; they look at the new version and choose again. */

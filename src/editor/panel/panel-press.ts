@@ -1,6 +1,7 @@
 // The press a card panel's message asks the core for. A message that carries nothing but its
-// version is the press of the same name: a new action of that kind needs no line here (and one the
-// core has no row for does not compile); one that carries what the person chose maps it below.
+// version (its row in shared/card-actions.ts: `carries: 'version'`) is the press of the same name:
+// a new action of that kind needs no line here (and one the core has no row for does not compile);
+// one that carries what the person chose maps it below.
 import type { PressAction } from '../../sync';
 import type { ActionMessage } from '../../shared/protocol';
 
@@ -14,7 +15,7 @@ export function pressOf(m: ActionMessage, timeZone: string): PressAction {
       type: 'delegate', to: { assistantId: m.assistantId, ...(m.agentId ? { agentId: m.agentId } : {}) }, mode: m.mode,
       ...(m.note ? { note: m.note } : {}),
     };
-    // Got it, Undo, Back, Take back: the version alone (Got it closes a notice with nothing else).
+    // Got it, Undo, Back, Take back (every `version` row): the version alone.
     default: return { type: m.type };
   }
 }

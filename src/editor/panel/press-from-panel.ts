@@ -3,7 +3,7 @@
 // in), the one press path of the core, then the card shown again before the reply, so the live
 // region goes from "Sending…" to the status that stands, once (#38 item 6).
 import type { Card } from '../../api/schemas';
-import { rowOf, type ClientCore, type UserGesture } from '../../sync';
+import type { ClientCore, UserGesture } from '../../sync';
 import type { ContextKeys } from '../context-keys';
 import type { Log } from '../base/log';
 import { isChangedUnderfoot, pressWords } from '../base/press-words';
@@ -12,7 +12,8 @@ import { plainText } from '../../shared/plain-text';
 import { problemMessage } from '../../shared/problem-messages';
 import type { ActionMessage, ToWebview } from '../../shared/protocol';
 import { helperNameOf } from '../../shared/hand-over';
-import { allowsScope, EVERYTHING, type Allowed } from '../../shared/grant-scopes';
+import { EVERYTHING, SCOPE_OF, type Allowed } from '../../shared/grant-scopes';
+import { missingFor } from '../../shared/card-actions';
 import type { PanelMemory } from './panel-memory';
 import type { PanelOrder } from './panel-order';
 import { pressOf } from './panel-press';
@@ -56,10 +57,8 @@ export async function pressFromPanel(m: ActionMessage, gesture: UserGesture, pan
   if (!order.mayName(m.version)) return reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('version_conflict') });
   if (order.pressOnItsWay) return undefined; // one press at a time; a double click sends once
   // The panel hides what the sign-in may not do; a message for it anyway is answered, not sent.
-  const { scope } = rowOf(m.type);
-  if (!allowsScope(deps.allowed?.() ?? EVERYTHING, scope)) {
-    return reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('insufficient_scope', { scope }) });
-  }
+  const missing = missingFor(deps.allowed?.() ?? EVERYTHING, m.type);
+  if (missing) return reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('insufficient_scope', { scope: SCOPE_OF[missing] }) });
   if (!deps.online()) return reply({ type: 'problem', requestId: m.requestId, problem: problemMessage('signed_out') });
   const card = panel.shown();
   // Got it closes a notice; on any other card it is not a press the panel offers.

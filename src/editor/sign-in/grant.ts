@@ -2,27 +2,23 @@
 // `grant.scopes`, the token response's `scope` as the service keeps it) drive context keys that
 // disable the commands it cannot do, and a line on the views that says how to allow them.
 import * as vscode from 'vscode';
-import { rowOf, type ActionType, type ClientCore } from '../../sync';
+import type { ClientCore } from '../../sync';
 import { say } from '../base/say';
 import { scopeSetting } from '../cards/card-scope';
-import { CONTEXT, type ContextKeys } from '../context-keys';
+import { grantKey, type ContextKeys } from '../context-keys';
+import { ACTION_TYPES, actionRow, missingFor } from '../../shared/card-actions';
 import { DisposableBase } from '../base/disposable';
 import type { AssistantsTreeNode } from '../assistants/assistants-view';
 import type { CardsTree } from '../cards/cards-tree';
 import type { TreeViewSlot } from '../base/tree-view-slot';
-import { allowedBy, allowsScope, EVERYTHING, narrowerSignInNote, notAllowedNote, widerSignInNote, type Allowed } from '../../shared/grant-scopes';
+import { allowedBy, EVERYTHING, narrowerSignInNote, notAllowedNote, widerSignInNote, type Allowed } from '../../shared/grant-scopes';
 
-/** Whether the sign-in may do `action`: the scope its row of the action table needs (one table, #39). */
-const mayDo = (a: Allowed, action: ActionType): boolean => allowsScope(a, rowOf(action).scope);
-
-/** Sets the `assistantCards.can*` keys (`enablement` of the commands in package.json). */
+/**
+ * Sets the `assistantCards.can*` keys (`enablement` of the commands in package.json): each action's
+ * key, from what its row in the action table needs (rows sharing a key need the same: test/shared/card-actions.test.ts).
+ */
 export function setGrantContext(keys: ContextKeys, a: Allowed): void {
-  keys.set(CONTEXT.canAnswer, mayDo(a, 'answer'));
-  keys.set(CONTEXT.canReply, mayDo(a, 'message'));
-  keys.set(CONTEXT.canLater, mayDo(a, 'later'));
-  keys.set(CONTEXT.canDelegate, mayDo(a, 'takeBack'));
-  // The helper is picked from the assistants: the list's scope too.
-  keys.set(CONTEXT.canHandOver, mayDo(a, 'delegate') && a.assistants);
+  for (const type of ACTION_TYPES) keys.set(grantKey(actionRow(type).enablement), missingFor(a, type) === undefined);
 }
 
 /** Per client core (one per live set): what the sign-in may do; keys and the views' note follow it. */

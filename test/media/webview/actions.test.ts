@@ -22,7 +22,7 @@ describe('card panel actions (webview, plain Node)', () => {
     assert.ok(!isActionType('ready') && !isActionType('toString'), 'only the table\'s actions');
     assert.deepEqual(sameActions, [true, true]);
     const s = shown(card(), { type: 'pick', optionId: 'b', multi: false }, { type: 'edit', field: 'message', value: 'hi' });
-    for (const r of [act.answerFromForm(s), act.later(s, '1h'), act.message(s), act.back(s), act.takeBack(s)]) {
+    for (const r of [act.answerFromForm(s), act.later(s, '1h'), act.message(s), act.versionPress(s, 'back'), act.versionPress(s, 'takeBack')]) {
       const m = posted(r);
       assert.ok(m && isFromWebview({ ...m, requestId: 'r1' }), JSON.stringify(r));
       assert.ok(isActionType(m.type));

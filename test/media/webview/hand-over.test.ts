@@ -38,7 +38,7 @@ describe('card panel: proposals, failed steps, scopes (webview, plain Node)', ()
     assert.equal(s.notAllowed, 'n');
     assert.equal(act.answerFromForm(s), undefined);
     assert.equal(act.message(s), undefined);
-    assert.equal(act.takeBack(s), undefined);
+    assert.equal(act.versionPress(s, 'takeBack'), undefined);
     assert.ok(posted(act.later(s, '1h')), 'Later was allowed');
     const accept = shown(card({ proposal: { choiceIds: ['b'] } }), { allowed });
     assert.equal(act.acceptProposal(accept), undefined);
