@@ -40,6 +40,8 @@ export interface Recorded {
   /** Which API the request was answered as, and the step index it got (main turns only). */
   kind: 'anthropic' | 'anthropic-side' | 'openai' | 'openai-side' | 'gemini' | 'gemini-side' | 'other';
   step?: number;
+  /** When the request was read whole and its answer began (Date.now()): a tool call's time, for what follows it. */
+  at: number;
 }
 
 export interface ScriptedModel {
@@ -80,7 +82,7 @@ export async function startScriptedModel(opts: ScriptOptions = {}): Promise<Scri
       let body: Json;
       try { body = raw ? JSON.parse(raw) : undefined; } catch { body = undefined; }
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const rec: Recorded = { method: req.method ?? 'GET', path, headers: req.headers, body, kind: 'other' };
+      const rec: Recorded = { method: req.method ?? 'GET', path, headers: req.headers, body, kind: 'other', at: Date.now() };
       requests.push(rec);
       try {
         route(rec, res);

@@ -1,14 +1,20 @@
 // #51's workbench proofs, in the default settings (workspace scope, a fresh window set up for no
 // service): Claude Code connected through its command starts the person's local service, and
-// Start Local Service finds it; the window signs in (the person's Allow in the editor, F2); the
-// real Claude Code, in a terminal of this window (its model scripted, test/bridge), asks through
-// that service: the card shows in the tree and the panel, Approve is pressed there and the CLI
-// runs the command; another window, opened after, has the card's history, its Answers row and
-// the sign-in without signing in again. Stop Local Service: a prompt (the bridge's hook with
-// Claude Code's event, runHook) falls back to the CLI's own (the hook prints nothing at once; the
-// figure is logged). Start: the card left open comes back as it was, the answered card's history
-// with it, and Claude Code, still running, asks its next prompt through a card again. And a store the service cannot open is a message in the Cards view saying
-// what to do, the file untouched.
+// Start Local Service finds it; the window signs in (the person's Allow in the editor, F2). The
+// real Claude Code (its model scripted, test/bridge) is started by the person in a terminal of
+// ANOTHER window (opened in the runner's browser, the line typed at its shell): workspace scope
+// shows its card in that window only; the person opens it from that window's tree and presses
+// Approve in that window's panel, and the CLI runs the command. That window is closed (its
+// extension host ended, by the test as a crash would if code-server keeps it), and a window
+// opened after has the card's history, its Answers row and the sign-in without signing in again.
+// Stop Local Service: a waiting hook prints nothing, and at a prompt to the real Claude Code in a
+// terminal of this window (its screen kept by `script`) Claude Code's own "Do you want to
+// proceed?" takes over: its hook ends answering nothing (how soon the prompt showed after the
+// model's tool call is logged, not asserted: docs/decisions.md), the person answers there and
+// the command runs. Start: the card left open comes back as it was, the answered card's history with it, and
+// Claude Code, still running, asks its next prompt through a card again. A second window that
+// starts the service and is closed leaves it serving. And a store the service cannot open is a
+// message in the Cards view saying what to do, the file untouched.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -22,15 +28,17 @@ import { runHook } from '../../src/bridge/hook';
 import { permissionCard } from '../../src/bridge/permission-card';
 import type { App } from '../../src/editor/extension';
 import type { LocalService } from '../../src/editor/connection/local-service-flows';
-import { theApp, until, type World } from './cards-helpers';
-import { inPanel, openFromTree } from './helpers/card-panel-ui';
+import { theApp, until } from './cards-helpers';
+import { inPanel, treeRow } from './helpers/card-panel-ui';
 import { connectThroughCommand } from './helpers/connect';
 import { driver, driverAvailable } from './helpers/driver';
-import { PICK_INPUT } from './helpers/quick-pick';
 import { onOldest } from './oldest-vscode';
 import { testEnv } from './helpers/env';
 import { testLog } from './helpers/test-log';
-import { claudeInTerminal, closeCliTerminal, installedCli, shootingSteps } from './helpers/real-cli';
+import { claudeCommandLine, claudeInTerminal, closeCliTerminal, endClaudeTalkingTo, installedCli, shootingSteps } from './helpers/real-cli';
+import { closedWindowsHostEnded, extensionHosts, openWindow, runInWindow } from './helpers/other-window';
+import { ScreenLog } from './helpers/screen-log';
+import { watchBelow } from './helpers/process-watch';
 import { startScriptedModel, type ScriptedModel } from '../bridge/scripted-model';
 
 const OTHER = 'other-window';
@@ -55,6 +63,12 @@ async function signInAllowing(app: App, ls: LocalService): Promise<string[]> {
     host.say = say;
   }
   return asked;
+}
+
+/** A screenshot of this window named `local-service-claude-<what>`, and the end of Claude Code's screen in the log. */
+async function shotWithScreen(what: string, screen: ScreenLog): Promise<void> {
+  testLog(`[local-service] Claude Code's screen, its end: ${screen.wordsSince().slice(-1_500)}`);
+  await driver.screenshot(`local-service-claude-${what}`).catch(() => undefined);
 }
 
 /** The parent process of `pid` (Linux /proc). */
@@ -88,7 +102,9 @@ describe('local service: what a person does with it lives on (#51)', function ()
   let box: string;
   let terminal: vscode.Terminal | undefined;
   let claude: vscode.Terminal | undefined;
-  let model: ScriptedModel | undefined;
+  /** The models of Claude Code in this window's terminal and in the other window's. */
+  let modelHere: ScriptedModel | undefined;
+  let modelThere: ScriptedModel | undefined;
   let bin = '';
   before(async function () {
     this.timeout(600_000); // a first install of Claude Code downloads about 400 MB from the npm registry
@@ -99,9 +115,12 @@ describe('local service: what a person does with it lives on (#51)', function ()
   });
   after(async () => {
     terminal?.dispose();
+    // Claude Code under `script` here (which outlives its terminal's close) and in the other window's terminal.
+    for (const m of [modelHere, modelThere]) if (m) await endClaudeTalkingTo(m.url).catch(() => undefined);
     await closeCliTerminal(claude);
-    await model?.close();
     if (driverAvailable()) await driver.close(OTHER).catch(() => undefined);
+    await modelHere?.close();
+    await modelThere?.close();
     await leave(app, ls.home);
     fs.rmSync(box, { recursive: true, force: true });
   });
@@ -126,12 +145,15 @@ describe('local service: what a person does with it lives on (#51)', function ()
     await leave(app, ls.home);
   });
 
-  it('Connect Claude Code starts it; the real Claude Code\'s prompt is answered in the panel and the command runs; another window has its history, its Answers row and the sign-in; Stop: the CLI asks; Start: the open card and the history are back, and Claude Code\'s next prompt is a card again', async () => {
+  it('Connect Claude Code starts it; the real Claude Code asks in a terminal of another window, Approve in that window\'s panel runs the command; that window closed, a window opened after has the history, the Answers row and the sign-in; Stop: the real Claude Code\'s own prompt takes over, its hook answering nothing; Start: the open card and the history are back, and Claude Code\'s next prompt is a card again', async function () {
+    // The window that answers, then is closed, is a window of the runner's browser: Playwright's (code-server).
+    if (!driverAvailable()) this.skip();
     // A person's window set up for no service: no identity file where the setting points (as the
     // default's is not there on a new computer). The runner's own names an address where nothing
     // listens, which Connect rightly takes for another service. (Removing the setting is not
     // enough here: the runner wrote it in both the user and the remote settings.)
     const began = Date.now();
+    const since = () => `${Math.round((Date.now() - began) / 1000)} s into the test`;
     await cfg().update('machineFile', path.join(box, 'none', 'machine.json'), vscode.ConfigurationTarget.Global);
     await app.refreshState();
     // Connect, as a person connects it: the local service starts for it; Start Local Service finds it.
@@ -148,108 +170,148 @@ describe('local service: what a person does with it lives on (#51)', function ()
     const core = app.live!.core;
     core.feed.setFocused(true);
 
-    // The real Claude Code in a terminal of this window asks to run a command; its hook (the
-    // launcher Connect installed) asks through the service the window started.
+    // Two Claude Code sessions in the project `shop`, their hooks (the launcher Connect installed)
+    // asking through the service: one in a terminal of this window, started now so its start
+    // overlaps the other window's (it asks nothing until typed to, after Stop); its screen kept
+    // (`script`) to see its own prompt. The other, typed in a terminal of another window.
     const bridgeHome = path.dirname(ls.home);
+    const project = path.join(box, 'shop');
+    fs.mkdirSync(project);
     const released = path.join(box, 'released.txt');
     const command = `touch ${released} && echo released`;
     const title = permissionCard('claude-code', { tool_name: 'Bash', tool_input: { command } }).title;
-    const project = path.join(box, 'shop');
-    fs.mkdirSync(project);
-    // Its second prompt (typed after Stop and Start) asks to run a second command.
+    const releasedLater = path.join(box, 'released-later.txt');
+    const commandLater = `touch ${releasedLater}`;
     const releasedAgain = path.join(box, 'released-again.txt');
     const commandAgain = `touch ${releasedAgain}`;
-    model = await startScriptedModel({ claude: [{ bash: command, description: 'Release' }, { text: 'Released.' }, { bash: commandAgain, description: 'Release again' }, { text: 'Released again.' }] });
-    claude = claudeInTerminal({ bin, home: claudeHome, project, modelUrl: model.url, prompt: 'Release it.', bridgeHome });
+    modelHere = await startScriptedModel({ claude: [{ bash: commandLater, description: 'Release later' }, { text: 'Released later.' }, { bash: commandAgain, description: 'Release again' }, { text: 'Released again.' }] });
+    modelThere = await startScriptedModel({ claude: [{ bash: command, description: 'Release' }, { text: 'Released.' }] });
+    const screen = new ScreenLog(path.join(box, 'claude-screen.log'));
+    claude = claudeInTerminal({ bin, home: claudeHome, project, modelUrl: modelHere.url, bridgeHome, screenLog: screen.file });
     const step = shootingSteps('local-service-claude');
-    // Workspace scope: the card counts once its live session is matched to this terminal.
-    const card = await step('the real Claude Code\'s card in this window', () => core.cards.list('pending').find((c) => c.title === title), 120_000);
-    // The person answers in the panel, opened from the card's row in the tree; Claude Code runs it.
-    if (driverAvailable()) {
-      await openFromTree({ app } as World, card.id, card.title);
-      assert.ok((await driver.text(inPanel('body'))).includes(command), 'the whole command in the panel');
-      await driver.click(inPanel('role=button[name="Approve"]'));
-    } else {
-      const out = await core.act(core.gestures.fromUiEvent('test:local-service'), await core.cards.whole(card.id), { type: 'answer', answer: { approved: true } });
-      assert.ok(out.ok, JSON.stringify(out));
-    }
-    await step('the approved command ran', () => fs.existsSync(released) || undefined, 60_000);
-    testLog(`[local-service] the real Claude Code's prompt answered and its command run, ${Date.now() - began} ms into the test`);
-    await step('the card done', () => !core.cards.list('pending').some((c) => c.id === card.id) || undefined, 30_000);
-    // Done (Claude Code's hook picked the answer up): its history is whole now.
-    const history = await step('its history says answered, and done', async () => {
-      const c = await core.cards.whole(card.id);
-      return c.status === 'done' && c.history?.some((e) => e.type === 'answered') ? c.history : undefined;
-    }, 30_000);
-    // The Answers view (collapsed at first: it reads once opened), its row answered from here.
-    await vscode.commands.executeCommand('assistantCards.answers.focus');
-    const row = await until('its Answers row', () => core.answers.get(card.id)?.answer !== undefined ? core.answers.get(card.id) : undefined, 30_000);
-    assert.match(JSON.stringify(row), /Assistant Cards for VS Code/, 'who answered: this app (on this computer)');
 
-    // Another window, opened now: signed in from what is kept (no sign-in asked), with the row and the history.
-    if (driverAvailable()) {
-      // The panel closed first: the other window opens this folder without a card panel to bring
-      // back. With it left open, that window showed no Cards data within 140 s twice at load 22-26
-      // (it passed at load 10): a lighter start for the second window on a busy machine.
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      const base = testEnv.get('ASSISTANT_CARDS_TEST_VSCODE_URL')!;
-      const payload = [['extensionDevelopmentPath', `vscode-remote://${new URL(base).host}${testEnv.root}`]];
-      await driver.open(OTHER, `${base}/?folder=${encodeURIComponent(testEnv.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-      await driver.waitFor({ selector: '.monaco-workbench', page: OTHER, timeout: 60_000 });
-      const rowSel = { selector: `.monaco-list-row:has-text(${JSON.stringify('released.txt')})`, page: OTHER };
-      // The Answers view: open already where the workbench kept this folder's layout (1.93), else
-      // opened there as a person opens it.
-      if (!await driver.waitFor({ ...rowSel, timeout: 20_000 }).then(() => true, () => false)) {
-        await driver.press('F1', { page: OTHER });
-        await driver.waitFor({ selector: PICK_INPUT, page: OTHER });
-        await driver.type('Focus on Answers View', OTHER);
-        await driver.waitFor({ selector: '.quick-input-list .monaco-list-row:has-text("Focus on Answers View")', page: OTHER, timeout: 30_000 });
-        await driver.press('Enter', { page: OTHER });
-      }
-      await until('the Answers row in the other window', async () => (await driver.count(rowSel)) > 0 || undefined, 120_000, 1_000).catch(async (e: unknown) => { await driver.screenshot('local-service-other-window', { page: OTHER }); throw e; });
-      await driver.screenshot('local-service-other-window-answers', { page: OTHER });
-      assert.equal(await driver.count({ selector: '.monaco-button:has-text("Sign In")', page: OTHER }), 0, 'no Sign In offered there');
-      await driver.click(rowSel);
-      const panel = { selector: 'body', frames: ['iframe.webview.ready', 'iframe#active-frame'], page: OTHER };
-      const text = await until('the card\'s history in its panel', async () => {
-        const t = await driver.text({ ...panel, timeout: 5_000 }).catch(() => '');
-        return /answered\s+—\s+you · Assistant Cards for VS Code/.test(t) ? t : undefined;
-      }, 60_000, 1_000).catch(async (e: unknown) => { await driver.screenshot('local-service-other-window-panel', { page: OTHER }); throw e; });
-      assert.ok(text.includes(command), `the whole command in the other window's panel: ${text}`);
-      await driver.close(OTHER);
-      testLog(`[local-service] the other window had the history, the Answers row and the sign-in, ${Date.now() - began} ms into the test`);
-    }
+    // The other window: the person opens a terminal there and starts Claude Code in it, as they
+    // would (the line typed at its shell); workspace scope shows the card in that window, whose
+    // terminal Claude Code runs in. (This window may show it too: its own terminal runs the same
+    // assistant, and the scope is by assistant. Nothing is pressed here.)
+    const hostsBefore = extensionHosts();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await openWindow(OTHER);
+    await runInWindow(OTHER, 'Terminal: Create New Terminal');
+    await driver.waitFor({ selector: '.xterm.focus', page: OTHER, timeout: 60_000 });
+    await driver.type(claudeCommandLine({ bin, home: claudeHome, project, modelUrl: modelThere.url, bridgeHome, prompt: 'Release it.' }), OTHER);
+    await driver.press('Enter', { page: OTHER });
+    await runInWindow(OTHER, 'Focus on Cards View');
+    const rowThere = { ...treeRow(title), page: OTHER, timeout: 180_000 };
+    await driver.waitFor(rowThere).catch(async (e: unknown) => { await driver.screenshot('local-service-answering-window-no-card', { page: OTHER }); throw e; });
+    // The person opens it from its row there (again while a click lands as the tree redraws) and
+    // presses Approve in that window's panel; Claude Code runs the command.
+    const titleThere = { ...inPanel(`text=${JSON.stringify(title)}`, 10_000), page: OTHER };
+    await until('its panel in the other window', async () => {
+      await driver.click(rowThere);
+      return driver.waitFor(titleThere).then(() => true, () => undefined);
+    }, 60_000, 100);
+    assert.ok((await driver.text({ ...inPanel('body'), page: OTHER })).includes(command), 'the whole command in the panel');
+    await driver.screenshot('local-service-answering-window', { page: OTHER });
+    await driver.click({ ...inPanel('role=button[name="Approve"]'), page: OTHER });
+    await step('the command approved in the other window ran', () => fs.existsSync(released) || undefined, 60_000);
+    testLog(`[local-service] the real Claude Code's prompt answered in the other window and its command run, ${since()}`);
+    const answeringHosts = [...extensionHosts()].filter((pid) => !hostsBefore.has(pid));
+    // Those that came with the other window (code-server 4.93 started two for it once).
+    assert.ok(answeringHosts.length >= 1, 'an extension host came with the other window');
+
+    // Done (Claude Code's hook picked the answer up): its Answers row, read here (the done list is
+    // not the window's scope), and its whole history.
+    await vscode.commands.executeCommand('assistantCards.answers.focus');
+    const row = await until('its Answers row, answered', async () => {
+      const r = core.answers.all().find((x) => x.title === title && x.status === 'done' && x.answer !== undefined);
+      if (!r && !core.answers.loading()) await core.answers.loadFirst();
+      return r;
+    }, 60_000, 1_000);
+    assert.match(JSON.stringify(row), /Assistant Cards for VS Code/, 'who answered: this app (on this computer)');
+    const history = (await core.cards.whole(row.id)).history;
+    assert.ok(history?.some((e) => e.type === 'answered'), JSON.stringify(history));
+
+    // The person closes that window (its panel closed first, so the next window of this folder has
+    // none to bring back: a lighter start on a busy machine); its extension host ends.
+    await runInWindow(OTHER, 'View: Close All Editors');
+    await driver.waitFor({ selector: 'iframe.webview', page: OTHER, state: 'detached', timeout: 30_000 });
+    await driver.close(OTHER);
+    const closedAt = Date.now();
+    await Promise.all(answeringHosts.map((pid) => closedWindowsHostEnded(pid, closedAt, 'the answering window')));
+    // Claude Code in that window's terminal: code-server's terminals outlive a window, to be
+    // brought back; this one is ended, so the next window starts clean.
+    await endClaudeTalkingTo(modelThere.url);
+
+    // A window opened now: signed in from what is kept (no sign-in asked), with the row and the history.
+    await openWindow(OTHER);
+    const rowSel = { selector: `.monaco-list-row:has-text(${JSON.stringify('released.txt')})`, page: OTHER };
+    // The Answers view: open already where the workbench kept this folder's layout, else opened
+    // there as a person opens it.
+    if (!await driver.waitFor({ ...rowSel, timeout: 20_000 }).then(() => true, () => false)) await runInWindow(OTHER, 'Focus on Answers View');
+    await until('the Answers row in the window opened after', async () => (await driver.count(rowSel)) > 0 || undefined, 120_000, 1_000)
+      .catch(async (e: unknown) => { await driver.screenshot('local-service-other-window', { page: OTHER }); throw e; });
+    await driver.screenshot('local-service-other-window-answers', { page: OTHER });
+    assert.equal(await driver.count({ selector: '.monaco-button:has-text("Sign In")', page: OTHER }), 0, 'no Sign In offered there');
+    await driver.click(rowSel);
+    const text = await until('the card\'s history in its panel', async () => {
+      const t = await driver.text({ ...inPanel('body', 5_000), page: OTHER }).catch(() => '');
+      return /answered\s+—\s+you · Assistant Cards for VS Code/.test(t) ? t : undefined;
+    }, 60_000, 1_000).catch(async (e: unknown) => { await driver.screenshot('local-service-other-window-panel', { page: OTHER }); throw e; });
+    assert.ok(text.includes(command), `the whole command in that window's panel: ${text}`);
+    await driver.close(OTHER);
+    testLog(`[local-service] the window opened after had the history, the Answers row and the sign-in, ${since()}`);
 
     // A card left open (its hook still waits), then Stop Local Service.
     terminal = vscode.window.createTerminal({ name: 'claude: deploy', shellPath: '/bin/sh' });
     const shellPid = await terminal.processId;
     const announced = path.join(bridgeHome, SERVICE_FILE);
-    const ask = (session: string, command: string, waitMs = 120_000) =>
-      runHook({ app: 'claude-code', input: permission(session, command), service: readServiceFile(announced), terminal: () => ({ pid: shellPid }), waitMs });
-    const waiting = ask('sess-open', 'make deploy');
+    const waiting = runHook({ app: 'claude-code', input: permission('sess-open', 'make deploy'), service: readServiceFile(announced), terminal: () => ({ pid: shellPid }), waitMs: 120_000 });
     const open = await until('the open card in this window', () => core.cards.list('pending').find((c) => c.title.includes('make deploy')), 60_000);
     const before = await core.cards.whole(open.id);
+    // Claude Code here has started and waits for what is typed (its SessionStart hook told the service).
+    await until('Claude Code here waiting for a prompt', () => /for shortcuts/.test(screen.wordsSince()) || undefined, 180_000)
+      .catch(async (e: unknown) => { await shotWithScreen('not-ready', screen); throw e; });
     await vscode.commands.executeCommand('assistantCards.stopLocalService');
     assert.equal(readServiceState(ls.home), undefined);
     assert.equal(await waiting, '', 'the waiting hook prints nothing: the CLI asks in its terminal');
-    // A prompt now: the hook prints nothing, so Claude Code's own prompt takes over (bound: 1 s).
-    const asked0 = Date.now();
-    assert.equal(await ask('sess-after-stop', 'make later', 60_000), '');
-    const fellBackMs = Date.now() - asked0;
-    testLog(`[local-service] a prompt after Stop fell back to the CLI in ${fellBackMs} ms`);
-    assert.ok(fellBackMs < 1_000, `the CLI's own prompt within a second (${fellBackMs} ms)`);
+
+    // A prompt now, to the real Claude Code: Claude Code's own "Do you want to proceed?" shows on its
+    // screen (how long after the model's tool call is logged); its PermissionRequest hook (a
+    // process of its own, watched below Claude Code's) finds no service and ends, answering
+    // nothing: the command waits for the person, who answers in that prompt, and it runs.
+    const hooks = watchBelow((await claude.processId)!, (cmdline) => cmdline.includes('--wait'));
+    try {
+      const mark = screen.mark();
+      claude.sendText('Release it later.', true);
+      const shown = await screen.showsAfter(mark, /Do you want to proceed\?/, 60_000).catch(async (e: unknown) => { await shotWithScreen('own-prompt', screen); throw e; });
+      const toolCall = modelHere.turns('anthropic').find((t) => t.step === 0)!.at;
+      await driver.screenshot('local-service-claude-own-prompt');
+      const hookEnded = await until('its PermissionRequest hook seen, and ended', () => (hooks.firstSeen() !== undefined && hooks.running() === 0 ? hooks.lastGone() : undefined), 30_000)
+        .catch(async (e: unknown) => { await shotWithScreen('hook-not-ended', screen); throw e; });
+      testLog(`[local-service] after Stop: Claude Code's own prompt on its screen ${shown - toolCall} ms after the model's tool call; its hook seen from ${hooks.firstSeen()! - toolCall} to ${hookEnded - toolCall} ms after it`);
+      // How soon the prompt shows is Claude Code's own work, beside its hook, not waiting for it:
+      // a figure (390 ms quiet, 1,653 ms at load 16), logged, not a timed assertion (docs/decisions.md).
+      assert.equal(fs.existsSync(releasedLater), false, 'the hook answered nothing: the command waits for the person');
+      assert.doesNotMatch(screen.wordsSince(mark), /(allowed|denied|blocked) by PermissionRequest hook/i, 'no answer from the hook on Claude Code\'s screen');
+    } finally {
+      hooks.stop();
+    }
+    claude.sendText('1', false);
+    await step('the command allowed in Claude Code\'s own prompt ran', () => fs.existsSync(releasedLater) || undefined, 60_000);
 
     // Start: the same window, still signed in (its keys kept), has the open card back as it was.
     void vscode.commands.executeCommand('assistantCards.startLocalService');
     await until('it runs again', () => readServiceState(ls.home), 30_000);
     const back = await until('the open card back in this window', () => app.live?.core.cards.list('pending').find((c) => c.id === open.id), 90_000);
-    const again = await app.live!.core.cards.whole(back.id);
+    // Read from the service (the window's model may still hold it from before Stop).
+    const again = await app.live!.core.cards.read(back.id);
     assert.deepEqual(
       { id: again.id, title: again.title, kind: again.kind, version: again.version, status: again.status, history: again.history },
       { id: before.id, title: before.title, kind: before.kind, version: before.version, status: before.status, history: before.history },
     );
     assert.equal(app.live!.core.state.kind, 'online', 'no sign-in again');
-    assert.deepEqual((await app.live!.core.cards.whole(card.id)).history, history, 'the real CLI\'s answered card: its history kept');
+    assert.deepEqual((await app.live!.core.cards.read(row.id)).history, history, 'the card answered in the closed window: its history kept');
 
     // Claude Code ran on through Stop and Start: its session's next prompt is a card again (the
     // service kept the session, its key and the ask key the hook files it under), and Approve runs it.
@@ -260,6 +322,7 @@ describe('local service: what a person does with it lives on (#51)', function ()
     const out = await coreAgain.act(coreAgain.gestures.fromUiEvent('test:local-service'), await coreAgain.cards.whole(cardAgain.id), { type: 'answer', answer: { approved: true } });
     assert.ok(out.ok, JSON.stringify(out));
     await step('the command approved after Start ran', () => fs.existsSync(releasedAgain) || undefined, 60_000);
+    testLog(`[local-service] the whole test took ${since()}`);
   });
 
   it('started by another window through Start Local Service, it lives on once that window is closed (its extension host gone)', async function () {
@@ -268,40 +331,17 @@ describe('local service: what a person does with it lives on (#51)', function ()
     // grace time: still there 60 s after the window closed (measured), so no window's end to show there.
     if (onOldest()) this.skip();
     await leave(app, ls.home);
-    const base = testEnv.get('ASSISTANT_CARDS_TEST_VSCODE_URL')!;
-    const payload = [['extensionDevelopmentPath', `vscode-remote://${new URL(base).host}${testEnv.root}`]];
-    await driver.open(OTHER, `${base}/?folder=${encodeURIComponent(testEnv.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-    await driver.waitFor({ selector: '.monaco-workbench', page: OTHER, timeout: 60_000 });
+    await openWindow(OTHER);
     // The person's command, in that window's palette.
-    const row = { selector: '.quick-input-list .monaco-list-row:has-text("Start Local Service")', page: OTHER };
-    await until('Start Local Service run in the other window', async () => {
-      await driver.press('F1', { page: OTHER });
-      await driver.waitFor({ selector: PICK_INPUT, page: OTHER });
-      await driver.type('Start Local Service', OTHER);
-      if (!await driver.waitFor({ ...row, timeout: 10_000 }).then(() => true, () => false)) { await driver.press('Escape', { page: OTHER }); return undefined; }
-      await driver.press('Enter', { page: OTHER });
-      return true;
-    }, 120_000, 1_000);
+    await runInWindow(OTHER, 'Start Local Service');
     const state = await until('the service the other window started', () => readServiceState(ls.home), 60_000)
       .catch(async (e: unknown) => { await driver.screenshot('local-service-started-elsewhere', { page: OTHER }); throw e; });
     // Its parent is the other window's extension host (a detached child keeps its parent), not this one.
     const starter = parentOf(state.pid);
     assert.notEqual(starter, process.pid, 'not started by this window');
     await driver.close(OTHER);
-    // That window closed: its extension host ends (bound: 60 s); the service it started does not.
-    const closedAt = Date.now();
-    const ended = await until('the other window\'s extension host gone', () => processGone(starter) || undefined, 20_000).then(() => true, () => false);
-    if (ended) testLog(`[local-service] the starting window's extension host ended ${Date.now() - closedAt} ms after its window closed`);
-    else {
-      // code-server may keep a closed window's extension host for its reconnection grace time (seen
-      // in one CI run on 1.139 as on 1.93): end it as a crash of that window would. Only an
-      // extension host is ended here, never the server the other tests stand on.
-      const cmdline = fs.readFileSync(`/proc/${starter}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      assert.match(cmdline, /extensionHost/, `the service's parent is not an extension host: ${cmdline}`);
-      process.kill(starter, 'SIGKILL');
-      await until('the other window\'s extension host ended', () => processGone(starter) || undefined, 10_000);
-      testLog(`[local-service] the starting window's extension host was still there ${Date.now() - closedAt} ms after its window closed: ended (SIGKILL)`);
-    }
+    // That window closed: its extension host ends (or is ended as a crash would end it); the service it started does not.
+    await closedWindowsHostEnded(starter, Date.now(), 'the starting window');
     assert.equal(processGone(state.pid), false, 'the service lives on');
     assert.equal(readServiceState(ls.home)?.pid, state.pid, 'still announced');
     assert.equal((await fetch(`${state.url}/v1/cards`)).status, 401, 'and serves: the Person API asks for a sign-in');

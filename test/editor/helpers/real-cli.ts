@@ -58,32 +58,72 @@ export interface ClaudeStart {
   project: string;
   /** The scripted model's address (test/bridge/scripted-model.ts). */
   modelUrl: string;
-  prompt: string;
+  /** Its first prompt; none: it waits for what is typed. */
+  prompt?: string;
   /** ASSISTANT_CARDS_HOME of its hooks: where the service they ask through announced itself. */
   bridgeHome: string;
 }
 
+const CLAUDE_KEY = 'sk-ant-scripted-model-key-0001';
+
+/** Words quoted for a POSIX shell. */
+const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The environment Claude Code runs with: its own folders, the scripted model and its key, no traffic besides. */
+function claudeEnv(o: ClaudeStart): Record<string, string> {
+  return {
+    HOME: o.home, CLAUDE_CONFIG_DIR: path.join(o.home, '.claude'), ANTHROPIC_BASE_URL: o.modelUrl, ANTHROPIC_API_KEY: CLAUDE_KEY,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1',
+    ASSISTANT_CARDS_HOME: o.bridgeHome,
+  };
+}
+
+/** Claude Code's arguments: permission mode `default`, and the first prompt if any. */
+const claudeArgs = (o: ClaudeStart) => ['--permission-mode', 'default', ...(o.prompt ? [o.prompt] : [])];
+
 /**
  * The real Claude Code, interactive, in a terminal of this window named "claude: shop", as a
  * person runs it: onboarding done, the scripted model's key and `project` trusted (what its first
- * start would ask), permission mode `default`.
+ * start would ask), permission mode `default`. `screenLog`: it runs under `script`, which keeps
+ * everything it writes to its terminal in that file as it is written, so a test reads its screen.
  */
-export function claudeInTerminal(o: ClaudeStart): vscode.Terminal {
+export function claudeInTerminal(o: ClaudeStart & { screenLog?: string }): vscode.Terminal {
   const config = path.join(o.home, '.claude');
-  const key = 'sk-ant-scripted-model-key-0001';
   fs.mkdirSync(config, { recursive: true });
   fs.writeFileSync(path.join(config, '.claude.json'), JSON.stringify({
-    hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+    hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [CLAUDE_KEY.slice(-20)], rejected: [] },
     projects: { [o.project]: { hasTrustDialogAccepted: true } },
   }));
-  const terminal = vscode.window.createTerminal({
-    name: 'claude: shop', cwd: o.project, shellPath: o.bin, shellArgs: ['--permission-mode', 'default', o.prompt],
-    env: {
-      HOME: o.home, CLAUDE_CONFIG_DIR: config, ANTHROPIC_BASE_URL: o.modelUrl, ANTHROPIC_API_KEY: key,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1',
-      ASSISTANT_CARDS_HOME: o.bridgeHome,
-    },
-  });
+  const start = o.screenLog
+    ? { shellPath: 'script', shellArgs: ['--quiet', '--flush', '--command', ['exec', o.bin, ...claudeArgs(o)].map(quoted).join(' '), o.screenLog] }
+    : { shellPath: o.bin, shellArgs: claudeArgs(o) };
+  const terminal = vscode.window.createTerminal({ name: 'claude: shop', cwd: o.project, ...start, env: claudeEnv(o) });
   terminal.show(true);
   return terminal;
+}
+
+/**
+ * The line a person types at a shell prompt to start Claude Code as `claudeInTerminal` does (its
+ * folders set up there first): into its folder, then the command with its environment before it.
+ */
+export function claudeCommandLine(o: ClaudeStart): string {
+  const env = Object.entries(claudeEnv(o)).map(([k, v]) => `${k}=${quoted(v)}`);
+  return `cd ${quoted(o.project)} && ${[...env, quoted(o.bin), ...claudeArgs(o).map(quoted)].join(' ')}`;
+}
+
+/**
+ * Ends the Claude Code processes that talk to the model at `modelUrl` (SIGTERM, then SIGKILL after
+ * 10 s): one started from a line typed in another window's terminal, of which this window holds no
+ * handle, is found by its environment (Linux /proc). Resolves once none is left.
+ */
+export async function endClaudeTalkingTo(modelUrl: string): Promise<void> {
+  const mine = () => fs.readdirSync('/proc').map(Number).filter((pid) => {
+    if (!Number.isInteger(pid) || pid === process.pid) return false;
+    try { return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`ANTHROPIC_BASE_URL=${modelUrl}`); } catch { return false; }
+  });
+  const signal = (sig: NodeJS.Signals) => { for (const pid of mine()) { try { process.kill(pid, sig); } catch { /* gone */ } } };
+  signal('SIGTERM');
+  if (await until('Claude Code ended', () => mine().length === 0 || undefined, 10_000).then(() => true, () => false)) return;
+  signal('SIGKILL');
+  await until('Claude Code ended (SIGKILL)', () => mine().length === 0 || undefined, 10_000);
 }
