@@ -3,8 +3,14 @@
 // helper's answer as the CLI's decision either (src/bridge/permission-card.ts). Pure.
 import { t } from './l10n';
 
-/** The apps whose approvals gate what a CLI runs on this computer (the bridge's hooks ask them). */
-const CLI_APPS: readonly string[] = ['claude-code', 'codex', 'gemini-cli', 'opencode', 'copilot-cli', 'cursor'];
+/**
+ * The apps whose approvals gate what a CLI runs on this computer (the bridge's hooks ask them):
+ * every adapter's service app (test/shared/helper-cli-command.test.ts holds it). Copilot CLI
+ * registers as `other` (the spec's app list has no Copilot), so any `other` app's approval is
+ * handed over in `loop` only: the safe side, since the bridge takes no helper's answer as a CLI's
+ * decision, and a `freely` hand-over of a Copilot CLI prompt would have decided nothing.
+ */
+export const CLI_APPS: readonly string[] = ['claude-code', 'codex', 'gemini-cli', 'opencode', 'copilot-cli', 'cursor', 'other'];
 
 /** Whether the card gates a command a CLI will run (an approval its hook asked): handed over in `loop` only. */
 export function loopOnly(card: { kind: string; assistant?: { app?: string } } | undefined): boolean {

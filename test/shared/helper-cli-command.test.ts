@@ -5,7 +5,8 @@
 import { strict as assert } from 'node:assert';
 import type { Card } from '../../src/api/schemas';
 import { decisionOf } from '../../src/bridge/permission-card';
-import { loopOnly } from '../../src/shared/loop-only';
+import { ADAPTERS } from '../../src/bridge/clis';
+import { CLI_APPS, loopOnly } from '../../src/shared/loop-only';
 import { panelCardOf } from '../../src/shared/panel-card';
 import { delegate } from '../../media/webview/actions';
 import { asked, card as panelCard, cardMsg, NOW } from '../media/webview/fixtures';
@@ -29,9 +30,17 @@ describe('a helper and a CLI\'s command (#52)', () => {
     assert.equal(loopOnly(wire('claude-code')), true);
     assert.equal(loopOnly(wire('codex')), true);
     assert.equal(loopOnly(wire('claude-code', 'choice')), false);
-    assert.equal(loopOnly(wire('other')), false);
+    assert.equal(loopOnly(wire('chatgpt')), false);
     assert.equal(panelCardOf(wire('codex')).loopOnly, true);
-    assert.equal(panelCardOf(wire('other')).loopOnly, undefined);
+    assert.equal(panelCardOf(wire('chatgpt')).loopOnly, undefined);
+  });
+
+  it('helper: every CLI the bridge connects asks as an app whose approvals are loop only, Copilot CLI\'s `other` too (#54)', () => {
+    for (const a of ADAPTERS) {
+      const app = a.serviceApp ?? a.id;
+      assert.ok(CLI_APPS.includes(app), `${a.name} asks as app "${app}", which CLI_APPS leaves out`);
+      assert.equal(loopOnly(wire(app)), true, a.name);
+    }
   });
 
   it('helper: the panel\'s hand-over sends loop for such a card even when freely was the draft', () => {
