@@ -45,6 +45,12 @@ export function codexHomeOf(env: { get(k: string): string | undefined }): string
   return home ? path.join(home, '.codex') : undefined;
 }
 
+/** The UI `pid` as a session names it (its own terminal program). */
+export function codexUi(pid: number, proc = '/proc'): CodexUi {
+  const program = environOf(pid, proc).get('TERM_PROGRAM');
+  return { pid, ...(program ? { program } : {}) };
+}
+
 /** `codex` processes on a terminal, of `codexHome`, working in `cwd`, that are UIs of the shared server. */
 export function codexUis(o: { cwd: string; codexHome: string; proc?: string }): CodexUi[] {
   const proc = o.proc ?? '/proc';
@@ -67,8 +73,7 @@ export function codexUis(o: { cwd: string; codexHome: string; proc?: string }): 
     if (path.resolve(cwd) !== want) continue;
     const env = environOf(pid, proc);
     if (codexHomeOf(env) !== path.resolve(o.codexHome)) continue;
-    const program = env.get('TERM_PROGRAM');
-    found.push({ pid, ...(program ? { program } : {}) });
+    found.push(codexUi(pid, proc));
   }
   return found;
 }

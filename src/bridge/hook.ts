@@ -17,7 +17,7 @@ import { processGone } from './process-alive';
 import { ServiceError, type ServiceInfo } from './service-link';
 import { keysInFolder, SESSIONS_DIR } from './session-keys';
 import type { ServerUi, TerminalFacts } from './terminal';
-import { claimedUis, claimFile, forgetUi, watchUi, type UiSession } from './ui-watch';
+import { claimedUi, claimedUis, claimFile, forgetUi, watchUi, type UiSession } from './ui-watch';
 import { say } from './words';
 
 export interface HookOptions {
@@ -39,7 +39,7 @@ export interface HookOptions {
    * (plain `codex`): the terminal of the UI this session runs in (terminal.ts `sharedServerUi`).
    * Undefined, or it answers undefined: the hook's parent is the CLI, and `terminal` says where.
    */
-  sharedServerUi?: (at: { cwd: string; claimed: () => ReadonlySet<number> }) => ServerUi | undefined;
+  sharedServerUi?: (at: { cwd: string; claimed: () => ReadonlySet<number>; mine: () => number | undefined }) => ServerUi | undefined;
   /** The bridge's own hook command line: what a UI's watcher runs with the session's end (ui-watch.ts). */
   hookArgv?: readonly string[];
 }
@@ -87,7 +87,7 @@ export async function runHook(o: HookOptions): Promise<string> {
   const uiSession: UiSession = { dir: keysDir, askKey: o.service.askKey, app: o.app, appSessionId: sessionId };
   let ui: ServerUi | undefined;
   try {
-    ui = e.kind === 'end' ? undefined : o.sharedServerUi?.({ cwd, claimed: () => claimedUis(keysDir, claimFile(uiSession)) });
+    ui = e.kind === 'end' ? undefined : o.sharedServerUi?.({ cwd, claimed: () => claimedUis(keysDir, claimFile(uiSession)), mine: () => claimedUi(uiSession) });
     // The session ends when its UI does, not a minute later when the server unloads it.
     if (ui?.pid !== undefined && o.hookArgv) watchUi(uiSession, ui.pid, JSON.stringify({ hook_event_name: 'SessionEnd', session_id: sessionId, cwd, reason: 'ui-exited' }), o.hookArgv);
   } catch (err) {

@@ -4,7 +4,7 @@ import type * as ChildProcess from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { codexHomeOf, codexUis, isCodexServer, pickUi } from './codex-ui';
+import { codexHomeOf, codexUi, codexUis, isCodexServer, pickUi } from './codex-ui';
 
 /**
  * `ps`, where /proc does not answer (macOS, BSD): node:child_process is loaded only then, not in
@@ -117,13 +117,24 @@ export interface ServerUi { terminal: TerminalFacts; pid?: number }
  * the first UI started, so the extension walked up to the FIRST terminal). `claimed`: the UIs other
  * live sessions have. Undefined: the hook's parent is the CLI itself (`hookTerminal` says where).
  */
-export function sharedServerUi(env: NodeJS.ProcessEnv, at: { cwd: string; claimed: () => ReadonlySet<number> }): ServerUi | undefined {
+export function sharedServerUi(env: NodeJS.ProcessEnv, at: { cwd: string; claimed: () => ReadonlySet<number>; mine?: () => number | undefined }): ServerUi | undefined {
   if (process.platform !== 'linux' || !isCodexServer(cliProcess())) return undefined;
-  // The server's environment is the hook's: its CODEX_HOME is the one its UIs share.
-  const codexHome = codexHomeOf({ get: (k) => env[k] }) ?? path.join(homedir(), '.codex');
-  const candidates = codexUis({ cwd: at.cwd, codexHome });
-  const ui = pickUi(candidates, candidates.length > 1 ? at.claimed() : new Set());
+  const ui = uiOfSession(env, at);
   if (!ui) return { terminal: {} };
   const tty = detectTty(ui.pid);
   return { terminal: { pid: ui.pid, ...(tty ? { tty } : {}), ...(ui.program ? { program: ui.program } : {}) }, pid: ui.pid };
+}
+
+/**
+ * The session's own UI, claimed at an earlier event and still running (two reads), else the one
+ * found among the processes (every process's stat read: about 20 ms on a busy machine, so only
+ * until the session has its UI, never on each permission request).
+ */
+function uiOfSession(env: NodeJS.ProcessEnv, at: { cwd: string; claimed: () => ReadonlySet<number>; mine?: () => number | undefined }) {
+  const mine = at.mine?.();
+  if (mine !== undefined) return codexUi(mine);
+  // The server's environment is the hook's: its CODEX_HOME is the one its UIs share.
+  const codexHome = codexHomeOf({ get: (k) => env[k] }) ?? path.join(homedir(), '.codex');
+  const candidates = codexUis({ cwd: at.cwd, codexHome });
+  return pickUi(candidates, candidates.length > 1 ? at.claimed() : new Set());
 }

@@ -37,6 +37,13 @@ export function claimedUis(dir: string, except: string): Set<number> {
   return pids;
 }
 
+/** The UI this session claimed, while it runs: the next events need not look for it again. */
+export function claimedUi(s: UiSession): number | undefined {
+  let pid: number;
+  try { pid = Number(readFileSync(claimFile(s), 'utf8').trim()); } catch { return undefined; }
+  return processGone(pid) ? undefined : pid;
+}
+
 /**
  * Claims `uiPid` for the session and starts its watcher, unless it already has that UI (one
  * watcher per session and UI, whatever the number of events). True when a watcher was started.

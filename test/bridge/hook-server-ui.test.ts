@@ -47,11 +47,11 @@ describe('hook bridge: a session whose hooks run in a shared server', function (
     // The watcher's end goes through this hook again, as the bridge's own command line would.
     const hookArgv = ['sh', '-c', `cat >> ${JSON.stringify(ends)}; echo >> ${JSON.stringify(ends)}`];
     const seen: unknown[] = [];
-    const sharedServerUi: HookOptions['sharedServerUi'] = (at) => { seen.push([at.cwd, [...at.claimed()]]); return { terminal: { pid: ui.pid!, tty: '/dev/pts/9', program: 'vscode' }, pid: ui.pid! }; };
+    const sharedServerUi: HookOptions['sharedServerUi'] = (at) => { seen.push([at.cwd, [...at.claimed()], at.mine()]); return { terminal: { pid: ui.pid!, tty: '/dev/pts/9', program: 'vscode' }, pid: ui.pid! }; };
     await hook(event('SessionStart'), { sharedServerUi, hookArgv });
     await hook(event('UserPromptSubmit'), { sharedServerUi, hookArgv });
     assert.deepEqual(await live(), [['thread-1', { pid: ui.pid, tty: '/dev/pts/9', program: 'vscode' }]], 'the UI\'s terminal, not the server\'s (777)');
-    assert.deepEqual(seen, [['/home/dev/shop', []], ['/home/dev/shop', []]], 'asked with the session\'s folder; its own claim is not another\'s');
+    assert.deepEqual(seen, [['/home/dev/shop', [], undefined], ['/home/dev/shop', [], ui.pid]], 'asked with the session\'s folder; its own claim is not another\'s, and is its UI at the next event');
     assert.equal(fs.readFileSync(claim(), 'utf8'), String(ui.pid));
     ui.kill('SIGKILL');
     const told = await until('the watcher\'s end', () => { const t = fs.existsSync(ends) ? fs.readFileSync(ends, 'utf8') : ''; return t.endsWith('\n') ? t : undefined; }, 10_000, 50);

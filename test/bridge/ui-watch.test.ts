@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { claimedUis, claimFile, forgetUi, watchUi, type UiSession } from '../../src/bridge/ui-watch';
+import { claimedUi, claimedUis, claimFile, forgetUi, watchUi, type UiSession } from '../../src/bridge/ui-watch';
 import { until } from '../kit/until';
 
 describe('bridge: a session ends when its terminal UI exits (ui-watch)', function () {
@@ -50,10 +50,13 @@ describe('bridge: a session ends when its terminal UI exits (ui-watch)', functio
     assert.equal((fs.statSync(claimFile(session('s-b'))).mode & 0o777).toString(8), '600');
   });
 
-  it('a claimed UI that is gone claims nothing', async () => {
+  it('a claimed UI that is gone claims nothing, not even for its own session', async () => {
     const a = ui();
+    assert.equal(claimedUi(session('s-a')), undefined, 'nothing claimed yet');
     watchUi(session('s-a'), a.pid!, '{}', ['true']);
+    assert.equal(claimedUi(session('s-a')), a.pid, 'the session\'s own UI, for its next events');
     a.kill('SIGKILL');
     await until('the UI gone', () => (claimedUis(session('s-x').dir, claimFile(session('s-x'))).size === 0 || undefined), 5_000, 50);
+    assert.equal(claimedUi(session('s-a')), undefined);
   });
 });
