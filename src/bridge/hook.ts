@@ -16,7 +16,8 @@ import { bridgeHome } from './home';
 import { processGone } from './process-alive';
 import { ServiceError, type ServiceInfo } from './service-link';
 import { keysInFolder, SESSIONS_DIR } from './session-keys';
-import type { TerminalFacts } from './terminal';
+import type { ServerUi, TerminalFacts } from './terminal';
+import { claimedUi, claimedUis, claimFile, forgetUi, watchUi, type UiSession } from './ui-watch';
 import { say } from './words';
 
 export interface HookOptions {
@@ -33,6 +34,14 @@ export interface HookOptions {
   keysDir?: string;
   /** The environment the CLI ran the hook in (default: this process's): where its settings files are. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where the CLI runs its hooks in a shared server rather than in the terminal's own process
+   * (plain `codex`): the terminal of the UI this session runs in (terminal.ts `sharedServerUi`).
+   * Undefined, or it answers undefined: the hook's parent is the CLI, and `terminal` says where.
+   */
+  sharedServerUi?: (at: { cwd: string; claimed: () => ReadonlySet<number>; mine: () => number | undefined }) => ServerUi | undefined;
+  /** The bridge's own hook command line: what a UI's watcher runs with the session's end (ui-watch.ts). */
+  hookArgv?: readonly string[];
 }
 
 /** An app no adapter knows (`hook other`): read as Claude Code's shape, the one most CLIs follow. */
@@ -73,10 +82,20 @@ export async function runHook(o: HookOptions): Promise<string> {
   const sessionId = e.sessionId;
   if (!sessionId) { log(`hook: ${event} carries no session_id; nothing done`); return ''; }
   const cwd = e.cwd ?? process.cwd();
-  const asker = new Asker(o.service, keysInFolder(o.keysDir ?? path.join(bridgeHome(), SESSIONS_DIR), o.service.askKey, o.app));
+  const keysDir = o.keysDir ?? path.join(bridgeHome(), SESSIONS_DIR);
+  const asker = new Asker(o.service, keysInFolder(keysDir, o.service.askKey, o.app));
+  const uiSession: UiSession = { dir: keysDir, askKey: o.service.askKey, app: o.app, appSessionId: sessionId };
+  let ui: ServerUi | undefined;
+  try {
+    ui = e.kind === 'end' ? undefined : o.sharedServerUi?.({ cwd, claimed: () => claimedUis(keysDir, claimFile(uiSession)), mine: () => claimedUi(uiSession) });
+    // The session ends when its UI does, not a minute later when the server unloads it.
+    if (ui?.pid !== undefined && o.hookArgv) watchUi(uiSession, ui.pid, JSON.stringify({ hook_event_name: 'SessionEnd', session_id: sessionId, cwd, reason: 'ui-exited' }), o.hookArgv);
+  } catch (err) {
+    log(`hook: the session's terminal UI: ${(err as Error).message}`);
+  }
   // Registering again refreshes the session; it goes with the card when there is one (one call).
   const register = (card?: AskedCard) => asker.register({
-    app: known?.serviceApp ?? o.app, appSessionId: sessionId, cwd, terminal: o.terminal(), name: APP_NAMES[o.app] ?? o.app,
+    app: known?.serviceApp ?? o.app, appSessionId: sessionId, cwd, terminal: ui?.terminal ?? o.terminal(), name: APP_NAMES[o.app] ?? o.app,
     agent: path.basename(cwd) || cwd,
   }, card, o.signal);
   /** The CLI went on: the session's open cards of `reasons` close. A session not known here registers (it has none open). */
@@ -94,6 +113,7 @@ export async function runHook(o: HookOptions): Promise<string> {
   try {
     switch (e.kind) {
       case 'end':
+        forgetUi(uiSession);
         if (asker.knows(sessionId)) await asker.end(sessionId);
         return '';
       case 'prompt':

@@ -7,7 +7,7 @@ import { ASK_EXIT, parseAskArgs, runAsk } from './ask-command';
 import { runDemoAssistant } from './demo-assistant';
 import { runHook } from './hook';
 import { readServiceFile } from './service-link';
-import { hookTerminal } from './terminal';
+import { hookTerminal, sharedServerUi } from './terminal';
 import { terminalSafe } from './terminal-safe';
 
 /** A line for the terminal: what a service, an answer or an event says, without its escape sequences (#52 F12). */
@@ -49,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
     const waitS = i >= 0 ? Number(rest[i + 1]) : DEFAULT_HOOK_WAIT_S;
     const out = await runHook({
       app, input: await readStdin(), service: readServiceFile(), terminal: hookTerminal,
+      sharedServerUi: (at) => sharedServerUi(process.env, at), hookArgv: [process.execPath, process.argv[1]!, 'hook', app],
       waitMs: (Number.isFinite(waitS) && waitS > 0 ? waitS : DEFAULT_HOOK_WAIT_S) * 1000,
       signal: stopSignal(), log: toErr,
     });

@@ -12,8 +12,13 @@ import { writeWholeSync } from './write-whole';
 
 export const SESSIONS_DIR = 'sessions';
 
+/** A file of the session's in `dir`, named so that it says nothing of the session (`.key`: its key). */
+export function sessionFile(dir: string, askKey: string, app: string, appSessionId: string, ext: string): string {
+  return path.join(dir, `${createHash('sha256').update(`${askKey}\n${app}\n${appSessionId}`).digest('hex').slice(0, 32)}${ext}`);
+}
+
 export function keysInFolder(dir: string, askKey: string, app: string): SessionKeys {
-  const file = (appSessionId: string) => path.join(dir, `${createHash('sha256').update(`${askKey}\n${app}\n${appSessionId}`).digest('hex').slice(0, 32)}.key`);
+  const file = (appSessionId: string) => sessionFile(dir, askKey, app, appSessionId, '.key');
   return {
     get(appSessionId) {
       try { return readFileSync(file(appSessionId), 'utf8').trim() || undefined; } catch { return undefined; }

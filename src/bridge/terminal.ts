@@ -2,6 +2,9 @@
 // terminal (the extension walks up from it to the terminal's shell), its tty, and the program.
 import type * as ChildProcess from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import { codexHomeOf, codexUi, codexUis, isCodexServer, pickUi } from './codex-ui';
 
 /**
  * `ps`, where /proc does not answer (macOS, BSD): node:child_process is loaded only then, not in
@@ -103,4 +106,35 @@ export function hookTerminal(env: NodeJS.ProcessEnv = process.env): TerminalFact
   // The CLI's tty, not the hook's: the hook runs without one.
   const tty = detectTty(pid) ?? detectTty();
   return { pid, ...(tty ? { tty } : {}), ...(env.TERM_PROGRAM ? { program: env.TERM_PROGRAM } : {}) };
+}
+
+/** The terminal of a session whose hooks run in a shared server, and the UI process it runs in. */
+export interface ServerUi { terminal: TerminalFacts; pid?: number }
+
+/**
+ * Where the hook's CLI is Codex's shared background server (plain `codex`, Linux): the terminal of
+ * the session's UI (codex-ui.ts), or none at all when it cannot be told, never the server's (which
+ * the first UI started, so the extension walked up to the FIRST terminal). `claimed`: the UIs other
+ * live sessions have. Undefined: the hook's parent is the CLI itself (`hookTerminal` says where).
+ */
+export function sharedServerUi(env: NodeJS.ProcessEnv, at: { cwd: string; claimed: () => ReadonlySet<number>; mine?: () => number | undefined }): ServerUi | undefined {
+  if (process.platform !== 'linux' || !isCodexServer(cliProcess())) return undefined;
+  const ui = uiOfSession(env, at);
+  if (!ui) return { terminal: {} };
+  const tty = detectTty(ui.pid);
+  return { terminal: { pid: ui.pid, ...(tty ? { tty } : {}), ...(ui.program ? { program: ui.program } : {}) }, pid: ui.pid };
+}
+
+/**
+ * The session's own UI, claimed at an earlier event and still running (two reads), else the one
+ * found among the processes (every process's stat read: about 20 ms on a busy machine, so only
+ * until the session has its UI, never on each permission request).
+ */
+function uiOfSession(env: NodeJS.ProcessEnv, at: { cwd: string; claimed: () => ReadonlySet<number>; mine?: () => number | undefined }) {
+  const mine = at.mine?.();
+  if (mine !== undefined) return codexUi(mine);
+  // The server's environment is the hook's: its CODEX_HOME is the one its UIs share.
+  const codexHome = codexHomeOf({ get: (k) => env[k] }) ?? path.join(homedir(), '.codex');
+  const candidates = codexUis({ cwd: at.cwd, codexHome });
+  return pickUi(candidates, candidates.length > 1 ? at.claimed() : new Set());
 }
