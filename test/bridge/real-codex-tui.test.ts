@@ -31,6 +31,24 @@ const WAIT_S = 8;
 const OWN_PROMPT = 'Would you like to run the following command?';
 const READY = 'Ask Codex to do anything';
 
+/** The UI's process gone, as after a person's /quit or Exit (bound: 30 s). */
+async function uiGone(p: PtyProgram, what = 'Codex to quit'): Promise<void> {
+  assert.equal(await until(what, () => Promise.race([p.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 100))]), 30_000), true);
+}
+
+/** A menu or the prompt box left with Enter (its item already chosen), and the UI gone. */
+async function enterAndGone(p: PtyProgram, what?: string): Promise<void> {
+  await p.settled();
+  p.type(keys.enter);
+  await uiGone(p, what);
+}
+
+/** Codex quit from its prompt box as a person does: /quit, Enter, and the UI's process gone. */
+async function quit(p: PtyProgram): Promise<void> {
+  await p.press('/quit', '/quit');
+  await enterAndGone(p);
+}
+
 describe('bridge: the real Codex interactive UI asks through a card (pty)', function () {
   this.timeout(180_000);
   let running: PtyProgram | undefined;
@@ -116,10 +134,7 @@ describe('bridge: the real Codex interactive UI asks through a card (pty)', func
       assert.match(await p.press(keys.esc, /⚠ 5 hooks need review/), /› PermissionRequest\s+1\s+1\s+0/);
       await p.press('t', 'enter details · esc close');
       await p.press(keys.esc, READY);
-      await p.press('/quit', '/quit');
-      await p.settled();
-      p.type(keys.enter);
-      assert.equal(await until('Codex to quit', () => Promise.race([p.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 100))]), 30_000), true);
+      await quit(p);
       running = undefined;
       return trustedHooks();
     } finally {
@@ -158,13 +173,6 @@ describe('bridge: the real Codex interactive UI asks through a card (pty)', func
     assert.ok(pid, `the Codex UI under the pty relay ${p.pid}`);
     return { pid, tty: fs.readlinkSync(`/proc/${pid}/fd/0`) };
   };
-  /** Codex quit from its prompt box as a person does: /quit, Enter, and the UI's process gone. */
-  const quit = async (p: PtyProgram) => {
-    await p.press('/quit', '/quit');
-    await p.settled();
-    p.type(keys.enter);
-    assert.equal(await until('Codex to quit', () => Promise.race([p.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 100))]), 30_000), true);
-  };
   const openCards = async () => ((await kit.person.request('GET', '/v1/cards?whole=3')).json.cards as { status: string }[]).filter((c) => c.status !== 'done');
   const codexSessions = () => kit.liveSessions((a) => a.app === 'codex');
 
@@ -187,7 +195,8 @@ describe('bridge: the real Codex interactive UI asks through a card (pty)', func
     const shown = await kit.whole(card.id);
     assert.equal(shown.title, `Codex asks to run: ${firstWords(command)}`);
     assert.ok(shown.summary?.includes(command), shown.summary);
-    assert.match(p.screen.text(), /Running hook|Running/, 'Codex waits on the hook');
+    // Codex waits on the hook while the card waits: its screen says so (drawn a moment after the card comes).
+    await p.waitFor(/Running hook|Running/, 15_000);
     await kit.answer(card.id, { approved: true });
     await p.waitFor('All done.', 60_000);
     assert.ok(fs.existsSync(kit.marker()), 'Codex ran the approved command');
@@ -237,9 +246,7 @@ describe('bridge: the real Codex interactive UI asks through a card (pty)', func
     } else {
       await p.press('/quit', '/quit');
     }
-    await p.settled();
-    p.type(keys.enter);
-    await until('Codex to quit', () => Promise.race([p.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 100))]), 30_000);
+    await enterAndGone(p);
     const quitAt = Date.now();
     const closed = await kit.done(card.id, 15_000);
     assert.notEqual(closed.closedBy, 'person');
@@ -277,9 +284,7 @@ describe('bridge: the real Codex interactive UI asks through a card (pty)', func
     if (other.screen.text().includes('Task is still running')) {
       await other.press(keys.down, /› 2\. Run in background/);
       await other.press(keys.down, /› 3\. Exit/);
-      await other.settled();
-      other.type(keys.enter);
-      await until('the second Codex to quit', () => Promise.race([other.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 100))]), 30_000);
+      await enterAndGone(other, 'the second Codex to quit');
     } else {
       await quit(other);
     }
@@ -295,10 +300,7 @@ describe('bridge: the real Codex interactive UI asks through a card (pty)', func
     await prompt(p, 'Hello.');
     await p.waitFor('Nothing to do.', 60_000);
     await until('the Codex session live', async () => (await codexSessions()).sessions.length === 1 || undefined, 30_000, 100);
-    await p.press('/quit', '/quit');
-    await p.settled();
-    p.type(keys.enter);
-    await until('Codex to quit', () => Promise.race([p.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 100))]), 30_000);
+    await quit(p);
     await until('the session ended', async () => (await codexSessions()).sessions.length === 0 || undefined, 15_000, 100);
   });
 
