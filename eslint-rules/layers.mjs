@@ -37,7 +37,7 @@ export const LAYERS = {
   sandbox: { values: ['api/schemas', 'api/ask-schemas', 'api/constants', 'shared', 'bridge/home', 'bridge/write-whole', 'bridge/process-alive', 'bridge/service-proof', 'bridge/service-state', 'bridge/service-files'], packages: ['fastify', 'zod', 'node-sqlite3-wasm', 'node:*'] },
   // The assistants' side: the wire's constants, and the asking surface's and the wire's types only
   // (never their zod values: a hook process loads no zod).
-  bridge: { values: ['api/constants'], types: ['api/schemas', 'api/ask-schemas'], packages: ['jsonc-parser', 'node:*'] },
+  bridge: { values: ['api/constants', 'api/proc-stat'], types: ['api/schemas', 'api/ask-schemas'], packages: ['jsonc-parser', 'node:*'] },
 };
 
 /**

@@ -9,6 +9,7 @@
 // Linux only (/proc); elsewhere the hook reports what it did before.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import * as path from 'node:path';
+import { readProcStat } from '../api/proc-stat';
 
 /** A Codex terminal UI: its process and the terminal program it runs in (its own TERM_PROGRAM). */
 export interface CodexUi { pid: number; program?: string }
@@ -60,12 +61,9 @@ export function codexUis(o: { cwd: string; codexHome: string; proc?: string }): 
   try { pids = readdirSync(proc).filter((d) => /^\d+$/.test(d)); } catch { return []; }
   for (const name of pids) {
     const pid = Number(name);
-    let stat: string;
-    try { stat = readFileSync(path.join(proc, name, 'stat'), 'utf8'); } catch { continue; }
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== 'codex') continue;
-    // rest: state ppid pgrp session tty_nr ...: a UI has a terminal, the server none.
-    if (Number(stat.slice(close + 2).split(' ')[4]) === 0) continue;
+    const stat = readProcStat(pid, proc);
+    // A UI has a terminal, the server none.
+    if (stat?.comm !== 'codex' || stat.ttyNr === 0) continue;
     const argv = argvOf(pid, proc);
     if (!argv || NOT_A_UI.has(argv[1] ?? '') || argv.includes('--no-daemon')) continue;
     let cwd: string;

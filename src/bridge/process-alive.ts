@@ -3,6 +3,7 @@
 // dead process is ignored. The local service (src/sandbox/local-service.ts) and the editor's
 // launcher use this too.
 import * as fs from 'node:fs';
+import { readProcStat } from '../api/proc-stat';
 
 /**
  * Gone: no such process, or one that has ended and waits only to be reaped (a zombie still
@@ -17,13 +18,8 @@ export function processGone(pid: number): boolean {
     return (e as NodeJS.ErrnoException).code === 'ESRCH';
   }
   if (process.platform !== 'linux') return false;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).charAt(0); // after "pid (name) "
-    return state === 'Z' || state === 'X';
-  } catch {
-    return true; // gone between the two looks
-  }
+  const state = readProcStat(pid)?.state;
+  return state === undefined || state === 'Z' || state === 'X'; // undefined: gone between the two looks
 }
 
 /** Removes `file` when it still holds `text` (what the reader found naming a dead process). */

@@ -1,9 +1,9 @@
 // The terminal an assistant runs in, as DESIGN's live session reports it: a process in that
 // terminal (the extension walks up from it to the terminal's shell), its tty, and the program.
 import type * as ChildProcess from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
+import { readProcStat } from '../api/proc-stat';
 import { codexHomeOf, codexUi, codexUis, isCodexServer, pickUi } from './codex-ui';
 
 /**
@@ -20,14 +20,7 @@ export interface TerminalFacts { pid?: number; tty?: string; program?: string }
 interface Proc { ppid: number; comm: string; ttyNr: number }
 
 function linuxProc(pid: number): Proc | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    const rest = stat.slice(close + 1).trim().split(/\s+/);
-    return { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(rest[1]), ttyNr: Number(rest[4]) };
-  } catch {
-    return undefined;
-  }
+  return readProcStat(pid);
 }
 
 /** Elsewhere (macOS, BSD): `ps`; the tty only as "has one or not". */

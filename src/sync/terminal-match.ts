@@ -6,6 +6,8 @@
 // pid up its parent chain, since an assistant may report a process below the shell), then tty,
 // and only where neither is given, cwd = the terminal's shell-integration cwd.
 
+import { parseProcStat as readStatLine } from '../api/proc-stat';
+
 export interface ProcessEntry {
   pid: number;
   ppid: number;
@@ -44,19 +46,12 @@ export function linuxTtyName(ttyNr: number): string | undefined {
   return `dev/${major}:${minor}`; // unknown kind of device: still comparable between processes
 }
 
-/** One /proc/<pid>/stat line. The command name sits in parentheses and may hold spaces or ")". */
+/** One /proc/<pid>/stat line as a process-table entry. */
 export function parseProcStat(stat: string): ProcessEntry | undefined {
-  const open = stat.indexOf('(');
-  const close = stat.lastIndexOf(')');
-  if (open < 0 || close < open) return undefined;
-  const pid = Number(stat.slice(0, open).trim());
-  const rest = stat.slice(close + 1).trim().split(/\s+/);
-  // rest: state ppid pgrp session tty_nr ...
-  const ppid = Number(rest[1]);
-  const ttyNr = Number(rest[4]);
-  if (!Number.isInteger(pid) || !Number.isInteger(ppid)) return undefined;
-  const entry: ProcessEntry = { pid, ppid, comm: stat.slice(open + 1, close) };
-  const tty = Number.isInteger(ttyNr) ? linuxTtyName(ttyNr) : undefined;
+  const parsed = readStatLine(stat);
+  if (!parsed) return undefined;
+  const entry: ProcessEntry = { pid: parsed.pid, ppid: parsed.ppid, comm: parsed.comm };
+  const tty = linuxTtyName(parsed.ttyNr);
   if (tty) entry.tty = tty;
   return entry;
 }
