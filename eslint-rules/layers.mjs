@@ -20,7 +20,7 @@ export const LAYERS = {
   sync: { values: ['auth', 'api'], packages: ['node:*'] },
   // What the host and the webview both run: no vscode, no Node, no core (a value import of the
   // core would pull it into the webview's bundle); the wire's and the core's contract's types only.
-  shared: { values: [], types: ['api/schemas', 'sync/contract', 'sync/index'], packages: ['zod'] },
+  shared: { values: ['api/constants'], types: ['api/schemas', 'sync/contract', 'sync/index'], packages: ['zod'] },
   // The webview: its own files and the shared ones. Not even the wire's types: it gets the card as
   // the panel shows it (shared/panel-card.ts), so a change of the wire never reaches it.
   media: { values: ['shared'], packages: ['lit-html'] },

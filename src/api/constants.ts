@@ -43,3 +43,13 @@ export type LimitClass = (typeof LIMIT_CLASSES)[number];
  * bridge reads it without loading zod.
  */
 export const ASK_WAIT_MAX_MS = 25_000;
+
+/**
+ * A card summary's quoted block (#52): the gutter every line of text a model wrote begins with, so
+ * no line of it can pass for the card's own words. The bridge writes it (src/bridge/quoted-text.ts),
+ * the display reads it (src/shared/summary-blocks.ts).
+ */
+export const GUTTER = '\u2502 ';
+
+/** Every line break a terminal, an editor or a browser may show as one. */
+export const BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;

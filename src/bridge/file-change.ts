@@ -7,7 +7,8 @@
 // an Edit's diff shows every line of both strings (kept lines included), so each is readable
 // there; a Write to an existing file shows its changed lines with a few around them, bounded,
 // and the whole content below as its own block.
-import { GUTTER, quoted } from './quoted-text';
+import { GUTTER } from '../api/constants';
+import { quoted } from './quoted-text';
 import { lineBreaks, lineDiff, oddBreaks, splitLines, type DiffLine } from './line-diff';
 import { fileNow, MAX_BYTES } from './file-now';
 import { say } from './words';

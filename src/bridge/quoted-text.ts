@@ -2,11 +2,7 @@
 // line of it can pass for the card's own words ("Why:", "In:"). The display
 // (src/shared/summary-blocks.ts) reads the same gutter and shows each block apart with its line count.
 
-/** The gutter every quoted line begins with; src/shared/summary-blocks.ts reads the same one. */
-export const GUTTER = '\u2502 ';
-
-/** Every line break a terminal, an editor or a browser may show as one. */
-export const BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+import { BREAKS, GUTTER } from '../api/constants';
 
 /** Text as a quoted block: every line (blank ones too) behind the gutter. */
 export function quoted(text: string): string {

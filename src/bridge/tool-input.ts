@@ -6,11 +6,12 @@
 // gutter `│ `, so no line of it can pass for the card's own words ("Why:", "In:"), and the
 // display (src/shared/summary-blocks.ts) shows each block apart with its line count. The labels are
 // in the person's language (words.ts); the keys' own names stay as the CLI sent them.
-import { BREAKS, quoted } from './quoted-text';
+import { BREAKS } from '../api/constants';
+import { quoted } from './quoted-text';
 import { editChange, writeChange } from './file-change';
 import { say } from './words';
 
-export { GUTTER, quoted } from './quoted-text';
+export { quoted } from './quoted-text';
 
 /** `Label: value` on one line when the value has none of its own, else the label over a quoted block. */
 function field(label: string, value: string): string {

@@ -7,10 +7,8 @@
 // card page all read it. A file tool's change (src/bridge/file-change.ts) comes as a diff block:
 // its marks stand in the gutter itself, `│- ` removed, `│+ ` added, `│  ` kept, where no model's
 // text reaches; such a block is shown with each line's mark, and counted by removed and added.
+import { BREAKS, GUTTER } from '../api/constants';
 import { t } from './l10n';
-
-/** The gutter every quoted line begins with (src/bridge/tool-input.ts writes the same). */
-export const GUTTER = '\u2502 ';
 /** Blank lines in a row from which they are one mark ("[60 blank lines]"). */
 export const BLANK_RUN = 2;
 /** A line longer than this is marked with its length (it wraps; its end may sit far from its start). */
@@ -26,7 +24,6 @@ export type ShownLine = ({ text: string; long?: number } | { blank: number }) & 
 /** The card's own words, or a quoted block with its line count (blank ones counted); a diff block also counts its removed and added lines. */
 export type SummaryPart = { kind: 'words'; lines: ShownLine[] } | { kind: 'quoted'; lines: ShownLine[]; count: number; diff?: { removed: number; added: number } };
 
-const BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
 /** A diff line's gutter: the bar, its mark, a space (a kept line's mark is the space of GUTTER). */
 const DIFF_LINE = /^\u2502[-+](?: |$)/;
 const quotedLine = (l: string) => l.startsWith(GUTTER) || l === GUTTER.trimEnd() || DIFF_LINE.test(l);

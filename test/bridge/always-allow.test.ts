@@ -12,7 +12,7 @@ import { runHook } from '../../src/bridge/hook';
 import { alwaysLabel, alwaysOptionId, decisionOf, permissionCard } from '../../src/bridge/permission-card';
 import { setHold, signIn, startSandbox, type SignedIn, type WireCard } from '../sandbox/helpers';
 import { until } from '../kit/until';
-import { GUTTER } from '../../src/bridge/tool-input';
+import { GUTTER } from '../../src/api/constants';
 
 
 const PROJECT = '/home/dev/shop';
