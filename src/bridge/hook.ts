@@ -87,7 +87,7 @@ export async function runHook(o: HookOptions): Promise<string> {
   const uiSession: UiSession = { dir: keysDir, askKey: o.service.askKey, app: o.app, appSessionId: sessionId };
   let ui: ServerUi | undefined;
   try {
-    ui = e.kind === 'end' ? undefined : o.sharedServerUi?.({ cwd, claimed: () => claimedUis(keysDir, claimFile(uiSession)), mine: () => claimedUi(uiSession) });
+    ui = e.kind === 'end' || !known?.hooksInSharedServer ? undefined : o.sharedServerUi?.({ cwd, claimed: () => claimedUis(keysDir, claimFile(uiSession)), mine: () => claimedUi(uiSession) });
     // The session ends when its UI does, not a minute later when the server unloads it.
     if (ui?.pid !== undefined && o.hookArgv) watchUi(uiSession, ui.pid, JSON.stringify({ hook_event_name: 'SessionEnd', session_id: sessionId, cwd, reason: 'ui-exited' }), o.hookArgv);
   } catch (err) {

@@ -82,6 +82,15 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'cmd.exe', 'powersh
  */
 export function cliProcess(start = process.ppid): number {
   if (process.platform === 'win32') return start;
+  // A hook process serves one event: its CLI's process is walked to once (the terminal and the
+  // shared-server check both ask).
+  if (start === process.ppid) return (ownCli ??= climb(start));
+  return climb(start);
+}
+
+let ownCli: number | undefined;
+
+function climb(start: number): number {
   let pid = start;
   for (let i = 0; i < 4; i++) {
     const p = proc(pid);

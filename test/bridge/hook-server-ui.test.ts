@@ -72,4 +72,12 @@ describe('hook bridge: a session whose hooks run in a shared server', function (
     await hook(event('SessionStart'), { sharedServerUi: () => undefined, hookArgv: ['false'] });
     assert.deepEqual(await live(), [['thread-1', { pid: 777, program: 'the-server' }]]);
   });
+
+  it('a CLI whose hooks never run in a shared server (Claude Code): no UI is looked for, its hook parent is its terminal', async () => {
+    const asked: string[] = [];
+    await hook(event('SessionStart'), { app: 'claude-code', sharedServerUi: (at) => { asked.push(at.cwd); return { terminal: {} }; }, hookArgv: ['false'] });
+    assert.deepEqual(asked, [], 'the shared-server look (the process\'s command line read) is Codex\'s only');
+    const list = (await person.request('GET', '/v1/assistants')).json.assistants as { app: string; agents: { liveSessions: { terminal?: unknown }[] }[] }[];
+    assert.deepEqual(list.filter((a) => a.app === 'claude-code').flatMap((a) => a.agents.flatMap((g) => g.liveSessions)).map((s) => s.terminal), [{ pid: 777, program: 'the-server' }]);
+  });
 });

@@ -96,6 +96,12 @@ export interface CliAdapter {
    * does not load), Disconnect removes it while it is ours as written.
    */
   readonly plugin?: boolean;
+  /**
+   * A CLI that may run its hooks in a shared background server rather than in the terminal's own
+   * process (plain `codex`): the hook looks for the session's UI (terminal.ts `sharedServerUi`).
+   * Other CLIs' hooks do not read the process's command line for it.
+   */
+  readonly hooksInSharedServer?: boolean;
   /** The entries Connect adds, per event, for the hook `command` (`--wait` added where it asks). */
   entriesFor(command: string): Record<string, MatcherGroup>;
   /** The event the CLI wrote on stdin, as the neutral event. */

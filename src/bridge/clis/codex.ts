@@ -32,4 +32,5 @@ export const codex: CliAdapter = {
   parse: parseClaudeShaped,
   print: printClaudeShaped,
   approveRuns: true,
+  hooksInSharedServer: true,
 };
