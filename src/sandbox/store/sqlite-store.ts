@@ -6,6 +6,7 @@
 // transaction changed and the change rows appended, before the reply that acknowledges them leaves.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as v8 from 'node:v8';
 import type { Database as WasmDatabase } from 'node-sqlite3-wasm';
 import type { ChangeRec, ChangeType } from './change';
 import type { Counters, SandboxStore } from './store';
@@ -206,7 +207,21 @@ interface Db {
   close(): void;
 }
 
+/**
+ * V8 compiles SQLite's WebAssembly with its baseline compiler (Liftoff) only. By default it also
+ * recompiles the busy functions (SQLite's VDBE loop is one huge one) with its optimizing compiler
+ * on a background thread as the first queries run: measured on the bench's start, that was ~250 ms
+ * of CPU competing with the start on two cores, and no commit or read got faster for it (the
+ * queries are small; a commit waits on its sync, a read of every done card on JSON.parse).
+ * decisions.md "#51: the store's start (storestart)". Process-wide, so set only where a store is
+ * opened, before the module is compiled; a runtime whose V8 lacks the flag ignores it.
+ */
+function baselineWasmOnly(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
+
 function openDb(file: string): Db {
+  baselineWasmOnly();
   // Loaded on first use: the in-memory sandbox never pays for the WebAssembly module.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Database } = require('node-sqlite3-wasm') as { Database: typeof WasmDatabase };
