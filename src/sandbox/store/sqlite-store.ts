@@ -214,7 +214,7 @@ interface Db {
  * of CPU competing with the start on two cores, and no commit or read got faster for it (the
  * queries are small; a commit waits on its sync, a read of every done card on JSON.parse).
  * decisions.md "#51: the store's start (storestart)". Process-wide, so set only where a store is
- * opened, before the module is compiled; a runtime whose V8 lacks the flag ignores it.
+ * opened, before the module is compiled; a V8 without the flag prints one line on stderr and goes on.
  */
 function baselineWasmOnly(): void {
   v8.setFlagsFromString('--liftoff-only');
