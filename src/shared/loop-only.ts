@@ -4,17 +4,24 @@
 import { t } from './l10n';
 
 /**
- * The apps whose approvals gate what a CLI runs on this computer (the bridge's hooks ask them):
- * every adapter's service app (test/shared/helper-cli-command.test.ts holds it). Copilot CLI
- * registers as `other` (the spec's app list has no Copilot), so any `other` app's approval is
- * handed over in `loop` only: the safe side, since the bridge takes no helper's answer as a CLI's
- * decision, and a `freely` hand-over of a Copilot CLI prompt would have decided nothing.
+ * The apps of the spec's enum (person-api.md "App enum") that are no CLI running commands on this
+ * computer: the chat apps (ChatGPT, Claude) and a server's webhook. Every other app's approval is
+ * handed over in `loop` only: the CLIs we connect (each adapter's service app, Copilot CLI's
+ * `other` too), the ones we do not connect yet (cursor, pi, grok), and those we cannot tell (muse,
+ * dots, any value the enum may grow): the safe side, since the bridge takes no helper's answer as a
+ * CLI's decision, and a `freely` hand-over of a CLI's prompt would have decided nothing. So a new
+ * CLI adapter needs no edit here (test/shared/helper-cli-command.test.ts holds each adapter's app).
  */
-export const CLI_APPS: readonly string[] = ['claude-code', 'codex', 'gemini-cli', 'opencode', 'copilot-cli', 'cursor', 'other'];
+export const NOT_CLI_APPS: readonly string[] = ['chatgpt', 'claude', 'webhook'];
+
+/** Whether an app's approvals gate what a CLI runs on this computer (any app but NOT_CLI_APPS; none named: no). */
+export function isCliApp(app: string | undefined): boolean {
+  return !!app && !NOT_CLI_APPS.includes(app);
+}
 
 /** Whether the card gates a command a CLI will run (an approval its hook asked): handed over in `loop` only. */
 export function loopOnly(card: { kind: string; assistant?: { app?: string } } | undefined): boolean {
-  return card?.kind === 'approval' && CLI_APPS.includes(card.assistant?.app ?? '');
+  return card?.kind === 'approval' && isCliApp(card.assistant?.app);
 }
 
 /** Why a card is handed over in `loop` only, for the hand-over pick. */

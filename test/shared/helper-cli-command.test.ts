@@ -6,7 +6,8 @@ import { strict as assert } from 'node:assert';
 import type { Card } from '../../src/api/schemas';
 import { decisionOf } from '../../src/bridge/permission-card';
 import { ADAPTERS } from '../../src/bridge/clis';
-import { CLI_APPS, loopOnly } from '../../src/shared/loop-only';
+import { KNOWN_APPS } from '../../src/api/constants';
+import { NOT_CLI_APPS, isCliApp, loopOnly } from '../../src/shared/loop-only';
 import { panelCardOf } from '../../src/shared/panel-card';
 import { delegate } from '../../media/webview/actions';
 import { asked, card as panelCard, cardMsg, NOW } from '../media/webview/fixtures';
@@ -35,12 +36,21 @@ describe('a helper and a CLI\'s command (#52)', () => {
     assert.equal(panelCardOf(wire('chatgpt')).loopOnly, undefined);
   });
 
-  it('helper: every CLI the bridge connects asks as an app whose approvals are loop only, Copilot CLI\'s `other` too (#54)', () => {
+  it('helper: every CLI the bridge connects asks as an app of the spec\'s enum whose approvals are loop only, Copilot CLI\'s `other` too (#54)', () => {
     for (const a of ADAPTERS) {
       const app = a.serviceApp ?? a.id;
-      assert.ok(CLI_APPS.includes(app), `${a.name} asks as app "${app}", which CLI_APPS leaves out`);
+      assert.ok((KNOWN_APPS as readonly string[]).includes(app), `${a.name} asks as app "${app}", which the service refuses (not in the spec's app enum): give the adapter a serviceApp`);
+      assert.ok(isCliApp(app), `${a.name} asks as app "${app}", which loop-only.ts counts as no CLI`);
       assert.equal(loopOnly(wire(app)), true, a.name);
     }
+  });
+
+  it('helper: a new CLI needs no edit of loop-only.ts: every app of the enum is loop only but the chat apps and the webhook; an app the enum does not know yet is too (#53)', () => {
+    assert.deepEqual(KNOWN_APPS.filter((app) => !isCliApp(app)), ['chatgpt', 'claude', 'webhook']);
+    for (const app of NOT_CLI_APPS) assert.ok((KNOWN_APPS as readonly string[]).includes(app), `${app} is in the spec's enum`);
+    for (const app of ['cursor', 'pi', 'grok', 'muse', 'dots', 'other', 'some-new-cli']) assert.equal(loopOnly(wire(app)), true, app);
+    assert.equal(loopOnly(wire('claude')), false, 'a chat app\'s approval: as before');
+    assert.equal(loopOnly({ kind: 'approval' }), false, 'no app named: as before');
   });
 
   it('helper: the panel\'s hand-over sends loop for such a card even when freely was the draft', () => {
