@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { esmToCommonJs, exportsAssignedLater } from './scripts/esm-to-cjs.mjs';
+import { CLIS_DIR, GENERATED, generate } from './scripts/gen-clis.mjs';
 
 const release = process.argv.includes('--release');
 const watch = process.argv.includes('--watch');
@@ -24,6 +25,13 @@ const outIndex = process.argv.indexOf('--outdir');
 const out = outIndex > 0 ? process.argv[outIndex + 1] : testHandle ? TEST_HANDLE_OUT : 'dist';
 if (testHandle && path.resolve(out) === path.resolve('dist')) {
   console.error('esbuild.mjs: --test-handle never builds into dist/ (a development window loads it); give another --outdir');
+  process.exit(2);
+}
+
+// The CLI adapters' list is committed (src/bridge/clis/all.generated.ts): a stale one would bundle
+// without a new adapter, so the build stops and says how to write it (`npm run build` writes it first).
+if (fs.readFileSync(path.join(CLIS_DIR, GENERATED), 'utf8') !== generate()) {
+  console.error(`esbuild.mjs: src/bridge/clis/${GENERATED} is not the list of the adapter files: run node scripts/gen-clis.mjs`);
   process.exit(2);
 }
 

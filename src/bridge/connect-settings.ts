@@ -1,4 +1,4 @@
-// What "Connect Claude Code" and "Connect Codex" add to the CLI's user settings, and how it is
+// What Connect (of Claude Code, Codex, any CLI adapter) adds to the CLI's user settings, and how it is
 // added and taken away again, on the file's text: the hook entries of Assistant Cards and nothing
 // else, keeping every other byte (comments and formatting too: jsonc-parser edits only the spans
 // it changes). Pure and without `vscode`, so it is tested in plain Node (test/bridge/).
@@ -16,14 +16,9 @@ import { openCodePlugin, openCodePluginCommand } from './clis/opencode-plugin';
 
 export { CLIS, type Cli };
 // What Connect needs besides the planner, from this one module the editor loads on first use.
-export { CLI_NAMES, adapter } from './clis/index';
+export { CLI_NAMES, adapter, isCli } from './clis/index';
 export { readSettings, rewriteSettings, writeSettings } from './settings-file';
 
-/** The CLI of a command name (`connectGeminiCli`, `disconnectCodex`), from its adapter's key. */
-export function cliOfCommand(command: string): Cli | undefined {
-  const key = command.replace(/^(dis)?connect/, '');
-  return CLIS.find((cli) => adapter(cli).commandKey === key);
-}
 export { EVENT_TIMEOUT_S, WAIT_MARGIN_S, type HookHandler, type MatcherGroup } from './clis/adapter';
 export { CODEX_SESSION_END_TIMEOUT_S } from './clis/codex';
 

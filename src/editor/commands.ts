@@ -21,7 +21,6 @@ import { scopeSetting } from './cards/card-scope';
 import { isCardId, waitsOnYou } from '../shared/card-facts';
 import { COMMAND_NAMES, commandId, type CommandName } from '../shared/command-names';
 
-type ConnectCommand = Extract<CommandName, `connect${string}` | `disconnect${string}`>;
 type VersionCommand = (typeof CARD_ACTIONS)[VersionAction]['command'];
 import { plainText } from '../shared/plain-text';
 import { problemMessage } from '../shared/problem-messages';
@@ -53,7 +52,7 @@ export interface CommandHost {
   /** The window's context keys (one per activation). */
   contextKeys: ContextKeys;
   /** Connect and Disconnect of the assistant CLIs (connect/cli-connector.ts). */
-  cli: Pick<CliConnector, 'connect' | 'disconnect' | 'command'>;
+  cli: Pick<CliConnector, 'connect' | 'disconnect' | 'run'>;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -220,8 +219,8 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       await press(core, card, { type }, type);
     },
   });
-  const connectThen = async (name: string) => {
-    const r = await host.cli.command(name);
+  const connectThen = async (arg: unknown) => {
+    const r = await host.cli.run('connect', arg);
     if (r === 'connected' || r === 'already') await host.localService.run('afterConnect');
     return r;
   };
@@ -238,10 +237,11 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
     showLog: { always: () => log.show() },
     startSandbox: { always: () => host.startSandbox() },
     // Hooks in the CLIs' user settings: whatever the connection state (they outlive a sign-in).
-    // One Connect and one Disconnect per CLI adapter. A CLI connected needs a service to ask: the
-    // local one starts when this window has no other.
-    ...(Object.fromEntries(COMMAND_NAMES.filter((n) => /^(dis)?connect[A-Z]/.test(n))
-      .map((n) => [n, { always: n.startsWith('connect') ? () => connectThen(n) : () => host.cli.command(n) }])) as Record<ConnectCommand, Command>),
+    // One Connect and one Disconnect for every CLI adapter: the CLI's id (or its row of the
+    // Assistants view) as argument, or the person picks. A CLI connected needs a service to ask:
+    // the local one starts when this window has no other.
+    connectCli: { always: (arg?: unknown) => connectThen(arg) },
+    disconnectCli: { always: (arg?: unknown) => host.cli.run('disconnect', arg) },
     ...(Object.fromEntries(VERSION_ACTIONS.map((a) => [CARD_ACTIONS[a].command, versionCommand(a)])) as Record<VersionCommand, Command>),
     startLocalService: { always: () => host.localService.run('start') },
     stopLocalService: { always: () => host.localService.run('stop') },

@@ -34,9 +34,11 @@ export const CONTEXT = {
   canHandOver: 'assistantCards.canHandOver',
   /**
    * The CLIs whose settings hold our hooks, their ids separated by spaces ("claude-code codex"):
-   * Connect shows where a CLI is not in it, Disconnect where it is (`=~ /(^| )codex( |$)/`).
+   * Disconnect is offered while it is not empty; a `when` can ask for one (`=~ /(^| )codex( |$)/`).
    */
   connectedClis: 'assistantCards.connectedClis',
+  /** True while every adapter's CLI is connected: Connect is offered while it is not (unset before the first look). */
+  allClisConnected: 'assistantCards.allClisConnected',
 } as const;
 
 export type StateKey = 'signedOut' | 'notSetUp' | 'signingIn' | 'offline' | 'signedIn';

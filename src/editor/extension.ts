@@ -86,8 +86,10 @@ export class App implements vscode.Disposable {
     this.connector = new CliConnector({
       log: this.log, extensionPath: ctx.extensionUri.fsPath, version: extensionVersion(ctx),
       onConnected: (clis) => {
-        this.contextKeys.set(CONTEXT.connectedClis, clis.map((c) => c.id).join(' '));
         this.connectedClis.set(clis);
+        const on = this.connectedClis.connectedIds();
+        this.contextKeys.set(CONTEXT.connectedClis, on.join(' '));
+        this.contextKeys.set(CONTEXT.allClisConnected, on.length === clis.length);
       },
     });
     this.cardLinks = new CardUriHandler({

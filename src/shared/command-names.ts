@@ -8,9 +8,8 @@ const OWN_NAMES = [
   'filter', 'toggleScope', 'cardsOfActiveTerminal', 'nextCard', 'clearFilter', 'scopeWindow',
   'scopeComputer', 'scopeEverywhere', 'searchAnswers', 'clearAnswerSearch', 'exportAnswers', 'loadMoreAnswers', 'stopAnswerSearch',
   'copySignInCode', 'cancelSignIn',
-  // One pair per CLI adapter (src/bridge/clis/index.ts; test/bridge/clis/index.test.ts keeps them in step).
-  'connectClaudeCode', 'connectCodex', 'connectGeminiCli', 'connectCopilotCli', 'connectOpenCode',
-  'disconnectClaudeCode', 'disconnectCodex', 'disconnectGeminiCli', 'disconnectCopilotCli', 'disconnectOpenCode',
+  // One pair for every CLI adapter (src/bridge/clis/): the CLI's id as argument, or a pick.
+  'connectCli', 'disconnectCli',
   'startLocalService', 'stopLocalService', 'allowSignIn',
 ] as const;
 

@@ -33,7 +33,6 @@ const SETTINGS_ENV: Record<CliPermissionRow['cli'], { env: string; file: (dir: s
   'copilot-cli': { env: 'COPILOT_HOME', file: (d) => path.join(d, 'hooks', 'assistant-cards.json') },
   opencode: { env: 'XDG_CONFIG_HOME', file: (d) => path.join(d, 'opencode', 'plugins', 'assistant-cards.js') },
 };
-const COMMAND_KEY: Record<CliPermissionRow['cli'], string> = { 'claude-code': 'ClaudeCode', codex: 'Codex', 'gemini-cli': 'GeminiCli', 'copilot-cli': 'CopilotCli', opencode: 'OpenCode' };
 
 describe('each connected CLI\'s card in the tree, the panel and the notification (one window)', function () {
   this.timeout(300_000);
@@ -58,7 +57,7 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
     if (w) {
       // Disconnected again, so no later file sees these CLIs connected.
       const ask = w.app.connector.ask;
-      for (const row of CLI_PERMISSION_ROWS) await vscode.commands.executeCommand(`assistantCards.disconnect${COMMAND_KEY[row.cli]}`).then(undefined, () => undefined);
+      for (const row of CLI_PERMISSION_ROWS) await vscode.commands.executeCommand('assistantCards.disconnectCli', row.cli).then(undefined, () => undefined);
       w.app.connector.ask = ask;
     }
     for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
@@ -96,22 +95,33 @@ describe('each connected CLI\'s card in the tree, the panel and the notification
     });
   }
 
-  it('Connect for each CLI: each shows as connected in the Assistants view, and the context key names it', async () => {
+  it('Connect for each CLI: each row offers Connect while not connected (the first connected by its row\'s button), then shows as connected with Disconnect, and the context key names it', async () => {
     const app = w!.app;
+    const rowAction = (name: string, state: 'connected' | 'not connected', action: string) =>
+      `${SIDEBAR} .monaco-list-row[aria-label="${name}, ${state} to Assistant Cards"] .action-label[aria-label^="${action}"]`;
+    await vscode.commands.executeCommand('assistantCards.assistants.focus');
+    for (const row of CLI_PERMISSION_ROWS) {
+      await driver.waitFor({ selector: rowAction(row.name, 'not connected', 'Connect an Assistant CLI'), state: 'attached', timeout: 20_000 });
+    }
     const ask = app.connector.ask;
     app.connector.ask = async () => true;
     try {
-      for (const row of CLI_PERMISSION_ROWS) {
-        assert.equal(await vscode.commands.executeCommand<string>(`assistantCards.connect${COMMAND_KEY[row.cli]}`), 'connected', row.cli);
+      const [first, ...rest] = CLI_PERMISSION_ROWS;
+      // The row's inline Connect: the command gets the row, and connects that CLI.
+      // Selected (a row's inline actions show on the selected or hovered row; the row itself runs nothing).
+      await driver.click({ selector: `${SIDEBAR} .monaco-list-row[aria-label="${first!.name}, not connected to Assistant Cards"]` });
+      await driver.click({ selector: rowAction(first!.name, 'not connected', 'Connect an Assistant CLI') });
+      await until(`${first!.name} connected by its row`, () => app.connectedClis.connectedIds().includes(first!.cli) || undefined, 30_000);
+      for (const row of rest) {
+        assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectCli', row.cli), 'connected', row.cli);
       }
     } finally {
       app.connector.ask = ask;
     }
-    await until('every CLI told as connected', () => app.connectedClis.list().length === CLI_PERMISSION_ROWS.length || undefined, 20_000);
-    assert.deepEqual(app.connectedClis.list().map((c) => c.id), CLI_PERMISSION_ROWS.map((r) => r.cli));
-    await vscode.commands.executeCommand('assistantCards.assistants.focus');
+    await until('every CLI told as connected', () => app.connectedClis.connectedIds().length === CLI_PERMISSION_ROWS.length || undefined, 20_000);
+    assert.deepEqual(app.connectedClis.connectedIds(), CLI_PERMISSION_ROWS.map((r) => r.cli));
     for (const row of CLI_PERMISSION_ROWS) {
-      await driver.waitFor({ selector: `${SIDEBAR} >> role=treeitem[name="${row.name}, connected to Assistant Cards"]`, timeout: 20_000 });
+      await driver.waitFor({ selector: rowAction(row.name, 'connected', 'Disconnect an Assistant CLI'), state: 'attached', timeout: 20_000 });
     }
     await driver.screenshot('cli-cards-connected');
   });

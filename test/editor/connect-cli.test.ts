@@ -67,7 +67,7 @@ describe('connect a CLI (Claude Code)', function () {
 
   it('Connect shows the change and asks once; Cancel writes nothing', async () => {
     answer(false, () => until('the diff of settings.json', () => diffTabs().length === 1, 20_000).then(() => undefined));
-    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectClaudeCode'), 'cancelled');
+    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectCli', 'claude-code'), 'cancelled');
     assert.equal(asked.length, 1);
     assert.equal(fs.readFileSync(path.join(dir, 'claude', 'settings.json'), 'utf8'), SETTINGS);
     await until('the diff closed', () => diffTabs().length === 0, 10_000);
@@ -87,7 +87,7 @@ describe('connect a CLI (Claude Code)', function () {
         await driver.screenshot(`connect-claude-code-${name.includes('Light') ? 'light' : 'dark'}`);
       }
     });
-    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectClaudeCode'), 'connected');
+    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectCli', 'claude-code'), 'connected');
     const question = asked.at(-1);
     assert.equal(question?.question, 'Connect Claude Code to Assistant Cards?');
     assert.match(question?.detail ?? '', /settings\.json, under "hooks", one hook of Assistant Cards for each of: SessionStart, SessionEnd, PermissionRequest, Notification, UserPromptSubmit, PostToolUse, Stop\./);
@@ -120,18 +120,18 @@ describe('connect a CLI (Claude Code)', function () {
 
   it('Connect again adds nothing; Disconnect gives the file back as it was, on one press', async () => {
     const before = asked.length;
-    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectClaudeCode'), 'already');
+    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectCli', 'claude-code'), 'already');
     assert.equal(asked.length, before, 'nothing to ask');
-    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.disconnectClaudeCode'), 'disconnected');
+    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.disconnectCli', 'claude-code'), 'disconnected');
     assert.equal(fs.readFileSync(path.join(dir, 'claude', 'settings.json'), 'utf8'), SETTINGS);
-    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.disconnectClaudeCode'), 'absent');
+    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.disconnectCli', 'claude-code'), 'absent');
   });
 
   it('a settings file that does not parse is named and left as it is', async () => {
     const broken = '{\n  "model": "opus",,\n}\n';
     fs.writeFileSync(path.join(dir, 'claude', 'settings.json'), broken);
     const before = asked.length;
-    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectClaudeCode'), 'refused');
+    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectCli', 'claude-code'), 'refused');
     assert.equal(fs.readFileSync(path.join(dir, 'claude', 'settings.json'), 'utf8'), broken);
     assert.equal(asked.length, before, 'nothing asked');
   });

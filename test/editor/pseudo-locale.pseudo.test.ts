@@ -189,7 +189,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
     app().connector.ask = async () => true;
     let hook: ChildProcess | undefined;
     try {
-      assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectClaudeCode'), 'connected');
+      assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectCli', 'claude-code'), 'connected');
       const file = JSON.parse(fs.readFileSync(path.join(home, 'words.json'), 'utf8')) as { language: string; words: Record<string, string> };
       assert.equal(file.language, LOCALE);
       const command = CLI_COMMAND;
@@ -220,7 +220,7 @@ describe(`the display language: every word of ours translated (${LOCALE} window)
       assertNoEnglish('the bridge\'s words on a CLI\'s card', made.title.replace(command, ' ') + made.summary.replace(command, ' ').replace('Run a command', ' ').replace(/\/home\/ada\/shop/g, ' ').replace(/\bBash\b/g, ' '));
     } finally {
       hook?.kill();
-      await vscode.commands.executeCommand<string>('assistantCards.disconnectClaudeCode').then(undefined, () => undefined);
+      await vscode.commands.executeCommand<string>('assistantCards.disconnectCli', 'claude-code').then(undefined, () => undefined);
       app().connector.ask = ask;
       for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
       fs.rmSync(config, { recursive: true, force: true });

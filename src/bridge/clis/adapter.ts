@@ -1,7 +1,9 @@
 // What one assistant CLI is to Assistant Cards, in one place (#54): the user settings file its hooks
 // live in and the entries Connect adds there, how its hook event reads as one neutral event, how a
 // decision is printed back, its timeouts and its name. hook.ts works on the neutral event only;
-// Connect, the commands and the manifest take the list in ./index.ts. Pure and without `vscode`.
+// Connect, its two commands and the Assistants view take the list in ./index.ts, which a new
+// adapter file joins by itself (scripts/gen-clis.mjs writes ./all.generated.ts from this
+// folder). Pure and without `vscode`.
 //
 // A CLI whose permission requests come over its own server rather than through a hook command
 // (OpenCode) gets a plugin of ours instead of hook entries (`plugin`): the plugin hands the
@@ -74,8 +76,11 @@ export interface CliAdapter {
    * 13 values; the service refuses others): the name then says which CLI it is.
    */
   readonly serviceApp?: string;
-  /** What its commands are called after: assistantCards.connect<key> and disconnect<key>. */
-  readonly commandKey: string;
+  /**
+   * Where it stands in every list of CLIs (the Connect pick, the Assistants view, CLIS): smaller
+   * first. The adapters' list is generated from this folder (scripts/gen-clis.mjs), sorted by it.
+   */
+  readonly order: number;
   /** The user settings file its hooks are read from (`env` and `home` for tests). */
   settingsFile(env: NodeJS.ProcessEnv, home: string): string;
   /** The events Connect adds an entry for, in the order written. */

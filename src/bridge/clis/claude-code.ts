@@ -72,7 +72,7 @@ export function claudeAlwaysAllow(event: Record<string, unknown>, env: NodeJS.Pr
 export const claudeCode: CliAdapter = {
   id: 'claude-code',
   name: 'Claude Code',
-  commandKey: 'ClaudeCode',
+  order: 10,
   settingsFile: userSettings,
   // Its hooks reference.
   events: ['SessionStart', 'SessionEnd', 'PermissionRequest', 'Notification', 'UserPromptSubmit', 'PostToolUse', 'Stop'],

@@ -15,7 +15,7 @@ export const CODEX_SESSION_END_TIMEOUT_S = 3;
 export const codex: CliAdapter = {
   id: 'codex',
   name: 'Codex',
-  commandKey: 'Codex',
+  order: 20,
   // CODEX_HOME, else ~/.codex (Codex also reads inline `[hooks]` of config.toml; the JSON file keeps config.toml untouched).
   settingsFile: (env, home) => path.join(env.CODEX_HOME ? path.resolve(env.CODEX_HOME) : path.join(home, '.codex'), 'hooks.json'),
   // The events a run of Codex 0.171 fired (measured); Codex has no Notification event.

@@ -47,7 +47,7 @@ function eventOf(e: Record<string, unknown>): { name: string; kind: NeutralEvent
 export const copilotCli: CliAdapter = {
   id: 'copilot-cli',
   name: 'Copilot CLI',
-  commandKey: 'CopilotCli',
+  order: 40,
   // The spec's app enum has no Copilot: the service knows it as `other`, named "Copilot CLI".
   serviceApp: 'other',
   settingsFile: (env, home) => path.join(env.COPILOT_HOME ? path.resolve(env.COPILOT_HOME) : path.join(home, '.copilot'), 'hooks', 'assistant-cards.json'),

@@ -23,7 +23,7 @@ const KIND: Record<string, NeutralKind> = {
 export const geminiCli: CliAdapter = {
   id: 'gemini-cli',
   name: 'Gemini CLI',
-  commandKey: 'GeminiCli',
+  order: 30,
   settingsFile: (env, home) => path.join(env.GEMINI_CLI_HOME ? path.resolve(env.GEMINI_CLI_HOME) : home, '.gemini', 'settings.json'),
   events: ['SessionStart', 'SessionEnd', 'BeforeTool', 'Notification', 'BeforeAgent', 'AfterTool', 'AfterAgent'],
   permissionEvent: 'BeforeTool',

@@ -1,26 +1,26 @@
-// The CLIs Assistant Cards connects, one adapter each: Connect, the hook, the commands and the
-// manifest's entries come from this list (test/bridge/clis/index.test.ts keeps the manifest in step).
-// A new CLI: its adapter file, its id here, and its commands in package.json (the test names them).
+// The CLIs Assistant Cards connects, one adapter each: Connect, the hook, the Connect/Disconnect
+// pick and the Assistants view's rows come from this list. A new CLI is its adapter file in this
+// folder: scripts/gen-clis.mjs lists it in ./all.generated.ts (test/scripts/gen-clis.test.ts keeps
+// that file fresh; test/bridge/clis/index.test.ts holds each adapter to its id).
 import type { CliAdapter } from './adapter';
-import { claudeCode } from './claude-code';
-import { codex } from './codex';
-import { copilotCli } from './copilot-cli';
-import { geminiCli } from './gemini-cli';
-import { openCode } from './opencode';
+import { ALL_ADAPTERS, CLI_IDS } from './all.generated';
 
-export const CLIS = ['claude-code', 'codex', 'gemini-cli', 'copilot-cli', 'opencode'] as const;
+export const CLIS = CLI_IDS;
 export type Cli = (typeof CLIS)[number];
 
-const BY_ID: Readonly<Record<Cli, CliAdapter>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli, 'copilot-cli': copilotCli, opencode: openCode };
+export const ADAPTERS: readonly CliAdapter[] = ALL_ADAPTERS;
 
-export const ADAPTERS: readonly CliAdapter[] = CLIS.map((id) => BY_ID[id]);
+const BY_ID = new Map<string, CliAdapter>(ADAPTERS.map((a) => [a.id, a]));
 
 /** The adapter of a CLI. */
-export const adapter = (cli: Cli): CliAdapter => BY_ID[cli];
+export const adapter = (cli: Cli): CliAdapter => BY_ID.get(cli)!;
+
+/** Whether a value names a CLI of ours (a command's argument, a keybinding's `args`). */
+export const isCli = (id: unknown): id is Cli => typeof id === 'string' && BY_ID.has(id);
 
 /** The adapter of an app id, or undefined for one no adapter knows. */
 export function adapterOf(id: string): CliAdapter | undefined {
-  return ADAPTERS.find((a) => a.id === id);
+  return BY_ID.get(id);
 }
 
 /** Each CLI's name as people know it, by app id. */

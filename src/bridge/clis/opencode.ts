@@ -36,7 +36,7 @@ function openCodeConfigDir(env: NodeJS.ProcessEnv, home: string): string {
 export const openCode: CliAdapter = {
   id: 'opencode',
   name: 'OpenCode',
-  commandKey: 'OpenCode',
+  order: 50,
   settingsFile: (env, home) => path.join(openCodeConfigDir(env, home), 'plugins', 'assistant-cards.js'),
   events: ['permission.asked', 'permission.replied', 'session.deleted'],
   permissionEvent: 'permission.asked',

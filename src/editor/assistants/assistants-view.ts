@@ -16,13 +16,13 @@ import type { TreeViewSlot } from '../base/tree-view-slot';
 export interface AssistantNode { kind: 'assistant'; assistantId: string }
 export interface AgentNode { kind: 'agent'; assistantId: string; agentId: string }
 export interface SessionNode { kind: 'session'; assistantId: string; agentId: string; appSessionId: string }
-/** A CLI connected on this computer (its settings hold our hooks), after the assistants (#54). */
+/** A CLI of the adapters, connected on this computer (its settings hold our hooks) or not, after the assistants (#54). */
 export interface ConnectedCliNode { kind: 'cli'; cli: string }
 export type AssistantsTreeNode = AssistantNode | AgentNode | SessionNode | ConnectedCliNode;
 
-/** The CLIs connected now (connect/connected-clis.ts). */
+/** Every adapter's CLI and whether it is connected now (connect/connected-clis.ts). */
 export interface ConnectedClisSource {
-  list(): readonly { id: string; name: string; file: string }[];
+  list(): readonly { id: string; name: string; file: string; connected: boolean }[];
   onDidChange: vscode.Event<void>;
 }
 
@@ -177,7 +177,10 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
     return item;
   }
 
-  /** A connected CLI: its name, "connected", and the file its hooks are in (Disconnect takes them out). */
+  /**
+   * A CLI of the adapters: its name, "connected" or "not connected", and the file its hooks are
+   * (or would be) in. Its inline action is Disconnect or Connect, by `contextValue` (package.json).
+   */
   private cliItem(el: ConnectedCliNode): vscode.TreeItem {
     const cli = this.connected?.list().find((c) => c.id === el.cli);
     if (!cli) {
@@ -186,16 +189,28 @@ export class AssistantsTree extends DisposableBase implements vscode.TreeDataPro
       return gone;
     }
     const name = plainText(cli.name, 60);
+    const file = plainText(cli.file, 300);
     const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
     item.id = `c:${cli.id}`;
-    item.description = vscode.l10n.t('connected');
-    item.iconPath = new vscode.ThemeIcon('plug');
-    item.tooltip = plainLines([
-      vscode.l10n.t('{0} is connected: it asks here as cards.', name),
-      vscode.l10n.t('Its hooks of Assistant Cards are in {0}.', plainText(cli.file, 300)),
-    ]);
-    item.accessibilityInformation = { label: vscode.l10n.t('{0}, connected to Assistant Cards', name) };
-    item.contextValue = `connectedCli connectedCli:${cli.id}`;
+    if (cli.connected) {
+      item.description = vscode.l10n.t('connected');
+      item.iconPath = new vscode.ThemeIcon('plug');
+      item.tooltip = plainLines([
+        vscode.l10n.t('{0} is connected: it asks here as cards.', name),
+        vscode.l10n.t('Its hooks of Assistant Cards are in {0}.', file),
+      ]);
+      item.accessibilityInformation = { label: vscode.l10n.t('{0}, connected to Assistant Cards', name) };
+      item.contextValue = `cli cli:connected cli:${cli.id}`;
+    } else {
+      item.description = vscode.l10n.t('not connected');
+      item.iconPath = new vscode.ThemeIcon('debug-disconnect');
+      item.tooltip = plainLines([
+        vscode.l10n.t('{0} is not connected: what it asks stays in its terminal.', name),
+        vscode.l10n.t('Connect adds hooks of Assistant Cards to {0}, after showing you the change.', file),
+      ]);
+      item.accessibilityInformation = { label: vscode.l10n.t('{0}, not connected to Assistant Cards', name) };
+      item.contextValue = `cli cli:notConnected cli:${cli.id}`;
+    }
     return item;
   }
 }

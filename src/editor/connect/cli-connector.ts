@@ -1,4 +1,5 @@
-// "Connect Claude Code" / "Connect Codex" and their Disconnect: one press each (issue #35). Connect
+// Connect and Disconnect of an assistant CLI (Claude Code, Codex, each adapter of src/bridge/clis/):
+// one command each for every CLI, the CLI named or picked (./cli-pick.ts), then one press (#35). Connect
 // installs the stable hook command (src/bridge/install.ts), shows the CLI's user settings before
 // and after in a diff editor, asks once (a modal naming the file and the events), and writes only
 // our hook entries (src/bridge/connect-settings.ts keeps the rest of the file, comments too).
@@ -17,6 +18,7 @@ import { bridgeHome } from '../../bridge/home';
 import { binDirOf, hookInstalled, installHook, launcherName, type Installed } from '../../bridge/install';
 import type { Cli, Plan, Refusal } from '../../bridge/connect-settings';
 import type { ConnectedCli } from './connected-clis';
+import { runCliCommand, type CliVerb } from './cli-pick';
 
 
 /**
@@ -28,7 +30,8 @@ const connectSettings = () => import('../../bridge/connect-settings.js');
 /** The scheme of the read-only before/after documents the diff editor shows. */
 export const PREVIEW_SCHEME = 'assistant-cards-settings';
 
-export type ConnectOutcome = 'connected' | 'already' | 'cancelled' | 'refused' | 'failed' | 'disconnected' | 'absent';
+/** `unknown`: the command's argument named no CLI of ours (nothing done, the person told). */
+export type ConnectOutcome = 'connected' | 'already' | 'cancelled' | 'refused' | 'failed' | 'disconnected' | 'absent' | 'unknown';
 
 export interface ConnectorDeps {
   log: Log;
@@ -37,7 +40,7 @@ export interface ConnectorDeps {
   version: string;
   /** The environment the file paths come from (tests point them at temporary folders). */
   env?: NodeJS.ProcessEnv;
-  /** Told which CLIs are connected (with their names and files), after each Connect or Disconnect and once at activation. */
+  /** Told every adapter's CLI with whether it is connected (and its name and file), after each Connect or Disconnect and once at activation. */
   onConnected?: (clis: readonly ConnectedCli[]) => void;
 }
 
@@ -72,14 +75,17 @@ export class CliConnector extends DisposableBase {
     return out;
   }
 
+  /** Every adapter's CLI, by its order: name, settings file, and whether that file holds our hooks now. */
+  async states(): Promise<ConnectedCli[]> {
+    const { CLIS, CLI_NAMES, settingsFile } = await connectSettings();
+    const on = new Set<string>(await this.connected());
+    return CLIS.map((id) => ({ id, name: CLI_NAMES[id] ?? id, file: settingsFile(id, this.env), connected: on.has(id) }));
+  }
+
   /** Tells `onConnected` what is connected now (a failure to read is logged, not shown). */
   private connectedChanged(): void {
     if (!this.deps.onConnected) return;
-    const named = async (): Promise<ConnectedCli[]> => {
-      const { CLI_NAMES, settingsFile } = await connectSettings();
-      return (await this.connected()).map((id) => ({ id, name: CLI_NAMES[id] ?? id, file: settingsFile(id, this.env) }));
-    };
-    void named().then((clis) => { if (!this.isDisposed) this.deps.onConnected?.(clis); },
+    void this.states().then((clis) => { if (!this.isDisposed) this.deps.onConnected?.(clis); },
       (e: unknown) => this.deps.log.warn(`which CLIs are connected: ${String(e)}`));
   }
 
@@ -108,11 +114,13 @@ export class CliConnector extends DisposableBase {
     return installed;
   }
 
-  /** The Connect or Disconnect command of that name (`connectGeminiCli`): its CLI from the adapters. */
-  async command(name: string): Promise<ConnectOutcome> {
-    const cli = (await connectSettings()).cliOfCommand(name);
-    if (!cli) throw new Error(`no CLI adapter for the command ${name}`); // l10n-ignore: a build fault (test/bridge/clis/index.test.ts keeps the two in step), for the log
-    return name.startsWith('dis') ? this.disconnect(cli) : this.connect(cli);
+  /** The Connect or Disconnect command: on the CLI named (an id, a view row) or picked (./cli-pick.ts), then its flow. */
+  async run(verb: CliVerb, arg?: unknown): Promise<ConnectOutcome> {
+    const { isCli } = await connectSettings();
+    return runCliCommand(verb, arg, {
+      isCli, states: () => this.states(), warn: (line) => this.deps.log.warn(line),
+      act: (v, id) => (v === 'disconnect' ? this.disconnect(id as Cli) : this.connect(id as Cli)),
+    });
   }
 
   connect(cli: Cli): Promise<ConnectOutcome> {

@@ -1,5 +1,5 @@
 // The CLI adapters (#54): each parses its own events into the neutral event and prints a decision
-// in its CLI's format; the commands, the manifest's entries and their words are in step with the list.
+// in its CLI's format; the two commands and the manifest's entries serve every CLI of the list.
 import { strict as assert } from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,24 +19,24 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
 const nls = (lang: string) => JSON.parse(fs.readFileSync(path.join(root, `package.nls${lang}.json`), 'utf8')) as Record<string, string>;
 
 describe('CLI adapters: one per CLI, the rest follows the list', () => {
-  it('every adapter has its Connect and Disconnect command, manifest entry, words in each language, and `when` clauses on the connected key', () => {
+  it('two commands for every CLI, not one pair per CLI: Connect while one is not connected, Disconnect while one is; a row\'s inline action by its state; the welcome links to Connect (#53/#54)', () => {
     assert.deepEqual(ADAPTERS.map((a) => a.id), [...CLIS]);
-    const menu = manifest.contributes.menus['view/title'] ?? [];
-    const palette = manifest.contributes.menus.commandPalette ?? [];
-    for (const a of ADAPTERS) {
-      for (const [verb, shown] of [['connect', false], ['disconnect', true]] as const) {
-        const name = `${verb}${a.commandKey}`;
-        assert.ok((COMMAND_NAMES as readonly string[]).includes(name), `COMMAND_NAMES has ${name}`);
-        assert.ok(manifest.contributes.commands.some((c) => c.command === `assistantCards.${name}`), `package.json contributes ${name}`);
-        for (const lang of ['', '.de', '.ja']) assert.ok(nls(lang)[`command.${name}`]?.includes(a.name), `package.nls${lang}.json names ${a.name} in ${name}`);
-        const key = `assistantCards.connectedClis =~ /(^| )${a.id}( |$)/`;
-        const when = shown ? key : `!(${key})`;
-        assert.equal(menu.find((m) => m.command === `assistantCards.${name}`)?.when, `view == assistantCards.assistants && ${when}`, `${name} in the Assistants view`);
-        assert.equal(palette.find((m) => m.command === `assistantCards.${name}`)?.when, when, `${name} in the palette`);
-      }
+    assert.deepEqual(COMMAND_NAMES.filter((n) => /^(dis)?connect/.test(n)), ['connectCli', 'disconnectCli'], 'no command of its own for a CLI');
+    assert.deepEqual(manifest.contributes.commands.map((c) => c.command).filter((c) => /\.(dis)?connect/.test(c)), ['assistantCards.connectCli', 'assistantCards.disconnectCli']);
+    for (const lang of ['', '.de', '.ja']) {
+      assert.doesNotMatch(JSON.stringify(nls(lang)), /command:assistantCards\.(dis)?connect(?!Cli\b)/, `package.nls${lang}.json links no per-CLI command`);
+      assert.match(nls(lang)['welcome.assistants.none'] ?? '', /\]\(command:assistantCards\.connectCli\)$/, `package.nls${lang}.json: the welcome links to the one Connect`);
     }
-    const connectNames = COMMAND_NAMES.filter((n) => /^(dis)?connect/.test(n));
-    assert.equal(connectNames.length, ADAPTERS.length * 2, 'no command for a CLI without an adapter');
+    const menus = manifest.contributes.menus;
+    const entries = (where: string, command: string) => (menus[where] ?? []).filter((m) => m.command === `assistantCards.${command}`).map((m) => m.when);
+    assert.deepEqual(entries('commandPalette', 'connectCli'), ['!assistantCards.allClisConnected']);
+    assert.deepEqual(entries('commandPalette', 'disconnectCli'), ['assistantCards.connectedClis']);
+    assert.deepEqual(entries('view/title', 'connectCli'), ['view == assistantCards.assistants && !assistantCards.allClisConnected']);
+    assert.deepEqual(entries('view/title', 'disconnectCli'), []);
+    assert.deepEqual(entries('view/item/context', 'connectCli'), ['view == assistantCards.assistants && viewItem =~ /\\bcli:notConnected\\b/']);
+    assert.deepEqual(entries('view/item/context', 'disconnectCli'), ['view == assistantCards.assistants && viewItem =~ /\\bcli:connected\\b/']);
+    const inline = (menus['view/item/context'] ?? []).filter((m) => /(dis)?connectCli$/.test(m.command)) as { group?: string }[];
+    assert.ok(inline.every((m) => m.group?.startsWith('inline')), 'on the row itself');
   });
 
   it('Claude Code and Codex read the same shape; each event kind', () => {

@@ -1,4 +1,5 @@
-// Connects a CLI the way a person does: the palette's Connect command, one press on its question.
+// Connects a CLI the way a person does: the Connect command on that CLI (as its row in the
+// Assistants view runs it), one press on its question.
 // VS Code refuses modal dialogs in its test mode, so the press goes through the app's
 // `connector.ask` (connect-cli.test.ts checks what the modal says). The CLI's settings folder and
 // the bridge home come from the environment the extension reads at the press; both are set for
@@ -10,8 +11,6 @@ import type { App } from '../../../src/editor/extension';
 
 export type ConnectCli = 'claude-code' | 'codex';
 
-const COMMAND: Record<ConnectCli, string> = { 'claude-code': 'assistantCards.connectClaudeCode', codex: 'assistantCards.connectCodex' };
-
 /** Runs Connect for `cli` with `env` (CLAUDE_CONFIG_DIR or CODEX_HOME, ASSISTANT_CARDS_HOME) and presses Connect. */
 export async function connectThroughCommand(app: App, cli: ConnectCli, env: Record<string, string>): Promise<void> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
@@ -20,7 +19,7 @@ export async function connectThroughCommand(app: App, cli: ConnectCli, env: Reco
   app.connector.ask = async () => { asked++; return true; };
   Object.assign(process.env, env);
   try {
-    assert.equal(await vscode.commands.executeCommand<string>(COMMAND[cli]), 'connected');
+    assert.equal(await vscode.commands.executeCommand<string>('assistantCards.connectCli', cli), 'connected');
     assert.equal(asked, 1, 'Connect asked once');
   } finally {
     app.connector.ask = ask;
