@@ -76,7 +76,8 @@ describe('accessibility labels of tree items and the status bar (extension host,
     const tree = feature().tree;
     const walk = (n?: AssistantsTreeNode): AssistantsTreeNode[] => tree.getChildren(n).flatMap((c) => [c, ...walk(c)]);
     const nodes = walk();
-    assert.deepEqual([...new Set(nodes.map((n) => n.kind))].sort(), ['agent', 'assistant', 'session']);
+    // The CLIs' rows (connected or not, #53) follow once the settings files were looked at; they speak too (the loop below).
+    assert.deepEqual([...new Set(nodes.map((n) => n.kind))].filter((k) => k !== 'cli').sort(), ['agent', 'assistant', 'session']);
     for (const n of nodes) assert.ok(spoken(tree.getTreeItem(n)).length > 0, `${JSON.stringify(n)} has a spoken label`);
     const session = nodes.find((n) => n.kind === 'session')!;
     assert.match(spoken(tree.getTreeItem(session)), /^Session in folder \/home\/dev\/api, not in this window, live /);
