@@ -23,7 +23,7 @@ function connector(choose: (items: { label: string }[]) => unknown, states = STA
   const c = {
     run: (verb: CliVerb, arg?: unknown) => runCliCommand(verb, arg, {
       isCli, states: async () => states, warn: () => undefined,
-      act: async (v, id) => { seen.acted.push(`${v} ${id}`); return v === 'connect' ? 'connected' : 'disconnected'; },
+      apply: async (v, id) => { seen.acted.push(`${v} ${id}`); return v === 'connect' ? 'connected' : 'disconnected'; },
     }),
   };
   const window = vscode.window as unknown as Record<string, unknown>;

@@ -119,7 +119,7 @@ export class CliConnector extends DisposableBase {
     const { isCli } = await connectSettings();
     return runCliCommand(verb, arg, {
       isCli, states: () => this.states(), warn: (line) => this.deps.log.warn(line),
-      act: (v, id) => (v === 'disconnect' ? this.disconnect(id as Cli) : this.connect(id as Cli)),
+      apply: (v, id) => (v === 'disconnect' ? this.disconnect(id as Cli) : this.connect(id as Cli)),
     });
   }
 

@@ -42,13 +42,13 @@ export async function pickCli(verb: CliVerb, choices: readonly CliChoice[]): Pro
 export interface CliCommandDeps<T> {
   isCli(id: unknown): boolean;
   states(): Promise<readonly CliChoice[]>;
-  act(verb: CliVerb, id: string): Promise<T>;
+  apply(verb: CliVerb, id: string): Promise<T>;
   warn(line: string): void;
 }
 
 /**
  * The Connect or Disconnect command: on the CLI its argument names (an id, a row of the
- * Assistants view), else on the one the person picks; then the CLI's own flow (`act`).
+ * Assistants view), else on the one the person picks; then the CLI's own flow (`apply`).
  * `unknown`: the argument named no CLI of ours (nothing done, the person told which).
  */
 export async function runCliCommand<T>(verb: CliVerb, arg: unknown, deps: CliCommandDeps<T>): Promise<T | 'cancelled' | 'unknown'> {
@@ -60,7 +60,7 @@ export async function runCliCommand<T>(verb: CliVerb, arg: unknown, deps: CliCom
   }
   const id = 'id' in target ? target.id : await pickCli(verb, await deps.states());
   if (!id || !deps.isCli(id)) return 'cancelled';
-  return deps.act(verb, id);
+  return deps.apply(verb, id);
 }
 
 /** The words for an argument that names no CLI of ours (a keybinding's `args` with a typo). */
