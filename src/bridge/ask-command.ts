@@ -1,8 +1,8 @@
 // `bridge.js ask <kind> <title> [...]`: any other assistant or script asks the person and waits.
 // The answer is printed as one JSON line; the exit status says what happened (ASK_EXIT). Like the
 // hook, it never answers by itself: no answer in time withdraws the card.
-import { randomBytes } from 'node:crypto';
 import { Asker, type AskedCard } from './asker';
+import { nodeCrypto } from './node-crypto';
 import type { ServiceInfo } from './service-link';
 import { detectTty } from './terminal';
 
@@ -63,7 +63,7 @@ export async function runAsk(o: AskRun): Promise<number> {
   if (!o.service) { o.err('ask: no local service is running (no local-service.json); start it with `npm start` or the editor'); return ASK_EXIT.noService; }
   const asker = new Asker(o.service);
   // One session per call, in the terminal of the shell that ran it; it ends when the call does.
-  const appSessionId = `ask-${process.ppid}-${randomBytes(3).toString('hex')}`;
+  const appSessionId = `ask-${process.ppid}-${nodeCrypto().randomBytes(3).toString('hex')}`;
   const tty = detectTty();
   let cardId: string | undefined;
   let answered = false;

@@ -4,13 +4,13 @@
 // hears once each hold is over, picks the answer up, and keeps the session live until Ctrl+C,
 // which ends the session. It asks through the same code as the hook bridge (asker.ts): the local
 // service's asking surface, never the person's API, and nothing there can answer.
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { terminalSafe } from './terminal-safe';
 
 export { terminalSafe };
 import { Asker, type AskedCard, type Heard, type WaitResult } from './asker';
 import { bridgeHome, SERVICE_FILE } from './home';
+import { nodeCrypto } from './node-crypto';
 import { readServiceFile, type ServiceInfo } from './service-link';
 import { detectTty } from './terminal';
 
@@ -134,7 +134,7 @@ export async function startDemoAssistant(o: DemoAssistantOptions): Promise<DemoA
     tty: o.terminal?.tty ?? detectTty(),
     program: o.terminal?.program ?? process.env.TERM_PROGRAM,
   };
-  const appSessionId = `${o.name.replace(/[^A-Za-z0-9-]/g, '-')}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const appSessionId = `${o.name.replace(/[^A-Za-z0-9-]/g, '-')}-${process.pid}-${nodeCrypto().randomBytes(3).toString('hex')}`;
   const live = await asker.register({
     app: o.app ?? 'other', appSessionId, cwd: o.cwd ?? process.cwd(), name: o.name, agent: 'main',
     terminal: { pid: terminal.pid, ...(terminal.tty ? { tty: terminal.tty } : {}), ...(terminal.program ? { program: terminal.program } : {}) },

@@ -3,18 +3,18 @@
 // the ask key and the card's whole content. The bridge sends a fresh nonce, no key, and goes on
 // only when the answer is the nonce's HMAC under the ask key (the service side:
 // src/sandbox/service-proof.ts).
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from './node-crypto';
 
 export const PROOF_PATH = '/_ask/proof';
 /** Says what the MAC is of, so it can never be taken for any other use of the key. */
 const PROOF_LABEL = 'assistant-cards local service proof v1\n';
 
 export function proofOf(askKey: string, nonce: string): string {
-  return createHmac('sha256', askKey).update(PROOF_LABEL + nonce).digest('base64url');
+  return nodeCrypto().createHmac('sha256', askKey).update(PROOF_LABEL + nonce).digest('base64url');
 }
 
 export function newNonce(): string {
-  return randomBytes(24).toString('base64url');
+  return nodeCrypto().randomBytes(24).toString('base64url');
 }
 
 /** Whether `answer` (the service's JSON text) proves the key for `nonce`. */
@@ -24,5 +24,5 @@ export function proofHolds(askKey: string, nonce: string, answer: string): boole
   if (typeof proof !== 'string') return false;
   const a = Buffer.from(proof);
   const b = Buffer.from(proofOf(askKey, nonce));
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length === b.length && nodeCrypto().timingSafeEqual(a, b);
 }

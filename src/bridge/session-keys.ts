@@ -4,17 +4,17 @@
 // named by a hash of the service's ask key, the app and the session id: a new sandbox (a new ask
 // key) never meets an old key; the local service keeps its ask key and its sessions across starts,
 // so a session's key still works after a restart. The names say nothing of the session.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { SessionKeys } from './asker';
+import { sha256Hex } from './sha256';
 import { writeWholeSync } from './write-whole';
 
 export const SESSIONS_DIR = 'sessions';
 
 /** A file of the session's in `dir`, named so that it says nothing of the session (`.key`: its key). */
 export function sessionFile(dir: string, askKey: string, app: string, appSessionId: string, ext: string): string {
-  return path.join(dir, `${createHash('sha256').update(`${askKey}\n${app}\n${appSessionId}`).digest('hex').slice(0, 32)}${ext}`);
+  return path.join(dir, `${sha256Hex(`${askKey}\n${app}\n${appSessionId}`).slice(0, 32)}${ext}`);
 }
 
 export function keysInFolder(dir: string, askKey: string, app: string): SessionKeys {

@@ -1,7 +1,9 @@
 // What the bridge's bundle loads when a hook starts: every CLI event is a new process, and its
 // start is on the card's way to the tree (#53/#54, permissionToTreeP95Ms). node:https (with
-// node:tls) and node:child_process are loaded only where they are used: a service behind https,
-// and `ps` where /proc does not answer. The bundle is built here as esbuild.mjs builds it.
+// node:tls), node:child_process and node:crypto are loaded only where they are used: a service
+// behind https, `ps` where /proc does not answer, and the proof of a service reached by its port
+// (its private socket needs none); a session's file name is hashed in plain JavaScript
+// (sha256.ts). The bundle is built here as esbuild.mjs builds it.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -27,7 +29,7 @@ describe('the bridge\'s start', function () {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('a hook loads neither node:https nor node:tls nor node:child_process with the bundle', () => {
+  it('a hook loads neither node:https nor node:tls nor node:child_process nor node:crypto with the bundle', () => {
     // The Node modules loaded by requiring the bundle as `bridge.js hook claude-code` (its static
     // requires run then; the hook itself reads an empty stdin and does nothing).
     const probe = `
@@ -41,7 +43,7 @@ process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => !before
     assert.equal(r.status, 0, r.stderr);
     const loaded = JSON.parse(r.stdout) as string[];
     assert.ok(loaded.includes('NativeModule http'), `the probe saw the bundle load: ${loaded.join(', ')}`);
-    assert.deepEqual(loaded.filter((m) => /^NativeModule (https|tls|child_process)$/.test(m)), []);
+    assert.deepEqual(loaded.filter((m) => /^NativeModule (https|tls|child_process|crypto)$/.test(m)), []);
   });
 
   it('a service behind https is still reached: node:https is loaded when the address asks for it', async () => {
