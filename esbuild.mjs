@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { builtinsOnce } from './scripts/builtins-once.mjs';
 import { esmToCommonJs, exportsAssignedLater } from './scripts/esm-to-cjs.mjs';
 import { CLIS_DIR, GENERATED, generate } from './scripts/gen-clis.mjs';
 
@@ -273,6 +274,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    plugins: [builtinsOnce],
   },
   {
     ...common,

@@ -22,9 +22,10 @@ describe('the bridge\'s start', function () {
   let dir: string;
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-start-'));
+    const { builtinsOnce } = await import('../../scripts/builtins-once.mjs');
     await esbuild.build({
       entryPoints: [path.join(root, 'src/bridge/main.ts')], outfile: path.join(dir, 'bridge.js'),
-      bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error',
+      bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error', plugins: [builtinsOnce],
     });
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -44,6 +45,14 @@ process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => !before
     const loaded = JSON.parse(r.stdout) as string[];
     assert.ok(loaded.includes('NativeModule http'), `the probe saw the bundle load: ${loaded.join(', ')}`);
     assert.deepEqual(loaded.filter((m) => /^NativeModule (https|tls|child_process|crypto)$/.test(m)), []);
+  });
+
+  it('no Node module is copied whole into the bundle (scripts/builtins-once.mjs)', () => {
+    // esbuild's `__toESM(require("node:path"))` copies the module's every property, once per file
+    // that imports it: milliseconds of each hook's start.
+    const text = fs.readFileSync(path.join(dir, 'bridge.js'), 'utf8');
+    assert.ok(text.includes('require("node:fs")'), 'the bundle requires node:fs');
+    assert.deepEqual(text.match(/__toESM\(require\("node:[^"]*"\)\)/g) ?? [], []);
   });
 
   it('a service behind https is still reached: node:https is loaded when the address asks for it', async () => {
