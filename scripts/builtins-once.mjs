@@ -5,9 +5,8 @@
 // node:fs, node:http and node:os, about 4-5 ms of each hook's start. As the extension's
 // `vscode-once` (esbuild.mjs), a builtin imported by an import statement is required through a
 // module whose prototype is the builtin: `__toESM` then finds nothing of its own to copy. Lazy
-// `require('node:https')` calls are left as they are (loaded when used). A default import would
-// find no `default` here (none in the bridge: test/bridge/bridge-start.test.ts holds the bundle
-// to no `__toESM(require("node:` and to a working hook).
+// `require('node:https')` calls are left as they are (loaded when used). A default import gets
+// the module itself (`default`), as before (test/bridge/bridge-start.test.ts).
 export const builtinsOnce = {
   name: 'builtins-once',
   setup(build) {
@@ -16,7 +15,7 @@ export const builtinsOnce = {
         ? { path: args.path, external: true }
         : { path: args.path, namespace: 'builtins-once', sideEffects: false });
     build.onLoad({ filter: /.*/, namespace: 'builtins-once' }, (args) => ({
-      contents: `module.exports = Object.create(require(${JSON.stringify(args.path)}), { __esModule: { value: true } });`,
+      contents: `const m = require(${JSON.stringify(args.path)});\nmodule.exports = Object.create(m, { __esModule: { value: true }, default: { value: m } });`,
       loader: 'js',
     }));
   },

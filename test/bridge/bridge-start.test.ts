@@ -55,6 +55,19 @@ process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => !before
     assert.deepEqual(text.match(/__toESM\(require\("node:[^"]*"\)\)/g) ?? [], []);
   });
 
+  it('a Node module imported through the plugin is the module: default, namespace and named imports', async () => {
+    const { builtinsOnce } = await import('../../scripts/builtins-once.mjs');
+    const entry = path.join(dir, 'imports.ts');
+    fs.writeFileSync(entry, [
+      "import fs from 'node:fs';", "import * as p from 'node:path';", "import { join } from 'node:path';",
+      "process.stdout.write(JSON.stringify([fs.readFileSync === require('node:fs').readFileSync, p.sep, join('a', 'b')]));",
+    ].join('\n'));
+    await esbuild.build({ entryPoints: [entry], outfile: path.join(dir, 'imports.js'), bundle: true, platform: 'node', format: 'cjs', logLevel: 'error', plugins: [builtinsOnce] });
+    const r = spawnSync(process.execPath, [path.join(dir, 'imports.js')], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), [true, path.sep, path.join('a', 'b')]);
+  });
+
   it('a service behind https is still reached: node:https is loaded when the address asks for it', async () => {
     const tls = path.join(root, 'test/fixtures/tls');
     const askKey = 'key-of-this-test';
