@@ -95,7 +95,8 @@ export function claudeInTerminal(o: ClaudeStart & { screenLog?: string }): vscod
     projects: { [o.project]: { hasTrustDialogAccepted: true } },
   }));
   const start = o.screenLog
-    ? { shellPath: 'script', shellArgs: ['--quiet', '--flush', '--command', ['exec', o.bin, ...claudeArgs(o)].map(quoted).join(' '), o.screenLog] }
+    // `stty size` first: the size its screen is drawn at (screen-log.ts).
+    ? { shellPath: 'script', shellArgs: ['--quiet', '--flush', '--command', `stty size > ${quoted(`${o.screenLog}.size`)} 2>/dev/null; ${['exec', o.bin, ...claudeArgs(o)].map(quoted).join(' ')}`, o.screenLog] }
     : { shellPath: o.bin, shellArgs: claudeArgs(o) };
   const terminal = vscode.window.createTerminal({ name: 'claude: shop', cwd: o.project, ...start, env: claudeEnv(o) });
   terminal.show(true);
