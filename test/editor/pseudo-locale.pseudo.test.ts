@@ -25,6 +25,7 @@ import { notificationItem } from './helpers/notifications';
 import { keyboardInBox } from './helpers/quick-pick';
 import { intoWorkspaceScope, type WorkspaceScope } from './helpers/workspace-scope';
 import { CLI_PERMISSION_ROWS } from '../kit/cli-permission-events';
+import { ADAPTERS } from '../../src/bridge/clis';
 
 const SIDEBAR = '#workbench\\.parts\\.sidebar';
 const LOCALE = process.env.ASSISTANT_CARDS_TEST_LOCALE ?? 'qps-ploc';
@@ -44,7 +45,9 @@ const SERVICE_TEXT = ['Assistant Cards for VS Code', TITLE, 'Πρώτη', 'Δε�
   'Injected fault',
   // The CLI's card of the bridge's words test stays on the desk for the tests after it: its command
   // and its folder's name (the agent, in the hand-over form and the filter) are the CLI's words.
-  CLI_COMMAND, 'shop'];
+  CLI_COMMAND, 'shop',
+  // The CLIs' names on the Assistants view's rows of each adapter (#53): product names, kept as the product's own is.
+  ...ADAPTERS.map((a) => a.name)];
 /**
  * The product's name stays (VS Code's convention); Intl's date for a locale it lacks falls back to
  * English AM/PM, month names and "5 minutes ago"; the person's time zone is shown by its IANA id (`UTC`, `Europe/Berlin`).
