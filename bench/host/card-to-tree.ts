@@ -9,8 +9,9 @@
 //    burst: M cards (default 20) 300 ms apart, faster than any feed within the waits limit can
 //      follow by long-poll, so after the waits share the client reads the feed without waiting,
 //      every 250 ms while changes keep coming (feed-loop.ts BURST_POLL_MS).
-//  - permissionToTree: each CLI's permission hook run as the CLI runs it (the bundled dist/bridge.js
-//    as a new process, the CLI's own event on stdin, test/kit/cli-permission-events.ts) until its
+//  - permissionToTree: each CLI's permission hook run as the CLI runs it (Connect's launcher by
+//    `sh -c`, on the bundled dist/bridge.js, with the hook host on Linux; the CLI's own event on
+//    stdin, test/kit/cli-permission-events.ts) until its
 //    approval card is in the tree; N prompts per CLI, one CLI after the other (#54: per CLI, and all together);
 //    holdEndToDecision: from the end of that answer's hold (its undoUntil) until the hook process
 //    has printed the decision and exited, which is when the CLI reads it. Paced like cardToTree.
@@ -23,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/editor/extension';
 import type { Node } from '../../src/editor/cards/cards-tree';
+import { binDirOf, installHook } from '../../src/bridge/install';
 import { EXTENSION_ID, newCard, signInApproved, unwire, until, wire, type World } from '../../test/editor/cards-helpers';
 import { testEnv } from '../../test/editor/helpers/env';
 import { CLI_PERMISSION_ROWS, type CliPermissionRow } from '../../test/kit/cli-permission-events';
@@ -102,12 +104,15 @@ describe('bench (extension host)', function () {
     w = undefined;
   });
 
-  /** The hook as the CLI runs it; resolves with what it printed once it exits, and when. */
-  function runHook(row: CliPermissionRow, command: string): { done: Promise<{ stdout: string; exitedAt: number }> } {
-    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const child = spawn(process.execPath, [path.join(ext.extensionPath, 'dist', 'bridge.js'), 'hook', row.cli, '--wait', '120'], {
+  /**
+   * The hook as the CLI runs it: the launcher Connect installs, by `sh -c`, which runs the event in
+   * the hook host when one runs (Linux; the run's first event starts it) or in `bridge.js hook`.
+   * Resolves with what it printed once it exits, and when.
+   */
+  function runHook(row: CliPermissionRow, launcher: string, command: string): { done: Promise<{ stdout: string; exitedAt: number }> } {
+    const child = spawn('/bin/sh', ['-c', `'${launcher}' hook ${row.cli} --wait 120`], {
       // The sandbox process announces itself in its --work folder, the identity file's.
-      env: { ...process.env, ASSISTANT_CARDS_HOME: path.dirname(testEnv.machineFile), ELECTRON_RUN_AS_NODE: '1' },
+      env: { ...process.env, ASSISTANT_CARDS_HOME: path.dirname(testEnv.machineFile) },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     let stdout = '';
@@ -141,12 +146,17 @@ describe('bench (extension host)', function () {
       reads.push(byId + (periodicDuring ? 0 : lists));
     };
     const byCli: Record<string, number[]> = {};
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const { launcher } = await installHook({
+      binDir: binDirOf(path.dirname(testEnv.machineFile)), runtime: process.execPath, version: 'bench', platform: process.platform,
+      bridgeSource: path.join(ext.extensionPath, 'dist', 'bridge.js'),
+    });
     for (const row of CLI_PERMISSION_ROWS) for (let i = 0; i < PERMISSIONS; i++) {
       const from = Date.now();
       const periodicBefore = core.periodicFullReads;
       const before = new Set(core.cards.list('pending').map((c) => c.id));
       const t0 = performance.now();
-      const hook = runHook(row, `echo bench ${row.cli} ${i}`);
+      const hook = runHook(row, launcher, `echo bench ${row.cli} ${i}`);
       const id = await until(`permission card ${i} in the tree`, () => core.cards.list('pending').find((c) => !before.has(c.id) && inTree(c.id))?.id, 120_000, 2);
       toTree.push(performance.now() - t0);
       (byCli[row.cli] ??= []).push(toTree.at(-1)!);

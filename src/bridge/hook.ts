@@ -34,6 +34,8 @@ export interface HookOptions {
   keysDir?: string;
   /** The environment the CLI ran the hook in (default: this process's): where its settings files are. */
   env?: NodeJS.ProcessEnv;
+  /** The folder the CLI ran the hook in (default: this process's), for an event that names none. */
+  cwd?: string;
   /**
    * Where the CLI runs its hooks in a shared server rather than in the terminal's own process
    * (plain `codex`): the terminal of the UI this session runs in (terminal.ts `sharedServerUi`).
@@ -81,7 +83,7 @@ export async function runHook(o: HookOptions): Promise<string> {
   const event = e.name;
   const sessionId = e.sessionId;
   if (!sessionId) { log(`hook: ${event} carries no session_id; nothing done`); return ''; }
-  const cwd = e.cwd ?? process.cwd();
+  const cwd = e.cwd ?? o.cwd ?? process.cwd();
   const keysDir = o.keysDir ?? path.join(bridgeHome(), SESSIONS_DIR);
   const asker = new Asker(o.service, keysInFolder(keysDir, o.service.askKey, o.app));
   const uiSession: UiSession = { dir: keysDir, askKey: o.service.askKey, app: o.app, appSessionId: sessionId };
@@ -130,7 +132,8 @@ export async function runHook(o: HookOptions): Promise<string> {
         return '';
       case 'permission': {
         // The CLI's own "don't ask again", where its adapter says it has one a hook can take.
-        const always = known?.alwaysAllow?.(raw, o.env ?? process.env, os.homedir()) ?? [];
+        const env = o.env ?? process.env;
+        const always = known?.alwaysAllow?.(raw, env, (o.env && env.HOME) || os.homedir()) ?? [];
         return await permission(asker, register, sessionId, o, e, cli.print, always);
       }
       default:

@@ -14,6 +14,7 @@
 import { constants as fsc, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { BIN_DIR } from './home';
+import { HOOK_HOST_DIR, HOOK_HOST_ENV, HOOK_HOST_SOCKET } from './hook-host';
 import { writeWhole } from './write-whole';
 
 export const BRIDGE_FILE = 'bridge.js';
@@ -55,17 +56,50 @@ export function launcherText({ binDir, runtime, version, platform }: LauncherFac
   }
   return [
     '#!/bin/sh',
-    `# Assistant Cards ${version}: the hook command of Claude Code and Codex. Written by the extension; rewritten when it changes.`,
+    `# Assistant Cards ${version}: the hook command of the connected assistant CLIs. Written by the extension; rewritten when it changes.`,
     '# Runs bridge.js with the editor\'s runtime (node on the PATH when that is gone after an update);',
     '# when it cannot, it prints nothing and exits 0, and the CLI asks as usual.',
     `bridge=${sq(path.posix.join(binDir, BRIDGE_FILE))}`,
     `runtime=${sq(runtime)}`,
     '[ -f "$bridge" ] || exit 0',
     '[ -x "$runtime" ] || runtime=$(command -v node 2>/dev/null) || exit 0',
+    ...(platform === 'linux' ? HOOK_HOST_LINES : []),
     'ELECTRON_RUN_AS_NODE=1 exec "$runtime" "$bridge" "$@"',
     '',
   ].join('\n');
 }
+
+/**
+ * Linux: a hook event goes to the hook host (hook-host.ts) when one runs, by curl over its private
+ * socket, so no Node starts for it (#53). Only `hook <cli> [--wait N]` as Connect writes it. The
+ * event is read first, so that when the host is not there (curl: 7, no connection; 22, refused
+ * before doing anything; 28, no answer to the connection) `bridge.js hook` gets it whole and
+ * starts a host for the next one. Any other end (the host ran it) prints what the host sent.
+ */
+const HOOK_HOST_LINES = [
+  'fast=',
+  'if [ "$1" = hook ] && command -v curl >/dev/null 2>&1; then',
+  '  case "$2" in \'\'|*[!a-z0-9-]*) ;; *) fast=1 ;; esac',
+  '  wait=',
+  '  if [ "$#" -eq 4 ] && [ "$3" = --wait ]; then case "$4" in \'\'|*[!0-9]*) fast= ;; *) wait=$4 ;; esac',
+  '  elif [ "$#" -ne 2 ]; then fast=',
+  '  fi',
+  'fi',
+  'if [ -n "$fast" ]; then',
+  `  home=\${ASSISTANT_CARDS_HOME:-$HOME/.config/assistant-cards}`,
+  `  sock=$home/${HOOK_HOST_DIR}/${HOOK_HOST_SOCKET}`,
+  '  input=$(cat)',
+  `  if [ -S "$sock" ] && [ -O "$home/${HOOK_HOST_DIR}" ]; then`,
+  '    curl -sf --connect-timeout 2 --unix-socket "$sock" -H \'Expect:\' -H \'Content-Type: application/json\' -H "X-Hook-Pid: $$" -H "X-Bridge: $bridge" --data-binary @- "http://hooks/hook/$2?wait=$wait" <<EOF',
+  '$input',
+  'EOF',
+  '    case $? in 7|22|28) ;; *) exit 0 ;; esac',
+  '  fi',
+  `  ELECTRON_RUN_AS_NODE=1 ${HOOK_HOST_ENV}=start exec "$runtime" "$bridge" "$@" <<EOF`,
+  '$input',
+  'EOF',
+  'fi',
+];
 
 export interface InstallFacts extends LauncherFacts {
   /** The extension's dist/bridge.js (it may not exist in a build without the bridge). */

@@ -1,11 +1,18 @@
 // `node dist/bridge.js <command>`: the assistants' side of this computer, in one small bundle.
-//   hook <app> [--wait SECONDS]   Claude Code's and Codex's hooks (hook.ts); the event on stdin
+//   hook <app> [--wait SECONDS]   the connected CLIs' hooks (hook.ts); the event on stdin
+//   hook-host                     serves those events on a private socket (hook-host.ts, Linux)
 //   ask <kind> <title> ...        ask the person from any script (ask-command.ts)
 //   demo --base URL ...           the demo assistant (demo-assistant.ts)
 // It speaks only the local service's asking surface, found through local-service.json.
+import type * as ChildProcess from 'node:child_process';
+import * as path from 'node:path';
 import { ASK_EXIT, parseAskArgs, runAsk } from './ask-command';
 import { runDemoAssistant } from './demo-assistant';
 import { runHook } from './hook';
+import { hostLog } from './hook-host-log';
+import { HOOK_HOST_ENV, serveHooks } from './hook-host';
+import { bridgeHome, SERVICE_FILE } from './home';
+import { SESSIONS_DIR } from './session-keys';
 import { readServiceFile } from './service-link';
 import { hookTerminal, sharedServerUi } from './terminal';
 import { terminalSafe } from './terminal-safe';
@@ -41,19 +48,58 @@ function stopSignal(): AbortSignal {
   return stop.signal;
 }
 
+/** A hook's wait: --wait's seconds when it gives a positive number, else the default. */
+const waitMsOf = (waitS: number | undefined) => (waitS !== undefined && Number.isFinite(waitS) && waitS > 0 ? waitS : DEFAULT_HOOK_WAIT_S) * 1000;
+
+/**
+ * The launcher found no hook host to run this event (hook-host.ts) and asks for one: started apart
+ * from this hook (its own session, no stdio), it serves the next events. Only on this path, so
+ * node:child_process is loaded here and not at every hook's start.
+ */
+function startHookHost(): void {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when used, see above
+    const { spawn } = require('node:child_process') as typeof ChildProcess;
+    const env = { ...process.env };
+    delete env[HOOK_HOST_ENV];
+    spawn(process.execPath, [process.argv[1]!, 'hook-host'], { detached: true, stdio: 'ignore', env }).unref();
+  } catch {
+    // No host: the next event starts Node again, as before there was one.
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'hook') {
     const app = rest[0] ?? 'other';
     const i = rest.indexOf('--wait');
-    const waitS = i >= 0 ? Number(rest[i + 1]) : DEFAULT_HOOK_WAIT_S;
+    if (process.platform === 'linux' && process.env[HOOK_HOST_ENV] === 'start') startHookHost();
     const out = await runHook({
       app, input: await readStdin(), service: readServiceFile(), terminal: hookTerminal,
       sharedServerUi: (at) => sharedServerUi(process.env, at), hookArgv: [process.execPath, process.argv[1]!, 'hook', app],
-      waitMs: (Number.isFinite(waitS) && waitS > 0 ? waitS : DEFAULT_HOOK_WAIT_S) * 1000,
+      waitMs: waitMsOf(i >= 0 ? Number(rest[i + 1]) : undefined),
       signal: stopSignal(), log: toErr,
     });
     if (out) process.stdout.write(`${out}\n`);
+    return 0;
+  }
+  if (command === 'hook-host') {
+    const bridgeFile = process.argv[1]!;
+    const home = bridgeHome();
+    const host = await serveHooks({
+      home, bridgeFile, servesEnv: (env) => bridgeHome(env) === home,
+      runEvent: ({ app, input, waitMs, at, signal }) => {
+        const hook = { self: at.pid, parent: at.ppid };
+        return runHook({
+          app, input, env: at.env, cwd: at.cwd, keysDir: path.join(home, SESSIONS_DIR),
+          service: readServiceFile(path.join(home, SERVICE_FILE)), terminal: () => hookTerminal(at.env, hook),
+          sharedServerUi: (x) => sharedServerUi(at.env, x, hook), hookArgv: [process.execPath, bridgeFile, 'hook', app],
+          waitMs: waitMs ?? waitMsOf(undefined), signal, log: hostLog(home),
+        });
+      },
+      log: hostLog(home),
+    });
+    if (host) await host.closed;
     return 0;
   }
   if (command === 'ask') {
@@ -62,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
     return runAsk({ args, service: readServiceFile(), out: toOut, err: toErr, signal: stopSignal() });
   }
   if (command === 'demo') return runDemoAssistant(argv);
-  process.stderr.write('usage: bridge.js hook <claude-code|codex> [--wait SECONDS] | ask <kind> <title> ... | demo --base URL ...\n');
+  process.stderr.write('usage: bridge.js hook <cli> [--wait SECONDS] | hook-host | ask <kind> <title> ... | demo --base URL ...\n');
   return 2;
 }
 

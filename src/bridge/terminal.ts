@@ -102,11 +102,20 @@ function climb(start: number): number {
   return pid;
 }
 
+/**
+ * The process that runs a hook event and its parent: this process (a hook run as `bridge.js hook`),
+ * or the launcher whose event the hook host serves (hook-host.ts), which names its own pid.
+ */
+export interface HookAt { self: number; parent: number }
+
+/** The CLI's process above a hook: walked once in a hook's own process, each time in the hook host (Linux only). */
+const cliOf = (at: HookAt | undefined): number => (at ? climb(at.parent) : cliProcess());
+
 /** A hook's terminal: its CLI's process, the tty, and the program (`vscode` in an editor terminal). */
-export function hookTerminal(env: NodeJS.ProcessEnv = process.env): TerminalFacts {
-  const pid = cliProcess();
+export function hookTerminal(env: NodeJS.ProcessEnv = process.env, at?: HookAt): TerminalFacts {
+  const pid = cliOf(at);
   // The CLI's tty, not the hook's: the hook runs without one.
-  const tty = detectTty(pid) ?? detectTty();
+  const tty = detectTty(pid) ?? detectTty(at?.self);
   return { pid, ...(tty ? { tty } : {}), ...(env.TERM_PROGRAM ? { program: env.TERM_PROGRAM } : {}) };
 }
 
@@ -119,8 +128,8 @@ export interface ServerUi { terminal: TerminalFacts; pid?: number }
  * the first UI started, so the extension walked up to the FIRST terminal). `claimed`: the UIs other
  * live sessions have. Undefined: the hook's parent is the CLI itself (`hookTerminal` says where).
  */
-export function sharedServerUi(env: NodeJS.ProcessEnv, at: { cwd: string; claimed: () => ReadonlySet<number>; mine?: () => number | undefined }): ServerUi | undefined {
-  if (process.platform !== 'linux' || !isCodexServer(cliProcess())) return undefined;
+export function sharedServerUi(env: NodeJS.ProcessEnv, at: { cwd: string; claimed: () => ReadonlySet<number>; mine?: () => number | undefined }, hook?: HookAt): ServerUi | undefined {
+  if (process.platform !== 'linux' || !isCodexServer(cliOf(hook))) return undefined;
   const ui = uiOfSession(env, at);
   if (!ui) return { terminal: {} };
   const tty = detectTty(ui.pid);

@@ -19,7 +19,7 @@ describe('install: the hook command in <bridgeHome>/bin', () => {
     bin = path.join(dir, 'home with space', 'bin');
     source = path.join(dir, 'dist-bridge.js');
     // A stand-in for dist/bridge.js: says what it got (the lead's bridge reads the hook's JSON on stdin).
-    fs.writeFileSync(source, "let s='';process.stdin.on('data',(d)=>{s+=d;}).on('end',()=>{process.stdout.write(JSON.stringify({argv:process.argv.slice(2),stdin:s,asNode:process.env.ELECTRON_RUN_AS_NODE}));});\n");
+    fs.writeFileSync(source, "let s='';process.stdin.on('data',(d)=>{s+=d;}).on('end',()=>{process.stdout.write(JSON.stringify({argv:process.argv.slice(2),stdin:s,asNode:process.env.ELECTRON_RUN_AS_NODE,host:process.env.ASSISTANT_CARDS_HOOK_HOST}));});\n");
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -61,9 +61,25 @@ describe('install: the hook command in <bridgeHome>/bin', () => {
     const text = fs.readFileSync(launcher, 'utf8');
     assert.match(text, /^#!\/bin\/sh\n/);
     assert.match(text, /ELECTRON_RUN_AS_NODE=1 exec "\$runtime" "\$bridge" "\$@"/);
-    const r = spawnSync(launcher, ['hook', 'claude-code'], { input: '{"hook_event_name":"Stop"}', encoding: 'utf8' });
+    const r = spawnSync(launcher, ['hook', 'claude-code'], { input: '{"hook_event_name":"Stop"}', encoding: 'utf8', env: { PATH: path.join(dir, 'no-curl-here') } });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { argv: ['hook', 'claude-code'], stdin: '{"hook_event_name":"Stop"}', asNode: '1' });
+  });
+
+  it('the Linux launcher with curl and no hook host: reads the event first, runs bridge.js with it and asks it to start a host; anything else as before', async function () {
+    if (process.platform !== 'linux' || spawnSync('sh', ['-c', 'command -v curl']).status !== 0) this.skip();
+    const { launcher } = await installHook(facts());
+    const env = { PATH: process.env.PATH!, ASSISTANT_CARDS_HOME: path.join(dir, 'home with space') };
+    const event = '{"hook_event_name":"Stop","x":"$HOME `id` \\" \\\\n"}';
+    const r = spawnSync(launcher, ['hook', 'claude-code', '--wait', '55'], { input: event, encoding: 'utf8', env });
+    assert.equal(r.status, 0, r.stderr);
+    // The event whole, nothing expanded in it; the shell hands it on with one newline after it.
+    assert.deepEqual(JSON.parse(r.stdout), { argv: ['hook', 'claude-code', '--wait', '55'], stdin: `${event}\n`, asNode: '1', host: 'start' });
+    // Not a hook event as Connect writes it: the launcher passes stdin through untouched and asks for no host.
+    for (const args of [['hook', 'claude-code', '--wait', '5.5'], ['hook', 'Claude Code'], ['ask', 'choice', 'Title']]) {
+      const other = spawnSync(launcher, args, { input: event, encoding: 'utf8', env });
+      assert.deepEqual(JSON.parse(other.stdout), { argv: args, stdin: event, asNode: '1' }, args.join(' '));
+    }
   });
 
   it('the POSIX launcher, broken: no bridge.js, or no runtime and no node on the PATH: prints nothing, exits 0, at once', async function () {
