@@ -1,5 +1,6 @@
 // One reader of Linux's /proc/<pid>/stat line, for the editor's terminal matching (sync) and the
-// bridge's process walks (terminal, Codex's UI, a process's end). Pure but for the one read.
+// bridge's process walks (terminal, Codex's UI, a process's end), and the one decoder of its
+// terminal's device number. Pure but for the one read.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -34,4 +35,28 @@ export function readProcStat(pid: number, proc = '/proc'): ProcStat | undefined 
   } catch {
     return undefined;
   }
+}
+
+/** A terminal's device number, decoded: its two halves, and its name under /dev for a known kind. */
+export interface TtyDevice {
+  major: number;
+  minor: number;
+  /** "pts/3", "tty1", "ttyS0", "tty"; undefined for a device of another kind. */
+  name?: string;
+}
+
+/**
+ * `tty_nr` (ProcStat.ttyNr) decoded, or undefined for 0 (no terminal). The kernel's
+ * `new_encode_dev`: major = bits 8-19, minor = bits 0-7 and 20-31.
+ */
+export function ttyDevice(ttyNr: number): TtyDevice | undefined {
+  if (!ttyNr) return undefined;
+  const major = (ttyNr >> 8) & 0xfff;
+  const minor = (ttyNr & 0xff) | ((ttyNr >>> 12) & 0xfff00);
+  const name =
+    major >= 136 && major <= 143 ? `pts/${(major - 136) * 256 + minor}`
+    : major === 4 ? (minor < 64 ? `tty${minor}` : `ttyS${minor - 64}`)
+    : major === 5 && minor === 0 ? 'tty'
+    : undefined;
+  return name === undefined ? { major, minor } : { major, minor, name };
 }

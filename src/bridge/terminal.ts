@@ -3,7 +3,7 @@
 import type * as ChildProcess from 'node:child_process';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { readProcStat } from '../api/proc-stat';
+import { readProcStat, ttyDevice } from '../api/proc-stat';
 import { codexHomeOf, codexUi, codexUis, isCodexServer, pickUi } from './codex-ui';
 
 /**
@@ -19,10 +19,6 @@ export interface TerminalFacts { pid?: number; tty?: string; program?: string }
 
 interface Proc { ppid: number; comm: string; ttyNr: number }
 
-function linuxProc(pid: number): Proc | undefined {
-  return readProcStat(pid);
-}
-
 /** Elsewhere (macOS, BSD): `ps`; the tty only as "has one or not". */
 function psProc(pid: number): Proc | undefined {
   try {
@@ -36,15 +32,12 @@ function psProc(pid: number): Proc | undefined {
   }
 }
 
-const proc = (pid: number): Proc | undefined => (process.platform === 'linux' ? linuxProc(pid) : psProc(pid));
+const proc = (pid: number): Proc | undefined => (process.platform === 'linux' ? readProcStat(pid) : psProc(pid));
 
+/** A pty's or a console's device; any other kind (and /dev/tty, no one terminal's name) is left to `ps`. */
 function linuxTtyName(nr: number): string | undefined {
-  if (!nr) return undefined;
-  const major = (nr >> 8) & 0xfff;
-  const minor = (nr & 0xff) | ((nr >>> 12) & 0xfff00);
-  if (major >= 136 && major <= 143) return `/dev/pts/${(major - 136) * 256 + minor}`;
-  if (major === 4) return minor < 64 ? `/dev/tty${minor}` : `/dev/ttyS${minor - 64}`;
-  return undefined;
+  const name = ttyDevice(nr)?.name;
+  return name === undefined || name === 'tty' ? undefined : `/dev/${name}`;
 }
 
 /**
@@ -57,7 +50,7 @@ export function detectTty(pid = process.pid): string | undefined {
     // /proc is what `ps` reads too: when it answers, a `ps` would only say the same, at the cost
     // of a process (two per hook, tens of ms on the card's way to the tree: #53/#54 latency).
     // A device of another kind than a pty or a console is left to `ps` to name.
-    const p = linuxProc(pid);
+    const p = readProcStat(pid);
     if (p?.ttyNr === 0) return undefined;
     const t = linuxTtyName(p?.ttyNr ?? 0);
     if (t) return t;

@@ -6,7 +6,7 @@
 // pid up its parent chain, since an assistant may report a process below the shell), then tty,
 // and only where neither is given, cwd = the terminal's shell-integration cwd.
 
-import { parseProcStat as readStatLine } from '../api/proc-stat';
+import { parseProcStat as readStatLine, ttyDevice } from '../api/proc-stat';
 
 export interface ProcessEntry {
   pid: number;
@@ -33,17 +33,12 @@ export function normalizeTty(tty: string | undefined): string | undefined {
 }
 
 /**
- * Linux `tty_nr` (field 7 of /proc/<pid>/stat) to a device name. Encoding from the kernel's
- * `new_encode_dev`: major = bits 8-19, minor = bits 0-7 and 20-31.
+ * Linux `tty_nr` (field 7 of /proc/<pid>/stat) to a device name without "/dev/" (api/proc-stat
+ * decodes it); a device of an unknown kind as "dev/major:minor", still comparable between processes.
  */
 export function linuxTtyName(ttyNr: number): string | undefined {
-  if (!ttyNr) return undefined;
-  const major = (ttyNr >> 8) & 0xfff;
-  const minor = (ttyNr & 0xff) | ((ttyNr >>> 12) & 0xfff00);
-  if (major >= 136 && major <= 143) return `pts/${(major - 136) * 256 + minor}`;
-  if (major === 4) return minor < 64 ? `tty${minor}` : `ttyS${minor - 64}`;
-  if (major === 5 && minor === 0) return 'tty';
-  return `dev/${major}:${minor}`; // unknown kind of device: still comparable between processes
+  const dev = ttyDevice(ttyNr);
+  return dev && (dev.name ?? `dev/${dev.major}:${dev.minor}`);
 }
 
 /** One /proc/<pid>/stat line as a process-table entry. */

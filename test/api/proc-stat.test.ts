@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseProcStat, readProcStat } from '../../src/api/proc-stat';
+import { parseProcStat, readProcStat, ttyDevice } from '../../src/api/proc-stat';
 
 describe('proc-stat: the one reader of /proc/<pid>/stat', () => {
   it('reads a name holding spaces and ")" whole, then state, parent and terminal', () => {
@@ -25,6 +25,19 @@ describe('proc-stat: the one reader of /proc/<pid>/stat', () => {
     } finally {
       fs.rmSync(proc, { recursive: true, force: true });
     }
+  });
+
+  it('decodes a terminal\'s device number: a pty, a console, a serial line, /dev/tty, and no name for another kind', () => {
+    assert.equal(ttyDevice(0), undefined);
+    assert.deepEqual(ttyDevice(34816), { major: 136, minor: 0, name: 'pts/0' });
+    assert.deepEqual(ttyDevice((137 << 8) | 4), { major: 137, minor: 4, name: 'pts/260' });
+    // a minor above 255 keeps its high bits in bits 20-31
+    assert.deepEqual(ttyDevice((136 << 8) | (0x1 << 20) | 2), { major: 136, minor: 258, name: 'pts/258' });
+    assert.deepEqual(ttyDevice((4 << 8) | 1), { major: 4, minor: 1, name: 'tty1' });
+    assert.deepEqual(ttyDevice((4 << 8) | 65), { major: 4, minor: 65, name: 'ttyS1' });
+    assert.deepEqual(ttyDevice(5 << 8), { major: 5, minor: 0, name: 'tty' });
+    assert.deepEqual(ttyDevice((5 << 8) | 1), { major: 5, minor: 1 });
+    assert.deepEqual(ttyDevice((204 << 8) | 64), { major: 204, minor: 64 });
   });
 
   if (process.platform === 'linux') {

@@ -20,6 +20,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readProcStat } from '../../src/api/proc-stat';
 import { SERVICE_FILE } from '../../src/bridge/home';
 import { readServiceFile } from '../../src/bridge/service-link';
 import { readServiceState } from '../../src/bridge/service-state';
@@ -71,10 +72,11 @@ async function shotWithScreen(what: string, screen: ScreenLog): Promise<void> {
   await driver.screenshot(`local-service-claude-${what}`).catch(() => undefined);
 }
 
-/** The parent process of `pid` (Linux /proc). */
+/** The parent process of `pid` (Linux /proc); throws when it has no stat to read. */
 function parentOf(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  const stat = readProcStat(pid);
+  if (!stat) throw new Error(`no /proc/${pid}/stat to read`);
+  return stat.ppid;
 }
 
 /** Back to the runner's start: no service, this window set up for none. */

@@ -63,6 +63,10 @@ describe('terminal-match: process tables', () => {
     assert.equal(linuxTtyName((4 << 8) | 1), 'tty1');
     // minor above 255 keeps its high bits in bits 20-31
     assert.equal(linuxTtyName((136 << 8) | (0x1 << 20) | 2), 'pts/258');
+    assert.equal(linuxTtyName((4 << 8) | 65), 'ttyS1');
+    assert.equal(linuxTtyName(5 << 8), 'tty');
+    // a device of an unknown kind: still comparable between processes
+    assert.equal(linuxTtyName((204 << 8) | 64), 'dev/204:64');
   });
 
   it('parses /proc stat lines, including a command name with spaces and parentheses', () => {

@@ -40,6 +40,7 @@ export async function pickCli(verb: CliVerb, choices: readonly CliChoice[]): Pro
 
 /** What the command needs around the pick: which ids are ours, every CLI's state now, the flow itself. */
 export interface CliCommandDeps<T> {
+  /** Which ids are ours: the argument's check (it is untrusted: a keybinding's `args`, a test). */
   isCli(id: unknown): boolean;
   states(): Promise<readonly CliChoice[]>;
   apply(verb: CliVerb, id: string): Promise<T>;
@@ -58,8 +59,9 @@ export async function runCliCommand<T>(verb: CliVerb, arg: unknown, deps: CliCom
     void say.error(unknownCliWords(verb, target.unknown));
     return 'unknown';
   }
+  // The argument's id is checked above (cliTargetOf); a picked one is one of the adapters' own states.
   const id = 'id' in target ? target.id : await pickCli(verb, await deps.states());
-  if (!id || !deps.isCli(id)) return 'cancelled';
+  if (!id) return 'cancelled';
   return deps.apply(verb, id);
 }
 
