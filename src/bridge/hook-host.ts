@@ -26,6 +26,8 @@ export const hookHostSocket = (home: string): string => path.join(home, HOOK_HOS
 
 /** A Unix socket's path has at most 108 bytes (104 on macOS). */
 const MAX_SOCKET_PATH = 100;
+/** Whether a host can listen on `socket` here (Linux, a path short enough). */
+export const hookHostFits = (socket: string): boolean => process.platform === 'linux' && Buffer.byteLength(socket) <= MAX_SOCKET_PATH;
 /** Nothing asked for this long: the host ends (the next event starts one again). */
 export const HOOK_HOST_IDLE_MS = 20 * 60_000;
 /** How often the host looks whether its socket and its bridge.js are still its own. */
@@ -122,9 +124,8 @@ const plain = (res: ServerResponse, status: number, text: string) => {
  * cannot here (not Linux, a folder not ours, a path too long) or another host already serves.
  */
 export async function serveHooks(o: HookHostOptions): Promise<HookHost | undefined> {
-  if (process.platform !== 'linux') return undefined;
   const socket = hookHostSocket(o.home);
-  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH || !privateFolder(path.dirname(socket))) return undefined;
+  if (!hookHostFits(socket) || !privateFolder(path.dirname(socket))) return undefined;
   if (await hostAnswers(socket)) return undefined;
   const log = o.log ?? (() => undefined);
   const bridgeStamp = stampOf(o.bridgeFile);
@@ -132,6 +133,8 @@ export async function serveHooks(o: HookHostOptions): Promise<HookHost | undefin
   let inFlight = 0;
   let stopping = false;
   const server: Server = createServer((req, res) => { void handle(req, res); });
+  // A permission's reply may take most of Claude Code's 600 s: no clock of the server's ends it.
+  server.requestTimeout = 0;
   fs.rmSync(socket, { force: true });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

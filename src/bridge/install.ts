@@ -89,7 +89,8 @@ const HOOK_HOST_LINES = [
   `  home=\${ASSISTANT_CARDS_HOME:-$HOME/.config/assistant-cards}`,
   `  sock=$home/${HOOK_HOST_DIR}/${HOOK_HOST_SOCKET}`,
   '  input=$(cat)',
-  `  if [ -S "$sock" ] && [ -O "$home/${HOOK_HOST_DIR}" ]; then`,
+  // A socket this user owns was made by a process of this user, the only one that can listen on it.
+  '  if [ -S "$sock" ] && [ -O "$sock" ]; then',
   '    curl -sf --connect-timeout 2 --unix-socket "$sock" -H \'Expect:\' -H \'Content-Type: application/json\' -H "X-Hook-Pid: $$" -H "X-Bridge: $bridge" --data-binary @- "http://hooks/hook/$2?wait=$wait" <<EOF',
   '$input',
   'EOF',

@@ -5,12 +5,13 @@
 //   demo --base URL ...           the demo assistant (demo-assistant.ts)
 // It speaks only the local service's asking surface, found through local-service.json.
 import type * as ChildProcess from 'node:child_process';
+import { connect } from 'node:net';
 import * as path from 'node:path';
 import { ASK_EXIT, parseAskArgs, runAsk } from './ask-command';
 import { runDemoAssistant } from './demo-assistant';
 import { runHook } from './hook';
 import { hostLog } from './hook-host-log';
-import { HOOK_HOST_ENV, serveHooks } from './hook-host';
+import { HOOK_HOST_ENV, hookHostFits, hookHostSocket, serveHooks } from './hook-host';
 import { bridgeHome, SERVICE_FILE } from './home';
 import { SESSIONS_DIR } from './session-keys';
 import { readServiceFile } from './service-link';
@@ -53,27 +54,46 @@ const waitMsOf = (waitS: number | undefined) => (waitS !== undefined && Number.i
 
 /**
  * The launcher found no hook host to run this event (hook-host.ts) and asks for one: started apart
- * from this hook (its own session, no stdio), it serves the next events. Only on this path, so
- * node:child_process is loaded here and not at every hook's start.
+ * from this hook (its own session, no stdio), it serves the next events. Not while this event is
+ * on its way: a Node start beside it would slow the card it carries (2 cores), so once the event
+ * is done, or after HOST_START_AFTER_MS (a permission then waits for the person). Only on this
+ * path, so node:child_process is loaded here and not at every hook's start.
  */
-function startHookHost(): void {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when used, see above
-    const { spawn } = require('node:child_process') as typeof ChildProcess;
-    const env = { ...process.env };
-    delete env[HOOK_HOST_ENV];
-    spawn(process.execPath, [process.argv[1]!, 'hook-host'], { detached: true, stdio: 'ignore', env }).unref();
-  } catch {
-    // No host: the next event starts Node again, as before there was one.
-  }
+function hookHostStarter(): { soon(): void; now(): Promise<void> } {
+  let started: Promise<void> | undefined;
+  const now = () => (started ??= new Promise<void>((resolve) => {
+    const socket = hookHostSocket(bridgeHome());
+    if (!hookHostFits(socket)) { resolve(); return; }
+    // One answers there (it refused this event: another bridge.js): no second one.
+    const probe = connect(socket);
+    probe.on('connect', () => { probe.destroy(); resolve(); });
+    probe.on('error', () => {
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when used, see above
+        const { spawn } = require('node:child_process') as typeof ChildProcess;
+        const env = { ...process.env };
+        delete env[HOOK_HOST_ENV];
+        spawn(process.execPath, [process.argv[1]!, 'hook-host'], { detached: true, stdio: 'ignore', env }).unref();
+      } catch {
+        // No host: the next event starts Node again, as before there was one.
+      }
+      resolve();
+    });
+  }));
+  let timer: NodeJS.Timeout | undefined;
+  return { soon: () => { timer = setTimeout(() => void now(), HOST_START_AFTER_MS); }, now: () => { clearTimeout(timer); return now(); } };
 }
+
+/** When a hook that asked for a host starts it, if the event is not done by then. */
+const HOST_START_AFTER_MS = 300;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'hook') {
     const app = rest[0] ?? 'other';
     const i = rest.indexOf('--wait');
-    if (process.platform === 'linux' && process.env[HOOK_HOST_ENV] === 'start') startHookHost();
+    const host = process.platform === 'linux' && process.env[HOOK_HOST_ENV] === 'start' ? hookHostStarter() : undefined;
+    host?.soon();
     const out = await runHook({
       app, input: await readStdin(), service: readServiceFile(), terminal: hookTerminal,
       sharedServerUi: (at) => sharedServerUi(process.env, at), hookArgv: [process.execPath, process.argv[1]!, 'hook', app],
@@ -81,11 +101,14 @@ async function main(argv: string[]): Promise<number> {
       signal: stopSignal(), log: toErr,
     });
     if (out) process.stdout.write(`${out}\n`);
+    await host?.now();
     return 0;
   }
   if (command === 'hook-host') {
     const bridgeFile = process.argv[1]!;
     const home = bridgeHome();
+    // Not the first hook's project folder: the host outlives it, and an event names its own folder.
+    try { process.chdir(home); } catch { /* stays where it started */ }
     const host = await serveHooks({
       home, bridgeFile, servesEnv: (env) => bridgeHome(env) === home,
       runEvent: ({ app, input, waitMs, at, signal }) => {

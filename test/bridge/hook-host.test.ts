@@ -151,6 +151,15 @@ describe('the hook host, through the launcher (Linux)', function () {
     await until('a new host', async () => (await hostAnswers(socket())) && (await status()).pid !== old, 15_000);
   });
 
+  it('a socket another user owns is not used: the launcher runs the event itself', async function () {
+    await launch('hook claude-code', event('SessionStart')).done;
+    await until('host', () => hostAnswers(socket()), 15_000);
+    try { fs.lchownSync(socket(), 65534, 65534); } catch { this.skip(); } // only root may give a file away
+    const printed = await approved('git status');
+    assert.match(printed.stdout, /"behavior":"allow"/);
+    assert.equal((await status()).served, 0, 'the host ran nothing');
+  });
+
   it('a socket file no host listens on (a host killed): the launcher runs the event itself', async () => {
     await launch('hook claude-code', event('SessionStart')).done;
     await until('host', () => hostAnswers(socket()), 15_000);
