@@ -5,11 +5,13 @@
 // closed after. `realCliKit` registers the mocha hooks in the calling `describe` and hands back the
 // state and the person's side (the card, its whole form, an answer, the live sessions).
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { RunningSandbox } from '../../src/sandbox';
+import { hookHostSocket, hostAnswers } from '../../src/bridge/hook-host';
 import { installHook } from '../../src/bridge/install';
 import { makeBox, type Box } from './cli-run';
 import type { ScriptedModel } from './scripted-model';
@@ -55,6 +57,18 @@ export interface RealCliKit {
   liveSessions(match: (a: { app: string; name: string }) => boolean): Promise<{ name: string | undefined; sessions: LiveSession[] }>;
   /** A file in the box a scripted command can touch: its presence says the command ran. */
   marker(): string;
+  /**
+   * The hook host of the box's bridge home (Linux with curl; else the test is skipped), started as
+   * the launcher starts it, by one event it cannot use; resolves to a reader of how many events
+   * it ran since.
+   */
+  hookHost(ctx: Mocha.Context): Promise<() => number>;
+}
+
+/** How many events the hook host of bridge home `home` ran (hook-host.ts's /status), or undefined: none answers. */
+export function hookHostServed(home: string): number | undefined {
+  const r = spawnSync('curl', ['-sf', '--unix-socket', hookHostSocket(home), 'http://hooks/status'], { encoding: 'utf8' });
+  return r.status === 0 ? (JSON.parse(r.stdout) as { served: number }).served : undefined;
 }
 
 /** A hook command whose `--wait N` (Connect's) is shortened to `waitS` for a test. */
@@ -127,6 +141,22 @@ export function realCliKit(o: { prefix: string; install(i: InstallClis): Install
     },
     async hold(ms) {
       await setHold(kit.sb, ms);
+    },
+    async hookHost(ctx) {
+      if (process.platform !== 'linux' || spawnSync('sh', ['-c', 'command -v curl']).status !== 0) ctx.skip();
+      const env = { ...process.env, ASSISTANT_CARDS_HOME: kit.box.root };
+      // An event that names no session: nothing done, and the launcher's bridge.js hook starts a host.
+      const first = spawnSync(await kit.launcher(), ['hook', 'claude-code'], { input: '{}', encoding: 'utf8', env });
+      assert.equal(first.status, 0, first.stderr);
+      const socket = hookHostSocket(kit.box.root);
+      await until('the hook host answers', () => hostAnswers(socket), 20_000);
+      const served = () => {
+        const n = hookHostServed(kit.box.root);
+        assert.ok(n !== undefined, 'the hook host still answers');
+        return n;
+      };
+      const before = served();
+      return () => served() - before;
     },
     card: (what, c = {}) => until(what, async () => {
       const r = await kit.person.request('GET', '/v1/cards?whole=3');

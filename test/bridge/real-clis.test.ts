@@ -56,6 +56,20 @@ function suite(name: string, o: { app: Cli; install(i: InstallClis): Installed; 
       assert.deepEqual(after.sessions, [], 'SessionEnd ended the live session');
     });
 
+    it('with the hook host running (Linux): its events go through it, the session is the CLI\'s process, and Approve runs the command (#53)', async function () {
+      const served = await kit.hookHost(this);
+      const command = `touch ${marker()}`;
+      const done = run(command);
+      const card = await approvalCard();
+      assert.ok((await whole(card.id)).summary?.includes(command));
+      assert.deepEqual((await live()).sessions.map((s) => s.terminal?.pid), [cliPid], 'named by the CLI\'s process, as a hook of its own finds it');
+      await answer(card.id, { approved: true });
+      const r = await done;
+      assert.equal(r.timedOut, false, r.stderr.slice(-2000));
+      assert.ok(fs.existsSync(marker()), `${name} ran the approved command`);
+      assert.ok(served() >= 2, `the host ran the session's events (${served()})`);
+    });
+
     it('Decline with a note: nothing runs, and the note reaches the model', async () => {
       const done = run(`touch ${marker()}`);
       const card = await approvalCard();
