@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import type { RunningSandbox } from '../../src/sandbox';
 import { hookHostSocket, hostAnswers } from '../../src/bridge/hook-host';
 import { installHook } from '../../src/bridge/install';
-import { makeBox, type Box } from './cli-run';
+import { makeBox, type Box, type RunResult } from './cli-run';
 import type { ScriptedModel } from './scripted-model';
 import { setHold, signIn, startSandbox, type SignedIn, type WireCard } from '../sandbox/helpers';
 import { until } from '../kit/until';
@@ -63,6 +63,11 @@ export interface RealCliKit {
    * it ran since.
    */
   hookHost(ctx: Mocha.Context): Promise<() => number>;
+  /**
+   * With the hook host running: the CLI's run (`run`, a command that touches `marker()`) asks,
+   * its card (`card`) is approved, the command runs, and the host ran the session's events.
+   */
+  approvedThroughHookHost(ctx: Mocha.Context, name: string, run: () => Promise<RunResult>, card: () => Promise<WireCard>): Promise<void>;
 }
 
 /** How many events the hook host of bridge home `home` ran (hook-host.ts's /status), or undefined: none answers. */
@@ -157,6 +162,15 @@ export function realCliKit(o: { prefix: string; install(i: InstallClis): Install
       };
       const before = served();
       return () => served() - before;
+    },
+    async approvedThroughHookHost(ctx, name, run, card) {
+      const served = await kit.hookHost(ctx);
+      const done = run();
+      await kit.answer((await card()).id, { approved: true });
+      const r = await done;
+      assert.equal(r.timedOut, false, r.stderr.slice(-2000));
+      assert.ok(fs.existsSync(kit.marker()), `${name} ran the approved command: ${r.stdout.slice(-1000)}`);
+      assert.ok(served() >= 2, `the host ran the session's events (${served()})`);
     },
     card: (what, c = {}) => until(what, async () => {
       const r = await kit.person.request('GET', '/v1/cards?whole=3');

@@ -52,14 +52,7 @@ describe('bridge: the real Copilot CLI asks through a card', function () {
   });
 
   it('with the hook host running (Linux): its events go through it, and Approve runs the command (#53)', async function () {
-    const served = await kit.hookHost(this);
-    const done = run(`touch ${marker()}`);
-    const card = await approvalCard();
-    await answer(card.id, { approved: true });
-    const r = await done;
-    assert.equal(r.timedOut, false, r.stderr.slice(-2000));
-    assert.ok(fs.existsSync(marker()), `Copilot CLI ran the approved command: ${r.stdout.slice(-1000)}`);
-    assert.ok(served() >= 2, `the host ran the session's events (${served()})`);
+    await kit.approvedThroughHookHost(this, 'Copilot CLI', () => run(`touch ${marker()}`), approvalCard);
   });
 
   it('Decline with a note: nothing runs, and the note reaches the model', async () => {
