@@ -41,7 +41,8 @@ const BODY_LIMIT = 4 * 1024 * 1024;
 export interface HostedEvent {
   app: string;
   input: string;
-  waitMs: number | undefined;
+  /** `--wait`'s seconds as the launcher had them (digits only), or undefined. */
+  waitS: number | undefined;
   /** The launcher's process, as a hook would see itself. */
   at: HookProcess;
   signal: AbortSignal;
@@ -191,7 +192,7 @@ export async function serveHooks(o: HookHostOptions): Promise<HookHost | undefin
       const input = await readBody(req);
       if (input === undefined) { plain(res, 413, 'the event is larger than 4 MB'); return; }
       served++;
-      const out = await o.runEvent({ app: m[1]!, input, waitMs: wait !== null && /^\d+$/.test(wait) ? Number(wait) * 1000 : undefined, at, signal: stop.signal });
+      const out = await o.runEvent({ app: m[1]!, input, waitS: wait !== null && /^\d+$/.test(wait) ? Number(wait) : undefined, at, signal: stop.signal });
       if (!res.destroyed) plain(res, 200, out ? `${out}\n` : '');
     } catch (err) {
       log(`hook host: ${(err as Error).message}`);

@@ -111,13 +111,13 @@ async function main(argv: string[]): Promise<number> {
     try { process.chdir(home); } catch { /* stays where it started */ }
     const host = await serveHooks({
       home, bridgeFile, servesEnv: (env) => bridgeHome(env) === home,
-      runEvent: ({ app, input, waitMs, at, signal }) => {
+      runEvent: ({ app, input, waitS, at, signal }) => {
         const hook = { self: at.pid, parent: at.ppid };
         return runHook({
           app, input, env: at.env, cwd: at.cwd, keysDir: path.join(home, SESSIONS_DIR),
           service: readServiceFile(path.join(home, SERVICE_FILE)), terminal: () => hookTerminal(at.env, hook),
           sharedServerUi: (x) => sharedServerUi(at.env, x, hook), hookArgv: [process.execPath, bridgeFile, 'hook', app],
-          waitMs: waitMs ?? waitMsOf(undefined), signal, log: hostLog(home),
+          waitMs: waitMsOf(waitS), signal, log: hostLog(home),
         });
       },
       log: hostLog(home),
