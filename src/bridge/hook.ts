@@ -133,7 +133,7 @@ export async function runHook(o: HookOptions): Promise<string> {
       case 'permission': {
         // The CLI's own "don't ask again", where its adapter says it has one a hook can take.
         const env = o.env ?? process.env;
-        const always = known?.alwaysAllow?.(raw, env, (o.env && env.HOME) || os.homedir()) ?? [];
+        const always = known?.alwaysAllow?.(raw, env, o.env?.HOME || os.homedir()) ?? [];
         return await permission(asker, register, sessionId, o, e, cli.print, always);
       }
       default:

@@ -5,13 +5,12 @@
 //   demo --base URL ...           the demo assistant (demo-assistant.ts)
 // It speaks only the local service's asking surface, found through local-service.json.
 import type * as ChildProcess from 'node:child_process';
-import { connect } from 'node:net';
 import * as path from 'node:path';
 import { ASK_EXIT, parseAskArgs, runAsk } from './ask-command';
 import { runDemoAssistant } from './demo-assistant';
 import { runHook } from './hook';
 import { hostLog } from './hook-host-log';
-import { HOOK_HOST_ENV, hookHostFits, hookHostSocket, serveHooks } from './hook-host';
+import { HOOK_HOST_ENV, hookHostFits, hookHostSocket, hostAnswers, serveHooks } from './hook-host';
 import { bridgeHome, SERVICE_FILE } from './home';
 import { SESSIONS_DIR } from './session-keys';
 import { readServiceFile } from './service-link';
@@ -61,25 +60,20 @@ const waitMsOf = (waitS: number | undefined) => (waitS !== undefined && Number.i
  */
 function hookHostStarter(): { soon(): void; now(): Promise<void> } {
   let started: Promise<void> | undefined;
-  const now = () => (started ??= new Promise<void>((resolve) => {
+  const now = () => (started ??= (async () => {
     const socket = hookHostSocket(bridgeHome());
-    if (!hookHostFits(socket)) { resolve(); return; }
     // One answers there (it refused this event: another bridge.js): no second one.
-    const probe = connect(socket);
-    probe.on('connect', () => { probe.destroy(); resolve(); });
-    probe.on('error', () => {
-      try {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when used, see above
-        const { spawn } = require('node:child_process') as typeof ChildProcess;
-        const env = { ...process.env };
-        delete env[HOOK_HOST_ENV];
-        spawn(process.execPath, [process.argv[1]!, 'hook-host'], { detached: true, stdio: 'ignore', env }).unref();
-      } catch {
-        // No host: the next event starts Node again, as before there was one.
-      }
-      resolve();
-    });
-  }));
+    if (!hookHostFits(socket) || await hostAnswers(socket)) return;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when used, see above
+      const { spawn } = require('node:child_process') as typeof ChildProcess;
+      const env = { ...process.env };
+      delete env[HOOK_HOST_ENV];
+      spawn(process.execPath, [process.argv[1]!, 'hook-host'], { detached: true, stdio: 'ignore', env }).unref();
+    } catch {
+      // No host: the next event starts Node again, as before there was one.
+    }
+  })());
   let timer: NodeJS.Timeout | undefined;
   return { soon: () => { timer = setTimeout(() => void now(), HOST_START_AFTER_MS); }, now: () => { clearTimeout(timer); return now(); } };
 }
@@ -109,6 +103,7 @@ async function main(argv: string[]): Promise<number> {
     const home = bridgeHome();
     // Not the first hook's project folder: the host outlives it, and an event names its own folder.
     try { process.chdir(home); } catch { /* stays where it started */ }
+    const log = hostLog(home);
     const host = await serveHooks({
       home, bridgeFile, servesEnv: (env) => bridgeHome(env) === home,
       runEvent: ({ app, input, waitS, at, signal }) => {
@@ -117,10 +112,10 @@ async function main(argv: string[]): Promise<number> {
           app, input, env: at.env, cwd: at.cwd, keysDir: path.join(home, SESSIONS_DIR),
           service: readServiceFile(path.join(home, SERVICE_FILE)), terminal: () => hookTerminal(at.env, hook),
           sharedServerUi: (x) => sharedServerUi(at.env, x, hook), hookArgv: [process.execPath, bridgeFile, 'hook', app],
-          waitMs: waitMsOf(waitS), signal, log: hostLog(home),
+          waitMs: waitMsOf(waitS), signal, log,
         });
       },
-      log: hostLog(home),
+      log,
     });
     if (host) await host.closed;
     return 0;
