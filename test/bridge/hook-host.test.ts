@@ -4,25 +4,49 @@
 // CLI's terminal and environment); a launcher killed while its card waits withdraws the card; a
 // host that cannot run an event (another or a changed bridge.js, a dead socket) is passed by.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { RunningSandbox } from '../../src/sandbox';
-import { hookHostSocket, hostAnswers } from '../../src/bridge/hook-host';
+import { hookHostSocket, hostAnswers, serveHooks } from '../../src/bridge/hook-host';
 import { parseEnviron } from '../../src/bridge/hook-process';
 import { installHook } from '../../src/bridge/install';
 import { processGone } from '../../src/bridge/process-alive';
 import { setHold, signIn, startSandbox, type SignedIn, type WireCard } from '../sandbox/helpers';
 import { until } from '../kit/until';
+import { hookHostRuns, hookHostStatus, startHookHost } from './hook-host-status';
 
 const root = path.resolve(__dirname, '..', '..');
-const linuxWithCurl = process.platform === 'linux' && spawnSync('sh', ['-c', 'command -v curl']).status === 0;
 
 describe('parseEnviron', () => {
   it('reads NUL-separated NAME=value entries; a value may hold "=" and be empty', () => {
     assert.deepEqual(parseEnviron(Buffer.from('A=1\0B=x=y\0EMPTY=\0\0noequals\0')), { A: '1', B: 'x=y', EMPTY: '' });
+  });
+});
+
+describe('serveHooks: the host\'s own end (Linux)', function () {
+  let home: string;
+  beforeEach(function () {
+    if (process.platform !== 'linux') this.skip();
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'hh-idle-'));
+  });
+  afterEach(() => { if (home) fs.rmSync(home, { recursive: true, force: true }); });
+  const serve = (idleMs: number) => serveHooks({
+    home, bridgeFile: __filename, idleMs, servesEnv: () => true, runEvent: () => Promise.resolve(''),
+  });
+
+  it('idle for its idleMs: it stops, removes its socket, and a second host may serve; one serving keeps a second from starting', async () => {
+    const first = await serve(300);
+    assert.ok(first, 'the first host serves');
+    assert.equal(await serve(300), undefined, 'a second one sees it answer and does not start');
+    await first.closed;
+    assert.equal(fs.existsSync(first.socket), false, 'its socket removed');
+    const next = await serve(60_000);
+    assert.ok(next && (await hostAnswers(next.socket)));
+    await next.close();
+    assert.equal(await hostAnswers(next.socket), false);
   });
 });
 
@@ -37,7 +61,7 @@ describe('the hook host, through the launcher (Linux)', function () {
   const running = new Set<ChildProcess>();
 
   before(async function () {
-    if (!linuxWithCurl) this.skip();
+    if (!hookHostRuns()) this.skip();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hh-'));
     bridge = path.join(dir, 'dist', 'bridge.js');
     const { builtinsOnce } = await import('../../scripts/builtins-once.mjs');
@@ -67,9 +91,9 @@ describe('the hook host, through the launcher (Linux)', function () {
   const socket = () => hookHostSocket(home);
   /** The host's own account: its pid and how many events it ran. */
   const status = async (): Promise<{ pid: number; served: number }> => {
-    const r = spawnSync('curl', ['-sf', '--unix-socket', socket(), 'http://hooks/status'], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`no host (curl ${r.status})`);
-    return JSON.parse(r.stdout) as { pid: number; served: number };
+    const s = hookHostStatus(home);
+    if (!s) throw new Error('no hook host answers');
+    return s;
   };
   /** The launcher as a CLI runs it (`sh -c`, or itself: `direct`), in the CLI's environment. */
   const launch = (args: string, input: string, env: Record<string, string> = {}, direct = false) => {
@@ -126,8 +150,7 @@ describe('the hook host, through the launcher (Linux)', function () {
   });
 
   it('the launcher killed while its card waits (the CLI\'s hook timeout): the host withdraws the card', async () => {
-    await launch('hook claude-code', event('SessionStart')).done;
-    await until('host', () => hostAnswers(socket()), 15_000);
+    await startHookHost(home);
     const hook = launch('hook claude-code --wait 30', bash('sleep 100'), {}, true);
     const c = await until('the card', async () => (await open()).find((x) => x.status === 'pending'), 15_000);
     assert.equal((await status()).served, 1);
@@ -138,8 +161,7 @@ describe('the hook host, through the launcher (Linux)', function () {
   });
 
   it('a host for a bridge.js that changed refuses the event and stops; the launcher runs it itself and a new host starts', async () => {
-    await launch('hook claude-code', event('SessionStart')).done;
-    await until('host', () => hostAnswers(socket()), 15_000);
+    await startHookHost(home);
     const old = (await status()).pid;
     // An update writes bridge.js again (install.ts: a new file renamed over it).
     const text = fs.readFileSync(path.join(home, 'bin', 'bridge.js'));
@@ -152,8 +174,7 @@ describe('the hook host, through the launcher (Linux)', function () {
   });
 
   it('a socket another user owns is not used: the launcher runs the event itself', async function () {
-    await launch('hook claude-code', event('SessionStart')).done;
-    await until('host', () => hostAnswers(socket()), 15_000);
+    await startHookHost(home);
     try { fs.lchownSync(socket(), 65534, 65534); } catch { this.skip(); } // only root may give a file away
     const printed = await approved('git status');
     assert.match(printed.stdout, /"behavior":"allow"/);
@@ -161,8 +182,7 @@ describe('the hook host, through the launcher (Linux)', function () {
   });
 
   it('a socket file no host listens on (a host killed): the launcher runs the event itself', async () => {
-    await launch('hook claude-code', event('SessionStart')).done;
-    await until('host', () => hostAnswers(socket()), 15_000);
+    await startHookHost(home);
     process.kill((await status()).pid, 'SIGKILL');
     await until('the host gone', async () => !(await hostAnswers(socket())), 5_000);
     assert.equal(fs.existsSync(socket()), true, 'its socket file stays behind');

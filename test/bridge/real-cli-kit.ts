@@ -5,15 +5,14 @@
 // closed after. `realCliKit` registers the mocha hooks in the calling `describe` and hands back the
 // state and the person's side (the card, its whole form, an answer, the live sessions).
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type { RunningSandbox } from '../../src/sandbox';
-import { hookHostSocket, hostAnswers } from '../../src/bridge/hook-host';
 import { installHook } from '../../src/bridge/install';
 import { makeBox, type Box, type RunResult } from './cli-run';
+import { hookHostRuns, hookHostStatus, startHookHost } from './hook-host-status';
 import type { ScriptedModel } from './scripted-model';
 import { setHold, signIn, startSandbox, type SignedIn, type WireCard } from '../sandbox/helpers';
 import { until } from '../kit/until';
@@ -68,12 +67,6 @@ export interface RealCliKit {
    * its card (`card`) is approved, the command runs, and the host ran the session's events.
    */
   approvedThroughHookHost(ctx: Mocha.Context, name: string, run: () => Promise<RunResult>, card: () => Promise<WireCard>): Promise<void>;
-}
-
-/** How many events the hook host of bridge home `home` ran (hook-host.ts's /status), or undefined: none answers. */
-export function hookHostServed(home: string): number | undefined {
-  const r = spawnSync('curl', ['-sf', '--unix-socket', hookHostSocket(home), 'http://hooks/status'], { encoding: 'utf8' });
-  return r.status === 0 ? (JSON.parse(r.stdout) as { served: number }).served : undefined;
 }
 
 /** A hook command whose `--wait N` (Connect's) is shortened to `waitS` for a test. */
@@ -148,15 +141,11 @@ export function realCliKit(o: { prefix: string; install(i: InstallClis): Install
       await setHold(kit.sb, ms);
     },
     async hookHost(ctx) {
-      if (process.platform !== 'linux' || spawnSync('sh', ['-c', 'command -v curl']).status !== 0) ctx.skip();
-      const env = { ...process.env, ASSISTANT_CARDS_HOME: kit.box.root };
-      // An event that names no session: nothing done, and the launcher's bridge.js hook starts a host.
-      const first = spawnSync(await kit.launcher(), ['hook', 'claude-code'], { input: '{}', encoding: 'utf8', env });
-      assert.equal(first.status, 0, first.stderr);
-      const socket = hookHostSocket(kit.box.root);
-      await until('the hook host answers', () => hostAnswers(socket), 20_000);
+      if (!hookHostRuns()) ctx.skip();
+      await kit.launcher();
+      await startHookHost(kit.box.root);
       const served = () => {
-        const n = hookHostServed(kit.box.root);
+        const n = hookHostStatus(kit.box.root)?.served;
         assert.ok(n !== undefined, 'the hook host still answers');
         return n;
       };
